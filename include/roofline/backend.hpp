@@ -1,0 +1,67 @@
+// The backend interface (BabelStream-style): a device describes itself, derives its nominal roofs,
+// offers a list of probes that measure its real roofs, and runs model ops. Blocking calls only.
+// Implementations: src/backends/cpu (always), src/backends/cuda (when built with CUDA).
+#pragma once
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "roofline/measure.hpp"
+#include "roofline/model.hpp"
+#include "roofline/results.hpp"
+
+namespace roofline {
+
+using progress_fn = std::function<void(const std::string& what, double fraction)>;
+
+struct probe_options {
+  bool quick = false;
+  timing_options timing;
+  std::vector<std::string> only;  ///< probe groups to run ("bandwidth", "compute", "gemm", "launch"); empty = all
+  progress_fn progress;           ///< may be empty
+};
+
+/// One probe: a name (e.g. "bandwidth/copy") and a function that appends its results to `out`.
+/// It throws probe_error on failure (the driver records it and goes on) and device_lost_error when
+/// the device cannot run anything more.
+struct probe {
+  std::string name;
+  std::string group;  ///< bandwidth | compute | gemm | launch
+  std::function<void(measured_roofs& out)> run;
+};
+
+/// The measured time of one op, verified against a reference.
+struct op_timing {
+  double seconds = 0;       ///< median
+  double best_seconds = 0;
+  int repeats = 0;
+  std::string note;         ///< e.g. verification error, implementation used
+};
+
+class backend {
+ public:
+  virtual ~backend() = default;
+  virtual device_info describe() = 0;
+  virtual nominal_roofs nominal() = 0;
+  virtual std::vector<probe> probes(const probe_options& opt) = 0;
+  /// Runs `op` at its real shape, verifies the output, returns its time. Throws probe_error when the
+  /// op kind is not implemented on this backend or verification fails.
+  virtual op_timing run_op(const op_desc& op, const timing_options& timing) = 0;
+  /// The launch floor (s) to add to predictions of ops on this device (0 on the CPU).
+  virtual double launch_floor_s() { return 0; }
+};
+
+/// "auto" (a CUDA GPU when there is one, else the CPU), "cpu", "cuda", "cuda:N".
+/// Throws input_error for an unknown device string or a GPU that is not there.
+std::unique_ptr<backend> make_backend(const std::string& device);
+
+std::unique_ptr<backend> make_cpu_backend();
+#ifdef ROOFLINE_HAVE_CUDA
+/// Number of visible CUDA devices (0 when none or no driver).
+int cuda_device_count();
+std::unique_ptr<backend> make_cuda_backend(int index);
+#endif
+
+}  // namespace roofline

@@ -1,0 +1,16 @@
+// File output that never leaves half-written files.
+#pragma once
+#include <string>
+
+namespace roofline {
+
+/// Writes `content` to `path` through `path.tmp.<pid>` + rename. Throws input_error on failure.
+void write_file_atomic(const std::string& path, const std::string& content, const std::string& field = "--out");
+
+/// Creates `dir` if needed and checks it is writable; throws input_error(field) otherwise.
+void prepare_output_dir(const std::string& dir, const std::string& field = "--out");
+
+/// Reads a whole file; throws input_error(path, "", "cannot open ...").
+std::string read_file(const std::string& path);
+
+}  // namespace roofline

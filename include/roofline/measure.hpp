@@ -1,0 +1,47 @@
+// Measurement hygiene in one place: warm-up, repeats, statistics. Every probe (CPU and GPU) times
+// itself through time_repeated(); nothing else decides how often to repeat or what to report.
+#pragma once
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "roofline/results.hpp"
+
+namespace roofline {
+
+/// Median of xs (mean of the two middle values for even n). median({1,2,3,4}) == 2.5.
+/// Throws std::invalid_argument on an empty input.
+double median(std::vector<double> xs);
+
+/// n, min, max, median, mean and spread = (max - min) / median (0 when median == 0).
+/// Throws std::invalid_argument on an empty input.
+stats_summary summarize(const std::vector<double>& xs);
+
+struct timing_options {
+  int warmups = 2;           ///< untimed runs first (module load, page faults, clocks ramp)
+  int min_repeats = 5;
+  int max_repeats = 200;
+  double min_time_s = 0.25;  ///< keep repeating until this much timed time has accumulated ...
+  double max_time_s = 2.0;   ///< ... but stop after this much
+};
+
+/// Quick (test) and default timing options.
+timing_options quick_timing();
+timing_options default_timing();
+
+/// Runs `once` warmups + repeats times; `once` returns the seconds of one timed run (host clock on
+/// the CPU, CUDA events on the GPU). Returns the timed samples in order (seconds, all > 0).
+/// Throws probe_error if a sample is not a positive finite number.
+std::vector<double> time_repeated(const std::function<double()>& once, const timing_options& opt);
+
+/// Seconds on a monotonic host clock.
+double now_s();
+
+/// Best (max) rate = work / min(time) and median rate = work / median(time), with spread of times.
+struct rate_summary {
+  double best = 0, median = 0, spread = 0;
+  int repeats = 0;
+};
+rate_summary rates(double work, const std::vector<double>& seconds);
+
+}  // namespace roofline

@@ -1,0 +1,74 @@
+// Nominal peaks: derived from their factors, never typed in. GPUs from the device table
+// (data/devices/*.json, a source cited per factor); CPUs from detected factors.
+// Formulas: docs/formulas.md §1 (compute) and §2 (memory).
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "roofline/json.hpp"
+#include "roofline/results.hpp"
+
+namespace roofline {
+
+/// The device-table directory: $ROOFLINE_DATA_DIR/devices, else <source>/data/devices.
+std::string device_table_dir();
+
+/// Names of every GPU in the table (canonical spelling, e.g. "NVIDIA H200").
+std::vector<std::string> gpu_names();
+
+/// The canonical table name for a forgiving user spelling ("t4", "Tesla T4", "h100-sxm", "H200").
+/// Throws input_error naming the closest table names when nothing matches.
+std::string match_gpu_name(const std::string& name);
+
+/// Nominal roofs of a table GPU, every peak with its formula and factors (dense peaks; sparse ones
+/// only as nominal_peak::sparse_flops_per_s). Throws input_error as match_gpu_name.
+nominal_roofs gpu_nominal(const std::string& name);
+
+/// What the CUDA runtime and NVML report about a GPU.
+struct live_gpu {
+  std::string name;            ///< cudaDeviceProp::name, e.g. "NVIDIA H200"
+  int cc_major = 0, cc_minor = 0;
+  int sms = 0;
+  std::optional<double> max_sm_clock_mhz;   ///< NVML max SM clock (or cudaDevAttrClockRate)
+  std::optional<double> max_mem_clock_mhz;  ///< NVML max memory clock
+  std::optional<int> bus_width_bits;
+  std::optional<double> memory_bytes;
+  std::optional<bool> ecc_enabled;
+  std::optional<double> power_limit_w;
+  std::optional<double> l2_bytes;
+};
+
+/// Nominal roofs for the GPU in the machine: its table row when the name matches (factors marked
+/// "table", the live values added beside them), else derived from the live factors and the
+/// architecture's per-clock rates (source "derived"); an unknown architecture gives no peaks and a
+/// note "unknown (why)".
+nominal_roofs gpu_nominal_live(const live_gpu& g);
+
+/// What roofline knows about a CPU (filled by the CPU backend's detection).
+struct cpu_description {
+  std::string model;
+  std::string vendor;
+  int cores = 0;    ///< physical cores used by the probes
+  int threads = 0;  ///< logical processors
+  std::string isa;  ///< widest SIMD ISA used: "avx512f", "avx2+fma", "sse2", "neon", ...
+  int simd_bits = 0;
+  int fma_units = 0;  ///< FMA pipes per core
+  std::string fma_units_source;
+  double clock_hz = 0;
+  std::string clock_source;  ///< "cpufreq max", "measured: dependent-add chain", ...
+  std::int64_t l1d_bytes = 0, l2_bytes = 0, l3_bytes = 0;  ///< per core (L1, L2) and total (L3)
+  std::optional<int> memory_channels;
+  std::optional<double> memory_mt_per_s;
+  std::string memory_reason;  ///< why bandwidth is unknown, when it is
+};
+
+/// FP32 and FP64 peaks = cores × FMA units × SIMD lanes × 2 × clock; DRAM = channels × MT/s × 8 B,
+/// or null with the reason.
+nominal_roofs cpu_nominal(const cpu_description& cpu);
+
+/// The peak of `precision` on `engine` ("tensor" preferred, then "vector" when engine is empty).
+const nominal_peak* find_peak(const nominal_roofs& n, const std::string& precision, const std::string& engine = "");
+
+}  // namespace roofline

@@ -1,0 +1,42 @@
+#include <cstdio>
+#include <exception>
+#include <string>
+
+#include "app/commands.hpp"
+#include "roofline/error.hpp"
+
+namespace roofline::app {
+
+int run_cli(int argc, char** argv) {
+  CLI::App app{"roofline: how fast this machine can go, how fast it goes, and why the two differ"};
+  app.set_version_flag("--version", std::string("roofline ") + ROOFLINE_VERSION);
+  app.require_subcommand(1);
+  context ctx;
+  add_run(app, ctx);
+  add_measure(app, ctx);
+  add_spec(app, ctx);
+  add_ops(app, ctx);
+  add_mfu(app, ctx);
+  add_place(app, ctx);
+  add_report(app, ctx);
+  add_compare(app, ctx);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    std::fprintf(stderr, "roofline: error: %s (see roofline --help)\n", e.what());
+    return 2;
+  } catch (const input_error& e) {
+    std::fprintf(stderr, "roofline: error: %s\n", e.what());
+    return 2;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "roofline: failed: %s\n", e.what());
+    return 1;
+  }
+  return ctx.exit_code;
+}
+
+}  // namespace roofline::app

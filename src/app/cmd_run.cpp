@@ -1,0 +1,84 @@
+// `roofline run` (the main job) and `roofline measure` (roofs only).
+#include <cstdio>
+#include <cstdlib>
+#include <fmt/format.h>
+
+#include "app/commands.hpp"
+#include "app/pipeline.hpp"
+#include "roofline/error.hpp"
+#include "roofline/io.hpp"
+#include "roofline/report.hpp"
+
+namespace roofline::app {
+
+namespace {
+
+std::string joined_args(CLI::App& app) {
+  std::string s = "roofline " + app.get_name();
+  for (const auto& o : app.get_options())
+    if (o->count() > 0 && !o->get_lnames().empty()) {
+      s += " --" + o->get_lnames()[0];
+      for (const auto& v : o->results()) s += " " + v;
+    }
+  return s;
+}
+
+void check_device_arg(const std::string& d) {
+  if (d == "auto" || d == "cpu" || d == "cuda" || d.rfind("cuda:", 0) == 0) return;
+  throw input_error("", "--device", "unknown device '" + d + "' (expected auto, cpu or cuda:N)");
+}
+
+int finish(const results& r, const std::string& out_path, bool dir) {
+  if (dir) {
+    write_outputs(r, out_path);
+    std::fprintf(stderr, "[roofline 100%%] wrote %s/{results.json,report.md,roofline.svg,report.html}\n",
+                 out_path.c_str());
+  } else {
+    write_file_atomic(out_path, render_json(r));
+    std::fprintf(stderr, "[roofline 100%%] wrote %s\n", out_path.c_str());
+  }
+  if (r.status == "complete") return 0;
+  std::fprintf(stderr, "roofline: run %s: %zu probe(s) failed or not run; see errors in the results\n",
+               r.status.c_str(), r.errors.size());
+  return 1;
+}
+
+}  // namespace
+
+void add_run(CLI::App& app, context& ctx) {
+  auto opt = std::make_shared<run_options>();
+  auto* sub = app.add_subcommand("run", "measure this machine, place the model's ops, write the report");
+  sub->add_option("--device", opt->device, "auto | cpu | cuda:N")->capture_default_str();
+  sub->add_option("--model", opt->model, "shipped model name or path to a HuggingFace config.json")->capture_default_str();
+  sub->add_option("--out", opt->out, "output directory")->capture_default_str();
+  sub->add_flag("--quick", opt->quick, "short run (tests): fewer sizes and repeats");
+  sub->add_option("--only", opt->only, "probe groups: bandwidth, compute, gemm, launch")->delimiter(',');
+  sub->callback([sub, opt, &ctx] {
+    check_device_arg(opt->device);
+    prepare_output_dir(opt->out);
+    opt->command = joined_args(*sub);
+    if (const char* f = std::getenv("ROOFLINE_FAIL_PROBE")) opt->fail_probe = f;
+    const results r = run_pipeline(*opt);
+    ctx.exit_code = finish(r, opt->out, true);
+  });
+}
+
+void add_measure(CLI::App& app, context& ctx) {
+  auto opt = std::make_shared<run_options>();
+  auto out = std::make_shared<std::string>("results.json");
+  auto* sub = app.add_subcommand("measure", "measure the roofs only; write results.json");
+  sub->add_option("--device", opt->device, "auto | cpu | cuda:N")->capture_default_str();
+  sub->add_option("--out", *out, "results file")->capture_default_str();
+  sub->add_flag("--quick", opt->quick, "short run: fewer sizes and repeats");
+  sub->add_option("--only", opt->only, "probe groups: bandwidth, compute, gemm, launch")->delimiter(',');
+  sub->callback([sub, opt, out, &ctx] {
+    check_device_arg(opt->device);
+    opt->measure_ops = false;
+    opt->command = joined_args(*sub);
+    if (const char* f = std::getenv("ROOFLINE_FAIL_PROBE")) opt->fail_probe = f;
+    const results r = run_pipeline(*opt);
+    ctx.exit_code = finish(r, *out, false);
+  });
+}
+
+}  // namespace roofline::app

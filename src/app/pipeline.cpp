@@ -1,0 +1,213 @@
+#include "app/pipeline.hpp"
+
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <csignal>
+#include <cstdio>
+#include <ctime>
+#include <fmt/format.h>
+
+#include "roofline/analysis.hpp"
+#include "roofline/error.hpp"
+#include "roofline/model.hpp"
+
+namespace roofline::app {
+
+namespace {
+
+std::atomic<int> g_signal{0};
+extern "C" void on_signal(int sig) { g_signal.store(sig); }
+
+struct signal_guard {
+  struct sigaction old_int{}, old_term{};
+  signal_guard() {
+    g_signal.store(0);
+    struct sigaction sa{};
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, &old_int);
+    sigaction(SIGTERM, &sa, &old_term);
+  }
+  ~signal_guard() {
+    sigaction(SIGINT, &old_int, nullptr);
+    sigaction(SIGTERM, &old_term, nullptr);
+  }
+};
+
+bool interrupted() { return g_signal.load() != 0; }
+
+std::string iso_now() {
+  const std::time_t t = std::time(nullptr);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
+  return buf;
+}
+
+bool selected(const std::vector<std::string>& only, const std::string& group, const std::string& name) {
+  if (only.empty()) return true;
+  for (const auto& o : only)
+    if (o == group || o == name) return true;
+  return false;
+}
+
+/// The op scenarios of the default job: decode at batch 1 and 32 (context 2048), prefill at 2048
+/// with fused attention, plus naive prefill attention for comparison.
+std::vector<op_desc> scenario_ops(const model_config& cfg, const std::string& dtype) {
+  std::vector<op_desc> all;
+  auto add = [&](catalogue_options o, bool attention_only) {
+    o.dtype = dtype;
+    for (auto& op : build_catalogue(cfg, o))
+      if (!attention_only || op.kind == op_kind::attention_naive) all.push_back(op);
+  };
+  catalogue_options d;
+  d.ph = phase::decode;
+  d.context = 2048;
+  d.batch = 1;
+  add(d, false);
+  d.batch = 32;
+  add(d, false);
+  catalogue_options p;
+  p.ph = phase::prefill;
+  p.seq = 2048;
+  p.batch = 1;
+  p.fused_attention = true;
+  add(p, false);
+  p.fused_attention = false;
+  add(p, true);
+  return all;
+}
+
+}  // namespace
+
+void fill_provenance(results& r, const std::string& command) {
+  r.tool.version = ROOFLINE_VERSION;
+  r.tool.build_type = ROOFLINE_BUILD_TYPE;
+#if defined(__clang__)
+  r.tool.compiler = fmt::format("clang {}.{}.{}", __clang_major__, __clang_minor__, __clang_patchlevel__);
+#elif defined(__GNUC__)
+  r.tool.compiler = fmt::format("g++ {}.{}.{}", __GNUC__, __GNUC_MINOR__, __GNUC_PATCHLEVEL__);
+#endif
+#ifdef ROOFLINE_HAVE_CUDA
+  r.tool.cuda_backend = true;
+#endif
+  char host[256] = {0};
+  ::gethostname(host, sizeof host - 1);
+  r.host.hostname = host;
+  struct utsname u{};
+  if (::uname(&u) == 0) r.host.os = fmt::format("{} {} {}", u.sysname, u.release, u.machine);
+  r.host.timestamp = iso_now();
+  r.host.command = command;
+}
+
+progress_fn stderr_progress() {
+  return [](const std::string& what, double fraction) {
+    std::fprintf(stderr, "[roofline %3.0f%%] %s\n", 100.0 * fraction, what.c_str());
+    std::fflush(stderr);
+  };
+}
+
+results run_pipeline(const run_options& opt) {
+  signal_guard guard;
+  const auto progress = stderr_progress();
+  results r;
+  fill_provenance(r, opt.command);
+  if (r.tool.build_type != "Release")
+    r.errors.push_back({"build", "not a Release build (" + r.tool.build_type + "): measurements may be slow"});
+
+  // Inputs first: a bad model or device fails before anything is measured or written.
+  const std::string model_path = resolve_model_path(opt.model);
+  const model_config cfg = load_model_config(model_path);
+  auto be = make_backend(opt.device);
+
+  progress("detecting the device", 0.0);
+  r.device = be->describe();
+  r.nominal = be->nominal();
+
+  probe_options po;
+  po.quick = opt.quick;
+  po.timing = opt.quick ? quick_timing() : default_timing();
+  po.only = opt.only;
+  po.progress = progress;
+  auto probes = be->probes(po);
+  bool lost = false;
+  std::size_t done = 0;
+  for (const auto& p : probes) {
+    ++done;
+    if (!selected(opt.only, p.group, p.name)) continue;
+    if (interrupted() || lost) {
+      r.measured.skipped.push_back({p.name, "not run", lost ? "device lost earlier in the run" : "interrupted"});
+      continue;
+    }
+    progress(p.name, 0.05 + 0.55 * (done - 1) / std::max<std::size_t>(1, probes.size()));
+    try {
+      if (!opt.fail_probe.empty() && p.name.find(opt.fail_probe) != std::string::npos)
+        throw probe_error("injected failure (ROOFLINE_FAIL_PROBE)");
+      p.run(r.measured);
+    } catch (const device_lost_error& e) {
+      lost = true;
+      r.errors.push_back({p.name, e.what()});
+      r.measured.skipped.push_back({p.name, "failed", e.what()});
+    } catch (const probe_error& e) {
+      r.errors.push_back({p.name, e.what()});
+      r.measured.skipped.push_back({p.name, "failed", e.what()});
+    }
+  }
+
+  const std::string precision = r.device.kind == "cpu" ? "fp32" : "fp16";
+  r.roofline = summarize_roofline(r.nominal, r.measured, precision);
+
+  model_summary ms;
+  ms.name = cfg.name;
+  ms.source = model_path;
+  ms.family = cfg.family;
+  ms.parameters = cfg.parameters();
+  ms.config = {{"hidden_size", cfg.hidden},         {"intermediate_size", cfg.intermediate},
+               {"num_hidden_layers", cfg.layers},   {"num_attention_heads", cfg.heads},
+               {"num_key_value_heads", cfg.kv_heads}, {"head_dim", cfg.head_dim},
+               {"vocab_size", cfg.vocab},           {"tie_word_embeddings", cfg.tied_embeddings}};
+  r.model = ms;
+
+  const double floor = be->launch_floor_s();
+  const auto ops = scenario_ops(cfg, precision);
+  const timing_options op_repeats = opt.quick ? quick_timing() : timing_options{1, 3, 50, 0.1, 1.0};
+  for (std::size_t i = 0; i < ops.size(); ++i) {
+    const op_desc& op = ops[i];
+    op_result res = place_op(op, r.roofline, floor);
+    const std::string label = fmt::format("op {}/{}: {} {} b{}", i + 1, ops.size(), to_string(op.ph), op.name, op.batch);
+    if (!opt.measure_ops) {
+      res.measured_note = "not run (ops measurement disabled)";
+    } else if (lost) {
+      res.measured_note = "not run (device lost earlier in the run)";
+    } else if (interrupted()) {
+      res.measured_note = "not run (interrupted)";
+    } else if (opt.quick && res.predicted_s > 0.02) {
+      res.measured_note = fmt::format("not run (--quick skips ops predicted over 20 ms; predicted {:.3g} s)", res.predicted_s);
+    } else {
+      progress(label, 0.6 + 0.35 * i / std::max<std::size_t>(1, ops.size()));
+      try {
+        const op_timing t = be->run_op(op, op_repeats);
+        res.measured_s = t.seconds;
+        res.measured_note = t.note;
+      } catch (const device_lost_error& e) {
+        lost = true;
+        res.measured_note = std::string("failed: ") + e.what();
+        r.errors.push_back({label, e.what()});
+      } catch (const probe_error& e) {
+        res.measured_note = std::string("failed: ") + e.what();
+        r.errors.push_back({label, e.what()});
+      }
+    }
+    r.ops.push_back(std::move(res));
+  }
+
+  progress("analysing", 0.97);
+  analyse(r);
+  if (interrupted()) r.status = "interrupted";
+  else if (!r.errors.empty() && !(r.errors.size() == 1 && r.errors[0].probe == "build")) r.status = "partial";
+  return r;
+}
+
+}  // namespace roofline::app

@@ -1,0 +1,33 @@
+// The main job, as a library call: detect → nominal → measure → ops → analyse → (write).
+#pragma once
+#include <string>
+#include <vector>
+
+#include "roofline/backend.hpp"
+#include "roofline/results.hpp"
+
+namespace roofline::app {
+
+struct run_options {
+  std::string device = "auto";
+  std::string model = "tinyllama-1.1b";
+  std::string out = "out";
+  bool quick = false;
+  bool measure_ops = true;
+  std::vector<std::string> only;  ///< probe groups; empty = all
+  std::string command;            ///< the command line, recorded in results.host
+  /// Test hook: a probe whose name contains this string throws probe_error (ROOFLINE_FAIL_PROBE).
+  std::string fail_probe;
+};
+
+/// Runs the whole job. Probe failures are recorded in results.errors (status "partial"); SIGINT or
+/// SIGTERM stops between probes and leaves status "interrupted" with the rest marked not run.
+results run_pipeline(const run_options& opt);
+
+/// Header fields every results.json carries (tool, host).
+void fill_provenance(results& r, const std::string& command);
+
+/// Progress on stderr: "[roofline  42%] bandwidth/copy: 64 MiB".
+progress_fn stderr_progress();
+
+}  // namespace roofline::app

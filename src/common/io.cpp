@@ -1,0 +1,54 @@
+#include "roofline/io.hpp"
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "roofline/error.hpp"
+
+namespace fs = std::filesystem;
+
+namespace roofline {
+
+void write_file_atomic(const std::string& path, const std::string& content, const std::string& field) {
+  const std::string tmp = path + ".tmp." + std::to_string(::getpid());
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    if (!out) throw input_error(path, field, "cannot open for writing");
+    out << content;
+    out.flush();
+    if (!out) {
+      std::error_code ec;
+      fs::remove(tmp, ec);
+      throw input_error(path, field, "write failed");
+    }
+  }
+  std::error_code ec;
+  fs::rename(tmp, path, ec);
+  if (ec) {
+    fs::remove(tmp, ec);
+    throw input_error(path, field, "cannot rename into place: " + ec.message());
+  }
+}
+
+void prepare_output_dir(const std::string& dir, const std::string& field) {
+  std::error_code ec;
+  if (fs::exists(dir, ec) && !fs::is_directory(dir, ec))
+    throw input_error(dir, field, "exists and is not a directory");
+  fs::create_directories(dir, ec);
+  if (ec) throw input_error(dir, field, "cannot create directory: " + ec.message());
+  if (::access(dir.c_str(), W_OK) != 0) throw input_error(dir, field, "directory is not writable");
+}
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw input_error(path, "", "cannot open for reading");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+}  // namespace roofline

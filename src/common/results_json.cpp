@@ -1,0 +1,147 @@
+// results.json (de)serialisation and validation.
+#include <fstream>
+#include <sstream>
+
+#include "roofline/error.hpp"
+#include "roofline/results.hpp"
+
+namespace roofline {
+
+// to_json writes every field; from_json takes missing fields from a default-constructed value
+// (validation of the fields that checks rely on happens in parse_results).
+#define RL_JSON(Type, ...)                                                                   \
+  void to_json(json& nlohmann_json_j, const Type& nlohmann_json_t) {                         \
+    NLOHMANN_JSON_EXPAND(NLOHMANN_JSON_PASTE(NLOHMANN_JSON_TO, __VA_ARGS__))                 \
+  }                                                                                          \
+  void from_json(const json& nlohmann_json_j, Type& nlohmann_json_t) {                       \
+    const Type nlohmann_json_default_obj{};                                                  \
+    NLOHMANN_JSON_EXPAND(NLOHMANN_JSON_PASTE(NLOHMANN_JSON_FROM_WITH_DEFAULT, __VA_ARGS__))  \
+  }
+
+RL_JSON(factor, name, value, unit, source)
+RL_JSON(nominal_peak, precision, accumulate, engine, flops_per_s, formula, factors, sparse_flops_per_s, note)
+RL_JSON(nominal_roofs, device_name, source, factors, peaks, memory_bandwidth_bytes_per_s,
+        memory_bandwidth_reason, memory_bandwidth_formula, memory_factors, notes)
+RL_JSON(stats_summary, n, min, max, median, mean, spread)
+RL_JSON(telemetry_summary, samples, sample_hz, sm_clock_mhz, mem_clock_mhz, power_w, temperature_c,
+        throttle_reasons, throttled_fraction)
+RL_JSON(bandwidth_result, pattern, level, working_set_bytes, bytes_per_s, median_bytes_per_s, spread,
+        repeats, bytes_convention, verified, burst_bytes_per_s, telemetry, flags)
+RL_JSON(compute_result, precision, engine, size, flops_per_s, median_flops_per_s, spread, repeats,
+        verified, method, burst_flops_per_s, telemetry, flags)
+RL_JSON(launch_result, kernel_s, graph_s, method)
+RL_JSON(probe_status, probe, status, reason)
+RL_JSON(measured_roofs, bandwidth, compute, launch, telemetry, skipped)
+RL_JSON(roofline_summary, precision, peak_nominal, peak_measured, bandwidth_nominal, bandwidth_measured,
+        ridge_nominal, ridge_measured, l2_bandwidth_measured, per_precision)
+RL_JSON(op_result, name, phase, batch, seq, context, shape, dtype, count, flops, bytes, bytes_read,
+        bytes_written, intensity, bound, predicted_s, measured_s, measured_note, launch_floor_s, advice)
+RL_JSON(error_entry, probe, message)
+RL_JSON(tool_info, name, version, build_type, compiler, cuda_backend)
+RL_JSON(host_info, hostname, os, timestamp, command)
+RL_JSON(device_info, kind, name, id, properties)
+RL_JSON(model_summary, name, source, family, config, parameters)
+RL_JSON(results, schema_version, status, tool, host, device, nominal, measured, roofline, model, ops,
+        analysis, errors)
+
+#undef RL_JSON
+
+namespace {
+
+std::string type_name(const json& j) { return j.type_name(); }
+
+/// Checks that `j[key]` exists with the given kind; returns it. `path` names it in the error.
+const json& require(const json& j, const std::string& key, json::value_t kind, const std::string& path,
+                    const std::string& file, bool nullable = false) {
+  if (!j.is_object() || !j.contains(key)) throw input_error(file, path + key, "missing required field");
+  const json& v = j.at(key);
+  if (nullable && v.is_null()) return v;
+  bool ok = false;
+  switch (kind) {
+    case json::value_t::number_float: ok = v.is_number(); break;
+    case json::value_t::number_integer: ok = v.is_number_integer(); break;
+    default: ok = v.type() == kind; break;
+  }
+  if (!ok) throw input_error(file, path + key, std::string("expected ") + json(kind).type_name() + ", got " + type_name(v));
+  return v;
+}
+
+void require_rate(const json& j, const std::string& key, const std::string& path, const std::string& file,
+                  bool nullable = false) {
+  const json& v = require(j, key, json::value_t::number_float, path, file, nullable);
+  if (v.is_null()) return;
+  const double x = v.get<double>();
+  if (!(x >= 0) || x > 1e30) throw input_error(file, path + key, "must be a finite number >= 0");
+}
+
+}  // namespace
+
+results parse_results(const std::string& text, const std::string& file) {
+  json j;
+  try {
+    j = json::parse(text);
+  } catch (const json::parse_error& e) {
+    throw input_error(file, "", std::string("not valid JSON: ") + e.what());
+  }
+  if (!j.is_object()) throw input_error(file, "", "top level must be an object");
+  const auto& sv = require(j, "schema_version", json::value_t::string, "", file).get<std::string>();
+  if (sv.rfind("1.", 0) != 0)
+    throw input_error(file, "schema_version", "unsupported schema version '" + sv +
+                                                  "' (this roofline reads 1.x; re-run the measurement)");
+  const json& dev = require(j, "device", json::value_t::object, "", file);
+  const auto kind = require(dev, "kind", json::value_t::string, "device.", file).get<std::string>();
+  if (kind != "cpu" && kind != "cuda") throw input_error(file, "device.kind", "must be \"cpu\" or \"cuda\"");
+  require(dev, "name", json::value_t::string, "device.", file);
+  const json& nom = require(j, "nominal", json::value_t::object, "", file);
+  const json& peaks = require(nom, "peaks", json::value_t::array, "nominal.", file);
+  for (std::size_t i = 0; i < peaks.size(); ++i) {
+    const std::string p = "nominal.peaks[" + std::to_string(i) + "].";
+    require(peaks[i], "precision", json::value_t::string, p, file);
+    require(peaks[i], "engine", json::value_t::string, p, file);
+    require_rate(peaks[i], "flops_per_s", p, file);
+  }
+  require_rate(nom, "memory_bandwidth_bytes_per_s", "nominal.", file, true);
+  const json& meas = require(j, "measured", json::value_t::object, "", file);
+  const json& bw = require(meas, "bandwidth", json::value_t::array, "measured.", file);
+  for (std::size_t i = 0; i < bw.size(); ++i) {
+    const std::string p = "measured.bandwidth[" + std::to_string(i) + "].";
+    require(bw[i], "pattern", json::value_t::string, p, file);
+    require(bw[i], "level", json::value_t::string, p, file);
+    require(bw[i], "working_set_bytes", json::value_t::number_integer, p, file);
+    require_rate(bw[i], "bytes_per_s", p, file);
+    require_rate(bw[i], "median_bytes_per_s", p, file);
+  }
+  const json& cmp = require(meas, "compute", json::value_t::array, "measured.", file);
+  for (std::size_t i = 0; i < cmp.size(); ++i) {
+    const std::string p = "measured.compute[" + std::to_string(i) + "].";
+    require(cmp[i], "precision", json::value_t::string, p, file);
+    require(cmp[i], "engine", json::value_t::string, p, file);
+    require_rate(cmp[i], "flops_per_s", p, file);
+    require_rate(cmp[i], "median_flops_per_s", p, file);
+  }
+  const json& ops = require(j, "ops", json::value_t::array, "", file);
+  for (std::size_t i = 0; i < ops.size(); ++i) {
+    const std::string p = "ops[" + std::to_string(i) + "].";
+    require(ops[i], "name", json::value_t::string, p, file);
+    require(ops[i], "phase", json::value_t::string, p, file);
+    require_rate(ops[i], "flops", p, file);
+    require_rate(ops[i], "bytes", p, file);
+    require_rate(ops[i], "predicted_s", p, file);
+    require_rate(ops[i], "measured_s", p, file, true);
+  }
+  try {
+    return j.get<results>();
+  } catch (const json::exception& e) {
+    throw input_error(file, "", std::string("malformed results: ") + e.what());
+  }
+}
+
+results load_results(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw input_error(path, "", "cannot open for reading");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return parse_results(ss.str(), path);
+}
+
+}  // namespace roofline

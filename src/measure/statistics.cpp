@@ -1,0 +1,60 @@
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <numeric>
+#include <stdexcept>
+
+#include "roofline/error.hpp"
+#include "roofline/measure.hpp"
+
+namespace roofline {
+
+double median(std::vector<double> xs) {
+  if (xs.empty()) throw std::invalid_argument("median of an empty sample");
+  std::sort(xs.begin(), xs.end());
+  const std::size_t n = xs.size();
+  return n % 2 ? xs[n / 2] : 0.5 * (xs[n / 2 - 1] + xs[n / 2]);
+}
+
+stats_summary summarize(const std::vector<double>& xs) {
+  if (xs.empty()) throw std::invalid_argument("summary of an empty sample");
+  stats_summary s;
+  s.n = static_cast<int>(xs.size());
+  const auto [lo, hi] = std::minmax_element(xs.begin(), xs.end());
+  s.min = *lo;
+  s.max = *hi;
+  s.median = median(xs);
+  s.mean = std::accumulate(xs.begin(), xs.end(), 0.0) / xs.size();
+  s.spread = s.median != 0 ? (s.max - s.min) / std::abs(s.median) : 0.0;
+  return s;
+}
+
+timing_options quick_timing() { return {1, 3, 20, 0.02, 0.15}; }
+timing_options default_timing() { return {}; }
+
+double now_s() {
+  using clock = std::chrono::steady_clock;
+  return std::chrono::duration<double>(clock::now().time_since_epoch()).count();
+}
+
+std::vector<double> time_repeated(const std::function<double()>& once, const timing_options& opt) {
+  for (int i = 0; i < opt.warmups; ++i) once();
+  std::vector<double> samples;
+  double total = 0;
+  while (static_cast<int>(samples.size()) < opt.max_repeats) {
+    const double t = once();
+    if (!(t > 0) || !std::isfinite(t)) throw probe_error("timer returned a non-positive time");
+    samples.push_back(t);
+    total += t;
+    const bool enough = static_cast<int>(samples.size()) >= opt.min_repeats && total >= opt.min_time_s;
+    if (enough || (total >= opt.max_time_s && static_cast<int>(samples.size()) >= 1)) break;
+  }
+  return samples;
+}
+
+rate_summary rates(double work, const std::vector<double>& seconds) {
+  const stats_summary s = summarize(seconds);
+  return {work / s.min, work / s.median, s.spread, s.n};
+}
+
+}  // namespace roofline

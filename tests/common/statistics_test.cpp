@@ -1,0 +1,39 @@
+#include <gtest/gtest.h>
+
+#include "roofline/error.hpp"
+#include "roofline/measure.hpp"
+
+using namespace roofline;
+
+TEST(Statistics, MedianOfEvenCountIsMeanOfMiddlePair) { EXPECT_DOUBLE_EQ(median({1, 2, 3, 4}), 2.5); }
+TEST(Statistics, MedianOfOddCountIsMiddle) { EXPECT_DOUBLE_EQ(median({5, 1, 3}), 3.0); }
+TEST(Statistics, MedianOfEmptyThrows) { EXPECT_THROW(median({}), std::invalid_argument); }
+
+TEST(Statistics, SummaryGivesSpreadRelativeToMedian) {
+  const auto s = summarize({2.0, 4.0, 3.0, 1.0});
+  EXPECT_EQ(s.n, 4);
+  EXPECT_DOUBLE_EQ(s.min, 1.0);
+  EXPECT_DOUBLE_EQ(s.max, 4.0);
+  EXPECT_DOUBLE_EQ(s.median, 2.5);
+  EXPECT_DOUBLE_EQ(s.mean, 2.5);
+  EXPECT_DOUBLE_EQ(s.spread, 3.0 / 2.5);
+}
+
+TEST(Statistics, RatesUseMinTimeForBestAndMedianTimeForMedian) {
+  const auto r = rates(100.0, {1.0, 2.0, 4.0});
+  EXPECT_DOUBLE_EQ(r.best, 100.0);
+  EXPECT_DOUBLE_EQ(r.median, 50.0);
+  EXPECT_EQ(r.repeats, 3);
+}
+
+TEST(Timing, RepeatsAtLeastMinRepeatsAfterWarmups) {
+  int calls = 0;
+  timing_options o{2, 5, 10, 0.0, 10.0};
+  const auto xs = time_repeated([&] { ++calls; return 1e-3; }, o);
+  EXPECT_EQ(xs.size(), 5u);
+  EXPECT_EQ(calls, 7);
+}
+
+TEST(Timing, NonPositiveTimeIsAProbeError) {
+  EXPECT_THROW(time_repeated([] { return 0.0; }, timing_options{0, 1, 1, 0, 1}), probe_error);
+}
