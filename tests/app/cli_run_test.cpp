@@ -1,0 +1,153 @@
+// End-to-end: the CLI as a user runs it. `roofline run --quick` on the CPU writes all four outputs;
+// bad input exits 2 with one error line and writes nothing.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "roofline/io.hpp"
+#include "roofline/results.hpp"
+
+namespace fs = std::filesystem;
+using namespace roofline;
+
+namespace {
+
+struct run_result {
+  int code;
+  std::string err;
+};
+
+run_result run_cli(const std::string& args) {
+  const fs::path err = fs::temp_directory_path() / ("roofline_err_" + std::to_string(::getpid()));
+  const std::string cmd = std::string(ROOFLINE_BINARY) + " " + args + " 2>" + err.string() + " >/dev/null";
+  const int st = std::system(cmd.c_str());
+  run_result r{WIFEXITED(st) ? WEXITSTATUS(st) : -1, ""};
+  std::ifstream in(err);
+  r.err.assign(std::istreambuf_iterator<char>(in), {});
+  fs::remove(err);
+  return r;
+}
+
+fs::path fresh_dir(const std::string& name) {
+  const fs::path d = fs::temp_directory_path() / ("roofline_test_" + name + "_" + std::to_string(::getpid()));
+  fs::remove_all(d);
+  return d;
+}
+
+/// The last non-progress line of stderr (the error line).
+std::string last_line(const std::string& s) {
+  std::string line, last;
+  for (char c : s) {
+    if (c == '\n') { if (!line.empty()) last = line; line.clear(); } else line += c;
+  }
+  return line.empty() ? last : line;
+}
+
+}  // namespace
+
+class QuickRun : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    dir_ = fresh_dir("quick");
+    const auto r = run_cli("run --device cpu --quick --out " + dir_.string());
+    code_ = r.code;
+    err_ = r.err;
+  }
+  static void TearDownTestSuite() { fs::remove_all(dir_); }
+  static inline fs::path dir_;
+  static inline int code_ = -1;
+  static inline std::string err_;
+};
+
+TEST_F(QuickRun, ExitsZeroAndWritesAllFourFiles) {
+  EXPECT_EQ(code_, 0) << err_;
+  for (const char* f : {"results.json", "report.md", "roofline.svg", "report.html"})
+    EXPECT_TRUE(fs::exists(dir_ / f)) << f;
+  EXPECT_NE(err_.find("[roofline"), std::string::npos) << "progress goes to stderr";
+}
+
+TEST_F(QuickRun, ResultsJsonHasTheDesignFields) {
+  const results r = load_results((dir_ / "results.json").string());  // validates DESIGN.md's fields
+  EXPECT_EQ(r.schema_version, std::string(schema_version));
+  EXPECT_EQ(r.device.kind, "cpu");
+  EXPECT_FALSE(r.tool.version.empty());
+  ASSERT_FALSE(r.nominal.peaks.empty());
+  for (const auto& p : r.nominal.peaks) {
+    EXPECT_GT(p.flops_per_s, 0) << p.precision;
+    EXPECT_FALSE(p.formula.empty()) << p.precision;
+    EXPECT_FALSE(p.factors.empty()) << p.precision;
+  }
+  EXPECT_TRUE(r.nominal.memory_bandwidth_bytes_per_s.has_value() || !r.nominal.memory_bandwidth_reason.empty());
+  bool dram = false;
+  for (const auto& b : r.measured.bandwidth) {
+    EXPECT_GT(b.bytes_per_s, 0);
+    EXPECT_TRUE(b.verified);
+    dram = dram || b.level == "dram";
+  }
+  EXPECT_TRUE(dram) << "a DRAM bandwidth roof is measured";
+  bool fp32 = false, fp64 = false;
+  for (const auto& c : r.measured.compute) {
+    EXPECT_GT(c.flops_per_s, 0);
+    fp32 = fp32 || c.precision == "fp32";
+    fp64 = fp64 || c.precision == "fp64";
+  }
+  EXPECT_TRUE(fp32 && fp64);
+  EXPECT_GT(r.roofline.ridge_measured, 0);
+  ASSERT_TRUE(r.model.has_value());
+  EXPECT_EQ(r.model->parameters, 1100048384);
+  EXPECT_GT(r.ops.size(), 20u);
+  int measured = 0;
+  for (const auto& op : r.ops) {
+    EXPECT_GT(op.bytes, 0) << op.name;
+    EXPECT_GT(op.predicted_s, 0) << op.name;
+    EXPECT_TRUE(op.bound == "memory" || op.bound == "compute") << op.name;
+    if (op.measured_s) ++measured;
+    else EXPECT_FALSE(op.measured_note.empty()) << op.name << ": an unmeasured op says why";
+  }
+  EXPECT_GT(measured, 0);
+}
+
+TEST(BadInput, MissingModelFileExitsTwoAndWritesNothing) {
+  const fs::path d = fresh_dir("nomodel");
+  const auto r = run_cli("run --device cpu --quick --model /nonexistent/config.json --out " + d.string());
+  EXPECT_EQ(r.code, 2) << r.err;
+  EXPECT_NE(last_line(r.err).find("/nonexistent/config.json"), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(d / "results.json"));
+  fs::remove_all(d);
+}
+
+TEST(BadInput, MalformedConfigNamesTheFileAndField) {
+  const fs::path d = fresh_dir("badcfg");
+  fs::create_directories(d);
+  const fs::path cfg = d / "config.json";
+  std::ofstream(cfg) << R"({"model_type": "llama", "hidden_size": "wide", "num_hidden_layers": 2})";
+  const auto r = run_cli("run --device cpu --quick --model " + cfg.string() + " --out " + (d / "out").string());
+  EXPECT_EQ(r.code, 2) << r.err;
+  const std::string line = last_line(r.err);
+  EXPECT_NE(line.find(cfg.string()), std::string::npos) << line;
+  EXPECT_NE(line.find("hidden_size"), std::string::npos) << line;
+  EXPECT_FALSE(fs::exists(d / "out" / "results.json"));
+  fs::remove_all(d);
+}
+
+TEST(BadInput, UnknownDeviceExitsTwo) {
+  const fs::path d = fresh_dir("baddev");
+  const auto r = run_cli("run --device tpu:0 --quick --out " + d.string());
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(last_line(r.err).find("--device"), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(d / "results.json"));
+}
+
+TEST(BadInput, UnwritableOutExitsTwo) {
+  const fs::path d = fresh_dir("unwritable");
+  fs::create_directories(d);
+  std::ofstream(d / "file") << "x";
+  const auto r = run_cli("run --device cpu --quick --out " + (d / "file" / "sub").string());
+  EXPECT_EQ(r.code, 2) << r.err;
+  EXPECT_NE(last_line(r.err).find("--out"), std::string::npos) << r.err;
+  fs::remove_all(d);
+}
