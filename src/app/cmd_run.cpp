@@ -55,10 +55,12 @@ void add_run(CLI::App& app, context& ctx) {
   sub->add_option("--only", opt->only, "probe groups: bandwidth, compute, gemm, launch")->delimiter(',');
   sub->callback([sub, opt, &ctx] {
     check_device_arg(opt->device);
+    std::string model_path;
+    const model_config cfg = load_run_model(*opt, model_path);  // bad input fails before any write
     prepare_output_dir(opt->out);
     opt->command = joined_args(*sub);
     if (const char* f = std::getenv("ROOFLINE_FAIL_PROBE")) opt->fail_probe = f;
-    const results r = run_pipeline(*opt);
+    const results r = run_pipeline(*opt, cfg, model_path);
     ctx.exit_code = finish(r, opt->out, true);
   });
 }
@@ -74,9 +76,11 @@ void add_measure(CLI::App& app, context& ctx) {
   sub->callback([sub, opt, out, &ctx] {
     check_device_arg(opt->device);
     opt->measure_ops = false;
+    std::string model_path;
+    const model_config cfg = load_run_model(*opt, model_path);
     opt->command = joined_args(*sub);
     if (const char* f = std::getenv("ROOFLINE_FAIL_PROBE")) opt->fail_probe = f;
-    const results r = run_pipeline(*opt);
+    const results r = run_pipeline(*opt, cfg, model_path);
     ctx.exit_code = finish(r, *out, false);
   });
 }

@@ -109,7 +109,12 @@ progress_fn stderr_progress() {
   };
 }
 
-results run_pipeline(const run_options& opt) {
+model_config load_run_model(const run_options& opt, std::string& model_path) {
+  model_path = resolve_model_path(opt.model);
+  return load_model_config(model_path);
+}
+
+results run_pipeline(const run_options& opt, const model_config& cfg, const std::string& model_path) {
   signal_guard guard;
   const auto progress = stderr_progress();
   results r;
@@ -117,9 +122,6 @@ results run_pipeline(const run_options& opt) {
   if (r.tool.build_type != "Release")
     r.errors.push_back({"build", "not a Release build (" + r.tool.build_type + "): measurements may be slow"});
 
-  // Inputs first: a bad model or device fails before anything is measured or written.
-  const std::string model_path = resolve_model_path(opt.model);
-  const model_config cfg = load_model_config(model_path);
   auto be = make_backend(opt.device);
 
   progress("detecting the device", 0.0);

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "roofline/backend.hpp"
+#include "roofline/model.hpp"
 #include "roofline/results.hpp"
 
 namespace roofline::app {
@@ -22,7 +23,11 @@ struct run_options {
 
 /// Runs the whole job. Probe failures are recorded in results.errors (status "partial"); SIGINT or
 /// SIGTERM stops between probes and leaves status "interrupted" with the rest marked not run.
-results run_pipeline(const run_options& opt);
+/// `cfg` is the model, loaded (and so validated) by the caller before anything is written.
+results run_pipeline(const run_options& opt, const model_config& cfg, const std::string& model_path);
+
+/// Loads the model named by opt.model; throws input_error naming the file and field.
+model_config load_run_model(const run_options& opt, std::string& model_path);
 
 /// Header fields every results.json carries (tool, host).
 void fill_provenance(results& r, const std::string& command);
