@@ -13,6 +13,7 @@
 #include "roofline/analysis.hpp"
 #include "roofline/error.hpp"
 #include "roofline/model.hpp"
+#include "roofline/sanity.hpp"
 
 namespace roofline::app {
 
@@ -206,6 +207,7 @@ results run_pipeline(const run_options& opt, const model_config& cfg, const std:
   }
 
   progress("analysing", 0.97);
+  flag_results(r);
   analyse(r);
   if (interrupted()) r.status = "interrupted";
   else if (!r.errors.empty() && !(r.errors.size() == 1 && r.errors[0].probe == "build")) r.status = "partial";
