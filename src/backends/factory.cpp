@@ -14,7 +14,7 @@ std::unique_ptr<backend> make_backend(const std::string& device) {
     return make_cpu_backend();
   }
   if (device == "cuda" || device.rfind("cuda:", 0) == 0) {
-    int index = 0;
+    [[maybe_unused]] int index = 0;
     if (device.size() > 5) {
       const std::string num = device.substr(5);
       if (num.empty() || num.find_first_not_of("0123456789") != std::string::npos || num.size() > 4)
