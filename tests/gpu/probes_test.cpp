@@ -62,7 +62,7 @@ TEST(GpuProbes, GemmVerifiedAndPlausible) {
     EXPECT_TRUE(c.verified) << c.precision << " n=" << c.size.value_or(0);
     EXPECT_EQ(c.engine, "gemm");
     ASSERT_TRUE(c.size.has_value());
-    if (*c.size == 4096 && c.precision == "fp16") EXPECT_GT(c.flops_per_s, 20e12) << c.method;
+    if (*c.size == 4096 && c.precision == "fp16") EXPECT_GT(c.flops_per_s, 10e12) << c.method;
     if (*c.size == 4096) EXPECT_GT(c.flops_per_s, 1e12) << c.precision << " " << c.method;
   }
   for (const auto& s : m.skipped) EXPECT_EQ(s.status, "not applicable") << s.probe << ": " << s.reason;

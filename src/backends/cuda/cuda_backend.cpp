@@ -29,7 +29,7 @@ class cuda_backend final : public backend {
     ROOFLINE_CUDA_CALL(cudaStreamCreateWithFlags(&env_.stream, cudaStreamNonBlocking));
     ROOFLINE_CUBLAS_CALL(cublasLtCreate(&env_.lt));
     env_.workspace = cuda::device_buffer(workspace_bytes);
-    env_.sampler = std::make_unique<cuda::telemetry_sampler>(detected_.pci_bus_id);
+    env_.sampler = std::make_unique<cuda::telemetry_sampler>(detected_.pci_bus_id, index);
   }
   ~cuda_backend() override {
     env_.sampler.reset();

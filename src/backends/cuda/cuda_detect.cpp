@@ -36,7 +36,9 @@ detected_gpu detect_cuda_gpu_detailed(int index) {
   std::string why;
   const auto lib = nvml_library::open(why);
   std::optional<nvml_device> dev;
-  if (lib) dev = lib->device_by_pci_bus_id(d.pci_bus_id, why);
+  std::string note;
+  if (lib) dev = lib->device_for_cuda(d.pci_bus_id, index, why, note);
+  if (!note.empty()) d.notes.push_back("nvml: " + note);
   if (lib && dev) {
     unsigned v = 0;
     nvml_return r = lib->max_clock_info(*dev, nvml_clock_sm, &v);

@@ -95,4 +95,24 @@ std::optional<nvml_device> nvml_library::device_by_pci_bus_id(const std::string&
   return dev;
 }
 
+std::optional<nvml_device> nvml_library::device_for_cuda(const std::string& bus_id, int cuda_index, std::string& why,
+                                                        std::string& note) const {
+  std::string bus_why;
+  if (auto d = device_by_pci_bus_id(bus_id, bus_why)) return d;
+  if (!handle_by_index) {
+    why = bus_why;
+    return std::nullopt;
+  }
+  nvml_device dev = nullptr;
+  const nvml_return r = handle_by_index(static_cast<unsigned>(cuda_index), &dev);
+  if (r != nvml_success) {
+    why = bus_why + "; " + describe("nvmlDeviceGetHandleByIndex_v2", r);
+    return std::nullopt;
+  }
+  note = fmt::format("NVML device found by index {} ({}); its order matches CUDA's only without CUDA_VISIBLE_DEVICES "
+                     "reordering",
+                     cuda_index, bus_why);
+  return dev;
+}
+
 }  // namespace roofline::cuda

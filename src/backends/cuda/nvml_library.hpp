@@ -41,6 +41,10 @@ class nvml_library {
   /// The NVML handle of the CUDA device with this PCI bus id ("0000:19:00.0", cudaDeviceGetPCIBusId),
   /// so NVML's and CUDA's device orders cannot be confused. Returns nullopt and sets `why` on failure.
   std::optional<nvml_device> device_by_pci_bus_id(const std::string& bus_id, std::string& why) const;
+  /// device_by_pci_bus_id, falling back to nvmlDeviceGetHandleByIndex_v2(cuda_index) when the bus-id
+  /// lookup fails (then `note` says so: the orders agree only without CUDA_VISIBLE_DEVICES reordering).
+  std::optional<nvml_device> device_for_cuda(const std::string& bus_id, int cuda_index, std::string& why,
+                                             std::string& note) const;
 
   // Raw entry points (C ABI, as documented). Optional ones may be null on older drivers.
   nvml_return (*init)() = nullptr;                                              // nvmlInit_v2

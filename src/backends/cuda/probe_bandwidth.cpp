@@ -183,7 +183,8 @@ class bandwidth_runner {
     const rate_summary r = rates(bytes, samples);
     bandwidth_result res;
     res.pattern = p_.name;
-    const memory_level lv = label_memory_level(ws, env_.l2_bytes, true);
+    // HBM stacks have 1024-bit interfaces; GDDR buses are at most 512 bits wide.
+    const memory_level lv = label_memory_level(ws, env_.l2_bytes, env_.prop.memoryBusWidth >= 1024);
     res.level = lv.level;
     if (!lv.flag.empty()) res.flags.push_back(lv.flag);
     res.working_set_bytes = static_cast<std::int64_t>(n) * 16 * p_.arrays;

@@ -164,9 +164,17 @@ class gemm_runner {
                                                               sizeof ws_bytes));
     std::array<cublasLtMatmulHeuristicResult_t, 8> heur{};
     int returned = 0;
-    ROOFLINE_CUBLAS_CALL(cublasLtMatmulAlgoGetHeuristic(env_.lt, op.h, la.h, lb.h, ld.h, ld.h, pref.h,
-                                                        static_cast<int>(heur.size()), heur.data(), &returned));
-    if (returned <= 0) throw probe_error(what + ": cuBLASLt heuristic returned no algorithm");
+    const cublasStatus_t hs = cublasLtMatmulAlgoGetHeuristic(env_.lt, op.h, la.h, lb.h, ld.h, ld.h, pref.h,
+                                                             static_cast<int>(heur.size()), heur.data(), &returned);
+    if (hs == CUBLAS_STATUS_NOT_SUPPORTED || (hs == CUBLAS_STATUS_SUCCESS && returned <= 0)) {
+      out.skipped.push_back({what, "not applicable",
+                             fmt::format("cuBLASLt has no algorithm for {} inputs with {} accumulation on CC {}.{} "
+                                         "(cublasLtMatmulAlgoGetHeuristic: {})",
+                                         c_.precision, c_.accumulate, env_.prop.major, env_.prop.minor,
+                                         cublasGetStatusName(hs))});
+      return;
+    }
+    if (hs != CUBLAS_STATUS_SUCCESS) throw_cublas(hs, "cublasLtMatmulAlgoGetHeuristic", __FILE__, __LINE__);
 
     const scalar_bytes sc = one_zero(c_.scale_type);
     std::size_t next = 0;

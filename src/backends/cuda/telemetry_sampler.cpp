@@ -7,10 +7,11 @@
 
 namespace roofline::cuda {
 
-telemetry_sampler::telemetry_sampler(const std::string& pci_bus_id, double period_s) : period_s_(period_s) {
+telemetry_sampler::telemetry_sampler(const std::string& pci_bus_id, int cuda_index, double period_s)
+    : period_s_(period_s) {
   lib_ = nvml_library::open(why_);
   if (!lib_) return;
-  device_ = lib_->device_by_pci_bus_id(pci_bus_id, why_);
+  device_ = lib_->device_for_cuda(pci_bus_id, cuda_index, why_, device_note_);
   if (!device_) {
     lib_.reset();
     return;
@@ -110,6 +111,7 @@ json telemetry_sampler::device_json() const {
     return j;
   }
   j["nvml"] = "available";
+  if (!device_note_.empty()) j["nvml_device_note"] = device_note_;
   j["sampler_period_s"] = period_s_;
   {
     std::lock_guard<std::mutex> lock(mu_);

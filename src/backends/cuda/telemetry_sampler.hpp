@@ -19,7 +19,7 @@ class telemetry_sampler {
  public:
   /// Opens NVML for the CUDA device with PCI bus id `pci_bus_id` and starts sampling. Never throws:
   /// without NVML (or without a handle for the device) available() is false and why() says why.
-  explicit telemetry_sampler(const std::string& pci_bus_id, double period_s = 0.020);
+  explicit telemetry_sampler(const std::string& pci_bus_id, int cuda_index = 0, double period_s = 0.020);
   ~telemetry_sampler();
   telemetry_sampler(const telemetry_sampler&) = delete;
   telemetry_sampler& operator=(const telemetry_sampler&) = delete;
@@ -49,6 +49,7 @@ class telemetry_sampler {
   std::shared_ptr<nvml_library> lib_;
   std::optional<nvml_device> device_;
   std::string why_;
+  std::string device_note_;  ///< how the NVML device was found, when not by PCI bus id
   double period_s_;
   mutable std::mutex mu_;
   std::vector<telemetry_sample> samples_;
