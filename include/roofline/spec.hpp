@@ -40,6 +40,15 @@ struct live_gpu {
   std::optional<double> l2_bytes;
 };
 
+#ifdef ROOFLINE_HAVE_CUDA
+/// Detects CUDA device `index` from the CUDA runtime (cudaGetDeviceProperties: name, compute
+/// capability, SMs, L2, memory, bus width) and NVML loaded at run time (max SM and memory clocks, ECC
+/// mode, enforced power limit; each nullopt when NVML cannot say, clocks then from the CUDA runtime).
+/// Defined in src/backends/cuda/cuda_detect.cpp. Throws probe_error when the runtime cannot describe
+/// the device.
+live_gpu detect_cuda_gpu(int index);
+#endif
+
 /// Nominal roofs for the GPU in the machine: its table row when the name matches (factors marked
 /// "table", the live values added beside them), else derived from the live factors and the
 /// architecture's per-clock rates (source "derived"); an unknown architecture gives no peaks and a

@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# The H200 benchmark in one call (issue 4, item 8): build roofline for sm_90, run the GPU tests, run
+# `roofline run` on cuda:0, run PyTorch's equivalents, and write the side-by-side table.
+#   OUT=/path bash bench/h200.sh        (the device tool sets $OUT; default ./bench-out)
+# Writes: $OUT/h200.log (everything), $OUT/{configure,build,ctest-gpu,run,torch}.log, $OUT/run/ (the four
+# outputs of roofline run), $OUT/torch.json, $OUT/bench.md (the table). Needs: nvcc 13, CMake, Ninja,
+# PyTorch; header deps in third_party/include and googletest in third_party/googletest (no internet).
+# Exit status: 0 when everything ran (targets missed are reported in bench.md, not as a failure);
+# otherwise the first failing stage's status, after the later stages have still run where possible.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+OUT="${OUT:-$PWD/bench-out}"
+mkdir -p "$OUT"
+exec > >(tee -a "$OUT/h200.log") 2>&1
+# Never NVLink multicast on these hosts (KINDS.md).
+export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1
+T0=$(date +%s)
+status=0
+stage() { echo; echo "=== [$(($(date +%s) - T0)) s] $*"; }
+fail() { echo "!!! $1 failed with status $2"; [ "$status" -eq 0 ] && status=$2; }
+
+stage "machine"
+nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.max.sm,clocks.mem,clocks.max.mem,power.limit,ecc.mode.current,temperature.gpu --format=csv || true
+nvcc --version | tail -2 || true
+cmake --version | head -1 || true
+python3 -c 'import torch; print("torch", torch.__version__, "cuda", torch.version.cuda, torch.cuda.get_device_name(0))' || true
+uname -a
+
+stage "configure + build (preset h200)"
+cmake --preset h200 --log-level=NOTICE 2>&1 | tee "$OUT/configure.log"
+rc=$?; [ $rc -ne 0 ] && { fail configure $rc; exit $status; }
+cmake --build --preset h200 -j "$(nproc)" 2>&1 | tee "$OUT/build.log"
+rc=$?; [ $rc -ne 0 ] && { fail build $rc; exit $status; }
+
+stage "GPU tests (ctest -L gpu) and CUDA host-logic tests"
+timeout 300 ctest --test-dir build/h200 -L 'gpu|cudahost' --output-on-failure 2>&1 | tee "$OUT/ctest-gpu.log"
+rc=$?; [ $rc -ne 0 ] && fail "ctest -L gpu" $rc
+
+stage "roofline run --device cuda:0"
+timeout 420 ./build/h200/roofline run --device cuda:0 --out "$OUT/run" 2>&1 | tee "$OUT/run.log"
+rc=$?; [ $rc -ne 0 ] && fail "roofline run (1 = a probe failed, see errors in results.json)" $rc
+
+stage "PyTorch reference"
+timeout 300 python3 bench/torch_reference.py measure --out "$OUT/torch.json" 2>&1 | tee "$OUT/torch.log"
+rc=$?; [ $rc -ne 0 ] && fail "torch_reference.py measure" $rc
+
+stage "side-by-side table"
+if [ -f "$OUT/run/results.json" ] && [ -f "$OUT/torch.json" ]; then
+  python3 bench/torch_reference.py table --roofline "$OUT/run/results.json" --torch "$OUT/torch.json" --out "$OUT/bench.md"
+  rc=$?; [ $rc -ne 0 ] && fail "table" $rc
+else
+  fail "table (missing results.json or torch.json)" 3
+fi
+stage "done (status $status); table: $OUT/bench.md"
+exit $status

@@ -1,0 +1,393 @@
+#!/usr/bin/env python3
+"""PyTorch reference for roofline's GPU roofs, and the side-by-side table.
+
+  torch_reference.py measure --out torch.json [--quick]
+      Times PyTorch's equivalents of roofline's probes on cuda:0: Tensor.fill_ (write), Tensor.sum (read),
+      Tensor.copy_ (copy), torch.add(b, c, alpha=3, out=a) (triad) at the same working sets, and
+      torch.matmul at the same square sizes and dtypes (fp16, bf16, tf32, fp16 with fp16 accumulation
+      where PyTorch offers it), torch._scaled_mm for fp8 e4m3 and torch._int_mm for int8.
+      Method: random inputs (never zeros), warm-ups, CUDA events around a batch of calls sized to
+      >= 2 ms, buffer sets rotated so their total exceeds 3x L2, best and median over the repeats.
+  torch_reference.py table --roofline results.json --torch torch.json --out bench.md
+      Writes the side-by-side markdown table (roofline vs PyTorch, ratio) and the targets of issue 4.
+
+Bytes are read + written (as roofline counts them); GEMM FLOPs are 2*n^3.
+"""
+import argparse
+import json
+import math
+import statistics
+import subprocess
+import sys
+import time
+
+GiB = 1 << 30
+MiB = 1 << 20
+
+
+# ----------------------------------------------------------------------------------------------- measure
+def time_batches(torch, fn, inner, warmups=3, min_repeats=10, min_time=0.25, max_time=2.0):
+    """Seconds per call: events around `inner` calls, repeated; returns the list of per-call times."""
+    for _ in range(warmups):
+        fn()
+    torch.cuda.synchronize()
+    samples, total = [], 0.0
+    while True:
+        start, stop = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        start.record()
+        for _ in range(inner):
+            fn()
+        stop.record()
+        stop.synchronize()
+        t = start.elapsed_time(stop) * 1e-3 / inner
+        samples.append(t)
+        total += t * inner
+        if (len(samples) >= min_repeats and total >= min_time) or total >= max_time or len(samples) >= 500:
+            return samples
+
+
+def inner_for(torch, fn, target=2e-3):
+    fn()
+    torch.cuda.synchronize()
+    start, stop = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+    start.record()
+    fn()
+    stop.record()
+    stop.synchronize()
+    t = max(start.elapsed_time(stop) * 1e-3, 1e-7)
+    return max(1, min(128, math.ceil(target / t)))
+
+
+def entry(kind, work, samples, **extra):
+    e = {"kind": kind, "best": work / min(samples), "median": work / statistics.median(samples),
+         "repeats": len(samples)}
+    e.update(extra)
+    return e
+
+
+def measure_bandwidth(torch, quick, l2):
+    out = []
+    per_array_roof = (1 if quick else 4) * GiB
+    free, _ = torch.cuda.mem_get_info()
+    per_array_roof = min(per_array_roof, int(free * 0.7 / 3) // MiB * MiB)
+    # Same working sets as roofline: the HBM roof (per array) and 512 MiB total in the sweep.
+    plans = [("read", 1), ("write", 1), ("copy", 2), ("triad", 3)]
+    for pattern, arrays in plans:
+        for ws in (512 * MiB, per_array_roof * arrays):
+            n = ws // arrays // 4  # float32 elements per array
+            a = torch.rand(n, device="cuda") * 2 - 1
+            b = torch.rand(n, device="cuda") * 2 - 1 if arrays >= 2 else None
+            c = torch.rand(n, device="cuda") * 2 - 1 if arrays >= 3 else None
+            if pattern == "read":
+                fn, moved = (lambda: a.sum()), 4 * n
+            elif pattern == "write":
+                fn, moved = (lambda: a.fill_(1.5)), 4 * n
+            elif pattern == "copy":
+                fn, moved = (lambda: a.copy_(b)), 8 * n
+            else:
+                fn, moved = (lambda: torch.add(b, c, alpha=3, out=a)), 12 * n
+            inner = inner_for(torch, fn)
+            samples = time_batches(torch, fn, inner)
+            if pattern == "triad":
+                ok = torch.allclose(a, b + 3 * c)
+            elif pattern == "copy":
+                ok = torch.equal(a, b)
+            elif pattern == "write":
+                ok = bool((a == 1.5).all())
+            else:
+                ok = math.isclose(float(a.sum()), float(a.double().sum()), rel_tol=1e-3, abs_tol=1e-1 * math.sqrt(n))
+            out.append(entry("bandwidth", moved, samples, pattern=pattern, working_set_bytes=arrays * n * 4,
+                             verified=bool(ok), op={"read": "Tensor.sum", "write": "Tensor.fill_",
+                                                    "copy": "Tensor.copy_", "triad": "torch.add(alpha=3, out=)"}[pattern]))
+            del a, b, c
+            torch.cuda.empty_cache()
+            print(f"torch bandwidth {pattern} {ws / MiB:.0f} MiB: {out[-1]['best'] / 1e9:.1f} GB/s", flush=True)
+    return out
+
+
+def measure_gemm(torch, quick, l2):
+    out = []
+    sizes = [512, 4096] if quick else [256, 512, 1024, 2048, 4096, 8192, 16384]
+    cc = torch.cuda.get_device_capability()
+    cases = [("fp16", "fp32", torch.float16), ("fp16", "fp16", torch.float16), ("bf16", "fp32", torch.bfloat16),
+             ("tf32", "fp32", torch.float32)]
+    if cc >= (8, 9) and hasattr(torch, "_scaled_mm"):
+        cases.append(("fp8", "fp32", torch.float8_e4m3fn))
+    if hasattr(torch, "_int_mm"):
+        cases.append(("int8", "int32", torch.int8))
+    for precision, acc, dtype in cases:
+        for n in sizes:
+            torch.backends.cuda.matmul.allow_tf32 = precision == "tf32"
+            if precision == "fp16":
+                if not hasattr(torch.backends.cuda.matmul, "allow_fp16_accumulation"):
+                    if acc == "fp16":
+                        print("torch: no fp16-accumulation switch; skipped", flush=True)
+                        break
+                else:
+                    torch.backends.cuda.matmul.allow_fp16_accumulation = acc == "fp16"
+            el = torch.tensor([], dtype=dtype).element_size()
+            out_el = 4 if dtype in (torch.float32, torch.int8) else 2
+            set_bytes = n * n * (2 * el + out_el)
+            sets = max(2, min(64, math.ceil(3 * l2 / set_bytes)))
+            free, _ = torch.cuda.mem_get_info()
+            if sets * set_bytes > 0.8 * free:
+                sets = int(0.8 * free // set_bytes)
+            if sets == 0:
+                out.append({"kind": "gemm", "precision": precision, "accumulate": acc, "size": n,
+                            "skipped": "does not fit in free memory"})
+                continue
+            try:
+                bufs = []
+                for _ in range(sets):
+                    if dtype == torch.int8:
+                        a = torch.randint(-16, 16, (n, n), device="cuda", dtype=torch.int8)
+                        b = torch.randint(-16, 16, (n, n), device="cuda", dtype=torch.int8).t()  # column-major
+                    elif dtype == torch.float8_e4m3fn:
+                        a = (torch.rand(n, n, device="cuda") * 2 - 1).to(dtype)
+                        b = (torch.rand(n, n, device="cuda") * 2 - 1).to(dtype).t()  # column-major for _scaled_mm
+                    else:
+                        a = torch.rand(n, n, device="cuda", dtype=dtype) * 2 - 1
+                        b = torch.rand(n, n, device="cuda", dtype=dtype) * 2 - 1
+                    bufs.append((a, b))
+                one = torch.tensor(1.0, device="cuda")
+                state = {"i": 0}
+
+                def call():
+                    a, b = bufs[state["i"] % sets]
+                    state["i"] += 1
+                    if dtype == torch.int8:
+                        return torch._int_mm(a, b)
+                    if dtype == torch.float8_e4m3fn:
+                        return torch._scaled_mm(a, b, scale_a=one, scale_b=one, out_dtype=torch.bfloat16)
+                    return torch.matmul(a, b)
+
+                inner = inner_for(torch, call)
+                samples = time_batches(torch, call, inner)
+                a, b = bufs[0]
+                state["i"] = 0
+                d = call()  # a fresh product of set 0, checked on a 64×64 corner in float64
+                ref = a[:64].double() @ b[:, :64].double() if dtype not in (torch.int8, torch.float8_e4m3fn) else \
+                    a[:64].float().double() @ b[:, :64].float().double()
+                got = d[:64, :64].double()
+                err = float((got - ref).norm() / ref.norm())
+                tol = {"fp16": 1e-2, "bf16": 2e-2, "tf32": 5e-3, "fp8": 2e-2, "int8": 0.0}[precision]
+                out.append(entry("gemm", 2.0 * n ** 3, samples, precision=precision, accumulate=acc, size=n,
+                                 verified=err <= tol + 1e-12, rel_error=err, sets=sets, inner=inner,
+                                 op={"int8": "torch._int_mm", "fp8": "torch._scaled_mm"}.get(precision, "torch.matmul")))
+                print(f"torch gemm {precision}/{acc} n={n}: {out[-1]['best'] / 1e12:.1f} TFLOP/s (err {err:.2e})",
+                      flush=True)
+            except (RuntimeError, torch.cuda.OutOfMemoryError) as e:  # an unsupported op is reported, not fatal
+                out.append({"kind": "gemm", "precision": precision, "accumulate": acc, "size": n,
+                            "skipped": str(e).splitlines()[0][:200]})
+                print(f"torch gemm {precision}/{acc} n={n}: skipped: {out[-1]['skipped']}", flush=True)
+            finally:
+                bufs = None
+                torch.cuda.empty_cache()
+    torch.backends.cuda.matmul.allow_tf32 = False
+    return out
+
+
+def cmd_measure(args):
+    import torch
+    if not torch.cuda.is_available():
+        sys.exit("torch_reference.py: PyTorch sees no CUDA device")
+    torch.manual_seed(0)
+    props = torch.cuda.get_device_properties(0)
+    l2 = getattr(props, "L2_cache_size", 60 * MiB)
+    result = {"torch": torch.__version__, "cuda": torch.version.cuda, "device": props.name,
+              "sms": props.multi_processor_count, "l2_bytes": l2, "timestamp": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
+    t0 = time.time()
+    result["bandwidth"] = measure_bandwidth(torch, args.quick, l2)
+    result["gemm"] = measure_gemm(torch, args.quick, l2)
+    result["seconds"] = time.time() - t0
+    with open(args.out, "w") as f:
+        json.dump(result, f, indent=1)
+    print(f"wrote {args.out} ({result['seconds']:.0f} s)")
+
+
+# ------------------------------------------------------------------------------------------------- table
+FP32_LANES_PER_SM = {(7, 0): 64, (7, 5): 64, (8, 0): 64, (8, 6): 128, (8, 7): 128, (8, 9): 128, (9, 0): 128,
+                     (10, 0): 128, (12, 0): 128}  # CUDA C++ Programming Guide, "Arithmetic Instructions" table
+
+
+def fmt_rate(x, unit):
+    if x is None:
+        return "—"
+    return f"{x / 1e12:.1f} TFLOP/s" if unit == "flop" else f"{x / 1e9:.0f} GB/s"
+
+
+def ratio_cell(a, b):
+    if not a or not b:
+        return "—", None
+    r = a / b
+    return (f"**{r:.2f}×**" if r < 1.0 else f"{r:.2f}×"), r
+
+
+def nvidia_smi():
+    try:
+        q = "name,driver_version,clocks.max.sm,clocks.max.mem,power.limit,ecc.mode.current,temperature.gpu"
+        return subprocess.run(["nvidia-smi", f"--query-gpu={q}", "--format=csv,noheader"], capture_output=True,
+                              text=True, timeout=20).stdout.strip()
+    except Exception as e:  # noqa: BLE001 - informational only
+        return f"nvidia-smi unavailable ({e})"
+
+
+def cmd_table(args):
+    R = json.load(open(args.roofline))
+    T = json.load(open(args.torch))
+    dev = R.get("device", {})
+    props = dev.get("properties", {})
+    meas = R.get("measured", {})
+    lines = [f"# roofline vs PyTorch on {dev.get('name', '?')}", ""]
+    lines += [f"- machine: {R.get('host', {}).get('hostname', '?')} ({R.get('host', {}).get('os', '?')}), "
+              f"{R.get('host', {}).get('timestamp', '?')}",
+              f"- GPU: {dev.get('name')} ({dev.get('id')}), {props.get('sms')} SMs, CC {props.get('cc')}, "
+              f"L2 {props.get('l2_bytes')} B, memory {props.get('memory_bytes')} B, bus {props.get('bus_width_bits')} bit",
+              f"- clocks (max): SM {props.get('max_sm_clock_mhz')} MHz, memory {props.get('max_mem_clock_mhz')} MHz; "
+              f"ECC {props.get('ecc')}; power limit {props.get('power_limit_w')} W",
+              f"- driver {props.get('driver_version')}, CUDA runtime {props.get('runtime_version')}; "
+              f"PyTorch {T.get('torch')} (CUDA {T.get('cuda')})",
+              f"- nvidia-smi: `{nvidia_smi()}`",
+              f"- telemetry: {json.dumps({k: v for k, v in meas.get('telemetry', {}).items() if k not in ('burst',)})}",
+              ""]
+    verdicts = []
+
+    # Bandwidth: roofline entries at the working sets PyTorch measured.
+    lines += ["## Bandwidth (bytes read + written)", "",
+              "| pattern | working set | level | roofline best | roofline median | PyTorch op | PyTorch best | PyTorch median | ratio (best) | SM / mem clock (median, MHz) | power (W) |",
+              "|---|---|---|---|---|---|---|---|---|---|---|"]
+    rb = meas.get("bandwidth", [])
+    for t in T.get("bandwidth", []):
+        cand = [b for b in rb if b["pattern"] == t["pattern"] and b["working_set_bytes"] > 0 and
+                abs(b["working_set_bytes"] - t["working_set_bytes"]) / t["working_set_bytes"] < 0.01]
+        r = max(cand, key=lambda b: b["bytes_per_s"]) if cand else None
+        cell, ratio = ratio_cell(r and r["bytes_per_s"], t["best"])
+        tel = (r or {}).get("telemetry") or {}
+        clk = f"{(tel.get('sm_clock_mhz') or {}).get('median', '—')} / {(tel.get('mem_clock_mhz') or {}).get('median', '—')}"
+        pw = (tel.get("power_w") or {}).get("median", "—")
+        lines.append(f"| {t['pattern']} | {t['working_set_bytes'] / MiB:.0f} MiB | {r['level'] if r else '—'} | "
+                     f"{fmt_rate(r and r['bytes_per_s'], 'b')} | {fmt_rate(r and r['median_bytes_per_s'], 'b')} | "
+                     f"{t['op']}{'' if t.get('verified') else ' (UNVERIFIED)'} | {fmt_rate(t['best'], 'b')} | "
+                     f"{fmt_rate(t['median'], 'b')} | {cell} | {clk} | {pw} |")
+        if ratio is not None:
+            verdicts.append((f"bandwidth {t['pattern']} {t['working_set_bytes'] / MiB:.0f} MiB ≥ 1.00× PyTorch",
+                             ratio >= 1.0, f"{ratio:.3f}×"))
+    lines.append("")
+
+    # HBM targets against nominal.
+    nominal_bw = (R.get("nominal") or {}).get("memory_bandwidth_bytes_per_s")
+    nominal_src = "results.json nominal"
+    if not nominal_bw and "H200" in (dev.get("name") or ""):
+        nominal_bw, nominal_src = 4.8e12, "NVIDIA H200 datasheet (4.8 TB/s)"
+    targets = {"read": 0.93, "write": 0.96, "copy": 0.92}
+    lines += [f"## HBM roofs against nominal ({fmt_rate(nominal_bw, 'b') if nominal_bw else 'unknown'}; {nominal_src})", "",
+              "| pattern | roof (best) | burst (first 0.1 s) | sustained | % of nominal | target | met |", "|---|---|---|---|---|---|---|"]
+    bursts = {b["probe"]: b for b in meas.get("telemetry", {}).get("burst", []) if isinstance(b, dict)}
+    for pattern in ("read", "write", "copy", "triad"):
+        dram = [b for b in rb if b["pattern"] == pattern and b["level"] == "dram"]
+        if not dram:
+            lines.append(f"| {pattern} | not measured | | | | | |")
+            continue
+        best = max(dram, key=lambda b: b["working_set_bytes"])
+        bu = bursts.get(f"bandwidth/{pattern}", {})
+        pct = best["bytes_per_s"] / nominal_bw if nominal_bw else None
+        tgt = targets.get(pattern)
+        met = "—" if tgt is None or pct is None else ("yes" if pct >= tgt else f"**no** (short by {100 * (tgt - pct):.1f} points)")
+        lines.append(f"| {pattern} | {fmt_rate(best['bytes_per_s'], 'b')} | {fmt_rate(bu.get('burst_rate'), 'b')} | "
+                     f"{fmt_rate(bu.get('sustained_rate'), 'b')} | {'—' if pct is None else f'{100 * pct:.1f}%'} | "
+                     f"{'—' if tgt is None else f'{100 * tgt:.0f}%'} | {met} |")
+        if tgt is not None and pct is not None:
+            verdicts.append((f"HBM {pattern} ≥ {100 * tgt:.0f}% of nominal", pct >= tgt, f"{100 * pct:.1f}%"))
+    lines.append("")
+
+    # FP32 FMA against nominal at the measured clock.
+    lines += ["## Vector FMA (CUDA cores)", "", "| precision | roofline best | median SM clock (MHz) | nominal at that clock | % | method |",
+              "|---|---|---|---|---|---|"]
+    cc = tuple(int(x) for x in str(props.get("cc", "0.0")).split("."))
+    lanes = FP32_LANES_PER_SM.get(cc)
+    for c in meas.get("compute", []):
+        if c.get("engine") != "vector":
+            continue
+        clk = ((c.get("telemetry") or {}).get("sm_clock_mhz") or {}).get("median")
+        nominal = None
+        if c["precision"] == "fp32" and lanes and clk and props.get("sms"):
+            nominal = props["sms"] * lanes * 2 * clk * 1e6
+        pct = c["flops_per_s"] / nominal if nominal else None
+        lines.append(f"| {c['precision']} | {fmt_rate(c['flops_per_s'], 'flop')} | {clk or '—'} | "
+                     f"{fmt_rate(nominal, 'flop') if nominal else '—'} | {'—' if pct is None else f'{100 * pct:.1f}%'} | {c.get('method', '')} |")
+        if pct is not None:
+            verdicts.append(("FP32 FMA ≥ 95% of nominal at the measured clock", pct >= 0.95, f"{100 * pct:.1f}%"))
+    lines.append("")
+
+    # GEMM side by side.
+    lines += ["## GEMM (2·n³ FLOP)", "",
+              "| precision | accumulate | n | roofline best | roofline median | PyTorch op | PyTorch best | PyTorch median | ratio (best) | SM clock (MHz) | power (W) | throttle |",
+              "|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    rg = [c for c in meas.get("compute", []) if c.get("engine") == "gemm"]
+    for t in T.get("gemm", []):
+        acc_flag = f"accumulate {t['accumulate']}"
+        cand = [c for c in rg if c["precision"] == t["precision"] and c.get("size") == t["size"] and
+                acc_flag in c.get("flags", [])]
+        r = cand[0] if cand else None
+        if "skipped" in t:
+            lines.append(f"| {t['precision']} | {t['accumulate']} | {t['size']} | {fmt_rate(r and r['flops_per_s'], 'flop')} | | "
+                         f"— | skipped: {t['skipped']} | | | | | |")
+            continue
+        cell, ratio = ratio_cell(r and r["flops_per_s"], t["best"])
+        tel = (r or {}).get("telemetry") or {}
+        lines.append(f"| {t['precision']} | {t['accumulate']} | {t['size']} | {fmt_rate(r and r['flops_per_s'], 'flop')} | "
+                     f"{fmt_rate(r and r['median_flops_per_s'], 'flop')} | {t['op']}{'' if t.get('verified') else ' (UNVERIFIED)'} | "
+                     f"{fmt_rate(t['best'], 'flop')} | {fmt_rate(t['median'], 'flop')} | {cell} | "
+                     f"{(tel.get('sm_clock_mhz') or {}).get('median', '—')} | {(tel.get('power_w') or {}).get('median', '—')} | "
+                     f"{', '.join(tel.get('throttle_reasons', [])) or '—'} |")
+        if ratio is not None:
+            verdicts.append((f"GEMM {t['precision']}/{t['accumulate']} n={t['size']} ≥ 1.00× PyTorch", ratio >= 1.0, f"{ratio:.3f}×"))
+    lines.append("")
+
+    lines += ["## Burst vs sustained", "", "| probe | burst (first 0.1 s) | sustained (second half) | run (s) | SM clock burst → sustained (MHz) | power burst → sustained (W) |",
+              "|---|---|---|---|---|---|"]
+    for b in bursts.values():
+        unit = "b" if b["probe"].startswith("bandwidth") else "flop"
+        tb, ts = b.get("telemetry_burst") or {}, b.get("telemetry_sustained") or {}
+        med = lambda t, k: (t.get(k) or {}).get("median", "—")  # noqa: E731
+        lines.append(f"| {b['probe']} | {fmt_rate(b['burst_rate'], unit)} | {fmt_rate(b['sustained_rate'], unit)} | "
+                     f"{b['duration_s']:.2f} | {med(tb, 'sm_clock_mhz')} → {med(ts, 'sm_clock_mhz')} | {med(tb, 'power_w')} → {med(ts, 'power_w')} |")
+    lines.append("")
+
+    if meas.get("launch"):
+        L = meas["launch"]
+        lines += ["## Launch floor", "", f"- alone: {L['kernel_s'] * 1e6:.2f} µs; in a CUDA graph: "
+                  f"{(L.get('graph_s') or 0) * 1e6:.2f} µs per kernel", f"- {L.get('method', '')}", ""]
+
+    missed = [v for v in verdicts if not v[1]]
+    lines += ["## Targets", "", f"{len(verdicts) - len(missed)} of {len(verdicts)} met.", ""]
+    lines += [f"- {'✓' if ok else '✗ MISSED'} {name}: {val}" for name, ok, val in verdicts]
+    lines.append("")
+    skipped = meas.get("skipped", [])
+    if skipped or R.get("errors"):
+        lines += ["## Skipped probes and errors", ""]
+        lines += [f"- {s['probe']}: {s['status']} — {s['reason']}" for s in skipped]
+        lines += [f"- error {e['probe']}: {e['message']}" for e in R.get("errors", [])]
+        lines.append("")
+    with open(args.out, "w") as f:
+        f.write("\n".join(lines))
+    print("\n".join(lines[-(len(verdicts) + 4):]))
+    print(f"wrote {args.out}")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    m = sub.add_parser("measure")
+    m.add_argument("--out", required=True)
+    m.add_argument("--quick", action="store_true")
+    t = sub.add_parser("table")
+    t.add_argument("--roofline", required=True)
+    t.add_argument("--torch", required=True)
+    t.add_argument("--out", required=True)
+    args = ap.parse_args()
+    cmd_measure(args) if args.cmd == "measure" else cmd_table(args)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,108 @@
+// The CUDA backend: one GPU, its stream, a cuBLASLt handle and workspace, and an NVML telemetry
+// sampler running for the backend's lifetime. Probes: bandwidth, compute, gemm, launch (probes.hpp).
+#include <cuda_runtime.h>
+#include <fmt/format.h>
+
+#include "backends/cuda/cublaslt_check.hpp"
+#include "backends/cuda/cuda_detect.hpp"
+#include "backends/cuda/cuda_env.hpp"
+#include "backends/cuda/cuda_ops.hpp"
+#include "backends/cuda/probes.hpp"
+#include "roofline/backend.hpp"
+#include "roofline/spec.hpp"
+
+namespace roofline {
+
+namespace {
+
+constexpr std::size_t workspace_bytes = std::size_t{64} << 20;  // cuBLASLt: 32 MiB recommended on Hopper
+
+class cuda_backend final : public backend {
+ public:
+  explicit cuda_backend(int index) : detected_(cuda::detect_cuda_gpu_detailed(index)) {
+    env_.device = index;
+    env_.activate();
+    ROOFLINE_CUDA_CALL(cudaFree(nullptr));  // create the context now, not inside a timed region
+    ROOFLINE_CUDA_CALL(cudaGetDeviceProperties(&env_.prop, index));
+    env_.sms = env_.prop.multiProcessorCount;
+    env_.l2_bytes = env_.prop.l2CacheSize;
+    ROOFLINE_CUDA_CALL(cudaStreamCreateWithFlags(&env_.stream, cudaStreamNonBlocking));
+    ROOFLINE_CUBLAS_CALL(cublasLtCreate(&env_.lt));
+    env_.workspace = cuda::device_buffer(workspace_bytes);
+    env_.sampler = std::make_unique<cuda::telemetry_sampler>(detected_.pci_bus_id, index);
+  }
+  ~cuda_backend() override {
+    env_.sampler.reset();
+    if (env_.lt) cublasLtDestroy(env_.lt);
+    if (env_.stream) cudaStreamDestroy(env_.stream);
+  }
+
+  device_info describe() override {
+    device_info d;
+    d.kind = "cuda";
+    d.name = detected_.gpu.name;
+    d.id = fmt::format("cuda:{}", env_.device);
+    d.properties = detected_.properties();
+    d.properties["telemetry"] = env_.sampler->available() ? "nvml" : "unavailable (" + env_.sampler->why() + ")";
+    return d;
+  }
+
+  nominal_roofs nominal() override { return gpu_nominal_live(detected_.gpu); }
+
+  std::vector<probe> probes(const probe_options& opt) override {
+    std::vector<probe> all;
+    for (auto& p : cuda::bandwidth_probes(env_, opt)) all.push_back(std::move(p));
+    for (auto& p : cuda::compute_probes(env_, opt)) all.push_back(std::move(p));
+    for (auto& p : cuda::gemm_probes(env_, opt)) all.push_back(std::move(p));
+    all.push_back({"launch", "launch", [this, opt](measured_roofs& m) {
+                     m.launch = cuda::measure_launch(env_, opt.timing);
+                     floor_s_ = m.launch->kernel_s;
+                     env_.publish(m);
+                   }});
+    return all;
+  }
+
+  op_timing run_op(const op_desc& op, const timing_options& timing) override {
+    env_.activate();
+    cuda::op_context ctx;
+    ctx.device = env_.device;
+    ctx.stream = env_.stream;
+    ctx.lt = env_.lt;
+    ctx.workspace = env_.workspace.get();
+    ctx.workspace_bytes = env_.workspace.bytes();
+    ctx.l2_bytes = static_cast<std::size_t>(env_.l2_bytes);
+    return cuda::run_op(op, timing, ctx);
+  }
+
+  /// The measured launch floor (empty kernel alone); measured on first use when the launch probe did
+  /// not run; 0 when it cannot be measured.
+  double launch_floor_s() override {
+    if (floor_s_ > 0) return floor_s_;
+    try {
+      floor_s_ = cuda::measure_launch(env_, quick_timing()).kernel_s;
+    } catch (const probe_error&) {
+      floor_s_ = 0;
+    }
+    return floor_s_;
+  }
+
+ private:
+  cuda::detected_gpu detected_;
+  cuda::cuda_env env_;
+  double floor_s_ = 0;
+};
+
+}  // namespace
+
+int cuda_device_count() {
+  int n = 0;
+  if (cudaGetDeviceCount(&n) != cudaSuccess) {
+    (void)cudaGetLastError();  // no driver / no device: not an error here
+    return 0;
+  }
+  return n;
+}
+
+std::unique_ptr<backend> make_cuda_backend(int index) { return std::make_unique<cuda_backend>(index); }
+
+}  // namespace roofline

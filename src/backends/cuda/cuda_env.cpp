@@ -1,0 +1,95 @@
+#include "backends/cuda/cuda_env.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <thread>
+
+#include "roofline/measure.hpp"
+
+namespace roofline::cuda {
+
+std::size_t cuda_env::free_bytes() const {
+  std::size_t free = 0, total = 0;
+  ROOFLINE_CUDA_CALL(cudaMemGetInfo(&free, &total));
+  return free;
+}
+
+void cuda_env::attach(std::optional<telemetry_summary>& dst, std::vector<std::string>& flags, double t0, double t1) const {
+  if (!sampler || !sampler->available()) {
+    flags.push_back("telemetry unavailable (" + (sampler ? sampler->why() : std::string("no sampler")) + ")");
+    return;
+  }
+  dst = sampler->summary(t0, t1);
+  if (!dst) flags.push_back("telemetry unavailable (no NVML sample in the probe's window)");
+}
+
+void cuda_env::publish(measured_roofs& out) const {
+  json j = sampler ? sampler->device_json() : json{{"nvml", "unavailable (no sampler)"}};
+  for (auto it = j.begin(); it != j.end(); ++it) out.telemetry[it.key()] = it.value();
+  out.telemetry["burst_definition"] =
+      "burst: work/s over the first 0.1 s of a continuous run started after an idle pause; sustained: over the "
+      "second half of the run";
+  out.telemetry["burst"] = burst;
+}
+
+burst_outcome run_burst(cuda_env& env, const std::string& probe, const std::function<void()>& enqueue_once,
+                        double work, double est_call_s, double duration_s, double idle_s, double burst_s) {
+  if (!(est_call_s > 0)) throw probe_error(probe + ": burst run needs a positive estimate of one call's time");
+  const int per_interval = std::max(1, static_cast<int>(std::ceil(1e-3 / est_call_s)));
+  const int intervals = std::clamp(static_cast<int>(std::ceil(duration_s / (per_interval * est_call_s))), 4, 8000);
+  std::vector<cuda_event> events(intervals + 1);
+  ROOFLINE_CUDA_CALL(cudaStreamSynchronize(env.stream));
+  std::this_thread::sleep_for(std::chrono::duration<double>(idle_s));
+  const double t_start = now_s();
+  ROOFLINE_CUDA_CALL(cudaEventRecord(events[0].get(), env.stream));
+  for (int i = 0; i < intervals; ++i) {
+    for (int c = 0; c < per_interval; ++c) enqueue_once();
+    ROOFLINE_CUDA_LAUNCH_CHECK();
+    ROOFLINE_CUDA_CALL(cudaEventRecord(events[i + 1].get(), env.stream));
+  }
+  ROOFLINE_CUDA_CALL(cudaEventSynchronize(events[intervals].get()));
+  std::vector<double> end_s(intervals), dur_s(intervals);
+  for (int i = 0; i < intervals; ++i) {
+    float ms = 0, ms_end = 0;
+    ROOFLINE_CUDA_CALL(cudaEventElapsedTime(&ms, events[i].get(), events[i + 1].get()));
+    ROOFLINE_CUDA_CALL(cudaEventElapsedTime(&ms_end, events[0].get(), events[i + 1].get()));
+    dur_s[i] = ms * 1e-3;
+    end_s[i] = ms_end * 1e-3;
+  }
+  const double total = end_s.back();
+  double bw = 0, bt = 0, sw = 0, st = 0;
+  for (int i = 0; i < intervals; ++i) {
+    const double start = end_s[i] - dur_s[i];
+    if (end_s[i] <= burst_s || i == 0) {
+      bw += work * per_interval;
+      bt += dur_s[i];
+    }
+    if (start >= 0.5 * total) {
+      sw += work * per_interval;
+      st += dur_s[i];
+    }
+  }
+  if (!(bt > 0) || !(st > 0)) throw probe_error(fmt::format("{}: burst run too short to split ({:.3f} s)", probe, total));
+  burst_outcome o;
+  o.burst_rate = bw / bt;
+  o.sustained_rate = sw / st;
+  o.duration_s = total;
+  o.calls = intervals * per_interval;
+  o.record = {{"probe", probe}, {"burst_rate", o.burst_rate}, {"sustained_rate", o.sustained_rate},
+              {"duration_s", total}, {"burst_window_s", burst_s}, {"calls", o.calls}, {"idle_before_s", idle_s}};
+  if (env.sampler && env.sampler->available()) {
+    const auto b = env.sampler->summary(t_start, t_start + burst_s);
+    const auto s = env.sampler->summary(t_start + 0.5 * total, t_start + total);
+    o.record["telemetry_burst"] = b ? json(*b) : json(nullptr);
+    o.record["telemetry_sustained"] = s ? json(*s) : json(nullptr);
+  } else {
+    o.record["telemetry"] = "unavailable (" + (env.sampler ? env.sampler->why() : std::string("no sampler")) + ")";
+  }
+  env.burst.push_back(o.record);
+  return o;
+}
+
+}  // namespace roofline::cuda

@@ -1,0 +1,58 @@
+// What every CUDA probe shares: the device, its stream, the cuBLASLt handle and workspace, the
+// telemetry sampler and the device's facts; plus the helpers that attach telemetry to a result and
+// run the burst-versus-sustained measurement.
+#pragma once
+#include <cublasLt.h>
+#include <cuda_runtime.h>
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "backends/cuda/device_memory.hpp"
+#include "backends/cuda/telemetry_sampler.hpp"
+#include "roofline/backend.hpp"
+
+namespace roofline::cuda {
+
+struct cuda_env {
+  int device = 0;
+  cudaDeviceProp prop{};
+  std::int64_t l2_bytes = 0;
+  int sms = 0;
+  cudaStream_t stream = nullptr;
+  cublasLtHandle_t lt = nullptr;
+  device_buffer workspace;
+  std::unique_ptr<telemetry_sampler> sampler;
+  json burst = json::array();  ///< burst-versus-sustained records, copied into measured.telemetry["burst"]
+
+  /// cudaSetDevice(device) — every probe starts with it (the CLI may call from any thread).
+  void activate() const { ROOFLINE_CUDA_CALL(cudaSetDevice(device)); }
+  /// Free device memory now (bytes).
+  std::size_t free_bytes() const;
+  /// Telemetry over [t0, t1] into `dst`, or a flag "telemetry unavailable (why)".
+  void attach(std::optional<telemetry_summary>& dst, std::vector<std::string>& flags, double t0, double t1) const;
+  /// Writes the device-wide telemetry facts and the burst records into out.telemetry.
+  void publish(measured_roofs& out) const;
+};
+
+/// Rates of a continuous run: the first `burst_s` seconds against the last half of the run.
+struct burst_outcome {
+  double burst_rate = 0;      ///< work/s over the intervals ending within the first burst_s
+  double sustained_rate = 0;  ///< work/s over the intervals starting after half of the run
+  double duration_s = 0;
+  int calls = 0;
+  json record;                ///< {probe, burst_rate, sustained_rate, duration_s, telemetry_burst, telemetry_sustained}
+};
+
+/// After `idle_s` of idleness (so the power controller starts from rest), enqueues `enqueue_once`
+/// back to back for about `duration_s` (calls grouped so each timed interval lasts >= 1 ms, events
+/// between groups), then splits the GPU timeline into the burst and the sustained part. `est_call_s`
+/// is the expected time of one call, `work` its work (bytes or FLOP). Throws probe_error on CUDA errors.
+burst_outcome run_burst(cuda_env& env, const std::string& probe, const std::function<void()>& enqueue_once,
+                        double work, double est_call_s, double duration_s, double idle_s, double burst_s = 0.1);
+
+}  // namespace roofline::cuda

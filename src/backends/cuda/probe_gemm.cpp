@@ -1,0 +1,305 @@
+// Tensor-core GEMM through cuBLASLt: D = A·B, square n×n×n, FLOPs = 2·n³ (int8: integer ops).
+// Layout "TN" (gemm_kernels.hpp), which fp8 and int8 require and every type accepts. For each size the
+// heuristic proposes up to 8 algorithms; each is timed briefly and the fastest kept. Inputs are random
+// (hash), never zeros; buffer sets are rotated so their total exceeds 3× L2 and small sizes are not
+// timed from a warm L2. The output of one fresh run (poisoned first) is checked at 16 entries against
+// a double-precision reference of the same rounded inputs: |got − ref| <= tol_scale·sqrt(Σ(a·b)²) + tol_rel·|ref|.
+#include <cuda_fp16.h>
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstring>
+
+#include "backends/cuda/cublaslt_check.hpp"
+#include "backends/cuda/gemm_kernels.hpp"
+#include "backends/cuda/probes.hpp"
+#include "roofline/measure.hpp"
+
+namespace roofline::cuda {
+
+namespace {
+
+struct gemm_case {
+  const char* probe;      // gemm/<probe>
+  const char* precision;  // compute_result.precision
+  const char* accumulate;
+  gemm_elem in, out;
+  cudaDataType_t ab_type, cd_type, scale_type;
+  cublasComputeType_t compute;
+  int min_cc;             // major·10 + minor
+  const char* cc_reason;
+  double tol_scale, tol_rel;
+};
+
+// Tolerances: fp32 accumulation of exactly-representable products leaves only the output rounding
+// (fp16 2^-11, bf16 2^-9 relative); tf32 rounds each operand to 10 mantissa bits (products off by
+// ~2^-10, random sign, so the sum by ~2^-10·sqrt(Σ(a·b)²)); fp16 accumulation adds ~2^-11 per partial sum
+// (~0.05·scale at K = 16384). Each bound has a 5–20× margin; a wrong index gives errors ~1·scale.
+const gemm_case cases[] = {
+    {"fp16", "fp16", "fp32", gemm_elem::fp16, gemm_elem::fp16, CUDA_R_16F, CUDA_R_16F, CUDA_R_32F, CUBLAS_COMPUTE_32F, 70,
+     "fp16 tensor cores need compute capability 7.0", 0.01, 1.0 / 512},
+    {"fp16-acc16", "fp16", "fp16", gemm_elem::fp16, gemm_elem::fp16, CUDA_R_16F, CUDA_R_16F, CUDA_R_16F, CUBLAS_COMPUTE_16F,
+     70, "fp16 tensor cores need compute capability 7.0", 0.25, 1.0 / 256},
+    {"bf16", "bf16", "fp32", gemm_elem::bf16, gemm_elem::bf16, CUDA_R_16BF, CUDA_R_16BF, CUDA_R_32F, CUBLAS_COMPUTE_32F, 80,
+     "bf16 tensor cores need compute capability 8.0 (Ampere)", 0.01, 1.0 / 128},
+    {"tf32", "tf32", "fp32", gemm_elem::fp32, gemm_elem::fp32, CUDA_R_32F, CUDA_R_32F, CUDA_R_32F,
+     CUBLAS_COMPUTE_32F_FAST_TF32, 80, "tf32 tensor cores need compute capability 8.0 (Ampere)", 0.01, 1e-3},
+    {"fp8", "fp8", "fp32", gemm_elem::fp8_e4m3, gemm_elem::bf16, CUDA_R_8F_E4M3, CUDA_R_16BF, CUDA_R_32F, CUBLAS_COMPUTE_32F,
+     89, "fp8 (e4m3) tensor cores need compute capability 8.9 (Ada) or 9.0 (Hopper)", 0.01, 1.0 / 128},
+    {"int8", "int8", "int32", gemm_elem::int8, gemm_elem::int32, CUDA_R_8I, CUDA_R_32I, CUDA_R_32I, CUBLAS_COMPUTE_32I, 75,
+     "int8 tensor cores (IMMA) need compute capability 7.5", 0.0, 0.0},
+};
+
+template <class T, void (*Destroy)(T)>
+struct lt_handle {
+  T h = nullptr;
+  ~lt_handle() {
+    if (h) Destroy(h);
+  }
+};
+void destroy_desc(cublasLtMatmulDesc_t d) { cublasLtMatmulDescDestroy(d); }
+void destroy_layout(cublasLtMatrixLayout_t d) { cublasLtMatrixLayoutDestroy(d); }
+void destroy_pref(cublasLtMatmulPreference_t d) { cublasLtMatmulPreferenceDestroy(d); }
+
+struct scalar_bytes {
+  alignas(8) std::array<unsigned char, 8> alpha{}, beta{};
+};
+
+scalar_bytes one_zero(cudaDataType_t t) {
+  scalar_bytes s;
+  if (t == CUDA_R_32F) {
+    const float a = 1.0f, b = 0.0f;
+    std::memcpy(s.alpha.data(), &a, 4);
+    std::memcpy(s.beta.data(), &b, 4);
+  } else if (t == CUDA_R_16F) {
+    const __half a = __float2half(1.0f), b = __float2half(0.0f);
+    std::memcpy(s.alpha.data(), &a, 2);
+    std::memcpy(s.beta.data(), &b, 2);
+  } else {  // CUDA_R_32I
+    const std::int32_t a = 1, b = 0;
+    std::memcpy(s.alpha.data(), &a, 4);
+    std::memcpy(s.beta.data(), &b, 4);
+  }
+  return s;
+}
+
+struct buffer_set {
+  device_buffer a, b, d;
+};
+
+class gemm_runner {
+ public:
+  gemm_runner(cuda_env& env, const gemm_case& c, const probe_options& opt) : env_(env), c_(c), opt_(opt) {}
+
+  void run(measured_roofs& out) {
+    env_.activate();
+    const int cc = env_.prop.major * 10 + env_.prop.minor;
+    const std::string name = std::string("gemm/") + c_.probe;
+    if (cc < c_.min_cc) {
+      out.skipped.push_back({name, "not applicable",
+                             fmt::format("{}; this GPU is {}.{}", c_.cc_reason, env_.prop.major, env_.prop.minor)});
+      env_.publish(out);
+      return;
+    }
+    const std::vector<std::int64_t> sizes =
+        opt_.quick ? std::vector<std::int64_t>{512, 4096} : std::vector<std::int64_t>{256, 512, 1024, 2048, 4096, 8192, 16384};
+    std::vector<std::string> failures;
+    for (const std::int64_t n : sizes) {
+      try {
+        measure(n, out);
+      } catch (const device_lost_error&) {
+        throw;
+      } catch (const probe_error& e) {
+        failures.push_back(fmt::format("n={}: {}", n, e.what()));
+        out.skipped.push_back({fmt::format("{} n={}", name, n), "failed", e.what()});
+      }
+    }
+    env_.publish(out);
+    if (!failures.empty())
+      throw probe_error(fmt::format("{}: {} of {} sizes failed; first: {}", name, failures.size(), sizes.size(), failures.front()));
+  }
+
+ private:
+  void measure(std::int64_t n, measured_roofs& out) {
+    const std::string what = fmt::format("gemm/{} n={}", c_.probe, n);
+    const std::size_t in_b = gemm_elem_bytes(c_.in), out_b = gemm_elem_bytes(c_.out);
+    const std::size_t elems = static_cast<std::size_t>(n) * static_cast<std::size_t>(n);
+    const std::size_t set_bytes = elems * (2 * in_b + out_b);
+    const std::size_t budget = env_.free_bytes() * 8 / 10;
+    std::size_t sets = std::clamp<std::size_t>((3 * static_cast<std::size_t>(env_.l2_bytes) + set_bytes - 1) / set_bytes, 2, 64);
+    if (sets * set_bytes > budget) sets = budget / set_bytes;
+    if (sets == 0) {
+      out.skipped.push_back({what, "not run",
+                             fmt::format("needs {:.2f} GiB for one set of A, B and D; {:.2f} GiB usable of free device memory",
+                                         set_bytes / 1073741824.0, budget / 1073741824.0)});
+      return;
+    }
+    std::vector<buffer_set> bufs(sets);
+    for (std::size_t s = 0; s < sets; ++s) {
+      bufs[s].a = device_buffer(elems * in_b);
+      bufs[s].b = device_buffer(elems * in_b);
+      bufs[s].d = device_buffer(elems * out_b);
+      fill_random(bufs[s].a.get(), c_.in, elems, 1000 + 2 * s, env_.stream);
+      fill_random(bufs[s].b.get(), c_.in, elems, 1001 + 2 * s, env_.stream);
+      ROOFLINE_CUDA_LAUNCH_CHECK();
+    }
+    ROOFLINE_CUDA_CALL(cudaStreamSynchronize(env_.stream));
+
+    lt_handle<cublasLtMatmulDesc_t, destroy_desc> op;
+    ROOFLINE_CUBLAS_CALL(cublasLtMatmulDescCreate(&op.h, c_.compute, c_.scale_type));
+    const cublasOperation_t ta = CUBLAS_OP_T, tb = CUBLAS_OP_N;
+    ROOFLINE_CUBLAS_CALL(cublasLtMatmulDescSetAttribute(op.h, CUBLASLT_MATMUL_DESC_TRANSA, &ta, sizeof ta));
+    ROOFLINE_CUBLAS_CALL(cublasLtMatmulDescSetAttribute(op.h, CUBLASLT_MATMUL_DESC_TRANSB, &tb, sizeof tb));
+    lt_handle<cublasLtMatrixLayout_t, destroy_layout> la, lb, ld;
+    const auto un = static_cast<std::uint64_t>(n);
+    ROOFLINE_CUBLAS_CALL(cublasLtMatrixLayoutCreate(&la.h, c_.ab_type, un, un, n));  // K×M, lda = K
+    ROOFLINE_CUBLAS_CALL(cublasLtMatrixLayoutCreate(&lb.h, c_.ab_type, un, un, n));  // K×N, ldb = K
+    ROOFLINE_CUBLAS_CALL(cublasLtMatrixLayoutCreate(&ld.h, c_.cd_type, un, un, n));  // M×N, ldd = M
+    lt_handle<cublasLtMatmulPreference_t, destroy_pref> pref;
+    ROOFLINE_CUBLAS_CALL(cublasLtMatmulPreferenceCreate(&pref.h));
+    const std::size_t ws_bytes = env_.workspace.bytes();
+    ROOFLINE_CUBLAS_CALL(cublasLtMatmulPreferenceSetAttribute(pref.h, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &ws_bytes,
+                                                              sizeof ws_bytes));
+    std::array<cublasLtMatmulHeuristicResult_t, 8> heur{};
+    int returned = 0;
+    const cublasStatus_t hs = cublasLtMatmulAlgoGetHeuristic(env_.lt, op.h, la.h, lb.h, ld.h, ld.h, pref.h,
+                                                             static_cast<int>(heur.size()), heur.data(), &returned);
+    if (hs == CUBLAS_STATUS_NOT_SUPPORTED || (hs == CUBLAS_STATUS_SUCCESS && returned <= 0)) {
+      out.skipped.push_back({what, "not applicable",
+                             fmt::format("cuBLASLt has no algorithm for {} inputs with {} accumulation on CC {}.{} "
+                                         "(cublasLtMatmulAlgoGetHeuristic: {})",
+                                         c_.precision, c_.accumulate, env_.prop.major, env_.prop.minor,
+                                         cublasGetStatusName(hs))});
+      return;
+    }
+    if (hs != CUBLAS_STATUS_SUCCESS) throw_cublas(hs, "cublasLtMatmulAlgoGetHeuristic", __FILE__, __LINE__);
+
+    const scalar_bytes sc = one_zero(c_.scale_type);
+    std::size_t next = 0;
+    auto enqueue = [&](const cublasLtMatmulAlgo_t& algo, std::size_t set) {
+      ROOFLINE_CUBLAS_CALL(cublasLtMatmul(env_.lt, op.h, sc.alpha.data(), bufs[set].a.get(), la.h, bufs[set].b.get(), lb.h,
+                                          sc.beta.data(), bufs[set].d.get(), ld.h, bufs[set].d.get(), ld.h, &algo,
+                                          env_.workspace.get(), ws_bytes, env_.stream));
+    };
+    auto timed = [&](const cublasLtMatmulAlgo_t& algo, int inner) {
+      return time_on_stream(env_.stream, [&] {
+               for (int i = 0; i < inner; ++i) enqueue(algo, next++ % sets);
+             }) / inner;
+    };
+
+    // Brief trial of every proposed algorithm; an algorithm that fails to launch is skipped.
+    int best = -1;
+    double best_t = 0;
+    std::vector<std::string> algo_errors;
+    for (int i = 0; i < returned; ++i) {
+      if (heur[i].state != CUBLAS_STATUS_SUCCESS) continue;
+      try {
+        timed(heur[i].algo, 1);
+        const double t1 = timed(heur[i].algo, 1);
+        const int inner = std::clamp(static_cast<int>(1e-3 / std::max(t1, 1e-7)), 1, 64);
+        const double t = std::min(timed(heur[i].algo, inner), timed(heur[i].algo, inner));
+        if (best < 0 || t < best_t) best = i, best_t = t;
+      } catch (const device_lost_error&) {
+        throw;
+      } catch (const probe_error& e) {
+        algo_errors.push_back(fmt::format("algo {}: {}", i + 1, e.what()));
+      }
+    }
+    if (best < 0)
+      throw probe_error(fmt::format("{}: none of the {} proposed algorithms ran; {}", what, returned,
+                                    algo_errors.empty() ? "all had a non-success state" : algo_errors.front()));
+    const cublasLtMatmulAlgo_t algo = heur[best].algo;
+    const int inner = std::clamp(static_cast<int>(std::ceil(2e-3 / best_t)), 1, 128);
+
+    const double t0 = now_s();
+    const auto samples = time_repeated([&] { return timed(algo, inner); }, opt_.timing);
+    const double t1 = now_s();
+
+    verify(n, bufs[0], [&] { enqueue(algo, 0); }, what);
+
+    const double flops = 2.0 * static_cast<double>(n) * static_cast<double>(n) * static_cast<double>(n);
+    const rate_summary r = rates(flops, samples);
+    compute_result res;
+    res.precision = c_.precision;
+    res.engine = "gemm";
+    res.size = n;
+    res.flops_per_s = r.best;
+    res.median_flops_per_s = r.median;
+    res.spread = r.spread;
+    res.repeats = r.repeats;
+    res.verified = true;
+    res.method = fmt::format(
+        "cuBLASLt matmul TN, {} accumulate, fastest of {} heuristic algorithms (algo {} in heuristic order), {} buffer "
+        "sets rotated ({:.0f} MiB), {} matmuls per timed sample",
+        c_.accumulate, returned, best + 1, sets, sets * set_bytes / 1048576.0, inner);
+    res.flags.push_back(std::string("accumulate ") + c_.accumulate);
+    if (sets * set_bytes < 2 * static_cast<std::size_t>(env_.l2_bytes))
+      res.flags.push_back("buffer sets total less than 2× L2 (memory-limited): small-size numbers may be flattered by L2");
+    env_.attach(res.telemetry, res.flags, t0, t1);
+
+    if (n == 8192 && !opt_.quick) {
+      const burst_outcome b = run_burst(
+          env_, what, [&] { enqueue(algo, next++ % sets); }, flops, r.median > 0 ? flops / r.median : best_t, 1.5, 0.5);
+      res.burst_flops_per_s = b.burst_rate;
+      res.flags.push_back(fmt::format("sustained over {:.1f} s: {:.1f} TFLOP/s (burst {:.1f} TFLOP/s)", b.duration_s,
+                                      b.sustained_rate / 1e12, b.burst_rate / 1e12));
+    }
+    out.compute.push_back(std::move(res));
+  }
+
+  template <class F>
+  void verify(std::int64_t n, const buffer_set& set, F&& run_once, const std::string& what) {
+    constexpr int samples = 16;
+    std::array<std::int32_t, samples> rows{}, cols{};
+    std::uint64_t h = 0x243f6a8885a308d3ull ^ static_cast<std::uint64_t>(n);
+    for (int s = 0; s < samples; ++s) {
+      h = h * 6364136223846793005ull + 1442695040888963407ull;  // Knuth MMIX LCG
+      rows[s] = static_cast<std::int32_t>((h >> 33) % static_cast<std::uint64_t>(n));
+      cols[s] = static_cast<std::int32_t>((h >> 13) % static_cast<std::uint64_t>(n));
+    }
+    rows[0] = cols[0] = 0;
+    rows[1] = cols[1] = static_cast<std::int32_t>(n - 1);
+    ROOFLINE_CUDA_CALL(cudaMemsetAsync(set.d.get(), 0xFF, set.d.bytes(), env_.stream));  // poison: NaN / −1
+    run_once();
+    ROOFLINE_CUDA_LAUNCH_CHECK();
+    device_buffer dev_idx(2 * samples * sizeof(std::int32_t)), dev_out(3 * samples * sizeof(double));
+    ROOFLINE_CUDA_CALL(cudaMemcpyAsync(dev_idx.get(), rows.data(), samples * 4, cudaMemcpyHostToDevice, env_.stream));
+    ROOFLINE_CUDA_CALL(cudaMemcpyAsync(dev_idx.as<std::int32_t>() + samples, cols.data(), samples * 4,
+                                       cudaMemcpyHostToDevice, env_.stream));
+    double* o = dev_out.as<double>();
+    reference_entries(set.a.get(), set.b.get(), set.d.get(), c_.in, c_.out, n, n, dev_idx.as<std::int32_t>(),
+                      dev_idx.as<std::int32_t>() + samples, o, o + samples, o + 2 * samples, samples, env_.stream);
+    ROOFLINE_CUDA_LAUNCH_CHECK();
+    std::array<double, 3 * samples> host{};
+    ROOFLINE_CUDA_CALL(cudaMemcpyAsync(host.data(), o, sizeof host, cudaMemcpyDeviceToHost, env_.stream));
+    ROOFLINE_CUDA_CALL(cudaStreamSynchronize(env_.stream));
+    for (int s = 0; s < samples; ++s) {
+      const double ref = host[s], scale = host[samples + s], got = host[2 * samples + s];
+      const double tol = c_.tol_scale * scale + c_.tol_rel * std::abs(ref);
+      if (!std::isfinite(got) || std::abs(got - ref) > tol)
+        throw probe_error(fmt::format("{}: D({},{}) = {} but the double reference is {} (|error| {:.3g} > tolerance {:.3g} = "
+                                      "{}·sqrt(Σ(a·b)²) + {}·|ref|)",
+                                      what, rows[s], cols[s], got, ref, std::abs(got - ref), tol, c_.tol_scale, c_.tol_rel));
+    }
+  }
+
+  cuda_env& env_;
+  gemm_case c_;
+  probe_options opt_;
+};
+
+}  // namespace
+
+std::vector<probe> gemm_probes(cuda_env& env, const probe_options& opt) {
+  std::vector<probe> out;
+  for (const auto& c : cases)
+    out.push_back({std::string("gemm/") + c.probe, "gemm", [&env, c, opt](measured_roofs& m) {
+                     gemm_runner r(env, c, opt);
+                     r.run(m);
+                   }});
+  return out;
+}
+
+}  // namespace roofline::cuda

@@ -1,0 +1,148 @@
+#include "backends/cuda/telemetry_sampler.hpp"
+
+#include <algorithm>
+#include <chrono>
+
+#include "roofline/measure.hpp"
+
+namespace roofline::cuda {
+
+telemetry_sampler::telemetry_sampler(const std::string& pci_bus_id, int cuda_index, double period_s)
+    : period_s_(period_s) {
+  lib_ = nvml_library::open(why_);
+  if (!lib_) return;
+  device_ = lib_->device_for_cuda(pci_bus_id, cuda_index, why_, device_note_);
+  if (!device_) {
+    lib_.reset();
+    return;
+  }
+  samples_.reserve(1 << 14);
+  thread_ = std::thread([this] { loop(); });
+}
+
+telemetry_sampler::~telemetry_sampler() {
+  stop_.store(true);
+  if (thread_.joinable()) thread_.join();
+}
+
+void telemetry_sampler::note_error(const std::string& e) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  for (const auto& x : errors_)
+    if (x.substr(0, x.find(':')) == e.substr(0, e.find(':'))) return;
+  errors_.push_back(e);
+}
+
+telemetry_sample telemetry_sampler::read_now() const {
+  telemetry_sample s;
+  s.t_s = now_s();
+  if (!available()) return s;
+  const nvml_device d = *device_;
+  unsigned v = 0;
+  nvml_return r = lib_->clock_info(d, nvml_clock_sm, &v);
+  if (r == nvml_success) s.sm_clock_mhz = v;
+  else note_error(lib_->describe("nvmlDeviceGetClockInfo(SM)", r));
+  r = lib_->clock_info(d, nvml_clock_mem, &v);
+  if (r == nvml_success) s.mem_clock_mhz = v;
+  else note_error(lib_->describe("nvmlDeviceGetClockInfo(MEM)", r));
+  if (lib_->power_usage) {
+    r = lib_->power_usage(d, &v);
+    if (r == nvml_success) s.power_w = v / 1000.0;  // milliwatts
+    else note_error(lib_->describe("nvmlDeviceGetPowerUsage", r));
+  }
+  if (lib_->temperature) {
+    r = lib_->temperature(d, nvml_temperature_gpu, &v);
+    if (r == nvml_success) s.temperature_c = v;
+    else note_error(lib_->describe("nvmlDeviceGetTemperature", r));
+  }
+  if (lib_->clocks_event_reasons) {
+    unsigned long long m = 0;
+    r = lib_->clocks_event_reasons(d, &m);
+    if (r == nvml_success) s.reasons = m;
+    else note_error(lib_->describe(lib_->reasons_symbol.c_str(), r));
+  }
+  return s;
+}
+
+void telemetry_sampler::loop() {
+  using clock = std::chrono::steady_clock;
+  const auto period = std::chrono::duration_cast<clock::duration>(std::chrono::duration<double>(period_s_));
+  auto next = clock::now();
+  while (!stop_.load()) {
+    telemetry_sample s = read_now();
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      samples_.push_back(s);
+    }
+    next += period;
+    const auto now = clock::now();
+    if (next < now) next = now;  // a slow NVML call: do not burst to catch up
+    std::this_thread::sleep_until(next);
+  }
+}
+
+std::vector<telemetry_sample> telemetry_sampler::samples(double t0, double t1) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  std::vector<telemetry_sample> out;
+  for (const auto& s : samples_)
+    if (s.t_s >= t0 && s.t_s <= t1) out.push_back(s);
+  return out;
+}
+
+std::optional<telemetry_summary> telemetry_sampler::summary(double t0, double t1) const {
+  if (!available()) return std::nullopt;
+  // Include one period either side so a window shorter than a period still finds its nearest sample.
+  const auto xs = samples(t0 - period_s_, t1 + period_s_);
+  std::vector<telemetry_sample> in;
+  for (const auto& s : xs)
+    if (s.t_s >= t0 && s.t_s <= t1) in.push_back(s);
+  return summarize_telemetry(in.empty() ? xs : in, t0, t1);
+}
+
+std::vector<std::string> telemetry_sampler::query_errors() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return errors_;
+}
+
+json telemetry_sampler::device_json() const {
+  json j;
+  if (!available()) {
+    j["nvml"] = "unavailable (" + why_ + ")";
+    j["sampler_hz"] = nullptr;
+    return j;
+  }
+  j["nvml"] = "available";
+  if (!device_note_.empty()) j["nvml_device_note"] = device_note_;
+  j["sampler_period_s"] = period_s_;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    j["samples"] = samples_.size();
+    if (samples_.size() > 1 && samples_.back().t_s > samples_.front().t_s)
+      j["sampler_hz"] = (samples_.size() - 1) / (samples_.back().t_s - samples_.front().t_s);
+    else
+      j["sampler_hz"] = nullptr;
+  }
+  j["reasons_api"] = lib_->reasons_symbol.empty() ? "unavailable (neither clocks-event nor throttle reasons exported)"
+                                                  : lib_->reasons_symbol;
+  const nvml_device d = *device_;
+  if (lib_->ecc_mode) {
+    int cur = 0, pend = 0;
+    const nvml_return r = lib_->ecc_mode(d, &cur, &pend);
+    if (r == nvml_success) j["ecc"] = cur == nvml_feature_enabled;
+    else j["ecc"] = "unknown (" + lib_->describe("nvmlDeviceGetEccMode", r) + ")";
+  } else {
+    j["ecc"] = "unknown (nvmlDeviceGetEccMode not exported)";
+  }
+  if (lib_->enforced_power_limit) {
+    unsigned mw = 0;
+    const nvml_return r = lib_->enforced_power_limit(d, &mw);
+    if (r == nvml_success) j["power_limit_w"] = mw / 1000.0;
+    else j["power_limit_w"] = "unknown (" + lib_->describe("nvmlDeviceGetEnforcedPowerLimit", r) + ")";
+  } else {
+    j["power_limit_w"] = "unknown (nvmlDeviceGetEnforcedPowerLimit not exported)";
+  }
+  const auto errs = query_errors();
+  if (!errs.empty()) j["query_errors"] = errs;
+  return j;
+}
+
+}  // namespace roofline::cuda

@@ -1,0 +1,61 @@
+// A background thread that reads NVML every `period` (default 20 ms = 50 Hz) and keeps every sample
+// with its steady-clock timestamp, so each probe can summarise the telemetry over its own window.
+#pragma once
+#include <atomic>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "backends/cuda/nvml_library.hpp"
+#include "backends/cuda/telemetry_summary.hpp"
+#include "roofline/json.hpp"
+
+namespace roofline::cuda {
+
+class telemetry_sampler {
+ public:
+  /// Opens NVML for the CUDA device with PCI bus id `pci_bus_id` and starts sampling. Never throws:
+  /// without NVML (or without a handle for the device) available() is false and why() says why.
+  explicit telemetry_sampler(const std::string& pci_bus_id, int cuda_index = 0, double period_s = 0.020);
+  ~telemetry_sampler();
+  telemetry_sampler(const telemetry_sampler&) = delete;
+  telemetry_sampler& operator=(const telemetry_sampler&) = delete;
+
+  bool available() const { return lib_ != nullptr && device_.has_value(); }
+  const std::string& why() const { return why_; }  ///< why unavailable ("" when available)
+  double period_s() const { return period_s_; }
+
+  /// Summary over [t0, t1] (now_s() clock); nullopt when unavailable or nothing was sampled yet.
+  std::optional<telemetry_summary> summary(double t0, double t1) const;
+  /// Copies of the samples in [t0, t1].
+  std::vector<telemetry_sample> samples(double t0, double t1) const;
+  /// Reads one sample now (also used by the thread). Missing quantities stay nullopt.
+  telemetry_sample read_now() const;
+  /// Errors of individual NVML queries seen so far (first of each kind), e.g. power not supported.
+  std::vector<std::string> query_errors() const;
+  /// Device-wide facts for results.measured.telemetry: nvml status, sampler rate, ECC, power limit.
+  json device_json() const;
+
+  std::shared_ptr<nvml_library> library() const { return lib_; }
+  std::optional<nvml_device> device() const { return device_; }
+
+ private:
+  void loop();
+  void note_error(const std::string& e) const;
+
+  std::shared_ptr<nvml_library> lib_;
+  std::optional<nvml_device> device_;
+  std::string why_;
+  std::string device_note_;  ///< how the NVML device was found, when not by PCI bus id
+  double period_s_;
+  mutable std::mutex mu_;
+  std::vector<telemetry_sample> samples_;
+  mutable std::vector<std::string> errors_;
+  std::atomic<bool> stop_{false};
+  std::thread thread_;
+};
+
+}  // namespace roofline::cuda

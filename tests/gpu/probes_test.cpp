@@ -1,0 +1,83 @@
+// Every CUDA probe at quick size on cuda:0: outputs verified and numbers plausible on any datacenter
+// GPU (a T4 reaches 320 GB/s and 8 TFLOP/s FP32; an H200 4.8 TB/s and 67 TFLOP/s).
+#include <gtest/gtest.h>
+
+#include "gpu_fixture.hpp"
+#include "roofline/error.hpp"
+
+using namespace roofline;
+using roofline::test::run_group;
+
+TEST(GpuProbes, BandwidthPatternsVerifiedAndPlausible) {
+  ROOFLINE_REQUIRE_GPU();
+  auto be = make_cuda_backend(0);
+  const measured_roofs m = run_group(*be, "bandwidth");
+  ASSERT_FALSE(m.bandwidth.empty());
+  for (const char* pattern : {"read", "write", "copy", "triad"}) {
+    double dram_best = 0, l2_best = 0;
+    for (const auto& b : m.bandwidth) {
+      if (b.pattern != pattern) continue;
+      EXPECT_TRUE(b.verified) << pattern << " " << b.working_set_bytes;
+      EXPECT_GT(b.bytes_per_s, 0);
+      EXPECT_GE(b.bytes_per_s, b.median_bytes_per_s);
+      if (b.level == "dram") dram_best = std::max(dram_best, b.bytes_per_s);
+      if (b.level == "l2") l2_best = std::max(l2_best, b.bytes_per_s);
+    }
+    EXPECT_GT(dram_best, 100e9) << pattern;
+    EXPECT_GT(l2_best, 100e9) << pattern;
+  }
+  EXPECT_TRUE(m.skipped.empty()) << m.skipped.front().probe << ": " << m.skipped.front().reason;
+}
+
+TEST(GpuProbes, FmaChainsVerifiedAndPlausible) {
+  ROOFLINE_REQUIRE_GPU();
+  auto be = make_cuda_backend(0);
+  const measured_roofs m = run_group(*be, "compute");
+  ASSERT_EQ(m.compute.size(), 3u);
+  for (const auto& c : m.compute) {
+    EXPECT_TRUE(c.verified) << c.precision;
+    EXPECT_EQ(c.engine, "vector");
+    if (c.precision == "fp32") EXPECT_GT(c.flops_per_s, 1e12);
+    if (c.precision == "fp64") EXPECT_GT(c.flops_per_s, 1e11);  // a T4's FP64 is 1/32 rate: 0.25 TFLOP/s
+    if (c.precision == "fp16") EXPECT_GT(c.flops_per_s, 1e12);
+  }
+}
+
+TEST(GpuProbes, GemmVerifiedAndPlausible) {
+  ROOFLINE_REQUIRE_GPU();
+  auto be = make_cuda_backend(0);
+  measured_roofs m;
+  std::vector<std::string> failures;
+  for (const auto& p : be->probes(test::quick_options())) {
+    if (p.group != "gemm") continue;
+    try {
+      p.run(m);
+    } catch (const probe_error& e) {
+      failures.push_back(p.name + ": " + e.what());
+    }
+  }
+  for (const auto& f : failures) ADD_FAILURE() << f;
+  ASSERT_FALSE(m.compute.empty());
+  for (const auto& c : m.compute) {
+    EXPECT_TRUE(c.verified) << c.precision << " n=" << c.size.value_or(0);
+    EXPECT_EQ(c.engine, "gemm");
+    ASSERT_TRUE(c.size.has_value());
+    if (*c.size == 4096 && c.precision == "fp16") EXPECT_GT(c.flops_per_s, 10e12) << c.method;
+    if (*c.size == 4096) EXPECT_GT(c.flops_per_s, 1e12) << c.precision << " " << c.method;
+  }
+  for (const auto& s : m.skipped) EXPECT_EQ(s.status, "not applicable") << s.probe << ": " << s.reason;
+}
+
+TEST(GpuProbes, LaunchFloor) {
+  ROOFLINE_REQUIRE_GPU();
+  auto be = make_cuda_backend(0);
+  const measured_roofs m = run_group(*be, "launch");
+  ASSERT_TRUE(m.launch.has_value());
+  EXPECT_GT(m.launch->kernel_s, 1e-7);
+  EXPECT_LT(m.launch->kernel_s, 1e-3);
+  ASSERT_TRUE(m.launch->graph_s.has_value());
+  EXPECT_GT(*m.launch->graph_s, 0.0);
+  EXPECT_LT(*m.launch->graph_s, m.launch->kernel_s);
+  EXPECT_DOUBLE_EQ(be->launch_floor_s(), m.launch->kernel_s);
+  EXPECT_TRUE(m.telemetry.contains("nvml"));
+}
