@@ -36,6 +36,12 @@ __global__ void fill_ids_kernel(int32_t* p, size_t n, uint64_t seed, int32_t hi)
     p[i] = static_cast<int32_t>(splitmix64(seed ^ splitmix64(i)) % static_cast<uint64_t>(hi));
 }
 
+template <typename T>
+__global__ void to_f32_kernel(const T* in, float* out, size_t n) {
+  for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < n; i += size_t(gridDim.x) * blockDim.x)
+    out[i] = elem<T>::to_f(in[i]);
+}
+
 unsigned fill_grid(size_t n) { return static_cast<unsigned>(std::min<size_t>((n + 255) / 256, 4096)); }
 
 struct check_acc {
@@ -101,6 +107,14 @@ void fill_random_f32(float* p, size_t n, uint64_t seed, float scale, cudaStream_
 void fill_random_ids(int32_t* p, size_t n, uint64_t seed, int32_t hi, cudaStream_t s) {
   if (n == 0) return;
   fill_ids_kernel<<<fill_grid(n), 256, 0, s>>>(p, n, seed, hi);
+  ROOFLINE_CUDA_LAUNCH_CHECK();
+}
+void to_f32(const void* in, dtype_id t, float* out, size_t n, cudaStream_t s) {
+  if (n == 0) return;
+  if (t == dtype_id::f16)
+    to_f32_kernel<<<fill_grid(n), 256, 0, s>>>(static_cast<const __half*>(in), out, n);
+  else
+    to_f32_kernel<<<fill_grid(n), 256, 0, s>>>(static_cast<const __nv_bfloat16*>(in), out, n);
   ROOFLINE_CUDA_LAUNCH_CHECK();
 }
 void poison(void* p, size_t bytes, cudaStream_t s) { ROOFLINE_CUDA_CALL(cudaMemsetAsync(p, 0xff, bytes, s)); }

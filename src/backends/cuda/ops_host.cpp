@@ -137,3 +137,43 @@ unsigned grid_for(size_t n, int threads, const op_context& ctx) {
 }
 
 }  // namespace roofline::cuda::detail
+
+namespace roofline::cuda {
+
+double kernel_bytes(const op_desc& op) {
+  const double b = op.dtype_bytes > 0 ? op.dtype_bytes : 2;
+  const double n = double(op.rows) * double(op.cols);
+  const double kv_heads = op.kv_heads > 0 ? op.kv_heads : op.heads;
+  switch (op.kind) {
+    case op_kind::add:
+    case op_kind::mul:
+    case op_kind::silu_mul: return 3 * n * b;
+    case op_kind::silu:
+    case op_kind::gelu:
+    case op_kind::softmax: return 2 * n * b;
+    case op_kind::rmsnorm:
+      if (op.name.find("two_pass") != std::string::npos) return 3 * n * b + op.cols * b + 2 * 4.0 * op.rows;
+      return 2 * n * b + op.cols * b;
+    case op_kind::layernorm: return 2 * n * b + 2 * op.cols * b;
+    case op_kind::rope: {
+      const double tokens = op.rows > 0 ? op.rows : double(op.batch) * op.seq;
+      const double width = op.heads > 0 && op.head_dim > 0 ? (op.heads + kv_heads) * op.head_dim : op.cols;
+      return 2 * tokens * width * b;
+    }
+    case op_kind::embedding: return 2 * n * b + 4.0 * op.rows;
+    case op_kind::gemm: return (double(op.m) * op.k + double(op.n) * op.k + double(op.m) * op.n) * b;
+    case op_kind::attention_decode: {
+      const double kv_len = op.kv_len > 0 ? op.kv_len : op.context;
+      return 2 * op.batch * kv_heads * kv_len * op.head_dim * b + 2.0 * op.batch * op.heads * op.head_dim * b;
+    }
+    case op_kind::attention_naive:
+    case op_kind::attention_fused: {
+      const double q_len = op.q_len > 0 ? op.q_len : op.seq, kv_len = op.kv_len > 0 ? op.kv_len : q_len;
+      const double io = (2 * op.batch * op.heads * q_len * op.head_dim + 2 * op.batch * kv_heads * kv_len * op.head_dim) * b;
+      return op.kind == op_kind::attention_naive ? io + 4 * op.batch * op.heads * q_len * kv_len * b : io;
+    }
+  }
+  return 0;
+}
+
+}  // namespace roofline::cuda

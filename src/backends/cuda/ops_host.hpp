@@ -64,6 +64,8 @@ void fill_random(void* p, dtype_id t, size_t n, uint64_t seed, float scale, cuda
 void fill_random_f32(float* p, size_t n, uint64_t seed, float scale, cudaStream_t s);
 /// Random ints in [0, hi).
 void fill_random_ids(int32_t* p, size_t n, uint64_t seed, int32_t hi, cudaStream_t s);
+/// out[i] = float(in[i]) for n elements of type t.
+void to_f32(const void* in, dtype_id t, float* out, size_t n, cudaStream_t s);
 /// NaN in fp16, bf16 and fp32 alike (all bits set), so an unwritten output fails the check.
 void poison(void* p, size_t bytes, cudaStream_t s);
 

@@ -51,3 +51,14 @@ void launch_attention_reference(const T* q, const T* k, const T* v, float* ref, 
                                 cudaStream_t s);
 
 }  // namespace roofline::cuda::detail
+
+namespace roofline::cuda::detail {
+/// ops_attention_fused.cu: raises the kernel's shared-memory limit (call once before launching, outside
+/// any timed region); returns the implementation's description. Throws for head_dim other than 64/128.
+template <typename T>
+std::string prepare_flash_attention(int d);
+/// FlashAttention-2-style fused prefill attention; layouts as launch_attention_reference.
+template <typename T>
+void launch_flash_attention(const T* q, const T* k, const T* v, T* o, int batch, int heads, int kv_heads, int d,
+                            int q_len, int kv_len, bool causal, cudaStream_t s);
+}  // namespace roofline::cuda::detail
