@@ -23,4 +23,14 @@ struct op_context {
 /// check or an unsupported kind; device_lost_error when the context is gone.
 op_timing run_op(const op_desc& op, const timing_options& timing, const op_context& ctx);
 
+/// The fewest bytes (read + written) the CUDA kernel for `op` moves through device memory, as counted
+/// in the opening comment of its ops_<kind>.cu file (e.g. silu_mul 3·n·b, silu 2·n·b, mul 3·n·b:
+/// fused SwiGLU moves 3/5 of the unfused pair). 0 for an op it cannot run.
+double kernel_bytes(const op_desc& op);
+
+/// Runs naive and fused prefill attention of `op` (kind attention_naive or attention_fused: the shape
+/// is what counts) on the same random inputs; returns ‖fused − naive‖ / ‖naive‖ (inf if any fused
+/// output is not finite). Throws probe_error on a CUDA failure.
+double fused_vs_naive_attention(const op_desc& op, const op_context& ctx);
+
 }  // namespace roofline::cuda
