@@ -1,6 +1,7 @@
 // results.json (de)serialisation and validation.
 #include <fstream>
 #include <sstream>
+#include <string_view>
 
 #include "roofline/error.hpp"
 #include "roofline/results.hpp"
@@ -51,8 +52,9 @@ namespace {
 std::string type_name(const json& j) { return j.type_name(); }
 
 /// Checks that `j[key]` exists with the given kind; returns it. `path` names it in the error.
-const json& require(const json& j, const std::string& key, json::value_t kind, const std::string& path,
-                    const std::string& file, bool nullable = false) {
+const json& require(const json& j, std::string_view key_, json::value_t kind, std::string_view path_,
+                    std::string_view file_, bool nullable = false) {
+  const std::string key(key_), path(path_), file(file_);
   if (!j.is_object() || !j.contains(key)) throw input_error(file, path + key, "missing required field");
   const json& v = j.at(key);
   if (nullable && v.is_null()) return v;

@@ -26,7 +26,10 @@ TEST(GpuDetect, DescribesCuda0) {
     EXPECT_EQ(g.cc_minor, 0);
     EXPECT_GT(*g.memory_bytes, 140e9);  // 141 GB; the runtime reports ~150.1e9 (143771 MiB)
     ASSERT_TRUE(g.bus_width_bits.has_value());
-    EXPECT_EQ(*g.bus_width_bits, 6144);
+    // The H200 (SXM) runtime reports a 6016-bit bus, not the 6 × 1024 = 6144 of six full HBM3e
+    // stacks: seen on the device tool's H200, 2026-11-29 (driver 580.159.04). 6016 / 8 B × 2 ×
+    // 3201 MHz = 4.81 TB/s, the datasheet's 4.8 TB/s.
+    EXPECT_EQ(*g.bus_width_bits, 6016);
     ASSERT_TRUE(g.power_limit_w.has_value()) << "NVML enforced power limit not read";
     EXPECT_GT(*g.power_limit_w, 300.0);
   }
