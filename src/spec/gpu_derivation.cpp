@@ -15,6 +15,7 @@ std::string num(double v) { return fmt::format("{:g}", v); }
 namespace {
 
 const factor flop_per_fma{"FLOP per FMA", 2, "FLOP", "definition: one fused multiply-add is 2 FLOP"};
+const factor op_per_mac{"OP per MAC", 2, "OP", "definition: one integer multiply-accumulate is 2 OP"};
 
 factor table_factor(const std::string& name, const sourced& s, const std::string& unit) {
   return {name, s.value, unit, "table: " + s.source};
@@ -40,10 +41,11 @@ nominal_peak tensor_peak(const chip_rates& c, const tensor_rate& r, const gpu_fa
     formula += fmt::format(" × {} (GeForce fp32 accumulate)", num(f.value));
     p.note = "GeForce product: tensor math with fp32 accumulate runs at " + num(f.value) + "× the fp16-accumulate rate";
   }
-  p.factors.push_back(flop_per_fma);
+  const bool integer = r.precision.rfind("int", 0) == 0;
+  p.factors.push_back(integer ? op_per_mac : flop_per_fma);
   p.factors.push_back(clock);
   p.flops_per_s = rate * 2 * clock.value * 1e6;
-  p.formula = formula + fmt::format(" × 2 FLOP/FMA × {} GHz", num(clock.value / 1e3));
+  p.formula = formula + fmt::format(" × 2 {} × {} GHz", integer ? "OP/MAC" : "FLOP/FMA", num(clock.value / 1e3));
   if (tensor_clock && !g.tensor_clock_note.empty())
     p.note += (p.note.empty() ? "" : "; ") + g.tensor_clock_note;
   if (c.structured_sparsity && r.precision != "fp64") p.sparse_flops_per_s = 2 * p.flops_per_s;
