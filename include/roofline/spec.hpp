@@ -63,6 +63,13 @@ struct live_gpu {
   std::optional<double> l2_bytes;
 };
 
+#ifdef ROOFLINE_HAVE_CUDA
+/// The live factors of CUDA device `index` (CUDA runtime + NVML), for gpu_nominal_live. Implemented
+/// by the CUDA backend (src/backends/cuda); throws probe_error when the device cannot be queried.
+/// `roofline spec --device cuda:N` reaches it through make_backend(...)->nominal().
+live_gpu detect_cuda_gpu(int index);
+#endif
+
 /// Nominal roofs for the GPU in the machine: its table row when the name matches (factors marked
 /// "table", the live values added beside them), else derived from the live factors and the
 /// architecture's per-clock rates (source "derived"); an unknown architecture gives no peaks and a
