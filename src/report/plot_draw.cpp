@@ -82,16 +82,16 @@ std::string x_tick(int k) {
 
 std::string marker(const plot_point& p, double cx, double cy) {
   const std::string fill = p.filled ? p.color : "#ffffff";
-  const std::string common = fmt::format(" class=\"{}\" fill=\"{}\" stroke=\"{}\" stroke-width=\"1.8\"", p.cls, fill, p.color);
+  const std::string attrs = fmt::format(" class=\"{}\" fill=\"{}\" stroke=\"{}\" stroke-width=\"1.8\"", p.cls, fill, p.color);
   const std::string title = "<title>" + esc(p.title) + "</title>";
   const double s = p.size;
   if (p.shape == "square")
-    return fmt::format("<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\"{}>{}</rect>", num(cx - s), num(cy - s), num(2 * s), num(2 * s),
-                       common, title);
+    return fmt::format("<rect{} x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\">{}</rect>", attrs, num(cx - s), num(cy - s), num(2 * s),
+                       num(2 * s), title);
   if (p.shape == "diamond")
-    return fmt::format("<path d=\"M{} {}L{} {}L{} {}L{} {}Z\"{}>{}</path>", num(cx), num(cy - s - 1), num(cx + s + 1), num(cy), num(cx),
-                       num(cy + s + 1), num(cx - s - 1), num(cy), common, title);
-  return fmt::format("<circle cx=\"{}\" cy=\"{}\" r=\"{}\"{}>{}</circle>", num(cx), num(cy), num(s), common, title);
+    return fmt::format("<path{} d=\"M{} {}L{} {}L{} {}L{} {}Z\">{}</path>", attrs, num(cx), num(cy - s - 1), num(cx + s + 1), num(cy),
+                       num(cx), num(cy + s + 1), num(cx - s - 1), num(cy), title);
+  return fmt::format("<circle{} cx=\"{}\" cy=\"{}\" r=\"{}\">{}</circle>", attrs, num(cx), num(cy), num(s), title);
 }
 
 /// Greedy label placement: the first of eight positions around (cx, cy) that stays inside the plot

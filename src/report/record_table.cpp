@@ -65,7 +65,7 @@ void gemm_row(const results& r, table& t, const std::string& precision, std::int
 }
 
 /// The GEMM whose telemetry the clock and power rows read: n = 4096 of the main precision, else the
-/// largest GEMM of it that carries telemetry.
+/// largest GEMM of it that carries telemetry, else the largest GEMM of it.
 const compute_result* telemetry_gemm(const results& r, const std::string& precision) {
   const compute_result* c = gemm_at(r.measured, precision, 4096);
   if (c && c->telemetry) return c;
@@ -73,7 +73,11 @@ const compute_result* telemetry_gemm(const results& r, const std::string& precis
   for (const auto& x : r.measured.compute)
     if (x.precision == precision && x.telemetry && x.engine != "vector" && (!best || x.size.value_or(0) > best->size.value_or(0)))
       best = &x;
-  return best ? best : c;
+  if (best) return best;
+  if (c) return c;
+  for (const auto& x : r.measured.compute)  // no telemetry anywhere: the largest GEMM names the gap
+    if (x.precision == precision && x.engine != "vector" && (!best || x.size.value_or(0) > best->size.value_or(0))) best = &x;
+  return best;
 }
 
 std::string gemm_name(const compute_result& c) {
