@@ -79,7 +79,7 @@ document compare_document(const compare_side& a, const compare_side& b) {
       return c ? std::optional<double>(c->flops_per_s) : std::nullopt;
     };
     t.rows.push_back(row3(p + " nominal peak", nom(a), nom(b), rate_flops, "no " + p + " peak", "no " + p + " peak"));
-    if (a.measured || b.measured)
+    if (meas(a) || meas(b))
       t.rows.push_back(row3(p + " measured peak (best)", meas(a), meas(b), rate_flops, why(a, p), why(b, p)));
   }
   t.rows.push_back(row3("memory bandwidth, nominal", opt_rate(a.r.nominal.memory_bandwidth_bytes_per_s),

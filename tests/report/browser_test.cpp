@@ -57,8 +57,19 @@ TEST(Browser, ReportHtmlLoadsWithoutConsoleErrorsAndDrawsEverything) {
       "<script>(function(){var t=document.querySelector('#ops table.sortable');var th=t.tHead.rows[0].cells[0];"
       "th.click();th.click();var m=document.createElement('div');m.id='sort-check';"
       "m.textContent='first='+t.tBodies[0].rows[0].cells[0].textContent;document.body.appendChild(m);})();</script>";
+  // ... and a recorder, first in <head>, of console.error calls and uncaught errors (Chromium logs
+  // console.error at INFO level, so the log alone cannot tell it from console.log).
+  const std::string recorder =
+      "<script>window.__errs=[];(function(){var e=console.error;console.error=function(){"
+      "window.__errs.push(Array.prototype.join.call(arguments,' '));e.apply(console,arguments);};"
+      "window.addEventListener('error',function(ev){window.__errs.push(String(ev.message));});})();</script>";
+  const std::string report_errors =
+      "<script>(function(){var m=document.createElement('div');m.id='console-errors';"
+      "m.textContent='errors='+window.__errs.length+(window.__errs.length?': '+window.__errs.join(' | '):'');"
+      "document.body.appendChild(m);})();</script>";
   std::string probed = html;
-  probed.insert(probed.rfind("</body>"), probe);
+  probed.insert(probed.find("<head>") + 6, recorder);
+  probed.insert(probed.rfind("</body>"), probe + report_errors);
   write_file_atomic(d / "probed.html", probed);
 
   const auto page = load(browser, d / "report.html", d);
@@ -75,7 +86,18 @@ TEST(Browser, ReportHtmlLoadsWithoutConsoleErrorsAndDrawsEverything) {
 
   const auto sorted = load(browser, d / "probed.html", d);
   EXPECT_NE(sorted.out.find("<div id=\"sort-check\">first=16</div>"), std::string::npos) << sorted.err;
+  EXPECT_NE(sorted.out.find("<div id=\"console-errors\">errors=0</div>"), std::string::npos) << sorted.out.substr(sorted.out.rfind("<div"));
   EXPECT_EQ(console_errors(sorted.err), "");
+}
+
+TEST(Browser, TheConsoleCheckCatchesAnUncaughtError) {
+  // The check above is only worth something if it sees an error when there is one.
+  const std::string browser = chromium();
+  if (browser.empty()) GTEST_SKIP() << "chromium not installed (apt-get install chromium)";
+  test::temp_dir d("browser-neg");
+  write_file_atomic(d / "bad.html", "<!DOCTYPE html><html><body><script>undefined_function();</script></body></html>");
+  const auto page = load(browser, d / "bad.html", d);
+  EXPECT_NE(console_errors(page.err).find("Uncaught ReferenceError"), std::string::npos) << page.err;
 }
 
 }  // namespace
