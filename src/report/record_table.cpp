@@ -91,7 +91,7 @@ void telemetry_rows(const results& r, table& t, const std::string& precision) {
   const auto clock_nom = nominal_clock_mhz(r.nominal, peak_for(r.nominal, precision));
   std::optional<double> clock;
   if (g && g->telemetry && g->telemetry->sm_clock_mhz) clock = g->telemetry->sm_clock_mhz->median;
-  t.rows.push_back(row("sustained SM clock during the GEMM",
+  t.rows.push_back(row(r.device.kind == "cpu" ? "sustained clock during the GEMM" : "sustained SM clock during the GEMM",
                        clock_nom ? cell(fmt::format("{} MHz", sig(*clock_nom, 4)), *clock_nom) : cell("unknown (no clock factor)"),
                        "—",
                        clock ? cell(fmt::format("{} MHz (median, {})", sig(*clock, 4), gemm_name(*g)), *clock)
@@ -152,6 +152,9 @@ void mfu_row(const results& r, table& t, const std::string& precision) {
   if (d.bytes > 0 && rp.nominal)
     expected = cell(fmt::format("MFU ≈ intensity ÷ ridge = {} ÷ {} = {}", sig(d.flops / d.bytes), sig(*rp.nominal),
                                 percent(d.flops / d.bytes / *rp.nominal)));
+  else if (d.bytes > 0 && rp.measured)  // nominal bandwidth unknown: the measured ridge bounds the fraction of the measured roof
+    expected = cell(fmt::format("≤ intensity ÷ measured ridge = {} ÷ {} = {} of the measured roof", sig(d.flops / d.bytes),
+                                sig(*rp.measured), percent(d.flops / d.bytes / *rp.measured)));
   std::optional<double> achieved_flops;
   cell measured(not_measured(d.why));
   if (d.tpot_s && *d.tpot_s > 0 && d.flops > 0) {

@@ -60,7 +60,8 @@ TEST(RecordTable, CpuSaysWhyWhereNothingWasMeasured) {
   EXPECT_EQ(row(s, "fp32 GEMM, n = 4096")[3], "not measured (not run: --quick caps GEMM at n = 1024)");
   EXPECT_EQ(row(s, "fp32 GEMM, n = 512")[4], "77.0%");  // 138 / 179.2 GFLOP/s
   EXPECT_EQ(row(s, "fp64 GEMM, n = 4096")[3], "not measured (not run: --quick caps GEMM at n = 512)");
-  EXPECT_EQ(row(s, "sustained SM clock")[3], "not measured (no telemetry recorded for fp32 GEMM n = 1024)");
+  EXPECT_EQ(row(s, "sustained clock")[3], "not measured (no telemetry recorded for fp32 GEMM n = 1024)");
+  EXPECT_EQ(row(s, "sustained clock")[1], "2800 MHz");  // the measured clock factor, 2.8 GHz
   EXPECT_EQ(row(s, "measured ridge point")[3], "17.4 FLOP/B");  // 171 GFLOP/s ÷ 9.80 GB/s
   EXPECT_EQ(row(s, "TPOT → MFU")[3], "not measured (4 of 10 decode ops not run)");
 }
