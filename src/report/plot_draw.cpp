@@ -109,7 +109,10 @@ std::optional<rect> place(const std::string& text, double size, double cx, doubl
 }
 
 std::string text_at(const rect& r, double size, const std::string& color, const std::string& text, const std::string& cls) {
-  return fmt::format("<text class=\"{}\" x=\"{}\" y=\"{}\" font-size=\"{}\" fill=\"{}\">{}</text>\n", cls, num(r.x0), num(r.y1 - size * 0.25),
+  // a translucent white box under the text keeps it legible where it crosses a roof or the grid
+  return fmt::format("<rect class=\"label-bg\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"#ffffff\" fill-opacity=\"0.8\"/>",
+                     num(r.x0 - 1), num(r.y0), num(r.x1 - r.x0 + 2), num(r.y1 - r.y0)) +
+         fmt::format("<text class=\"{}\" x=\"{}\" y=\"{}\" font-size=\"{}\" fill=\"{}\">{}</text>\n", cls, num(r.x0), num(r.y1 - size * 0.25),
                      num(size), color, esc(text));
 }
 

@@ -31,7 +31,7 @@ TEST(RooflineSvg, GpuFixtureDrawsEveryRoofAndOp) {
   EXPECT_EQ(count(svg, "class=\"sweep-point\""), 9u);
   // every point element has a hover title
   EXPECT_EQ(count(svg, "</title></circle>"), count(svg, "<circle class="));
-  EXPECT_EQ(count(svg, "</title></rect>"), count(svg, "<rect class="));
+  EXPECT_EQ(count(svg, "</title></rect>"), count(svg, "<rect class=\"sweep-point\""));
   EXPECT_EQ(count(svg, "</title></path>"), count(svg, "<path class="));
   EXPECT_NE(svg.find("<title>#1 q_proj (decode b1): 8.39 MFLOP, 8.01 MiB, 0.999 FLOP/B; measured 4.10 µs"), std::string::npos);
   // plain SVG 1.1: no script, no external reference, no foreignObject
