@@ -1,0 +1,60 @@
+// A report as data: sections of paragraphs, bullet lists and tables of plain text. One document,
+// two renderings (report.md and the body of report.html), so both always show the same numbers.
+// Text may use `backticks` for code; nothing else is markup.
+#pragma once
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace roofline::report {
+
+/// A table cell: its text (number with unit) and, for numbers, the raw value the HTML view sorts by.
+struct cell {
+  std::string text;
+  std::optional<double> key;
+  cell() = default;
+  cell(std::string t) : text(std::move(t)) {}                                    // NOLINT
+  cell(const char* t) : text(t) {}                                               // NOLINT
+  cell(std::string t, std::optional<double> k) : text(std::move(t)), key(k) {}
+};
+
+struct table {
+  std::vector<std::string> header;
+  std::vector<std::vector<cell>> rows;
+};
+
+struct block {
+  enum class kind { paragraph, bullets, table, heading };
+  kind k = kind::paragraph;
+  std::vector<std::string> lines;  ///< paragraph: one line; bullets: one per item; heading: one
+  report::table t;
+};
+
+struct section {
+  std::string title;
+  std::string id;  ///< HTML anchor
+  std::vector<block> blocks;
+
+  void para(std::string text) { blocks.push_back({block::kind::paragraph, {std::move(text)}, {}}); }
+  void bullets(std::vector<std::string> items) {
+    if (!items.empty()) blocks.push_back({block::kind::bullets, std::move(items), {}});
+  }
+  void heading(std::string text) { blocks.push_back({block::kind::heading, {std::move(text)}, {}}); }
+  void add(table t) { blocks.push_back({block::kind::table, {}, std::move(t)}); }
+};
+
+struct document {
+  std::string title;
+  std::vector<std::string> intro;  ///< paragraphs under the title
+  std::vector<section> sections;
+  /// The figure, shown after the first `figure_after` sections: markdown text / inline HTML.
+  std::string figure_markdown, figure_html;
+  std::size_t figure_after = 1;
+};
+
+std::string to_markdown(const document& d);
+/// The HTML body content (headings, paragraphs, `<table class="sortable">`), escaped.
+std::string to_html(const document& d);
+std::string html_escape(const std::string& s);
+
+}  // namespace roofline::report

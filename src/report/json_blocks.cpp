@@ -1,0 +1,152 @@
+// Generic rendering of r.analysis values, whose shapes other modules define: never throws on a
+// missing key, a null or an unexpected type; numbers get their unit from the key's suffix.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "report/sections.hpp"
+#include "report/units.hpp"
+
+namespace roofline::report {
+
+namespace {
+
+bool ends_with(const std::string& s, const std::string& suffix) {
+  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+bool has(const std::string& s, const std::string& w) { return s.find(w) != std::string::npos; }
+
+std::string number_text(const std::string& key, double x) {
+  if (ends_with(key, "bytes_per_s") || ends_with(key, "bandwidth")) return rate_bytes(x);
+  if (ends_with(key, "flops_per_s") || ends_with(key, "_peak") || key == "peak") return rate_flops(x);
+  if (ends_with(key, "tokens_per_s")) return sig(x) + " tokens/s";
+  if (ends_with(key, "_pct") || ends_with(key, "percent") || has(key, "percent_of")) return sig(x) + "%";
+  if (has(key, "fraction") || key == "mfu" || key == "hfu" || ends_with(key, "_mfu") || ends_with(key, "_hfu") ||
+      has(key, "efficiency") || ends_with(key, "_share"))
+    return percent(x);
+  if (has(key, "intensity") || has(key, "ridge")) return intensity(x);
+  if (ends_with(key, "_mhz")) return sig(x, 4) + " MHz";
+  if (ends_with(key, "_w")) return sig(x) + " W";
+  if (ends_with(key, "_c")) return sig(x) + " °C";
+  if (key == "s" || ends_with(key, "_s") || ends_with(key, "_seconds") || key == "time") return seconds(x);
+  if (has(key, "bytes")) return bytes_binary(x);
+  if (has(key, "flops") || has(key, "flop_count")) return flop_count(x);
+  if (ends_with(key, "ratio") || has(key, "speedup")) return ratio(x);
+  if (std::floor(x) == x && std::fabs(x) < 1e15) return fmt::format("{:.0f}", x);
+  return sig(x, 4);
+}
+
+bool is_scalar(const json& v) { return !v.is_object() && !v.is_array(); }
+
+bool array_of_objects(const json& v) {
+  if (!v.is_array() || v.empty()) return false;
+  return std::all_of(v.begin(), v.end(), [](const json& e) { return e.is_object(); });
+}
+
+std::string label(const std::string& key) {
+  std::string s = key;
+  std::replace(s.begin(), s.end(), '_', ' ');
+  return s;
+}
+
+std::string last(const std::string& path) {
+  const auto dot = path.rfind('.');
+  return dot == std::string::npos ? path : path.substr(dot + 1);
+}
+
+/// Columns: text-valued keys first (names, steps), then the others, each in key order.
+table objects_table(const json& arr, const std::string& path) {
+  std::vector<std::string> text_keys, other_keys;
+  for (const auto& e : arr)
+    for (auto it = e.begin(); it != e.end(); ++it) {
+      if (it.value().is_null()) continue;
+      auto& dst = it.value().is_string() ? text_keys : other_keys;
+      if (std::find(text_keys.begin(), text_keys.end(), it.key()) == text_keys.end() &&
+          std::find(other_keys.begin(), other_keys.end(), it.key()) == other_keys.end())
+        dst.push_back(it.key());
+    }
+  std::vector<std::string> keys = text_keys;
+  keys.insert(keys.end(), other_keys.begin(), other_keys.end());
+  table t;
+  for (const auto& k : keys) t.header.push_back(label(k));
+  for (const auto& e : arr) {
+    std::vector<cell> row;
+    for (const auto& k : keys) row.push_back(e.contains(k) ? json_cell(path + "." + k, e.at(k)) : cell("—"));
+    t.rows.push_back(std::move(row));
+  }
+  return t;
+}
+
+
+}  // namespace
+
+cell json_cell(const std::string& key, const json& v) {
+  if (v.is_null()) return cell("—");
+  if (v.is_boolean()) return cell(v.get<bool>() ? "yes" : "no");
+  if (v.is_number()) {
+    const double x = v.get<double>();
+    if (!std::isfinite(x)) return cell("n/a");
+    return cell(number_text(key, x), x);
+  }
+  if (v.is_string()) return cell(v.get<std::string>());
+  if (v.is_array() && std::all_of(v.begin(), v.end(), is_scalar)) {
+    std::string s;
+    for (const auto& e : v) s += (s.empty() ? "" : ", ") + json_cell(key, e).text;
+    return cell(s);
+  }
+  return cell(v.dump());
+}
+
+void add_json(section& s, const json& j, const std::string& name, int depth) {
+  if (j.is_null()) return;
+  if (is_scalar(j)) {
+    s.bullets({label(name) + ": " + json_cell(name, j).text});
+    return;
+  }
+  if (array_of_objects(j)) {
+    if (!name.empty() && depth > 0) s.heading(label(last(name)));
+    s.add(objects_table(j, name));
+    return;
+  }
+  if (j.is_array()) {
+    if (j.empty()) return;
+    std::vector<std::string> items;
+    for (const auto& e : j) items.push_back(is_scalar(e) ? json_cell(name, e).text : e.dump());
+    if (!name.empty() && depth > 0) s.heading(label(last(name)));
+    s.bullets(items);
+    return;
+  }
+  // object: scalars (and scalar lists) first as one bullet list, then nested values in key order.
+  std::vector<std::string> items;
+  for (auto it = j.begin(); it != j.end(); ++it)
+    if (is_scalar(it.value()) || (it.value().is_array() && std::all_of(it.value().begin(), it.value().end(), is_scalar)))
+      if (!it.value().is_null()) items.push_back(label(it.key()) + ": " + json_cell(name + "." + it.key(), it.value()).text);
+  if (!items.empty() && !name.empty() && depth > 0) s.heading(label(last(name)));
+  s.bullets(items);
+  for (auto it = j.begin(); it != j.end(); ++it) {
+    const json& v = it.value();
+    if (is_scalar(v) || (v.is_array() && std::all_of(v.begin(), v.end(), is_scalar))) continue;
+    const std::string sub = name.empty() ? it.key() : name + "." + it.key();
+    if (depth >= 3) s.bullets({label(sub) + ": " + v.dump()});
+    else add_json(s, v, sub, depth + 1);
+  }
+}
+
+std::string why_missing(const results& r, const std::vector<std::string>& words, const std::string& fallback) {
+  auto lower = [](std::string x) {
+    std::transform(x.begin(), x.end(), x.begin(), [](unsigned char c) { return std::tolower(c); });
+    return x;
+  };
+  auto matches = [&](const std::string& probe) {
+    const std::string p = lower(probe);
+    return std::all_of(words.begin(), words.end(), [&](const std::string& w) { return has(p, lower(w)); });
+  };
+  for (const auto& sk : r.measured.skipped)
+    if (matches(sk.probe)) return sk.status + ": " + sk.reason;
+  for (const auto& e : r.errors)
+    if (matches(e.probe)) return "failed: " + e.message;
+  return fallback;
+}
+
+}  // namespace roofline::report

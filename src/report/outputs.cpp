@@ -1,0 +1,37 @@
+// render_json, render_html and write_outputs: every view rendered first, then written, so a view
+// that throws leaves nothing behind.
+#include <fmt/format.h>
+
+#include <vector>
+
+#include "report/html_page.hpp"
+#include "report/markdown.hpp"
+#include "roofline/io.hpp"
+#include "roofline/report.hpp"
+
+namespace roofline {
+
+std::string render_json(const results& r) { return json(r).dump(2) + "\n"; }
+
+std::string render_html(const results& r) {
+  report::document d = report::build_document(r);
+  d.figure_html = render_svg(r);
+  return report::html_page(d.title, report::to_html(d));
+}
+
+void write_outputs(const results& r, const std::string& dir) {
+  const std::vector<std::pair<std::string, std::string>> files = {
+      {"results.json", render_json(r)},
+      {"report.md", render_markdown(r)},
+      {"roofline.svg", render_svg(r)},
+      {"report.html", render_html(r)},
+  };
+  write_files(files, dir);
+}
+
+void write_files(const std::vector<std::pair<std::string, std::string>>& files, const std::string& dir) {
+  prepare_output_dir(dir);
+  for (const auto& [name, text] : files) write_file_atomic(dir + "/" + name, text);
+}
+
+}  // namespace roofline

@@ -1,0 +1,72 @@
+// A roofline figure as data, and its drawing as plain SVG 1.1 (no script, no external font, no
+// CSS beyond presentation attributes) so it renders in browsers and inside GitHub markdown.
+// Axes: log10 arithmetic intensity (FLOP/B) against log10 performance (FLOP/s), decade ticks.
+#pragma once
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace roofline::report {
+
+/// A roof: min(peak, intensity × bw), one <path class="roof …">. Without bw it is flat.
+struct plot_roof {
+  std::string label;  ///< legend text, e.g. "fp16 tensor measured 712 TFLOP/s"
+  std::string short_label;  ///< text on the flat part (placed only where it fits)
+  std::string color;
+  bool dashed = false;  ///< nominal roofs are dashed, measured ones solid
+  double peak = 0;
+  std::optional<double> bw;
+  double width = 2;
+  std::string cls;  ///< extra class: "nominal", "measured", "cache"
+};
+
+/// A marked point: an op (hollow = predicted, filled = measured), a ridge point, a sweep point.
+struct plot_point {
+  double x = 0, y = 0;  ///< FLOP/B, FLOP/s
+  bool filled = true;
+  std::string color;
+  std::string shape = "circle";  ///< circle | square | diamond
+  double size = 5;
+  std::string cls;    ///< "op-pred", "op-meas", "ridge", "sweep-point"
+  std::string title;  ///< hover text (<title>)
+  std::string label;  ///< text beside it, placed without overlap ("" = none)
+  int number = 0;     ///< >0: the number shown (and listed) where the label does not fit
+  int group = -1;     ///< points of one group share one label (predicted + measured of an op)
+  std::string legend_text;  ///< the numbered legend's line when only the number fits
+};
+
+struct plot_link {  ///< predicted → measured of one op
+  double x0, y0, x1, y1;
+  std::string color;
+};
+
+struct plot_trace {  ///< a polyline, e.g. the decode batch sweep
+  std::vector<std::pair<double, double>> pts;
+  std::string color, label, cls = "sweep";
+};
+
+struct legend_item {
+  enum class kind { solid, dashed, hollow, filled, diamond, square, text } k = kind::text;
+  std::string color, label;
+};
+
+struct plot {
+  std::string title, subtitle;
+  std::vector<plot_roof> roofs;
+  std::vector<plot_trace> traces;
+  std::vector<plot_link> links;
+  std::vector<plot_point> points;  ///< drawn in order; labels placed in order
+  std::vector<legend_item> legend;
+  std::vector<std::string> notes;  ///< shown under the legend (e.g. ops not plottable)
+};
+
+/// Draws the figure, 1200 px wide. Deterministic (fixed-precision coordinates, input order).
+std::string draw_svg(const plot& p);
+
+/// Colour of a precision (fp64 purple, fp32 blue, tf32 teal, bf16 brown, fp16 red, fp8 green, …).
+std::string precision_color(const std::string& precision);
+/// Colour of the i-th op scenario (decode b1, decode b32, prefill, …).
+std::string scenario_color(std::size_t i);
+
+}  // namespace roofline::report

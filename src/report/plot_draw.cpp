@@ -1,0 +1,334 @@
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "report/document.hpp"
+#include "report/plot.hpp"
+#include "report/units.hpp"
+
+namespace roofline::report {
+
+namespace {
+
+constexpr double W = 1200, X0 = 118, X1 = 860, Y0 = 64, Y1 = 700, LEGEND_X = 884;
+constexpr double FONT = 13, SMALL = 11.5;
+
+struct rect {
+  double x0, y0, x1, y1;
+  bool hits(const rect& o) const { return x0 < o.x1 && o.x0 < x1 && y0 < o.y1 && o.y0 < y1; }
+};
+
+std::size_t glyphs(const std::string& s) {
+  std::size_t n = 0;
+  for (unsigned char c : s)
+    if ((c & 0xC0) != 0x80) ++n;
+  return n;
+}
+double text_width(const std::string& s, double size) { return 0.58 * size * static_cast<double>(glyphs(s)); }
+
+std::string esc(const std::string& s) { return html_escape(s); }
+std::string num(double v) { return fmt::format("{:.1f}", v); }
+
+struct axes {
+  double lx0, lx1, ly0, ly1;
+  double x(double v) const { return X0 + (std::log10(v) - lx0) / (lx1 - lx0) * (X1 - X0); }
+  double y(double v) const { return Y1 - (std::log10(v) - ly0) / (ly1 - ly0) * (Y1 - Y0); }
+};
+
+axes make_axes(const plot& p) {
+  std::vector<double> xs, ys;
+  for (const auto& pt : p.points) {
+    if (pt.x > 0) xs.push_back(pt.x);
+    if (pt.y > 0) ys.push_back(pt.y);
+  }
+  for (const auto& t : p.traces)
+    for (const auto& [x, y] : t.pts) {
+      if (x > 0) xs.push_back(x);
+      if (y > 0) ys.push_back(y);
+    }
+  double top = 0;
+  for (const auto& r : p.roofs) {
+    top = std::max(top, r.peak);
+    if (r.bw && *r.bw > 0 && r.peak > 0) xs.push_back(r.peak / *r.bw);
+  }
+  for (double y : ys) top = std::max(top, y);
+  axes a{};
+  if (xs.empty()) {
+    a.lx0 = -2;
+    a.lx1 = 4;
+  } else {
+    a.lx0 = std::floor(std::log10(*std::min_element(xs.begin(), xs.end()) / 1.5));
+    a.lx1 = std::ceil(std::log10(*std::max_element(xs.begin(), xs.end()) * 2.5));
+  }
+  if (a.lx1 - a.lx0 < 4) a.lx0 = a.lx1 - 4;
+  if (a.lx1 - a.lx0 > 9) a.lx0 = a.lx1 - 9;
+  if (top <= 0) top = 1e12;
+  a.ly1 = std::ceil(std::log10(top * 1.8));
+  double low = top / 1e4;
+  for (double y : ys) low = std::min(low, y / 1.5);
+  for (const auto& r : p.roofs)
+    if (r.bw && *r.bw > 0) low = std::min(low, std::max(*r.bw * std::pow(10.0, a.lx0), top / 1e6));
+  a.ly0 = std::floor(std::log10(low));
+  if (a.ly1 - a.ly0 > 8) a.ly0 = a.ly1 - 8;
+  if (a.ly1 - a.ly0 < 3) a.ly0 = a.ly1 - 3;
+  return a;
+}
+
+std::string x_tick(int k) {
+  if (k < -3 || k > 5) return fmt::format("1e{}", k);
+  return sig(std::pow(10.0, k), 1);
+}
+
+std::string marker(const plot_point& p, double cx, double cy) {
+  const std::string fill = p.filled ? p.color : "#ffffff";
+  const std::string attrs = fmt::format(" class=\"{}\" fill=\"{}\" stroke=\"{}\" stroke-width=\"1.8\"", p.cls, fill, p.color);
+  const std::string title = "<title>" + esc(p.title) + "</title>";
+  const double s = p.size;
+  if (p.shape == "square")
+    return fmt::format("<rect{} x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\">{}</rect>", attrs, num(cx - s), num(cy - s), num(2 * s),
+                       num(2 * s), title);
+  if (p.shape == "diamond")
+    return fmt::format("<path{} d=\"M{} {}L{} {}L{} {}L{} {}Z\">{}</path>", attrs, num(cx), num(cy - s - 1), num(cx + s + 1), num(cy),
+                       num(cx), num(cy + s + 1), num(cx - s - 1), num(cy), title);
+  return fmt::format("<circle{} cx=\"{}\" cy=\"{}\" r=\"{}\">{}</circle>", attrs, num(cx), num(cy), num(s), title);
+}
+
+/// Greedy label placement: the first of eight positions around (cx, cy) that stays inside the plot
+/// and hits no occupied rectangle; nullopt when none does.
+std::optional<rect> place(const std::string& text, double size, double cx, double cy, double gap, const std::vector<rect>& taken) {
+  const double w = text_width(text, size), h = size * 1.1;
+  const double c[8][2] = {{gap, -h / 2}, {gap, -h - gap / 2}, {gap, gap / 2}, {-gap - w, -h / 2},
+                          {-w / 2, -h - gap}, {-w / 2, gap}, {-gap - w, -h - gap / 2}, {-gap - w, gap / 2}};
+  for (const auto& o : c) {
+    rect r{cx + o[0], cy + o[1], cx + o[0] + w, cy + o[1] + h};
+    if (r.x0 < X0 + 2 || r.x1 > X1 - 2 || r.y0 < Y0 + 2 || r.y1 > Y1 - 2) continue;
+    if (std::none_of(taken.begin(), taken.end(), [&](const rect& t) { return t.hits(r); })) return r;
+  }
+  return std::nullopt;
+}
+
+std::string text_at(const rect& r, double size, const std::string& color, const std::string& text, const std::string& cls) {
+  // a translucent white box under the text keeps it legible where it crosses a roof or the grid
+  return fmt::format("<rect class=\"label-bg\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"#ffffff\" fill-opacity=\"0.8\"/>",
+                     num(r.x0 - 1), num(r.y0), num(r.x1 - r.x0 + 2), num(r.y1 - r.y0)) +
+         fmt::format("<text class=\"{}\" x=\"{}\" y=\"{}\" font-size=\"{}\" fill=\"{}\">{}</text>\n", cls, num(r.x0), num(r.y1 - size * 0.25),
+                     num(size), color, esc(text));
+}
+
+}  // namespace
+
+std::string precision_color(const std::string& p) {
+  if (p == "fp64") return "#6a3d9a";
+  if (p == "fp32") return "#1f5fb4";
+  if (p == "tf32") return "#17a2b8";
+  if (p == "bf16") return "#8c564b";
+  if (p == "fp16") return "#d62728";
+  if (p == "fp8") return "#2ca02c";
+  return "#555555";
+}
+
+std::string scenario_color(std::size_t i) {
+  static const char* c[] = {"#ff7f0e", "#b8349a", "#4d9a1c", "#c59a00", "#1b9e77", "#7570b3", "#e7298a", "#666666"};
+  return c[i % (sizeof c / sizeof c[0])];
+}
+
+std::string draw_svg(const plot& p) {
+  const axes a = make_axes(p);
+  std::string o;
+  std::vector<std::pair<int, std::string>> numbered;
+  const double line_h = 18;
+  // grid, ticks and tick labels
+  o += "<g class=\"grid\" stroke=\"#e6e6e6\" stroke-width=\"1\">\n";
+  for (int k = static_cast<int>(a.lx0); k < static_cast<int>(a.lx1); ++k)
+    for (int m = 2; m <= 9; ++m) {
+      const double x = a.x(m * std::pow(10.0, k));
+      o += fmt::format("<line x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\" stroke=\"#f3f3f3\"/>\n", num(x), num(Y0), num(Y1));
+    }
+  for (int k = static_cast<int>(a.ly0); k < static_cast<int>(a.ly1); ++k)
+    for (int m = 2; m <= 9; ++m) {
+      const double y = a.y(m * std::pow(10.0, k));
+      o += fmt::format("<line x1=\"{0}\" y1=\"{1}\" x2=\"{2}\" y2=\"{1}\" stroke=\"#f3f3f3\"/>\n", num(X0), num(y), num(X1));
+    }
+  for (int k = static_cast<int>(a.lx0); k <= static_cast<int>(a.lx1); ++k) {
+    const double x = a.x(std::pow(10.0, k));
+    o += fmt::format("<line x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\"/>\n", num(x), num(Y0), num(Y1));
+  }
+  for (int k = static_cast<int>(a.ly0); k <= static_cast<int>(a.ly1); ++k) {
+    const double y = a.y(std::pow(10.0, k));
+    o += fmt::format("<line x1=\"{0}\" y1=\"{1}\" x2=\"{2}\" y2=\"{1}\"/>\n", num(X0), num(y), num(X1));
+  }
+  o += "</g>\n";
+  o += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"none\" stroke=\"#333333\" stroke-width=\"1.2\"/>\n", num(X0),
+                   num(Y0), num(X1 - X0), num(Y1 - Y0));
+  o += fmt::format("<g class=\"ticks\" font-size=\"{}\" fill=\"#333333\">\n", num(FONT));
+  for (int k = static_cast<int>(a.lx0); k <= static_cast<int>(a.lx1); ++k) {
+    const double x = a.x(std::pow(10.0, k));
+    o += fmt::format("<line x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\" stroke=\"#333333\"/>", num(x), num(Y1), num(Y1 + 6));
+    o += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}</text>\n", num(x), num(Y1 + 21), esc(x_tick(k)));
+  }
+  for (int k = static_cast<int>(a.ly0); k <= static_cast<int>(a.ly1); ++k) {
+    const double y = a.y(std::pow(10.0, k));
+    o += fmt::format("<line x1=\"{0}\" y1=\"{1}\" x2=\"{2}\" y2=\"{1}\" stroke=\"#333333\"/>", num(X0 - 6), num(y), num(X0));
+    o += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"end\">{}</text>\n", num(X0 - 9), num(y + 4.5),
+                     esc(si(std::pow(10.0, k), "FLOP/s", 1)));
+  }
+  o += "</g>\n";
+  o += fmt::format("<text x=\"{}\" y=\"{}\" font-size=\"{}\" text-anchor=\"middle\" fill=\"#222222\">arithmetic intensity (FLOP/B, log scale)</text>\n",
+                   num((X0 + X1) / 2), num(Y1 + 44), num(FONT + 1));
+  o += fmt::format("<text transform=\"translate(20,{}) rotate(-90)\" font-size=\"{}\" text-anchor=\"middle\" fill=\"#222222\">performance (FLOP/s, log scale)</text>\n",
+                   num((Y0 + Y1) / 2), num(FONT + 1));
+
+  std::vector<rect> taken;
+  for (const auto& pt : p.points) {
+    const double cx = a.x(pt.x), cy = a.y(pt.y);
+    taken.push_back({cx - pt.size - 1, cy - pt.size - 1, cx + pt.size + 1, cy + pt.size + 1});
+  }
+  // roofs
+  o += "<g class=\"roofs\" clip-path=\"url(#plot-area)\" fill=\"none\">\n";
+  const double xlo = std::pow(10.0, a.lx0), xhi = std::pow(10.0, a.lx1);
+  for (const auto& r : p.roofs) {
+    std::string d;
+    if (r.bw && *r.bw > 0) {
+      const double ridge = r.peak / *r.bw;
+      if (ridge <= xlo) {
+        d = fmt::format("M{} {}L{} {}", num(a.x(xlo)), num(a.y(r.peak)), num(a.x(xhi)), num(a.y(r.peak)));
+      } else {
+        // start the diagonal where it enters the plot (bottom edge or left edge)
+        const double x_start = std::max(xlo, std::pow(10.0, a.ly0) / *r.bw / 1.05);
+        d = fmt::format("M{} {}L{} {}", num(a.x(x_start)), num(a.y(x_start * *r.bw)), num(a.x(std::min(ridge, xhi))),
+                        num(a.y(std::min(ridge, xhi) * *r.bw)));
+        if (ridge < xhi) d += fmt::format("L{} {}", num(a.x(xhi)), num(a.y(r.peak)));
+      }
+    } else {
+      d = fmt::format("M{} {}L{} {}", num(a.x(xlo)), num(a.y(r.peak)), num(a.x(xhi)), num(a.y(r.peak)));
+    }
+    o += fmt::format("<path class=\"roof {}\" d=\"{}\" stroke=\"{}\" stroke-width=\"{}\"{}><title>{}</title></path>\n", r.cls, d, r.color,
+                     num(r.width), r.dashed ? " stroke-dasharray=\"9,6\"" : "", esc(r.label));
+  }
+  o += "</g>\n";
+  // roof labels on the flat parts, right-aligned; only where they fit
+  std::string labels;
+  for (const auto& r : p.roofs) {
+    if (r.short_label.empty()) continue;
+    if (r.cls == "cache" && r.bw && *r.bw > 0) {
+      // beside the diagonal, a decade below where it meets the compute roof
+      const double xm = std::min(r.peak / *r.bw, xhi) / 10.0;
+      if (xm > xlo)
+        if (auto box = place(r.short_label, SMALL, a.x(xm), a.y(xm * *r.bw), 4, taken)) {
+          taken.push_back(*box);
+          labels += text_at(*box, SMALL, r.color, r.short_label, "roof-label");
+        }
+      continue;
+    }
+    const double w = text_width(r.short_label, SMALL), h = SMALL * 1.1, y = a.y(r.peak);
+    for (double dy : {-h - 3, 3.0, -2 * h - 4}) {
+      rect box{X1 - 6 - w, y + dy, X1 - 6, y + dy + h};
+      if (box.y0 < Y0 + 2 || box.y1 > Y1 - 2) continue;
+      if (std::any_of(taken.begin(), taken.end(), [&](const rect& t) { return t.hits(box); })) continue;
+      taken.push_back(box);
+      labels += text_at(box, SMALL, r.color, r.short_label, "roof-label");
+      break;
+    }
+  }
+  // traces
+  for (const auto& t : p.traces) {
+    if (t.pts.size() < 2) continue;
+    std::string d;
+    for (std::size_t i = 0; i < t.pts.size(); ++i)
+      d += fmt::format("{}{} {}", i == 0 ? "M" : "L", num(a.x(t.pts[i].first)), num(a.y(t.pts[i].second)));
+    o += fmt::format("<path class=\"{}\" d=\"{}\" fill=\"none\" stroke=\"{}\" stroke-width=\"1.6\" stroke-dasharray=\"3,3\" clip-path=\"url(#plot-area)\"><title>{}</title></path>\n",
+                     t.cls, d, t.color, esc(t.label));
+  }
+  // predicted → measured links
+  for (const auto& l : p.links)
+    o += fmt::format("<line class=\"op-link\" x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"{}\" stroke-width=\"1\" stroke-opacity=\"0.6\"/>\n",
+                     num(a.x(l.x0)), num(a.y(l.y0)), num(a.x(l.x1)), num(a.y(l.y1)), l.color);
+  // points (every point occupies its box before any op label is placed)
+  o += "<g class=\"points\">\n";
+  for (const auto& pt : p.points) {
+    o += marker(pt, a.x(pt.x), a.y(pt.y)) + "\n";
+  }
+  o += "</g>\n";
+  std::vector<int> labelled_groups;
+  for (const auto& pt : p.points) {
+    if (pt.label.empty() && pt.number <= 0) continue;
+    if (pt.group >= 0 && std::find(labelled_groups.begin(), labelled_groups.end(), pt.group) != labelled_groups.end()) continue;
+    if (pt.group >= 0) labelled_groups.push_back(pt.group);
+    const double cx = a.x(pt.x), cy = a.y(pt.y);
+    if (!pt.label.empty())
+      if (auto r = place(pt.label, SMALL, cx, cy, pt.size + 3, taken)) {
+        taken.push_back(*r);
+        labels += text_at(*r, SMALL, "#222222", pt.label, "point-label");
+        continue;
+      }
+    if (pt.number > 0)
+      if (auto r = place(std::to_string(pt.number), SMALL, cx, cy, pt.size + 2, taken)) {
+        taken.push_back(*r);
+        labels += text_at(*r, SMALL, "#222222", std::to_string(pt.number), "point-number");
+      }
+    if (pt.number > 0) numbered.emplace_back(pt.number, pt.legend_text.empty() ? pt.label : pt.legend_text);
+  }
+  o += "<g class=\"labels\">\n" + labels + "</g>\n";
+
+  // legend
+  double y = Y0 + 4;
+  o += fmt::format("<g class=\"legend\" font-size=\"{}\" fill=\"#222222\">\n", num(FONT - 0.5));
+  o += fmt::format("<text x=\"{}\" y=\"{}\" font-weight=\"bold\">Legend</text>\n", num(LEGEND_X), num(y + 10));
+  y += 28;
+  for (const auto& li : p.legend) {
+    const double sx = LEGEND_X, cy = y;
+    switch (li.k) {
+      case legend_item::kind::solid:
+      case legend_item::kind::dashed:
+        o += fmt::format("<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"{}\" stroke-width=\"2.2\"{}/>", num(sx), num(cy - 4), num(sx + 28),
+                         num(cy - 4), li.color, li.k == legend_item::kind::dashed ? " stroke-dasharray=\"7,4\"" : "");
+        break;
+      case legend_item::kind::hollow:
+      case legend_item::kind::filled:
+        o += fmt::format("<circle cx=\"{}\" cy=\"{}\" r=\"5\" fill=\"{}\" stroke=\"{}\" stroke-width=\"1.8\"/>", num(sx + 14), num(cy - 4),
+                         li.k == legend_item::kind::filled ? li.color : "#ffffff", li.color);
+        break;
+      case legend_item::kind::diamond:
+        o += fmt::format("<path d=\"M{0} {1}L{2} {3}L{0} {4}L{5} {3}Z\" fill=\"{6}\" stroke=\"{6}\"/>", num(sx + 14), num(cy - 10), num(sx + 20),
+                         num(cy - 4), num(cy + 2), num(sx + 8), li.color);
+        break;
+      case legend_item::kind::square:
+        o += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"8\" height=\"8\" fill=\"{}\"/>", num(sx + 10), num(cy - 8), li.color);
+        break;
+      case legend_item::kind::text: break;
+    }
+    o += fmt::format("<text x=\"{}\" y=\"{}\">{}</text>\n", num(sx + 36), num(cy), esc(li.label));
+    y += line_h;
+  }
+  for (const auto& n : p.notes) {
+    o += fmt::format("<text x=\"{}\" y=\"{}\" font-size=\"{}\" fill=\"#555555\">{}</text>\n", num(LEGEND_X), num(y), num(SMALL - 0.5), esc(n));
+    y += 16;
+  }
+  if (!numbered.empty()) {
+    y += 10;
+    o += fmt::format("<text x=\"{}\" y=\"{}\" font-weight=\"bold\">Numbered points</text>\n", num(LEGEND_X), num(y));
+    y += 18;
+    for (const auto& [n, text] : numbered) {
+      o += fmt::format("<text x=\"{}\" y=\"{}\" font-size=\"{}\">{} {}</text>\n", num(LEGEND_X), num(y), num(SMALL - 0.5), n, esc(text));
+      y += 15;
+    }
+  }
+  o += "</g>\n</svg>\n";
+  const double H = std::max(Y1 + 80, y + 20);
+  std::string head;
+  head += fmt::format(
+      "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"{0}\" height=\"{1}\" viewBox=\"0 0 {0} {1}\" "
+      "font-family=\"DejaVu Sans, Helvetica, Arial, sans-serif\">\n",
+      num(W), num(H));
+  head += "<title>" + esc(p.title) + "</title>\n";
+  head += fmt::format("<rect x=\"0\" y=\"0\" width=\"{}\" height=\"{}\" fill=\"#ffffff\"/>\n", num(W), num(H));
+  head += fmt::format("<text x=\"{}\" y=\"26\" font-size=\"18\" font-weight=\"bold\" fill=\"#222222\">{}</text>\n", num(X0), esc(p.title));
+  if (!p.subtitle.empty())
+    head += fmt::format("<text x=\"{}\" y=\"46\" font-size=\"{}\" fill=\"#555555\">{}</text>\n", num(X0), num(SMALL), esc(p.subtitle));
+  head += fmt::format("<defs><clipPath id=\"plot-area\"><rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\"/></clipPath></defs>\n", num(X0),
+                   num(Y0), num(X1 - X0), num(Y1 - Y0));
+  return head + o;
+}
+
+}  // namespace roofline::report

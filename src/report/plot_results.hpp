@@ -1,0 +1,29 @@
+// Building roofline figures from results: one device (roofline.svg) or two (compare.svg).
+#pragma once
+#include <string>
+
+#include "report/plot.hpp"
+#include "roofline/results.hpp"
+
+namespace roofline::report {
+
+/// Adds the roofs of one device: for each precision with both a nominal peak and a measured result,
+/// the nominal roof (dashed) and the measured roof (solid); the measured cache-level roofs (L2, …);
+/// the ridge points (diamonds). `tag` prefixes labels (compare: "A: "); `palette` ≥ 0 overrides the
+/// precision colours with a per-device colour. `extra_nominal` names precisions whose nominal roof is
+/// drawn even without a measured result (spec-only devices in a comparison).
+void add_device_roofs(plot& p, const results& r, const std::string& tag, int palette,
+                      const std::vector<std::string>& extra_nominal = {});
+
+/// Adds every op with FLOPs > 0 as a hollow predicted point and, when run, a filled measured point;
+/// returns the number of ops that could not be placed on log axes (0 FLOP or 0 B).
+int add_ops(plot& p, const results& r, const std::string& tag, bool labels, int palette);
+
+/// Adds r.analysis["batch_sweep"] as a trace when it has a recognisable shape (points with an
+/// intensity and a FLOP/s, or FLOPs/bytes/seconds); returns false (and adds nothing) otherwise.
+bool add_batch_sweep(plot& p, const json& sweep, const std::string& color);
+
+/// Colour of device `i` in a comparison (A blue, B orange).
+std::string device_color(int i, bool nominal);
+
+}  // namespace roofline::report

@@ -1,0 +1,32 @@
+// The sections of report.md / report.html, each a pure function of the results.
+#pragma once
+#include <string>
+
+#include "report/document.hpp"
+#include "roofline/results.hpp"
+
+namespace roofline::report {
+
+section record_section(const results& r);       ///< record_table.cpp: nominal, expected, measured, ratio
+section device_section(const results& r);       ///< sections_device.cpp: device + how measured
+section nominal_section(const results& r);      ///< sections_device.cpp: nominal derivation
+section measured_section(const results& r);     ///< sections_measured.cpp: bandwidth + compute tables
+section roofline_section(const results& r);     ///< sections_measured.cpp: roofs + ridge points
+section attribution_section(const results& r);  ///< sections_analysis.cpp: the two waterfalls
+section ops_section(const results& r);          ///< sections_ops.cpp: the op table
+section mfu_section(const results& r);          ///< sections_analysis.cpp: MFU / HFU
+section fusion_section(const results& r);       ///< sections_analysis.cpp: fusion savings
+section other_analysis_section(const results& r);  ///< sections_analysis.cpp: keys not shown above
+section problems_section(const results& r);     ///< sections_device.cpp: errors and skipped probes
+
+/// Renders an analysis json value (any shape) into `s`: scalars as bullets, arrays of objects as
+/// tables, objects as sub-headings; numbers get units from their key names (json_blocks.cpp).
+void add_json(section& s, const json& j, const std::string& name, int depth = 0);
+/// One json scalar as text, its unit taken from `key` ("…_bytes_per_s" → GB/s, "…_s" → ms, ...).
+cell json_cell(const std::string& key, const json& v);
+
+/// Why a probe has no number: the reason of a skipped probe or error whose name contains every word
+/// of `words`, else `fallback`.
+std::string why_missing(const results& r, const std::vector<std::string>& words, const std::string& fallback);
+
+}  // namespace roofline::report

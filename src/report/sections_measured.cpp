@@ -1,0 +1,136 @@
+// Measured roofs (bandwidth per pattern and level, compute per precision and size, telemetry) and
+// the roofline summary (roofs and ridge points per precision).
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "report/query.hpp"
+#include "report/sections.hpp"
+#include "report/units.hpp"
+
+namespace roofline::report {
+
+namespace {
+
+std::string join(const std::vector<std::string>& v) {
+  std::string s;
+  for (const auto& x : v) s += (s.empty() ? "" : "; ") + x;
+  return s.empty() ? "—" : s;
+}
+
+cell stat_cell(const std::optional<stats_summary>& st, const char* unit, int digits = 3) {
+  if (!st) return cell("—");
+  return cell(fmt::format("{} {} ({}–{})", sig(st->median, digits), unit, sig(st->min, digits), sig(st->max, digits)), st->median);
+}
+
+}  // namespace
+
+section measured_section(const results& r) {
+  section s{"Measured roofs", "measured", {}};
+  const auto& m = r.measured;
+  s.heading("Bandwidth");
+  if (m.bandwidth.empty()) {
+    s.para("No bandwidth results.");
+  } else {
+    const auto nom = r.nominal.memory_bandwidth_bytes_per_s;
+    table t;
+    t.header = {"pattern", "level", "working set", "best", "median", "spread", "repeats", "% of nominal", "verified", "bytes counted", "notes"};
+    for (const auto& b : m.bandwidth) {
+      const bool device = is_device_memory(b.level);
+      t.rows.push_back({cell(b.pattern), cell(b.level),
+                        cell(bytes_binary(static_cast<double>(b.working_set_bytes)), static_cast<double>(b.working_set_bytes)),
+                        cell(rate_bytes(b.bytes_per_s), b.bytes_per_s), cell(rate_bytes(b.median_bytes_per_s), b.median_bytes_per_s),
+                        cell(percent(b.spread), b.spread), cell(std::to_string(b.repeats), b.repeats),
+                        device && nom && *nom > 0 ? cell(percent(b.bytes_per_s / *nom), b.bytes_per_s / *nom) : cell("—"),
+                        cell(b.verified ? "yes" : "no"), cell(b.bytes_convention.empty() ? "—" : b.bytes_convention),
+                        cell(join(b.flags))});
+    }
+    s.add(std::move(t));
+  }
+  s.heading("Compute");
+  if (m.compute.empty()) {
+    s.para("No compute results.");
+  } else {
+    table t;
+    t.header = {"precision", "engine", "n", "best", "median", "spread", "% of nominal", "SM clock", "power", "temperature",
+                "throttle", "method", "notes"};
+    for (const auto& c : m.compute) {
+      const nominal_peak* p = c.engine == "vector" ? vector_peak_for(r.nominal, c.precision) : peak_for(r.nominal, c.precision);
+      if (!p) p = peak_for(r.nominal, c.precision);
+      const auto& tel = c.telemetry;
+      std::string throttle = "—";
+      if (tel) {
+        throttle = tel->throttle_reasons.empty() ? "none" : join(tel->throttle_reasons);
+        throttle += fmt::format(" ({} of samples)", percent(tel->throttled_fraction));
+      }
+      t.rows.push_back({cell(c.precision), cell(c.engine),
+                        c.size ? cell(std::to_string(*c.size), static_cast<double>(*c.size)) : cell("—"),
+                        cell(rate_flops(c.flops_per_s), c.flops_per_s), cell(rate_flops(c.median_flops_per_s), c.median_flops_per_s),
+                        cell(percent(c.spread), c.spread),
+                        p ? cell(percent(c.flops_per_s / p->flops_per_s), c.flops_per_s / p->flops_per_s) : cell("—"),
+                        tel ? stat_cell(tel->sm_clock_mhz, "MHz", 4) : cell("—"), tel ? stat_cell(tel->power_w, "W") : cell("—"),
+                        tel ? stat_cell(tel->temperature_c, "°C") : cell("—"), cell(throttle),
+                        cell(c.method.empty() ? "—" : c.method), cell(join(c.flags) + (c.verified ? "" : " (not verified)"))});
+    }
+    s.add(std::move(t));
+    s.para("Best = the roof; median and spread = (max − min) ÷ median over the repeats. Telemetry: median (min–max) over the probe.");
+  }
+  if (m.launch) {
+    s.heading("Launch overhead");
+    std::vector<std::string> items = {"empty kernel, launch to completion: " + seconds(m.launch->kernel_s)};
+    if (m.launch->graph_s) items.push_back("per kernel inside a CUDA graph: " + seconds(*m.launch->graph_s));
+    if (!m.launch->method.empty()) items.push_back("method: " + m.launch->method);
+    s.bullets(items);
+  }
+  if (m.telemetry.is_object() && !m.telemetry.empty()) {
+    s.heading("Device-wide telemetry");
+    add_json(s, m.telemetry, "", 0);
+  }
+  return s;
+}
+
+section roofline_section(const results& r) {
+  section s{"Roofs and ridge points", "roofline", {}};
+  s.para("Ridge point = peak ÷ device-memory bandwidth (FLOP/B): ops below it are memory-bound. Measured roofs use "
+         "the best compute result of each precision and the best device-memory bandwidth of any pattern.");
+  table t;
+  t.header = {"precision", "nominal peak", "measured peak", "nominal bandwidth", "measured bandwidth", "nominal ridge",
+              "measured ridge", "ridge moved"};
+  std::vector<std::string> precs = nominal_precisions(r.nominal);
+  for (const auto& p : measured_precisions(r.measured)) precs.push_back(p);
+  std::vector<std::string> seen;
+  for (const auto& p : precs) {
+    if (std::find(seen.begin(), seen.end(), p) != seen.end()) continue;
+    seen.push_back(p);
+    const ridge_pair rp = ridge_for(r, p);
+    auto opt = [](const std::optional<double>& v, std::string (*f)(double)) { return v ? cell(f(*v), *v) : cell("—"); };
+    t.rows.push_back({cell(p), opt(rp.peak_nominal, rate_flops), opt(rp.peak_measured, rate_flops), opt(rp.bw_nominal, rate_bytes),
+                      opt(rp.bw_measured, rate_bytes), opt(rp.nominal, intensity), opt(rp.measured, intensity),
+                      rp.nominal && rp.measured ? cell(fmt::format("{:+.1f}%", 100.0 * (*rp.measured / *rp.nominal - 1)),
+                                                       *rp.measured / *rp.nominal - 1)
+                                                : cell("—")});
+  }
+  s.add(std::move(t));
+  const auto& rs = r.roofline;
+  std::vector<std::string> items;
+  if (!rs.precision.empty())
+    items.push_back(fmt::format("ops are placed against the {} roofs: peak {} measured ({} nominal), bandwidth {} measured ({} nominal)",
+                                rs.precision, rate_flops(rs.peak_measured), rate_flops(rs.peak_nominal),
+                                rate_bytes(rs.bandwidth_measured),
+                                rs.bandwidth_nominal ? rate_bytes(*rs.bandwidth_nominal) : std::string("unknown")));
+  for (const auto& lvl : cache_levels(r.measured))
+    if (const bandwidth_result* b = best_level_bandwidth(r.measured, lvl))
+      items.push_back(fmt::format("{} roof: {} ({}, {} working set)", lvl, rate_bytes(b->bytes_per_s), b->pattern,
+                                  bytes_binary(static_cast<double>(b->working_set_bytes))));
+  s.bullets(items);
+  if (r.analysis.is_object()) {
+    auto it = r.analysis.find("ridge");
+    if (it != r.analysis.end() && !it->is_null()) {
+      s.heading("Ridge analysis");
+      add_json(s, *it, "ridge", 0);
+    }
+  }
+  return s;
+}
+
+}  // namespace roofline::report

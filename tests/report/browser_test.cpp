@@ -1,0 +1,104 @@
+// report.html as a user opens it: headless Chromium (Debian's `chromium`) loads the file, runs its
+// script, and we check the dumped DOM and the console. Skipped only when chromium is not installed.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "roofline/report.hpp"
+#include "test_util.hpp"
+
+namespace roofline {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string chromium() {
+  for (const char* p : {"/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"})
+    if (fs::exists(p)) return p;
+  return "";
+}
+
+/// Loads `file` headless; returns the DOM after scripts ran (stdout) and the browser log (stderr).
+test::run_result load(const std::string& browser, const std::string& file, const test::temp_dir& d) {
+  return test::run("timeout 120 " + browser +
+                       " --headless --no-sandbox --disable-gpu --no-first-run --no-default-browser-check"
+                       " --user-data-dir=" + (d / "profile") +
+                       " --enable-logging=stderr --v=0 --virtual-time-budget=3000 --dump-dom file://" + file,
+                   d);
+}
+
+/// Console errors in a Chromium log: lines of the form `...:CONSOLE(n)] "message", source: ...`
+/// at level ERROR or with an uncaught exception.
+std::string console_errors(const std::string& log) {
+  std::string bad;
+  std::size_t start = 0;
+  while (start < log.size()) {
+    const auto end = log.find('\n', start);
+    const std::string line = log.substr(start, end == std::string::npos ? std::string::npos : end - start);
+    if (line.find("CONSOLE") != std::string::npos &&
+        (line.find("ERROR") != std::string::npos || line.find("Uncaught") != std::string::npos))
+      bad += line + "\n";
+    if (end == std::string::npos) break;
+    start = end + 1;
+  }
+  return bad;
+}
+
+TEST(Browser, ReportHtmlLoadsWithoutConsoleErrorsAndDrawsEverything) {
+  const std::string browser = chromium();
+  if (browser.empty()) GTEST_SKIP() << "chromium not installed (apt-get install chromium)";
+  test::temp_dir d("browser");
+  const results r = load_results(test::data("results-gpu.json"));
+  const std::string html = render_html(r);
+  write_file_atomic(d / "report.html", html);
+  // A second copy with a probe that clicks the op table's "#" header twice (descending) and records
+  // the first row's number: the sorting script works when it is the last op, 16.
+  const std::string probe =
+      "<script>(function(){var t=document.querySelector('#ops table.sortable');var th=t.tHead.rows[0].cells[0];"
+      "th.click();th.click();var m=document.createElement('div');m.id='sort-check';"
+      "m.textContent='first='+t.tBodies[0].rows[0].cells[0].textContent;document.body.appendChild(m);})();</script>";
+  // ... and a recorder, first in <head>, of console.error calls and uncaught errors (Chromium logs
+  // console.error at INFO level, so the log alone cannot tell it from console.log).
+  const std::string recorder =
+      "<script>window.__errs=[];(function(){var e=console.error;console.error=function(){"
+      "window.__errs.push(Array.prototype.join.call(arguments,' '));e.apply(console,arguments);};"
+      "window.addEventListener('error',function(ev){window.__errs.push(String(ev.message));});})();</script>";
+  const std::string report_errors =
+      "<script>(function(){var m=document.createElement('div');m.id='console-errors';"
+      "m.textContent='errors='+window.__errs.length+(window.__errs.length?': '+window.__errs.join(' | '):'');"
+      "document.body.appendChild(m);})();</script>";
+  std::string probed = html;
+  probed.insert(probed.find("<head>") + 6, recorder);
+  probed.insert(probed.rfind("</body>"), probe + report_errors);
+  write_file_atomic(d / "probed.html", probed);
+
+  const auto page = load(browser, d / "report.html", d);
+  ASSERT_NE(page.out.find("id=\"roofline-js-ok\""), std::string::npos) << "the page script did not finish\n" << page.err;
+  EXPECT_EQ(console_errors(page.err), "");
+  // the inline SVG drew every roof and every op point
+  EXPECT_EQ(test::count(page.out, "<path class=\"roof "), 7u);
+  EXPECT_EQ(test::count(page.out, "class=\"op-pred\""), 15u);
+  EXPECT_EQ(test::count(page.out, "class=\"op-meas\""), 14u);
+  // every table is sortable and nothing refers to the network
+  EXPECT_NE(page.out.find("data-tables=\"" + std::to_string(test::count(html, "<table class=\"sortable\">")) + "\""), std::string::npos);
+  EXPECT_EQ(html.find("http://"), html.find("http://www.w3.org/2000/svg"));
+  EXPECT_EQ(html.find("https://"), std::string::npos);
+
+  const auto sorted = load(browser, d / "probed.html", d);
+  EXPECT_NE(sorted.out.find("<div id=\"sort-check\">first=16</div>"), std::string::npos) << sorted.err;
+  EXPECT_NE(sorted.out.find("<div id=\"console-errors\">errors=0</div>"), std::string::npos) << sorted.out.substr(sorted.out.rfind("<div"));
+  EXPECT_EQ(console_errors(sorted.err), "");
+}
+
+TEST(Browser, TheConsoleCheckCatchesAnUncaughtError) {
+  // The check above is only worth something if it sees an error when there is one.
+  const std::string browser = chromium();
+  if (browser.empty()) GTEST_SKIP() << "chromium not installed (apt-get install chromium)";
+  test::temp_dir d("browser-neg");
+  write_file_atomic(d / "bad.html", "<!DOCTYPE html><html><body><script>undefined_function();</script></body></html>");
+  const auto page = load(browser, d / "bad.html", d);
+  EXPECT_NE(console_errors(page.err).find("Uncaught ReferenceError"), std::string::npos) << page.err;
+}
+
+}  // namespace
+}  // namespace roofline

@@ -1,0 +1,58 @@
+// Shared helpers of the report tests: fixture paths, running the CLI, counting substrings.
+#pragma once
+#include <cstdio>
+#include <cstdlib>
+#include <unistd.h>
+#include <sys/wait.h>
+
+#include <filesystem>
+#include <string>
+
+#include "roofline/io.hpp"
+#include "roofline/results.hpp"
+
+namespace roofline::test {
+
+inline std::string data(const std::string& name) { return std::string(ROOFLINE_TEST_DATA) + "/" + name; }
+inline std::string golden(const std::string& name) { return std::string(ROOFLINE_TEST_DATA) + "/../golden/" + name; }
+
+inline std::size_t count(const std::string& text, const std::string& needle) {
+  std::size_t n = 0;
+  for (auto p = text.find(needle); p != std::string::npos; p = text.find(needle, p + needle.size())) ++n;
+  return n;
+}
+
+/// A fresh empty directory under the system temp dir, removed by the destructor.
+struct temp_dir {
+  std::filesystem::path path;
+  explicit temp_dir(const std::string& tag) {
+    path = std::filesystem::temp_directory_path() / ("roofline-report-" + tag + "-" + std::to_string(::getpid()));
+    std::filesystem::remove_all(path);
+    std::filesystem::create_directories(path);
+  }
+  ~temp_dir() {
+    std::error_code ec;
+    std::filesystem::remove_all(path, ec);
+  }
+  std::string operator/(const std::string& f) const { return (path / f).string(); }
+};
+
+struct run_result {
+  int rc = -1;
+  std::string out, err;
+};
+
+/// Runs `cmd` through the shell; stdout and stderr captured separately (into files in `dir`).
+inline run_result run(const std::string& cmd, const temp_dir& dir) {
+  const std::string out = dir / ".stdout", err = dir / ".stderr";
+  const int status = std::system((cmd + " >" + out + " 2>" + err).c_str());
+  run_result r;
+  r.rc = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  r.out = read_file(out);
+  r.err = read_file(err);
+  std::filesystem::remove(out);
+  std::filesystem::remove(err);
+  return r;
+}
+
+}  // namespace roofline::test
