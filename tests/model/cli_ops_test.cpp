@@ -55,3 +55,42 @@ TEST(CliOps, BadFlagsExitTwo) {
   EXPECT_EQ(run("ops --dtype fp13").rc, 2);
   EXPECT_EQ(run("ops --model no-such-model").rc, 2);
 }
+
+#include <filesystem>
+#include <fstream>
+
+#include "roofline/results.hpp"
+
+TEST(CliOps, PlacesOpsAgainstResultsRoofs) {
+  // a results.json whose roofs are 1 TFLOP/s and 100 GB/s (ridge 10 FLOP/B)
+  roofline::results r;
+  r.device.kind = "cpu";
+  r.device.name = "test device";
+  r.roofline.precision = "fp16";
+  r.roofline.peak_measured = r.roofline.peak_nominal = 1e12;
+  r.roofline.bandwidth_measured = 1e11;
+  r.roofline.bandwidth_nominal = 1e11;
+  r.roofline.ridge_measured = 10;
+  r.roofline.ridge_nominal = 10.0;
+  const auto path = std::filesystem::temp_directory_path() / "roofline_model_test_results.json";
+  {
+    std::ofstream f(path);
+    f << roofline::json(r).dump();
+  }
+  const auto out = run("ops --model tinyllama-1.1b --phase decode --batch 1 --json --results " + path.string());
+  std::filesystem::remove(path);
+  ASSERT_EQ(out.rc, 0);
+  const auto j = roofline::json::parse(out.out);
+  EXPECT_DOUBLE_EQ(j["roofs"]["ridge"].get<double>(), 10.0);
+  double share = 0;
+  for (const auto& op : j["ops"]) {
+    share += op["share"].get<double>();  // share = time × count / step time
+    if (op["name"] == "q_proj") {
+      EXPECT_EQ(op["bound"], "memory");
+      EXPECT_DOUBLE_EQ(op["predicted_s"].get<double>(), op["bytes"].get<double>() / 1e11);
+    }
+    if (op["name"] == "attention") EXPECT_EQ(op["bound"], "memory");  // ≈ 8 < 10
+  }
+  EXPECT_NEAR(share, 1.0, 1e-9);
+  EXPECT_GT(j["totals"]["tokens_per_s"].get<double>(), 0);
+}
