@@ -100,7 +100,16 @@ struct catalogue_options {
 };
 
 /// Every op of one step of `cfg` under `opt`, in execution order, one entry per distinct op (its
-/// `count` says how many times it runs per step).
+/// `count` says how many times it runs per step: the layer count for per-layer ops, 1 for the
+/// embedding, final norm and lm_head). Tokens per step T = batch (decode) or batch·seq.
+/// llama family: embed_tokens, input_norm, q_proj, k_proj, v_proj, rope, attention, o_proj,
+/// attn_residual, post_attention_norm, gate_proj, up_proj, silu + mul (or silu_mul), down_proj,
+/// mlp_residual, final_norm, lm_head. gpt2: wte, wpe, embed_add, ln_1, c_attn, attention,
+/// attn_c_proj, attn_residual, ln_2, c_fc, gelu, mlp_c_proj, mlp_residual, ln_f, lm_head.
+/// train: the forward ops, then `*.recompute` copies of the per-layer ops when opt.recompute, then
+/// the backward ops in reverse (backward = true; a linear becomes `*.grad_input` and
+/// `*.grad_weight` GEMMs with their own m/n/k). Formulas: docs/formulas-model.md.
+/// Throws input_error naming --batch, --seq, --context, --dtype or --kv-dtype on a bad option.
 std::vector<op_desc> build_catalogue(const model_config& cfg, const catalogue_options& opt);
 
 // ---- per-element FLOP conventions (docs/formulas-model.md §3) ----
