@@ -171,6 +171,11 @@ op_desc attention_op(op_kind kind, std::int64_t batch, std::int64_t heads, std::
                      std::int64_t head_dim, std::int64_t q_len, std::int64_t kv_len, int dtype_bytes,
                      int kv_dtype_bytes, bool causal_halved);
 
+/// The softmax inside an attention op, as a standalone row softmax over its scores: rows =
+/// batch·heads·q_len, cols = kv_len (the shape eager naive attention runs it at; §3 conventions).
+/// Its bytes are already part of attention_naive's; list it beside, never add it to a step total.
+op_desc attention_softmax_op(const op_desc& attention);
+
 // ---- per-token helpers (docs/formulas-model.md §5) ----
 
 /// Weights of every matrix multiply (lm_head included; embedding gathers, norms and biases excluded):
