@@ -24,6 +24,7 @@ struct model_config {
   bool o_proj_bias = false;           ///< llama: attention_bias also biases o_proj; qwen2: no; gpt2: yes
   double rms_norm_eps = 1e-5;
   std::string model_type;             ///< config.json model_type: llama | mistral | qwen2 | gpt2
+  std::int64_t sliding_window = 0;    ///< mistral: attention window (keys per query); 0 = full attention
 
   /// Exact parameter count (TinyLlama-1.1B: 1,100,048,384; Llama-2-7B: 6,738,415,616).
   std::int64_t parameters() const;
