@@ -55,13 +55,18 @@ bool selected(const std::vector<std::string>& only, const std::string& group, co
 }
 
 /// The op scenarios of the default job: decode at batch 1 and 32 (context 2048), prefill at 2048
-/// with fused attention, plus naive prefill attention for comparison.
+/// with fused attention, plus naive prefill attention (and its softmax) for comparison.
 std::vector<op_desc> scenario_ops(const model_config& cfg, const std::string& dtype) {
   std::vector<op_desc> all;
   auto add = [&](catalogue_options o, bool attention_only) {
     o.dtype = dtype;
-    for (auto& op : build_catalogue(cfg, o))
-      if (!attention_only || op.kind == op_kind::attention_naive) all.push_back(op);
+    for (auto& op : build_catalogue(cfg, o)) {
+      if (attention_only && op.kind != op_kind::attention_naive) continue;
+      all.push_back(op);
+      // The softmax inside naive attention, as its own row at the scores' shape (already part of
+      // the attention op's bytes: listed beside it, never added to a step total).
+      if (op.kind == op_kind::attention_naive) all.push_back(attention_softmax_op(op));
+    }
   };
   catalogue_options d;
   d.ph = phase::decode;
