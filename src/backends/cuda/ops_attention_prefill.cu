@@ -55,6 +55,7 @@ struct attn_buffers {
     fill_random(q.get(), dt, qn, seed, 1.0f, st);
     fill_random(k.get(), dt, kvn, seed + 1, 1.0f, st);
     fill_random(v.get(), dt, kvn, seed + 2, 1.0f, st);
+    fill_random(s.get(), dt, sn, seed + 3, 1.0f, st);  // cuBLASLt's algorithm timing reads S before QKᵀ writes it
   }
 };
 
