@@ -8,6 +8,7 @@
 #include <string>
 
 #include "backends/cuda/cuda_ops.hpp"
+#include "roofline/error.hpp"
 #include "roofline/measure.hpp"
 
 namespace roofline::cuda::test {
