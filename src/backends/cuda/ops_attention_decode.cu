@@ -51,13 +51,20 @@ __global__ void __launch_bounds__(dec_warps * 32) decode_split_kernel(
   const uint4* kr = reinterpret_cast<const uint4*>(k + kv_base);
   const uint4* vr = reinterpret_cast<const uint4*>(v + kv_base);
   const int start = split * chunk, end = min(kv_len, start + chunk);
-  for (int base = start + warp * KPW; base < end; base += dec_warps * KPW) {  // uniform per warp
+  // software-pipelined: the next step's K and V are in flight while this step computes
+  constexpr int step = dec_warps * KPW;
+  uint4 kn = make_uint4(0, 0, 0, 0), vn = make_uint4(0, 0, 0, 0);
+  if (start + warp * KPW + ks < end) {
+    kn = __ldg(kr + size_t(start + warp * KPW + ks) * (D / 8) + dp);
+    vn = __ldg(vr + size_t(start + warp * KPW + ks) * (D / 8) + dp);
+  }
+  for (int base = start + warp * KPW; base < end; base += step) {  // uniform per warp
     const int j = base + ks;
     const bool valid = j < end;
-    uint4 kraw = make_uint4(0, 0, 0, 0), vraw = make_uint4(0, 0, 0, 0);
-    if (valid) {
-      kraw = __ldg(kr + size_t(j) * (D / 8) + dp);
-      vraw = __ldg(vr + size_t(j) * (D / 8) + dp);
+    const uint4 kraw = kn, vraw = vn;
+    if (j + step < end) {
+      kn = __ldg(kr + size_t(j + step) * (D / 8) + dp);
+      vn = __ldg(vr + size_t(j + step) * (D / 8) + dp);
     }
     float kf[8], vf[8];
     unpack8<T>(kraw, kf);

@@ -55,6 +55,7 @@ struct attn_buffers {
     fill_random(q.get(), dt, qn, seed, 1.0f, st);
     fill_random(k.get(), dt, kvn, seed + 1, 1.0f, st);
     fill_random(v.get(), dt, kvn, seed + 2, 1.0f, st);
+    fill_random(s.get(), dt, sn, seed + 3, 1.0f, st);  // cuBLASLt's algorithm timing reads S before QKᵀ writes it
   }
 };
 
@@ -73,10 +74,10 @@ struct naive_attention {
         pv(ctx, dt, int64_t(g) * sh.q_len, sh.d, sh.kv_len, false, sh.batch * sh.kv_heads,
            int64_t(g) * sh.q_len * sh.kv_len, int64_t(sh.kv_len) * sh.d, int64_t(g) * sh.q_len * sh.d, b.s.get(),
            b.v.get(), b.o.get()) {}
-  std::string run(attn_buffers<T>& b, cudaStream_t st) const {
+  const char* run(attn_buffers<T>& b, cudaStream_t st) const {
     qk.run(b.q.get(), b.k.get(), b.s.get());
     T* s = b.s.template as<T>();
-    const std::string sm =
+    const char* sm =
         launch_row_softmax<T>(s, s, size_t(a.batch) * a.heads * a.q_len, a.kv_len, 1.f / std::sqrt(float(a.d)),
                               a.causal ? a.q_len : 0, a.kv_len - a.q_len, st);
     pv.run(b.s.get(), b.v.get(), b.o.get());

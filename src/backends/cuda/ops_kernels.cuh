@@ -12,7 +12,7 @@ namespace roofline::cuda::detail {
 /// causal mask: row r is query r mod q_len and sees keys j ≤ (r mod q_len) + kv_off (others → 0).
 /// Returns a one-line description of the path taken.
 template <typename T>
-std::string launch_row_softmax(const T* x, T* y, size_t rows, int cols, float scale, int q_len, int kv_off,
+const char* launch_row_softmax(const T* x, T* y, size_t rows, int cols, float scale, int q_len, int kv_off,
                                cudaStream_t s);
 /// fp32 reference of the same (one warp per row, fp64 sums).
 template <typename T>

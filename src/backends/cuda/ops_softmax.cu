@@ -111,7 +111,7 @@ __global__ void softmax_reference(const T* x, float* ref, size_t rows, int cols,
 }  // namespace
 
 template <typename T>
-std::string launch_row_softmax(const T* x, T* y, size_t rows, int cols, float scale, int q_len, int kv_off,
+const char* launch_row_softmax(const T* x, T* y, size_t rows, int cols, float scale, int q_len, int kv_off,
                                cudaStream_t s) {
   const int nv = cols / 8;
   int vpt = 0;
@@ -127,11 +127,12 @@ std::string launch_row_softmax(const T* x, T* y, size_t rows, int cols, float sc
     default: softmax_online_kernel<T><<<rows, 256, 0, s>>>(x, y, cols, scale, q_len, kv_off);
   }
   ROOFLINE_CUDA_LAUNCH_CHECK();
-  return vpt ? cat("one pass: one block of ", threads, " threads per row, row in registers")
+  // a static string: no host work inside timed regions
+  return vpt ? "one pass: one block (<= 256 threads) per row, row in registers"
              : "online max/sum pass then a writing pass (cols not a multiple of 8 or > 16384)";
 }
-template std::string launch_row_softmax<__half>(const __half*, __half*, size_t, int, float, int, int, cudaStream_t);
-template std::string launch_row_softmax<__nv_bfloat16>(const __nv_bfloat16*, __nv_bfloat16*, size_t, int, float, int,
+template const char* launch_row_softmax<__half>(const __half*, __half*, size_t, int, float, int, int, cudaStream_t);
+template const char* launch_row_softmax<__nv_bfloat16>(const __nv_bfloat16*, __nv_bfloat16*, size_t, int, float, int,
                                                        int, cudaStream_t);
 
 template <typename T>

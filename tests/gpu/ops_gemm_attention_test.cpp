@@ -1,0 +1,89 @@
+// GPU: cuBLASLt GEMMs at TinyLlama's decode and prefill linear shapes verify on sampled rows;
+// decode attention (GQA 32/4, context 2048), naive and fused prefill attention verify against the
+// fp32 reference, and fused agrees with naive within 1e-2.
+#include "ops_fixture.hpp"
+
+namespace roofline::cuda::test {
+namespace {
+
+op_desc gemm(std::int64_t m, std::int64_t n, std::int64_t k, const std::string& dt = "fp16") {
+  op_desc op;
+  op.name = "test_gemm";
+  op.kind = op_kind::gemm;
+  op.m = m;
+  op.n = n;
+  op.k = k;
+  op.dtype = dt;
+  op.dtype_bytes = 2;
+  op.shape = std::to_string(m) + "x" + std::to_string(k) + "x" + std::to_string(n);
+  return op;
+}
+
+TEST(ops_gemm, linear_shapes_verify) {
+  ROOFLINE_SKIP_WITHOUT_GPU();
+  gpu_context g;
+  for (const char* dt : {"fp16", "bf16"})
+    for (const op_desc& op : {gemm(1, 2048, 2048, dt), gemm(32, 5632, 2048, dt), gemm(2048, 2048, 5632, dt),
+                              gemm(7, 1000, 304, dt)}) {
+      op_timing t;
+      ASSERT_NO_THROW(t = run_op(op, quick_timing(), g.ctx)) << op.shape << " " << dt;
+      expect_verified(t, op);
+      EXPECT_NE(t.note.find("cuBLASLt"), std::string::npos) << t.note;
+    }
+}
+
+TEST(ops_attention, decode_verifies) {
+  ROOFLINE_SKIP_WITHOUT_GPU();
+  gpu_context g;
+  for (const char* dt : {"fp16", "bf16"}) {
+    for (const op_desc& op :
+         {attention(op_kind::attention_decode, 1, 32, 4, 64, 1, 2048, false, dt),    // TinyLlama, batch 1
+          attention(op_kind::attention_decode, 32, 32, 4, 64, 1, 2048, false, dt),   // TinyLlama, batch 32
+          attention(op_kind::attention_decode, 2, 32, 32, 128, 1, 1000, false, dt),  // Llama-2-7B (MHA), odd length
+          attention(op_kind::attention_decode, 1, 48, 4, 128, 1, 300, false, dt),    // g = 12 > 8: two head groups
+          attention(op_kind::attention_decode, 1, 8, 1, 256, 1, 77, false, dt)}) {
+      op_timing t;
+      ASSERT_NO_THROW(t = run_op(op, quick_timing(), g.ctx)) << op.shape << " " << dt;
+      expect_verified(t, op);
+    }
+  }
+}
+
+TEST(ops_attention, naive_and_fused_prefill_verify) {
+  ROOFLINE_SKIP_WITHOUT_GPU();
+  gpu_context g;
+  for (const char* dt : {"fp16", "bf16"})
+    for (op_kind k : {op_kind::attention_naive, op_kind::attention_fused})
+      for (const op_desc& op : {attention(k, 1, 32, 4, 64, 256, 256, true, dt),
+                                attention(k, 2, 8, 8, 128, 200, 200, true, dt),
+                                attention(k, 1, 8, 2, 64, 100, 300, true, dt),  // kv_len > q_len: offset diagonal
+                                attention(k, 1, 4, 4, 128, 130, 130, false, dt)}) {
+        op_timing t;
+        ASSERT_NO_THROW(t = run_op(op, quick_timing(), g.ctx)) << to_string(k) << " " << op.shape << " " << dt;
+        expect_verified(t, op);
+      }
+}
+
+TEST(ops_attention, fused_matches_naive) {
+  ROOFLINE_SKIP_WITHOUT_GPU();
+  gpu_context g;
+  for (const char* dt : {"fp16", "bf16"}) {
+    const double e1 = fused_vs_naive_attention(attention(op_kind::attention_fused, 1, 32, 4, 64, 512, 512, true, dt), g.ctx);
+    EXPECT_LT(e1, 1e-2) << dt;
+    const double e2 =
+        fused_vs_naive_attention(attention(op_kind::attention_fused, 1, 8, 8, 128, 333, 333, false, dt), g.ctx);
+    EXPECT_LT(e2, 1e-2) << dt;
+  }
+}
+
+TEST(ops_attention, fused_prefill_is_faster_than_naive_at_tinyllama_2048) {
+  ROOFLINE_SKIP_WITHOUT_GPU();
+  gpu_context g;
+  const op_desc naive = attention(op_kind::attention_naive, 1, 32, 4, 64, 2048, 2048, true);
+  const op_desc fused = attention(op_kind::attention_fused, 1, 32, 4, 64, 2048, 2048, true);
+  const double tn = run_op(naive, quick_timing(), g.ctx).seconds, tf = run_op(fused, quick_timing(), g.ctx).seconds;
+  EXPECT_LT(tf, tn) << "fused " << tf << " s, naive " << tn << " s";
+}
+
+}  // namespace
+}  // namespace roofline::cuda::test
