@@ -1,0 +1,182 @@
+// Attention on the CPU, fp32 (shapes and conventions: op_kernels.hpp). FLOPs per (batch, head):
+// 4 · q_len · visible_keys · head_dim (QKᵀ and P·V); bytes: q, k, v, out once each for decode and
+// fused; naive adds the scores written, read and rewritten by the softmax, and read again by P·V.
+// Checked by the op runner against a double-precision reference on sampled rows.
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include "backends/cpu/op_kernels.hpp"
+
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define ROOFLINE_TILE_KERNEL __attribute__((target_clones("avx512f", "avx2", "default")))
+#else
+#define ROOFLINE_TILE_KERNEL
+#endif
+
+namespace roofline::cpu {
+
+namespace {
+
+constexpr std::int64_t tile_q = 32, tile_k = 64;
+
+ROOFLINE_TILE_KERNEL float dot(const float* __restrict a, const float* __restrict b, std::int64_t d) {
+  float s = 0;
+#pragma omp simd reduction(+ : s)
+  for (std::int64_t i = 0; i < d; ++i) s += a[i] * b[i];
+  return s;
+}
+
+ROOFLINE_TILE_KERNEL void axpy(float* __restrict y, const float* __restrict x, float a, std::int64_t d) {
+#pragma omp simd
+  for (std::int64_t i = 0; i < d; ++i) y[i] += a * x[i];
+}
+
+/// Last key index (exclusive) query i may see.
+inline std::int64_t visible(const attention_shape& s, std::int64_t i) {
+  return s.causal ? std::min(s.kv_len, s.kv_len - s.q_len + i + 1) : s.kv_len;
+}
+
+inline const float* kv_ptr(const float* base, const attention_shape& s, std::int64_t b, std::int64_t h) {
+  const std::int64_t group = std::max<std::int64_t>(1, s.heads / std::max<std::int64_t>(1, s.kv_heads));
+  return base + ((b * s.kv_heads + h / group) * s.kv_len) * s.head_dim;
+}
+
+/// One query tile [i0, i1) of one (batch, head), online softmax over key tiles.
+ROOFLINE_TILE_KERNEL void fused_tile(const float* q, const float* k, const float* v, float* out, const attention_shape& s,
+                                     std::int64_t i0, std::int64_t i1, float* sc, float* acc, float* mx, float* l) {
+  const std::int64_t d = s.head_dim, nq = i1 - i0;
+  const float scale = 1.0f / std::sqrt(static_cast<float>(d));
+  for (std::int64_t i = 0; i < nq; ++i) {
+    mx[i] = -INFINITY;
+    l[i] = 0;
+    std::fill_n(acc + i * d, d, 0.0f);
+  }
+  const std::int64_t kend = visible(s, i1 - 1);
+  for (std::int64_t j0 = 0; j0 < kend; j0 += tile_k) {
+    const std::int64_t j1 = std::min(kend, j0 + tile_k);
+    for (std::int64_t i = 0; i < nq; ++i) {
+      const std::int64_t vis = std::min(j1, visible(s, i0 + i));
+      if (vis <= j0) continue;
+      const float* qi = q + (i0 + i) * d;
+      float* si = sc + i * tile_k;
+      float m = mx[i];
+      for (std::int64_t j = j0; j < vis; ++j) {
+        si[j - j0] = dot(qi, k + j * d, d) * scale;
+        m = std::max(m, si[j - j0]);
+      }
+      const float corr = std::exp(mx[i] - m);
+      float sum = 0;
+      float* ai = acc + i * d;
+      for (std::int64_t c = 0; c < d; ++c) ai[c] *= corr;
+      for (std::int64_t j = j0; j < vis; ++j) {
+        const float p = std::exp(si[j - j0] - m);
+        sum += p;
+        axpy(ai, v + j * d, p, d);
+      }
+      l[i] = l[i] * corr + sum;
+      mx[i] = m;
+    }
+  }
+  for (std::int64_t i = 0; i < nq; ++i) {
+    const float inv = 1.0f / l[i];
+    for (std::int64_t c = 0; c < d; ++c) out[(i0 + i) * d + c] = acc[i * d + c] * inv;
+  }
+}
+
+}  // namespace
+
+void attention_decode_kernel(const float* q, const float* k, const float* v, float* out, const attention_shape& s) {
+  const std::int64_t d = s.head_dim, bh = s.batch * s.heads;
+  const float scale = 1.0f / std::sqrt(static_cast<float>(d));
+#pragma omp parallel
+  {
+    std::vector<float> sc(static_cast<std::size_t>(s.kv_len));
+#pragma omp for schedule(static)
+    for (std::int64_t x = 0; x < bh; ++x) {
+      const std::int64_t b = x / s.heads, h = x % s.heads;
+      const float* qi = q + x * d;
+      const float* kb = kv_ptr(k, s, b, h);
+      const float* vb = kv_ptr(v, s, b, h);
+      float m = -INFINITY;
+      for (std::int64_t j = 0; j < s.kv_len; ++j) {
+        sc[j] = dot(qi, kb + j * d, d) * scale;
+        m = std::max(m, sc[j]);
+      }
+      float* o = out + x * d;
+      std::fill_n(o, d, 0.0f);
+      float sum = 0;
+      for (std::int64_t j = 0; j < s.kv_len; ++j) {
+        const float p = std::exp(sc[j] - m);
+        sum += p;
+        axpy(o, vb + j * d, p, d);
+      }
+      const float inv = 1.0f / sum;
+      for (std::int64_t c = 0; c < d; ++c) o[c] *= inv;
+    }
+  }
+}
+
+void attention_naive_kernel(const float* q, const float* k, const float* v, float* scores, float* out,
+                            const attention_shape& s) {
+  const std::int64_t d = s.head_dim, rows = s.batch * s.heads * s.q_len;
+  const float scale = 1.0f / std::sqrt(static_cast<float>(d));
+  // 1. S = q kᵀ · scale, written to memory
+#pragma omp parallel for schedule(dynamic, 16)
+  for (std::int64_t r = 0; r < rows; ++r) {
+    const std::int64_t bh = r / s.q_len, i = r % s.q_len;
+    const float* kb = kv_ptr(k, s, bh / s.heads, bh % s.heads);
+    float* sr = scores + r * s.kv_len;
+    const std::int64_t vis = visible(s, i);
+    for (std::int64_t j = 0; j < vis; ++j) sr[j] = dot(q + r * d, kb + j * d, d) * scale;
+  }
+  // 2. softmax in place over the visible part of each row
+#pragma omp parallel for schedule(dynamic, 16)
+  for (std::int64_t r = 0; r < rows; ++r) {
+    float* sr = scores + r * s.kv_len;
+    const std::int64_t vis = visible(s, r % s.q_len);
+    float m = -INFINITY;
+    for (std::int64_t j = 0; j < vis; ++j) m = std::max(m, sr[j]);
+    float sum = 0;
+    for (std::int64_t j = 0; j < vis; ++j) {
+      sr[j] = std::exp(sr[j] - m);
+      sum += sr[j];
+    }
+    const float inv = 1.0f / sum;
+    for (std::int64_t j = 0; j < vis; ++j) sr[j] *= inv;
+  }
+  // 3. out = P v
+#pragma omp parallel for schedule(dynamic, 16)
+  for (std::int64_t r = 0; r < rows; ++r) {
+    const std::int64_t bh = r / s.q_len;
+    const float* vb = kv_ptr(v, s, bh / s.heads, bh % s.heads);
+    const float* sr = scores + r * s.kv_len;
+    float* o = out + r * d;
+    std::fill_n(o, d, 0.0f);
+    const std::int64_t vis = visible(s, r % s.q_len);
+    for (std::int64_t j = 0; j < vis; ++j) axpy(o, vb + j * d, sr[j], d);
+  }
+}
+
+void attention_fused_kernel(const float* q, const float* k, const float* v, float* out, const attention_shape& s) {
+  const std::int64_t d = s.head_dim;
+  const std::int64_t tiles = (s.q_len + tile_q - 1) / tile_q;
+  const std::int64_t work = s.batch * s.heads * tiles;
+#pragma omp parallel
+  {
+    std::vector<float> sc(tile_q * tile_k), acc(static_cast<std::size_t>(tile_q * d)), mx(tile_q), l(tile_q);
+#pragma omp for schedule(dynamic, 1)
+    for (std::int64_t w = 0; w < work; ++w) {
+      // heaviest (last, causal) tiles first for balance
+      const std::int64_t x = work - 1 - w;
+      const std::int64_t bh = x / tiles, t = x % tiles;
+      const std::int64_t b = bh / s.heads, h = bh % s.heads;
+      const std::int64_t i0 = t * tile_q, i1 = std::min(s.q_len, i0 + tile_q);
+      const float* qb = q + bh * s.q_len * d;
+      float* ob = out + bh * s.q_len * d;
+      fused_tile(qb, kv_ptr(k, s, b, h), kv_ptr(v, s, b, h), ob, s, i0, i1, sc.data(), acc.data(), mx.data(), l.data());
+    }
+  }
+}
+
+}  // namespace roofline::cpu
