@@ -3,6 +3,7 @@
 // "Instruction tables", every x86-64 core since the Pentium Pro; Arm Cortex/Neoverse software
 // optimization guides for AArch64 ADD). Adds per second = cycles per second = the clock this core
 // actually ran at (boost included) while the chain ran.
+#include <algorithm>
 #include <cstdint>
 #include <fstream>
 #include <string>
@@ -37,9 +38,12 @@ __attribute__((noinline)) std::uint64_t add_chain(std::int64_t iterations) {
 
 double measure_clock_hz(const timing_options& timing) {
 #if defined(__x86_64__) || defined(__aarch64__)
-  const std::int64_t iterations = 100000;  // 2e7 adds: ~7 ms at 3 GHz
+  // 1e6 adds (~0.4 ms at 2.5 GHz) per sample: short enough that the best of many samples ran
+  // without being preempted even on a loaded machine.
+  const std::int64_t iterations = 5000;
   timing_options t = timing;
-  if (t.min_repeats < 10) t.min_repeats = 10;
+  t.min_repeats = std::max(t.min_repeats, 50);
+  t.max_repeats = std::max(t.max_repeats, 400);
   const auto samples = time_repeated(
       [&] {
         const double t0 = now_s();

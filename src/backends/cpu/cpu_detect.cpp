@@ -223,7 +223,7 @@ cpu_detection detect() {
     d.clock_source = "cpufreq max (/sys/devices/system/cpu/cpu0/cpufreq/cpuinfo_max_freq)";
   } else {
     try {
-      timing_options t{3, 10, 30, 0.05, 0.5};
+      timing_options t{3, 50, 400, 0.05, 0.3};
       d.clock_hz = measure_clock_hz(t);
       d.clock_source = "measured: dependent-add chain (one core, best of repeats; no cpufreq in this OS)";
     } catch (const probe_error& e) {

@@ -26,7 +26,7 @@ namespace {
   for (int j = 0; j < N; ++j) {                                                         \
     ELEM buf[LANES];                                                                    \
     STORE(buf, x[j]);                                                                   \
-    for (int l = 0; l < LANES; ++l) sum += buf[l];                                      \
+    for (int l = 0; l < LANES; ++l) sum += (static_cast<double>(buf[l]) - one) / step;                                      \
   }                                                                                     \
   return sum;
 
@@ -64,7 +64,7 @@ __attribute__((noinline)) double generic_chain(std::int64_t iterations, E one, E
   }
   double sum = 0;
   for (int j = 0; j < n; ++j)
-    for (int l = 0; l < L; ++l) sum += x[j][l];
+    for (int l = 0; l < L; ++l) sum += (static_cast<double>(x[j][l]) - one) / step;
   return sum;
 }
 
