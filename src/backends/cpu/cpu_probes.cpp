@@ -39,8 +39,15 @@ timing_options sweep_timing(timing_options t) {
   return t;
 }
 
-void bandwidth_probe(stream_pattern p, const probe_options& opt, std::shared_ptr<std::unique_ptr<stream_arrays>> arrays,
-                     measured_roofs& out) {
+/// Progress within probe `index` of `count`, on the driver's scale (probes span 5%..60% of a run).
+void report(const probe_options& opt, const std::string& what, int index, int count, double within) {
+  if (opt.progress) opt.progress(what, 0.05 + 0.55 * (index + within) / count);
+}
+
+constexpr int probe_count = 8;
+
+void bandwidth_probe(stream_pattern p, int index, const probe_options& opt,
+                     std::shared_ptr<std::unique_ptr<stream_arrays>> arrays, measured_roofs& out) {
   const int threads = worker_threads();
   const cache_sizes caches = detected_caches();
   const auto sizes = sweep_sizes(caches, threads, opt.quick ? 5 : 16);
@@ -53,9 +60,8 @@ void bandwidth_probe(stream_pattern p, const probe_options& opt, std::shared_ptr
     const std::int64_t n = std::min(sizes[i] / (8 * arrays_of(p)), s.max_elements(p));
     const std::int64_t ws = n * 8 * arrays_of(p);
     const int passes = static_cast<int>(std::max(1.0, std::ceil(traffic_target / static_cast<double>(ws))));
-    if (opt.progress)
-      opt.progress(fmt::format("bandwidth/{}: {:.3g} MiB ({}/{})", to_string(p), ws / 1048576.0, i + 1, sizes.size()),
-                   static_cast<double>(i) / sizes.size());
+    report(opt, fmt::format("bandwidth/{}: working set {:.3g} MiB ({}/{})", to_string(p), ws / 1048576.0, i + 1, sizes.size()),
+           index, probe_count, static_cast<double>(i) / sizes.size());
     const auto samples = time_repeated([&] { return s.run(p, n, passes); }, t);
     const rate_summary r = rates(static_cast<double>(ws) * passes, samples);
     bandwidth_result b;
@@ -178,8 +184,11 @@ compute_result measure_gemm(const std::string& precision, std::int64_t n, const 
   c.spread = r.spread;
   c.repeats = r.repeats;
   c.verified = true;
-  c.method = fmt::format("OpenBLAS {} {} (row-major, NN, random inputs in [-1,1)), {} threads, FLOPs = 2n^3",
-                         fp32 ? "cblas_sgemm" : "cblas_dgemm", OPENBLAS_VERSION, threads);
+  std::string version = OPENBLAS_VERSION;  // " OpenBLAS 0.3.21 "
+  version.erase(0, version.find_first_not_of(' '));
+  version.erase(version.find_last_not_of(' ') + 1);
+  c.method = fmt::format("{} ({}), row-major NN, random inputs in [-1,1), {} threads, FLOPs = 2n^3",
+                         fp32 ? "cblas_sgemm" : "cblas_dgemm", version, threads);
   return c;
 #endif
 }
@@ -191,33 +200,37 @@ std::vector<probe> cpu_probes(const probe_options& opt) {
   for (std::size_t i = 0; i < 4; ++i) {
     const stream_pattern p = patterns[i];
     const bool last = i == 3;
-    ps.push_back({"bandwidth/" + to_string(p), "bandwidth", [opt, p, arrays, last](measured_roofs& out) {
+    const int index = static_cast<int>(i);
+    ps.push_back({"bandwidth/" + to_string(p), "bandwidth", [opt, p, index, arrays, last](measured_roofs& out) {
                     struct release {  // free the sweep's arrays after the last pattern
                       std::shared_ptr<std::unique_ptr<stream_arrays>> a;
                       bool last;
                       ~release() { if (last) a->reset(); }
                     } r{arrays, last};
-                    bandwidth_probe(p, opt, arrays, out);
+                    bandwidth_probe(p, index, opt, arrays, out);
                   }});
   }
+  int index = 4;
   for (const char* prec : {"fp32", "fp64"})
-    ps.push_back({std::string("compute/") + prec, "compute", [opt, prec](measured_roofs& out) {
-                    if (opt.progress) opt.progress(std::string("compute/") + prec + ": FMA chains", 0);
+    ps.push_back({std::string("compute/") + prec, "compute", [opt, prec, index = index++](measured_roofs& out) {
+                    report(opt, std::string("compute/") + prec + ": FMA chains on all cores", index, probe_count, 0);
                     out.compute.push_back(measure_fma_peak(prec, opt.timing, opt.quick));
                   }});
   std::vector<std::int64_t> sizes = opt.quick ? std::vector<std::int64_t>{256, 512}
                                               : std::vector<std::int64_t>{256, 512, 1024, 2048, 4096};
-  for (const char* prec : {"fp32", "fp64"})
-    ps.push_back({std::string("gemm/") + (std::string(prec) == "fp32" ? "sgemm" : "dgemm"), "gemm",
-                  [opt, prec, sizes](measured_roofs& out) {
+  for (const char* prec : {"fp32", "fp64"}) {
+    const std::string name = std::string("gemm/") + (std::string(prec) == "fp32" ? "sgemm" : "dgemm");
+    ps.push_back({name, "gemm",
+                  [opt, prec, sizes, name, index = index++](measured_roofs& out) {
                     std::vector<compute_result> rs;
                     for (std::size_t i = 0; i < sizes.size(); ++i) {
-                      if (opt.progress)
-                        opt.progress(fmt::format("gemm/{}: n = {}", prec, sizes[i]), static_cast<double>(i) / sizes.size());
+                      report(opt, fmt::format("{}: n = {} ({}/{})", name, sizes[i], i + 1, sizes.size()), index, probe_count,
+                             static_cast<double>(i) / sizes.size());
                       rs.push_back(measure_gemm(prec, sizes[i], opt.timing));
                     }
                     out.compute.insert(out.compute.end(), rs.begin(), rs.end());
                   }});
+  }
   return ps;
 }
 
