@@ -1,6 +1,8 @@
 // Attention on the CPU, fp32 (shapes and conventions: op_kernels.hpp). FLOPs per (batch, head):
 // 4 · q_len · visible_keys · head_dim (QKᵀ and P·V); bytes: q, k, v, out once each for decode and
-// fused; naive adds the scores written, read and rewritten by the softmax, and read again by P·V.
+// fused; naive adds the scores: S written in full rows (masked entries −inf, as HF eager attention
+// with a causal mask), the softmax's 3 reads + 1 write over full rows, and P·V reading the visible
+// part of P (the catalogue counts the full rows there: up to ½ × scores fewer bytes under a mask).
 // Checked by the op runner against a double-precision reference on sampled rows.
 #include <algorithm>
 #include <cmath>
@@ -129,22 +131,10 @@ void attention_naive_kernel(const float* q, const float* k, const float* v, floa
     float* sr = scores + r * s.kv_len;
     const std::int64_t vis = visible(s, i);
     for (std::int64_t j = 0; j < vis; ++j) sr[j] = dot(q + r * d, kb + j * d, d) * scale;
+    for (std::int64_t j = vis; j < s.kv_len; ++j) sr[j] = -INFINITY;  // the mask: full rows are written
   }
-  // 2. softmax in place over the visible part of each row
-#pragma omp parallel for schedule(dynamic, 16)
-  for (std::int64_t r = 0; r < rows; ++r) {
-    float* sr = scores + r * s.kv_len;
-    const std::int64_t vis = visible(s, r % s.q_len);
-    float m = -INFINITY;
-    for (std::int64_t j = 0; j < vis; ++j) m = std::max(m, sr[j]);
-    float sum = 0;
-    for (std::int64_t j = 0; j < vis; ++j) {
-      sr[j] = std::exp(sr[j] - m);
-      sum += sr[j];
-    }
-    const float inv = 1.0f / sum;
-    for (std::int64_t j = 0; j < vis; ++j) sr[j] *= inv;
-  }
+  // 2. softmax in place over full rows (masked entries become 0): 3 reads + 1 write per score
+  softmax_kernel(scores, scores, rows, s.kv_len);
   // 3. out = P v
 #pragma omp parallel for schedule(dynamic, 16)
   for (std::int64_t r = 0; r < rows; ++r) {

@@ -78,7 +78,7 @@ void layernorm_kernel(const float* __restrict x, const float* __restrict w, cons
   }
 }
 
-void softmax_kernel(const float* __restrict x, float* __restrict y, std::int64_t rows, std::int64_t cols) {
+void softmax_kernel(const float* x, float* y, std::int64_t rows, std::int64_t cols) {
 #pragma omp parallel for schedule(static) if (rows * cols >= parallel_min)
   for (std::int64_t r = 0; r < rows; ++r) {
     const float* xr = x + r * cols;
@@ -87,13 +87,9 @@ void softmax_kernel(const float* __restrict x, float* __restrict y, std::int64_t
 #pragma omp simd reduction(max : m)
     for (std::int64_t c = 0; c < cols; ++c) m = std::max(m, xr[c]);
     float s = 0;
-    for (std::int64_t c = 0; c < cols; ++c) {
-      yr[c] = std::exp(xr[c] - m);
-      s += yr[c];
-    }
+    for (std::int64_t c = 0; c < cols; ++c) s += std::exp(xr[c] - m);
     const float inv = 1.0f / s;
-#pragma omp simd
-    for (std::int64_t c = 0; c < cols; ++c) yr[c] *= inv;
+    for (std::int64_t c = 0; c < cols; ++c) yr[c] = std::exp(xr[c] - m) * inv;
   }
 }
 

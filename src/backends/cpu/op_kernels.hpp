@@ -7,7 +7,8 @@
 //   gelu            y = ½x(1 + tanh(√(2/π)(x + 0.044715x³)))  (Hendrycks & Gimpel 2016, eq. 2)
 //   rmsnorm         y = x / sqrt(mean(x²) + eps) · w   (Zhang & Sennrich 2019), one pass over x
 //   layernorm       y = (x − μ)/sqrt(σ² + eps) · w + b (Ba et al. 2016)
-//   softmax         y = e^(x − max) / Σ e^(x − max) per row
+//   softmax         y = e^(x − max) / Σ e^(x − max) per row: 3 reads (max, sum, normalise) + 1 write;
+//                   x and y may alias (in place)
 //   rope            rotate-half rotary embedding (Su et al. 2021; HF Llama apply_rotary_pos_emb)
 //   embedding       out[r] = table[ids[r]]
 //   gemm            C[m×n] = A[m×k]·B[k×n] through OpenBLAS cblas_sgemm
@@ -45,8 +46,8 @@ struct attention_shape {
 };
 /// One query per (batch, head) against the whole cache (q_len must be 1).
 void attention_decode_kernel(const float* q, const float* k, const float* v, float* out, const attention_shape& s);
-/// Scores S = q·kᵀ·scale written to `scores` [batch, heads, q_len, kv_len], then softmax in place,
-/// then out = S·v. Causal: only the visible part of each row is computed and read.
+/// Scores S = q·kᵀ·scale written to `scores` [batch, heads, q_len, kv_len] (full rows; masked
+/// entries −inf), then softmax in place over full rows, then out = P·v over the visible keys.
 void attention_naive_kernel(const float* q, const float* k, const float* v, float* scores, float* out,
                             const attention_shape& s);
 /// FlashAttention-style (Dao et al. 2022, Alg. 1 with the FA-2 loop order): query tiles of 32
