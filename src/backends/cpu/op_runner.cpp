@@ -149,8 +149,7 @@ op_timing run_cpu_op(const op_desc& op, const timing_options& timing) {
     }
     case op_kind::rope: {
       const std::int64_t tokens = op.rows > 0 ? op.rows : need(op.batch * op.seq, op, "rows");
-      const std::int64_t heads =
-          op.heads > 0 ? op.heads : op.head_dim > 0 && op.cols > 0 ? op.cols / op.head_dim : need(op.heads, op, "heads");
+      const std::int64_t heads = need(op.heads, op, "heads");
       const std::int64_t kvh = op.kv_heads > 0 ? op.kv_heads : heads;
       const std::int64_t d = op.head_dim > 0 ? op.head_dim : need(op.cols, op, "head_dim") / heads;
       const auto q = ar.add(tokens * heads * d), k = ar.add(tokens * kvh * d), cs = ar.add(tokens * d / 2), sn = ar.add(tokens * d / 2);
