@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "backends/cpu/cpu_buffers.hpp"
+#include "backends/cpu/fast_exp.hpp"
 #include "backends/cpu/op_kernels.hpp"
 #include "backends/cpu/op_runner.hpp"
 #include "roofline/backend.hpp"
@@ -198,4 +199,16 @@ TEST(CpuOps, MissingShapeIsAProbeError) {
   o.name = "bad";
   o.kind = op_kind::rmsnorm;
   EXPECT_THROW(make_cpu_backend()->run_op(o, quick_timing()), probe_error);
+}
+
+TEST(CpuOps, FastExpMatchesStdExp) {
+  double worst = 0;
+  for (float x = -87.0f; x <= 88.0f; x += 0.0137f) {
+    const double ref = std::exp(static_cast<double>(x));
+    worst = std::max(worst, std::abs(fast_expf(x) - ref) / ref);
+  }
+  EXPECT_LT(worst, 3e-7);
+  EXPECT_FLOAT_EQ(fast_expf(0.0f), 1.0f);
+  EXPECT_NEAR(fast_expf(1.0f), 2.718281828f, 1e-6);
+  EXPECT_LT(fast_expf(-INFINITY), 1e-37f);
 }

@@ -8,13 +8,10 @@
 #include <cmath>
 #include <vector>
 
+#include "backends/cpu/fast_exp.hpp"
 #include "backends/cpu/op_kernels.hpp"
 
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
-#define ROOFLINE_TILE_KERNEL __attribute__((target_clones("avx512f", "avx2", "default")))
-#else
-#define ROOFLINE_TILE_KERNEL
-#endif
+#define ROOFLINE_TILE_KERNEL ROOFLINE_SIMD_CLONES
 
 namespace roofline::cpu {
 
@@ -67,12 +64,12 @@ ROOFLINE_TILE_KERNEL void fused_tile(const float* q, const float* k, const float
         si[j - j0] = dot(qi, k + j * d, d) * scale;
         m = std::max(m, si[j - j0]);
       }
-      const float corr = std::exp(mx[i] - m);
+      const float corr = fast_expf(mx[i] - m);
       float sum = 0;
       float* ai = acc + i * d;
       for (std::int64_t c = 0; c < d; ++c) ai[c] *= corr;
       for (std::int64_t j = j0; j < vis; ++j) {
-        const float p = std::exp(si[j - j0] - m);
+        const float p = fast_expf(si[j - j0] - m);
         sum += p;
         axpy(ai, v + j * d, p, d);
       }
@@ -109,7 +106,7 @@ void attention_decode_kernel(const float* q, const float* k, const float* v, flo
       std::fill_n(o, d, 0.0f);
       float sum = 0;
       for (std::int64_t j = 0; j < s.kv_len; ++j) {
-        const float p = std::exp(sc[j] - m);
+        const float p = fast_expf(sc[j] - m);
         sum += p;
         axpy(o, vb + j * d, p, d);
       }

@@ -3,16 +3,65 @@
 #include <algorithm>
 #include <cmath>
 
+#include "backends/cpu/fast_exp.hpp"
 #include "roofline/error.hpp"
 #ifdef ROOFLINE_HAVE_OPENBLAS
 #include <cblas.h>
+#endif
+#ifdef ROOFLINE_HAVE_OPENMP
+#include <omp.h>
 #endif
 
 namespace roofline::cpu {
 
 namespace {
 constexpr std::int64_t parallel_min = 32768;  // elements; below this one thread is faster
-inline float sigmoid_x(float x) { return x / (1.0f + std::exp(-x)); }
+
+inline float silu1(float x) { return x / (1.0f + fast_expf(-x)); }
+inline float gelu1(float v) {
+  // tanh(y) = 1 − 2 / (e^{2y} + 1)
+  const float y = 0.7978845608028654f * (v + 0.044715f * v * v * v);  // sqrt(2/pi) (x + 0.044715 x^3)
+  return 0.5f * v * (2.0f - 2.0f / (fast_expf(2.0f * y) + 1.0f));
+}
+
+ROOFLINE_SIMD_CLONES void silu_chunk(const float* __restrict x, float* __restrict y, std::int64_t n) {
+#pragma omp simd
+  for (std::int64_t i = 0; i < n; ++i) y[i] = silu1(x[i]);
+}
+ROOFLINE_SIMD_CLONES void silu_mul_chunk(const float* __restrict g, const float* __restrict u, float* __restrict y,
+                                         std::int64_t n) {
+#pragma omp simd
+  for (std::int64_t i = 0; i < n; ++i) y[i] = silu1(g[i]) * u[i];
+}
+ROOFLINE_SIMD_CLONES void gelu_chunk(const float* __restrict x, float* __restrict y, std::int64_t n) {
+#pragma omp simd
+  for (std::int64_t i = 0; i < n; ++i) y[i] = gelu1(x[i]);
+}
+ROOFLINE_SIMD_CLONES void softmax_row(const float* x, float* y, std::int64_t cols) {
+  float m = -INFINITY;
+#pragma omp simd reduction(max : m)
+  for (std::int64_t c = 0; c < cols; ++c) m = std::max(m, x[c]);
+  float s = 0;
+#pragma omp simd reduction(+ : s)
+  for (std::int64_t c = 0; c < cols; ++c) s += fast_expf(x[c] - m);
+  const float inv = 1.0f / s;
+  for (std::int64_t c = 0; c < cols; ++c) y[c] = fast_expf(x[c] - m) * inv;  // may alias x
+}
+
+/// Splits [0, n) into one contiguous chunk per thread (one thread below parallel_min).
+template <class F>
+void chunked(std::int64_t n, F f) {
+#pragma omp parallel if (n >= parallel_min)
+  {
+#ifdef ROOFLINE_HAVE_OPENMP
+    const std::int64_t t = omp_get_thread_num(), nt = omp_get_num_threads();
+#else
+    const std::int64_t t = 0, nt = 1;
+#endif
+    const std::int64_t lo = n * t / nt / 16 * 16, hi = t + 1 == nt ? n : n * (t + 1) / nt / 16 * 16;
+    if (hi > lo) f(lo, hi);
+  }
+}
 }  // namespace
 
 void add_kernel(const float* __restrict x, const float* __restrict y, float* __restrict z, std::int64_t n) {
@@ -25,23 +74,16 @@ void mul_kernel(const float* __restrict x, const float* __restrict y, float* __r
   for (std::int64_t i = 0; i < n; ++i) z[i] = x[i] * y[i];
 }
 
-void silu_kernel(const float* __restrict x, float* __restrict y, std::int64_t n) {
-#pragma omp parallel for schedule(static) if (n >= parallel_min)
-  for (std::int64_t i = 0; i < n; ++i) y[i] = sigmoid_x(x[i]);
+void silu_kernel(const float* x, float* y, std::int64_t n) {
+  chunked(n, [&](std::int64_t lo, std::int64_t hi) { silu_chunk(x + lo, y + lo, hi - lo); });
 }
 
-void silu_mul_kernel(const float* __restrict g, const float* __restrict u, float* __restrict y, std::int64_t n) {
-#pragma omp parallel for schedule(static) if (n >= parallel_min)
-  for (std::int64_t i = 0; i < n; ++i) y[i] = sigmoid_x(g[i]) * u[i];
+void silu_mul_kernel(const float* g, const float* u, float* y, std::int64_t n) {
+  chunked(n, [&](std::int64_t lo, std::int64_t hi) { silu_mul_chunk(g + lo, u + lo, y + lo, hi - lo); });
 }
 
-void gelu_kernel(const float* __restrict x, float* __restrict y, std::int64_t n) {
-  const float c = 0.7978845608028654f;  // sqrt(2/pi)
-#pragma omp parallel for schedule(static) if (n >= parallel_min)
-  for (std::int64_t i = 0; i < n; ++i) {
-    const float v = x[i];
-    y[i] = 0.5f * v * (1.0f + std::tanh(c * (v + 0.044715f * v * v * v)));
-  }
+void gelu_kernel(const float* x, float* y, std::int64_t n) {
+  chunked(n, [&](std::int64_t lo, std::int64_t hi) { gelu_chunk(x + lo, y + lo, hi - lo); });
 }
 
 void rmsnorm_kernel(const float* __restrict x, const float* __restrict w, float* __restrict y, std::int64_t rows,
@@ -80,17 +122,7 @@ void layernorm_kernel(const float* __restrict x, const float* __restrict w, cons
 
 void softmax_kernel(const float* x, float* y, std::int64_t rows, std::int64_t cols) {
 #pragma omp parallel for schedule(static) if (rows * cols >= parallel_min)
-  for (std::int64_t r = 0; r < rows; ++r) {
-    const float* xr = x + r * cols;
-    float* yr = y + r * cols;
-    float m = -INFINITY;
-#pragma omp simd reduction(max : m)
-    for (std::int64_t c = 0; c < cols; ++c) m = std::max(m, xr[c]);
-    float s = 0;
-    for (std::int64_t c = 0; c < cols; ++c) s += std::exp(xr[c] - m);
-    const float inv = 1.0f / s;
-    for (std::int64_t c = 0; c < cols; ++c) yr[c] = std::exp(xr[c] - m) * inv;
-  }
+  for (std::int64_t r = 0; r < rows; ++r) softmax_row(x + r * cols, y + r * cols, cols);
 }
 
 void rope_tables(float* cos, float* sin, std::int64_t tokens, std::int64_t head_dim, std::int64_t pos0, double theta) {

@@ -1,6 +1,7 @@
 // The CPU's model-op kernels, fp32, OpenMP over all worker threads (small ops run on one thread:
 // below 32768 elements a parallel region costs more than it saves). Each kernel's FLOPs and bytes
-// are those of the op catalogue (docs/formulas.md); per element here:
+// are those of the op catalogue (docs/formulas.md); exp is fast_expf (fast_exp.hpp, vectorised).
+// Per element:
 //   add, mul        z = x ∘ y                      1 FLOP, 12 B (2 reads + 1 write)
 //   silu            y = x·σ(x) = x / (1 + e^-x)    8 B
 //   silu_mul        y = silu(g)·u (fused SwiGLU)   12 B (the unfused pair moves 20 B: 3/5)
