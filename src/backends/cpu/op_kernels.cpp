@@ -1,3 +1,6 @@
+// Float compares may not trap here, so that GCC if-converts fast_expf's clamps and vectorises the
+// loops that call it (no effect on results: no code here relies on floating-point exceptions).
+#pragma GCC optimize("no-trapping-math")
 #include "backends/cpu/op_kernels.hpp"
 
 #include <algorithm>
