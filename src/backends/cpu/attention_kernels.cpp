@@ -34,6 +34,27 @@ ROOFLINE_TILE_KERNEL void axpy(float* __restrict y, const float* __restrict x, f
   for (std::int64_t i = 0; i < d; ++i) y[i] += a * x[i];
 }
 
+/// kt[c][jj] = k[(j0 + jj)][c] for jj < nk: a key tile transposed, so that the scores of one query
+/// against the tile are a vector loop over keys (no horizontal sums).
+ROOFLINE_TILE_KERNEL void transpose_tile(const float* __restrict k, std::int64_t j0, std::int64_t nk, std::int64_t d,
+                                         float* __restrict kt) {
+  for (std::int64_t jj = 0; jj < nk; ++jj)
+    for (std::int64_t c = 0; c < d; ++c) kt[c * tile_k + jj] = k[(j0 + jj) * d + c];
+}
+
+/// out[jj] = scale · q·k_(j0+jj) for jj < tile_k (entries past the tile's keys are garbage-free zeros).
+ROOFLINE_TILE_KERNEL void score_row(const float* __restrict q, const float* __restrict kt, std::int64_t d, float scale,
+                                    float* __restrict out) {
+  float acc[tile_k] = {};
+  for (std::int64_t c = 0; c < d; ++c) {
+    const float qc = q[c];
+#pragma omp simd
+    for (std::int64_t jj = 0; jj < tile_k; ++jj) acc[jj] += qc * kt[c * tile_k + jj];
+  }
+#pragma omp simd
+  for (std::int64_t jj = 0; jj < tile_k; ++jj) out[jj] = acc[jj] * scale;
+}
+
 /// x[j] <- e^(x[j] − m), returns Σ x[j] (vectorised).
 ROOFLINE_TILE_KERNEL float exp_and_sum(float* x, std::int64_t n, float m) {
   float sum = 0;
@@ -57,7 +78,8 @@ inline const float* kv_ptr(const float* base, const attention_shape& s, std::int
 
 /// One query tile [i0, i1) of one (batch, head), online softmax over key tiles.
 ROOFLINE_TILE_KERNEL void fused_tile(const float* q, const float* k, const float* v, float* out, const attention_shape& s,
-                                     std::int64_t i0, std::int64_t i1, float* sc, float* acc, float* mx, float* l) {
+                                     std::int64_t i0, std::int64_t i1, float* sc, float* acc, float* mx, float* l,
+                                     float* kt) {
   const std::int64_t d = s.head_dim, nq = i1 - i0;
   const float scale = 1.0f / std::sqrt(static_cast<float>(d));
   for (std::int64_t i = 0; i < nq; ++i) {
@@ -68,16 +90,15 @@ ROOFLINE_TILE_KERNEL void fused_tile(const float* q, const float* k, const float
   const std::int64_t kend = visible(s, i1 - 1);
   for (std::int64_t j0 = 0; j0 < kend; j0 += tile_k) {
     const std::int64_t j1 = std::min(kend, j0 + tile_k);
+    transpose_tile(k, j0, j1 - j0, d, kt);
     for (std::int64_t i = 0; i < nq; ++i) {
       const std::int64_t vis = std::min(j1, visible(s, i0 + i));
       if (vis <= j0) continue;
       const float* qi = q + (i0 + i) * d;
       float* si = sc + i * tile_k;
+      score_row(qi, kt, d, scale, si);
       float m = mx[i];
-      for (std::int64_t j = j0; j < vis; ++j) {
-        si[j - j0] = dot(qi, k + j * d, d) * scale;
-        m = std::max(m, si[j - j0]);
-      }
+      for (std::int64_t j = j0; j < vis; ++j) m = std::max(m, si[j - j0]);
       const float corr = fast_expf(mx[i] - m);
       float sum = 0;
       const std::int64_t nj = vis - j0;
@@ -132,15 +153,31 @@ void attention_naive_kernel(const float* q, const float* k, const float* v, floa
                             const attention_shape& s) {
   const std::int64_t d = s.head_dim, rows = s.batch * s.heads * s.q_len;
   const float scale = 1.0f / std::sqrt(static_cast<float>(d));
-  // 1. S = q kᵀ · scale, written to memory
-#pragma omp parallel for schedule(dynamic, 16)
-  for (std::int64_t r = 0; r < rows; ++r) {
-    const std::int64_t bh = r / s.q_len, i = r % s.q_len;
-    const float* kb = kv_ptr(k, s, bh / s.heads, bh % s.heads);
-    float* sr = scores + r * s.kv_len;
-    const std::int64_t vis = visible(s, i);
-    for (std::int64_t j = 0; j < vis; ++j) sr[j] = dot(q + r * d, kb + j * d, d) * scale;
-    for (std::int64_t j = vis; j < s.kv_len; ++j) sr[j] = -INFINITY;  // the mask: full rows are written
+  // 1. S = q kᵀ · scale, written to memory in full rows (same tiled dot products as the fused kernel)
+  const std::int64_t qtiles = (s.q_len + tile_q - 1) / tile_q;
+#pragma omp parallel
+  {
+    std::vector<float> kt(static_cast<std::size_t>(tile_k * d)), row(tile_k);
+#pragma omp for schedule(dynamic, 1)
+    for (std::int64_t w = 0; w < s.batch * s.heads * qtiles; ++w) {
+      const std::int64_t bh = w / qtiles, i0 = (w % qtiles) * tile_q, i1 = std::min(s.q_len, i0 + tile_q);
+      const float* kb = kv_ptr(k, s, bh / s.heads, bh % s.heads);
+      const std::int64_t kend = visible(s, i1 - 1);
+      for (std::int64_t j0 = 0; j0 < kend; j0 += tile_k) {
+        const std::int64_t j1 = std::min(kend, j0 + tile_k);
+        transpose_tile(kb, j0, j1 - j0, d, kt.data());
+        for (std::int64_t i = i0; i < i1; ++i) {
+          const std::int64_t vis = std::min(j1, visible(s, i));
+          if (vis <= j0) continue;
+          score_row(q + (bh * s.q_len + i) * d, kt.data(), d, scale, row.data());
+          std::copy_n(row.data(), vis - j0, scores + (bh * s.q_len + i) * s.kv_len + j0);
+        }
+      }
+      for (std::int64_t i = i0; i < i1; ++i) {  // the mask: full rows are written
+        float* sr = scores + (bh * s.q_len + i) * s.kv_len;
+        std::fill(sr + visible(s, i), sr + s.kv_len, -INFINITY);
+      }
+    }
   }
   // 2. softmax in place over full rows (masked entries become 0): 3 reads + 1 write per score
   softmax_kernel(scores, scores, rows, s.kv_len);
@@ -163,7 +200,8 @@ void attention_fused_kernel(const float* q, const float* k, const float* v, floa
   const std::int64_t work = s.batch * s.heads * tiles;
 #pragma omp parallel
   {
-    std::vector<float> sc(tile_q * tile_k), acc(static_cast<std::size_t>(tile_q * d)), mx(tile_q), l(tile_q);
+    std::vector<float> sc(tile_q * tile_k), acc(static_cast<std::size_t>(tile_q * d)), mx(tile_q), l(tile_q),
+        kt(static_cast<std::size_t>(tile_k * d));
 #pragma omp for schedule(dynamic, 1)
     for (std::int64_t w = 0; w < work; ++w) {
       // heaviest (last, causal) tiles first for balance
@@ -173,7 +211,7 @@ void attention_fused_kernel(const float* q, const float* k, const float* v, floa
       const std::int64_t i0 = t * tile_q, i1 = std::min(s.q_len, i0 + tile_q);
       const float* qb = q + bh * s.q_len * d;
       float* ob = out + bh * s.q_len * d;
-      fused_tile(qb, kv_ptr(k, s, b, h), kv_ptr(v, s, b, h), ob, s, i0, i1, sc.data(), acc.data(), mx.data(), l.data());
+      fused_tile(qb, kv_ptr(k, s, b, h), kv_ptr(v, s, b, h), ob, s, i0, i1, sc.data(), acc.data(), mx.data(), l.data(), kt.data());
     }
   }
 }
