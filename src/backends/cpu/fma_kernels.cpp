@@ -9,13 +9,9 @@ namespace roofline::cpu {
 
 namespace {
 
-#define ROOFLINE_R4(X, o) X(o + 0) X(o + 1) X(o + 2) X(o + 3)
-#define ROOFLINE_R12(X) ROOFLINE_R4(X, 0) ROOFLINE_R4(X, 4) ROOFLINE_R4(X, 8)
-#define ROOFLINE_R24(X) ROOFLINE_R12(X) ROOFLINE_R4(X, 12) ROOFLINE_R4(X, 16) ROOFLINE_R4(X, 20)
-
 #if defined(__x86_64__)
-// AVX2 + FMA3: 12 ymm accumulators (+ m, b = 14 of 16 registers).
-#define ROOFLINE_CHAIN(VEC, SET1, FMA, STORE, LANES, ELEM, REPEAT, N)                 \
+// N accumulators kept in registers (AVX2: 12 ymm + m, b = 14 of 16; AVX-512: 24 zmm of 32).
+#define ROOFLINE_CHAIN(VEC, SET1, FMA, STORE, LANES, ELEM, N)                 \
   const VEC m = SET1(one), b = SET1(step);                                              \
   VEC x[N];                                                                             \
   for (int j = 0; j < N; ++j) x[j] = SET1(static_cast<ELEM>(1));                        \
@@ -31,16 +27,16 @@ namespace {
   return sum;
 
 __attribute__((target("avx2,fma"), noinline)) double avx2_fp32(std::int64_t iterations, float one, float step) {
-  ROOFLINE_CHAIN(__m256, _mm256_set1_ps, _mm256_fmadd_ps, _mm256_storeu_ps, 8, float, R12, 12)
+  ROOFLINE_CHAIN(__m256, _mm256_set1_ps, _mm256_fmadd_ps, _mm256_storeu_ps, 8, float, 12)
 }
 __attribute__((target("avx2,fma"), noinline)) double avx2_fp64(std::int64_t iterations, double one, double step) {
-  ROOFLINE_CHAIN(__m256d, _mm256_set1_pd, _mm256_fmadd_pd, _mm256_storeu_pd, 4, double, R12, 12)
+  ROOFLINE_CHAIN(__m256d, _mm256_set1_pd, _mm256_fmadd_pd, _mm256_storeu_pd, 4, double, 12)
 }
 __attribute__((target("avx512f"), noinline)) double avx512_fp32(std::int64_t iterations, float one, float step) {
-  ROOFLINE_CHAIN(__m512, _mm512_set1_ps, _mm512_fmadd_ps, _mm512_storeu_ps, 16, float, R24, 24)
+  ROOFLINE_CHAIN(__m512, _mm512_set1_ps, _mm512_fmadd_ps, _mm512_storeu_ps, 16, float, 24)
 }
 __attribute__((target("avx512f"), noinline)) double avx512_fp64(std::int64_t iterations, double one, double step) {
-  ROOFLINE_CHAIN(__m512d, _mm512_set1_pd, _mm512_fmadd_pd, _mm512_storeu_pd, 8, double, R24, 24)
+  ROOFLINE_CHAIN(__m512d, _mm512_set1_pd, _mm512_fmadd_pd, _mm512_storeu_pd, 8, double, 24)
 }
 #endif
 
