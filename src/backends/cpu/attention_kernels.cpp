@@ -1,0 +1,219 @@
+// Attention on the CPU, fp32 (shapes and conventions: op_kernels.hpp). FLOPs per (batch, head):
+// 4 · q_len · visible_keys · head_dim (QKᵀ and P·V); bytes: q, k, v, out once each for decode and
+// fused; naive adds the scores: S written in full rows (masked entries −inf, as HF eager attention
+// with a causal mask), the softmax's 3 reads + 1 write over full rows, and P·V reading the visible
+// part of P (the catalogue counts the full rows there: up to ½ × scores fewer bytes under a mask).
+// Checked by the op runner against a double-precision reference on sampled rows.
+// Float compares may not trap here, so that GCC if-converts fast_expf's clamps and vectorises the
+// loops that call it (no effect on results: no code here relies on floating-point exceptions).
+#pragma GCC optimize("no-trapping-math")
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include "backends/cpu/fast_exp.hpp"
+#include "backends/cpu/op_kernels.hpp"
+
+#define ROOFLINE_TILE_KERNEL ROOFLINE_SIMD_CLONES
+
+namespace roofline::cpu {
+
+namespace {
+
+constexpr std::int64_t tile_q = 32, tile_k = 64;
+
+ROOFLINE_TILE_KERNEL float dot(const float* __restrict a, const float* __restrict b, std::int64_t d) {
+  float s = 0;
+#pragma omp simd reduction(+ : s)
+  for (std::int64_t i = 0; i < d; ++i) s += a[i] * b[i];
+  return s;
+}
+
+ROOFLINE_TILE_KERNEL void axpy(float* __restrict y, const float* __restrict x, float a, std::int64_t d) {
+#pragma omp simd
+  for (std::int64_t i = 0; i < d; ++i) y[i] += a * x[i];
+}
+
+/// kt[c][jj] = k[(j0 + jj)][c] for jj < nk: a key tile transposed, so that the scores of one query
+/// against the tile are a vector loop over keys (no horizontal sums).
+ROOFLINE_TILE_KERNEL void transpose_tile(const float* __restrict k, std::int64_t j0, std::int64_t nk, std::int64_t d,
+                                         float* __restrict kt) {
+  for (std::int64_t jj = 0; jj < nk; ++jj)
+    for (std::int64_t c = 0; c < d; ++c) kt[c * tile_k + jj] = k[(j0 + jj) * d + c];
+}
+
+/// out[jj] = scale · q·k_(j0+jj) for jj < tile_k (entries past the tile's keys are garbage-free zeros).
+ROOFLINE_TILE_KERNEL void score_row(const float* __restrict q, const float* __restrict kt, std::int64_t d, float scale,
+                                    float* __restrict out) {
+  float acc[tile_k] = {};
+  for (std::int64_t c = 0; c < d; ++c) {
+    const float qc = q[c];
+#pragma omp simd
+    for (std::int64_t jj = 0; jj < tile_k; ++jj) acc[jj] += qc * kt[c * tile_k + jj];
+  }
+#pragma omp simd
+  for (std::int64_t jj = 0; jj < tile_k; ++jj) out[jj] = acc[jj] * scale;
+}
+
+/// x[j] <- e^(x[j] − m), returns Σ x[j] (vectorised).
+ROOFLINE_TILE_KERNEL float exp_and_sum(float* x, std::int64_t n, float m) {
+  float sum = 0;
+#pragma omp simd reduction(+ : sum)
+  for (std::int64_t j = 0; j < n; ++j) {
+    x[j] = fast_expf(x[j] - m);
+    sum += x[j];
+  }
+  return sum;
+}
+
+/// Last key index (exclusive) query i may see.
+inline std::int64_t visible(const attention_shape& s, std::int64_t i) {
+  return s.causal ? std::min(s.kv_len, s.kv_len - s.q_len + i + 1) : s.kv_len;
+}
+
+inline const float* kv_ptr(const float* base, const attention_shape& s, std::int64_t b, std::int64_t h) {
+  const std::int64_t group = std::max<std::int64_t>(1, s.heads / std::max<std::int64_t>(1, s.kv_heads));
+  return base + ((b * s.kv_heads + h / group) * s.kv_len) * s.head_dim;
+}
+
+/// One query tile [i0, i1) of one (batch, head), online softmax over key tiles.
+ROOFLINE_TILE_KERNEL void fused_tile(const float* q, const float* k, const float* v, float* out, const attention_shape& s,
+                                     std::int64_t i0, std::int64_t i1, float* sc, float* acc, float* mx, float* l,
+                                     float* kt) {
+  const std::int64_t d = s.head_dim, nq = i1 - i0;
+  const float scale = 1.0f / std::sqrt(static_cast<float>(d));
+  for (std::int64_t i = 0; i < nq; ++i) {
+    mx[i] = -INFINITY;
+    l[i] = 0;
+    std::fill_n(acc + i * d, d, 0.0f);
+  }
+  const std::int64_t kend = visible(s, i1 - 1);
+  for (std::int64_t j0 = 0; j0 < kend; j0 += tile_k) {
+    const std::int64_t j1 = std::min(kend, j0 + tile_k);
+    transpose_tile(k, j0, j1 - j0, d, kt);
+    for (std::int64_t i = 0; i < nq; ++i) {
+      const std::int64_t vis = std::min(j1, visible(s, i0 + i));
+      if (vis <= j0) continue;
+      const float* qi = q + (i0 + i) * d;
+      float* si = sc + i * tile_k;
+      score_row(qi, kt, d, scale, si);
+      float m = mx[i];
+      for (std::int64_t j = j0; j < vis; ++j) m = std::max(m, si[j - j0]);
+      const float corr = fast_expf(mx[i] - m);
+      float sum = 0;
+      const std::int64_t nj = vis - j0;
+#pragma omp simd reduction(+ : sum)
+      for (std::int64_t jj = 0; jj < nj; ++jj) {
+        si[jj] = fast_expf(si[jj] - m);
+        sum += si[jj];
+      }
+      float* ai = acc + i * d;
+      for (std::int64_t c = 0; c < d; ++c) ai[c] *= corr;
+      for (std::int64_t jj = 0; jj < nj; ++jj) axpy(ai, v + (j0 + jj) * d, si[jj], d);
+      l[i] = l[i] * corr + sum;
+      mx[i] = m;
+    }
+  }
+  for (std::int64_t i = 0; i < nq; ++i) {
+    const float inv = 1.0f / l[i];
+    for (std::int64_t c = 0; c < d; ++c) out[(i0 + i) * d + c] = acc[i * d + c] * inv;
+  }
+}
+
+}  // namespace
+
+void attention_decode_kernel(const float* q, const float* k, const float* v, float* out, const attention_shape& s) {
+  const std::int64_t d = s.head_dim, bh = s.batch * s.heads;
+  const float scale = 1.0f / std::sqrt(static_cast<float>(d));
+#pragma omp parallel
+  {
+    std::vector<float> sc(static_cast<std::size_t>(s.kv_len));
+#pragma omp for schedule(static)
+    for (std::int64_t x = 0; x < bh; ++x) {
+      const std::int64_t b = x / s.heads, h = x % s.heads;
+      const float* qi = q + x * d;
+      const float* kb = kv_ptr(k, s, b, h);
+      const float* vb = kv_ptr(v, s, b, h);
+      float m = -INFINITY;
+      for (std::int64_t j = 0; j < s.kv_len; ++j) {
+        sc[j] = dot(qi, kb + j * d, d) * scale;
+        m = std::max(m, sc[j]);
+      }
+      float* o = out + x * d;
+      std::fill_n(o, d, 0.0f);
+      const float sum = exp_and_sum(sc.data(), s.kv_len, m);
+      for (std::int64_t j = 0; j < s.kv_len; ++j) axpy(o, vb + j * d, sc[j], d);
+      const float inv = 1.0f / sum;
+      for (std::int64_t c = 0; c < d; ++c) o[c] *= inv;
+    }
+  }
+}
+
+void attention_naive_kernel(const float* q, const float* k, const float* v, float* scores, float* out,
+                            const attention_shape& s) {
+  const std::int64_t d = s.head_dim, rows = s.batch * s.heads * s.q_len;
+  const float scale = 1.0f / std::sqrt(static_cast<float>(d));
+  // 1. S = q kᵀ · scale, written to memory in full rows (same tiled dot products as the fused kernel)
+  const std::int64_t qtiles = (s.q_len + tile_q - 1) / tile_q;
+#pragma omp parallel
+  {
+    std::vector<float> kt(static_cast<std::size_t>(tile_k * d)), row(tile_k);
+#pragma omp for schedule(dynamic, 1)
+    for (std::int64_t w = 0; w < s.batch * s.heads * qtiles; ++w) {
+      const std::int64_t bh = w / qtiles, i0 = (w % qtiles) * tile_q, i1 = std::min(s.q_len, i0 + tile_q);
+      const float* kb = kv_ptr(k, s, bh / s.heads, bh % s.heads);
+      const std::int64_t kend = visible(s, i1 - 1);
+      for (std::int64_t j0 = 0; j0 < kend; j0 += tile_k) {
+        const std::int64_t j1 = std::min(kend, j0 + tile_k);
+        transpose_tile(kb, j0, j1 - j0, d, kt.data());
+        for (std::int64_t i = i0; i < i1; ++i) {
+          const std::int64_t vis = std::min(j1, visible(s, i));
+          if (vis <= j0) continue;
+          score_row(q + (bh * s.q_len + i) * d, kt.data(), d, scale, row.data());
+          std::copy_n(row.data(), vis - j0, scores + (bh * s.q_len + i) * s.kv_len + j0);
+        }
+      }
+      for (std::int64_t i = i0; i < i1; ++i) {  // the mask: full rows are written
+        float* sr = scores + (bh * s.q_len + i) * s.kv_len;
+        std::fill(sr + visible(s, i), sr + s.kv_len, -INFINITY);
+      }
+    }
+  }
+  // 2. softmax in place over full rows (masked entries become 0): 3 reads + 1 write per score
+  softmax_kernel(scores, scores, rows, s.kv_len);
+  // 3. out = P v
+#pragma omp parallel for schedule(dynamic, 16)
+  for (std::int64_t r = 0; r < rows; ++r) {
+    const std::int64_t bh = r / s.q_len;
+    const float* vb = kv_ptr(v, s, bh / s.heads, bh % s.heads);
+    const float* sr = scores + r * s.kv_len;
+    float* o = out + r * d;
+    std::fill_n(o, d, 0.0f);
+    const std::int64_t vis = visible(s, r % s.q_len);
+    for (std::int64_t j = 0; j < vis; ++j) axpy(o, vb + j * d, sr[j], d);
+  }
+}
+
+void attention_fused_kernel(const float* q, const float* k, const float* v, float* out, const attention_shape& s) {
+  const std::int64_t d = s.head_dim;
+  const std::int64_t tiles = (s.q_len + tile_q - 1) / tile_q;
+  const std::int64_t work = s.batch * s.heads * tiles;
+#pragma omp parallel
+  {
+    std::vector<float> sc(tile_q * tile_k), acc(static_cast<std::size_t>(tile_q * d)), mx(tile_q), l(tile_q),
+        kt(static_cast<std::size_t>(tile_k * d));
+#pragma omp for schedule(dynamic, 1)
+    for (std::int64_t w = 0; w < work; ++w) {
+      // heaviest (last, causal) tiles first for balance
+      const std::int64_t x = work - 1 - w;
+      const std::int64_t bh = x / tiles, t = x % tiles;
+      const std::int64_t b = bh / s.heads, h = bh % s.heads;
+      const std::int64_t i0 = t * tile_q, i1 = std::min(s.q_len, i0 + tile_q);
+      const float* qb = q + bh * s.q_len * d;
+      float* ob = out + bh * s.q_len * d;
+      fused_tile(qb, kv_ptr(k, s, b, h), kv_ptr(v, s, b, h), ob, s, i0, i1, sc.data(), acc.data(), mx.data(), l.data(), kt.data());
+    }
+  }
+}
+
+}  // namespace roofline::cpu

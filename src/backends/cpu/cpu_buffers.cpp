@@ -1,0 +1,43 @@
+#include "backends/cpu/cpu_buffers.hpp"
+
+#include <algorithm>
+
+#include "backends/cpu/cpu_detect.hpp"
+#ifdef ROOFLINE_HAVE_OPENMP
+#include <omp.h>
+#endif
+
+namespace roofline::cpu {
+
+int worker_threads() {
+  int cores = std::max(1, detect_cpu().desc.cores);
+#ifdef ROOFLINE_HAVE_OPENMP
+  return std::max(1, std::min(cores, omp_get_max_threads()));
+#else
+  (void)cores;
+  return 1;
+#endif
+}
+
+namespace {
+inline std::uint64_t splitmix64(std::uint64_t x) {
+  x += 0x9E3779B97F4A7C15ull;
+  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+  return x ^ (x >> 31);
+}
+template <class T>
+void fill(T* x, std::size_t n, std::uint64_t seed, T lo, T hi) {
+  const std::int64_t nn = static_cast<std::int64_t>(n);
+#pragma omp parallel for schedule(static) if (nn > 65536)
+  for (std::int64_t i = 0; i < nn; ++i) {
+    const double u = static_cast<double>(splitmix64(seed * 0x100000001B3ull + static_cast<std::uint64_t>(i)) >> 11) * 0x1.0p-53;
+    x[i] = static_cast<T>(lo + (hi - lo) * u);
+  }
+}
+}  // namespace
+
+void fill_uniform(float* x, std::size_t n, std::uint64_t seed, float lo, float hi) { fill(x, n, seed, lo, hi); }
+void fill_uniform(double* x, std::size_t n, std::uint64_t seed, double lo, double hi) { fill(x, n, seed, lo, hi); }
+
+}  // namespace roofline::cpu

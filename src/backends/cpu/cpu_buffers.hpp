@@ -1,0 +1,45 @@
+// Small helpers shared by the CPU probes and op kernels: 64-byte aligned buffers, the thread count
+// the probes use, and a reproducible non-zero random fill (splitmix64, Steele et al. 2014).
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <memory>
+#include <new>
+
+namespace roofline::cpu {
+
+/// An uninitialised, 64-byte aligned array of `n` T (first touch is the caller's, so that OpenMP
+/// threads place their own pages). Throws std::bad_alloc.
+template <class T>
+class aligned_buffer {
+ public:
+  aligned_buffer() = default;
+  explicit aligned_buffer(std::size_t n) : n_(n) {
+    const std::size_t bytes = ((n * sizeof(T) + 63) / 64) * 64;
+    p_.reset(static_cast<T*>(std::aligned_alloc(64, bytes > 0 ? bytes : 64)));
+    if (!p_) throw std::bad_alloc();
+  }
+  T* data() { return p_.get(); }
+  const T* data() const { return p_.get(); }
+  std::size_t size() const { return n_; }
+  T& operator[](std::size_t i) { return p_.get()[i]; }
+  const T& operator[](std::size_t i) const { return p_.get()[i]; }
+
+ private:
+  struct freer {
+    void operator()(T* p) const { std::free(p); }
+  };
+  std::unique_ptr<T, freer> p_;
+  std::size_t n_ = 0;
+};
+
+/// Threads the probes and kernels use: the physical cores (detected), capped by OMP_NUM_THREADS.
+int worker_threads();
+
+/// Fills x[0..n) with uniform values in [lo, hi) from a splitmix64 stream (parallel, reproducible
+/// for a given seed). With lo > 0 or hi < 0 no value is zero.
+void fill_uniform(float* x, std::size_t n, std::uint64_t seed, float lo = -1.0f, float hi = 1.0f);
+void fill_uniform(double* x, std::size_t n, std::uint64_t seed, double lo = -1.0, double hi = 1.0);
+
+}  // namespace roofline::cpu

@@ -1,0 +1,276 @@
+#include "backends/cpu/cpu_detect.hpp"
+
+#include <fstream>
+#include <iterator>
+#include <mutex>
+#include <set>
+#include <sstream>
+#include <thread>
+#include <fmt/format.h>
+
+#include "backends/cpu/fma_table.hpp"
+#include "roofline/error.hpp"
+
+#ifdef ROOFLINE_HAVE_CPUINFO
+#include <cpuinfo.h>
+#endif
+
+namespace roofline::cpu {
+
+namespace {
+
+std::string read_first_line(const std::string& path) {
+  std::ifstream f(path);
+  std::string s;
+  std::getline(f, s);
+  return s;
+}
+
+/// "32K" / "1024K" / "32M" (sysfs cache sizes) in bytes, 0 when unreadable.
+std::int64_t parse_size(const std::string& s) {
+  if (s.empty()) return 0;
+  try {
+    std::size_t pos = 0;
+    const double v = std::stod(s, &pos);
+    const char u = pos < s.size() ? s[pos] : ' ';
+    const double m = u == 'K' ? 1024.0 : u == 'M' ? 1048576.0 : u == 'G' ? 1073741824.0 : 1.0;
+    return static_cast<std::int64_t>(v * m);
+  } catch (...) {
+    return 0;
+  }
+}
+
+std::string proc_cpuinfo_field(const std::string& key) {
+  std::ifstream f("/proc/cpuinfo");
+  std::string line;
+  while (std::getline(f, line)) {
+    if (line.rfind(key, 0) == 0) {
+      const auto colon = line.find(':');
+      if (colon == std::string::npos) return "";
+      auto v = line.substr(colon + 1);
+      const auto b = v.find_first_not_of(" \t");
+      return b == std::string::npos ? "" : v.substr(b);
+    }
+  }
+  return "";
+}
+
+/// Caches from /sys/devices/system/cpu/cpu0/cache: L1d and L2 per core, L3 total (one instance per
+/// distinct shared_cpu_list is approximated by the instance cpu0 sees times the number of packages).
+void sysfs_caches(cpu_description& d) {
+  for (int i = 0; i < 8; ++i) {
+    const std::string base = "/sys/devices/system/cpu/cpu0/cache/index" + std::to_string(i) + "/";
+    const std::string level = read_first_line(base + "level");
+    if (level.empty()) break;
+    const std::string type = read_first_line(base + "type");
+    const std::int64_t size = parse_size(read_first_line(base + "size"));
+    if (level == "1" && type == "Data") d.l1d_bytes = size;
+    if (level == "2") d.l2_bytes = size;
+    if (level == "3") d.l3_bytes = size;
+  }
+}
+
+#ifdef ROOFLINE_HAVE_CPUINFO
+std::string uarch_name(cpuinfo_uarch u) {
+  switch (u) {
+    case cpuinfo_uarch_zen: return "zen";
+    case cpuinfo_uarch_zen2: return "zen2";
+    case cpuinfo_uarch_zen3: return "zen3";
+    case cpuinfo_uarch_haswell: return "haswell";
+    case cpuinfo_uarch_broadwell: return "broadwell";
+    case cpuinfo_uarch_sky_lake: return "sky_lake";
+    case cpuinfo_uarch_palm_cove: return "palm_cove";
+    case cpuinfo_uarch_sunny_cove: return "sunny_cove";
+    case cpuinfo_uarch_sandy_bridge: return "sandy_bridge";
+    case cpuinfo_uarch_ivy_bridge: return "ivy_bridge";
+    case cpuinfo_uarch_bulldozer: return "bulldozer";
+    case cpuinfo_uarch_piledriver: return "piledriver";
+    case cpuinfo_uarch_steamroller: return "steamroller";
+    case cpuinfo_uarch_excavator: return "excavator";
+    case cpuinfo_uarch_goldmont: return "goldmont";
+    case cpuinfo_uarch_goldmont_plus: return "goldmont_plus";
+    case cpuinfo_uarch_neoverse_n1: return "neoverse_n1";
+    case cpuinfo_uarch_neoverse_v1: return "neoverse_v1";
+    case cpuinfo_uarch_neoverse_n2: return "neoverse_n2";
+    case cpuinfo_uarch_unknown: return "";
+    default: return fmt::format("cpuinfo uarch 0x{:08x}", static_cast<unsigned>(u));
+  }
+}
+
+std::string vendor_name(cpuinfo_vendor v) {
+  switch (v) {
+    case cpuinfo_vendor_intel: return "Intel";
+    case cpuinfo_vendor_amd: return "AMD";
+    case cpuinfo_vendor_arm: return "ARM";
+    case cpuinfo_vendor_qualcomm: return "Qualcomm";
+    case cpuinfo_vendor_apple: return "Apple";
+    case cpuinfo_vendor_hygon: return "Hygon";
+    default: return "";
+  }
+}
+#endif
+
+/// SMBIOS type-17 (memory device) entries, read without dmidecode. Channels are not in SMBIOS (it
+/// lists DIMM slots), so the DRAM peak stays unknown with the reason; what is found goes to the
+/// properties. Spec: DMTF SMBIOS 3.x, §7.18 (type 17: speed at offset 15h, configured speed 20h).
+void smbios_memory(cpu_description& d, json& props) {
+  std::ifstream f("/sys/firmware/dmi/tables/DMI", std::ios::binary);
+  if (!f) {
+    d.memory_reason = "DRAM channels and transfer rate unknown: DMI/SMBIOS tables not readable "
+                      "(/sys/firmware/dmi/tables/DMI absent or not permitted; typical in a VM)";
+    return;
+  }
+  const std::string t((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+  std::size_t i = 0;
+  int dimms = 0;
+  std::set<int> speeds;
+  while (i + 4 <= t.size()) {
+    const auto type = static_cast<unsigned char>(t[i]);
+    const auto len = static_cast<unsigned char>(t[i + 1]);
+    if (len < 4 || i + len > t.size()) break;
+    if (type == 17 && len >= 0x17) {
+      const auto rd16 = [&](std::size_t off) {
+        return static_cast<int>(static_cast<unsigned char>(t[i + off]) | (static_cast<unsigned char>(t[i + off + 1]) << 8));
+      };
+      const int size = rd16(0x0C);
+      if (size != 0 && size != 0xFFFF) {
+        ++dimms;
+        int speed = len >= 0x22 ? rd16(0x20) : 0;
+        if (speed == 0) speed = rd16(0x15);
+        if (speed != 0 && speed != 0xFFFF) speeds.insert(speed);
+      }
+    }
+    if (type == 127) break;
+    std::size_t j = i + len;  // skip the string set (ends with two NULs)
+    while (j + 1 < t.size() && !(t[j] == 0 && t[j + 1] == 0)) ++j;
+    i = j + 2;
+  }
+  props["smbios_dimms"] = dimms;
+  if (speeds.size() == 1) {
+    d.memory_mt_per_s = *speeds.begin();
+    props["smbios_memory_mt_per_s"] = *speeds.begin();
+  }
+  d.memory_reason = fmt::format(
+      "DRAM channel count unknown: SMBIOS lists {} populated DIMM(s){}, not how they map to channels",
+      dimms, speeds.size() == 1 ? fmt::format(" at {} MT/s", *speeds.begin()) : std::string(" (speed unknown)"));
+}
+
+cpu_detection detect() {
+  cpu_detection r;
+  cpu_description& d = r.desc;
+  json& p = r.properties;
+#ifdef ROOFLINE_HAVE_CPUINFO
+  if (cpuinfo_initialize()) {
+    const cpuinfo_package* pkg = cpuinfo_get_package(0);
+    if (pkg) d.model = pkg->name;
+    d.cores = static_cast<int>(cpuinfo_get_cores_count());
+    d.threads = static_cast<int>(cpuinfo_get_processors_count());
+    if (const cpuinfo_core* c = cpuinfo_get_core(0)) {
+      r.uarch = uarch_name(c->uarch);
+      d.vendor = vendor_name(c->vendor);
+    }
+    if (const cpuinfo_cache* c = cpuinfo_get_l1d_cache(0)) d.l1d_bytes = c->size;
+    if (const cpuinfo_cache* c = cpuinfo_get_l2_cache(0))
+      d.l2_bytes = static_cast<std::int64_t>(c->size) * cpuinfo_get_l2_caches_count() / std::max(1, d.cores);
+    if (const cpuinfo_cache* c = cpuinfo_get_l3_cache(0))
+      d.l3_bytes = static_cast<std::int64_t>(c->size) * cpuinfo_get_l3_caches_count();
+    p["detected_by"] = "cpuinfo";
+  }
+#endif
+  const std::string proc_model = proc_cpuinfo_field("model name");
+  if (!proc_model.empty()) d.model = proc_model;  // the full brand string; cpuinfo's is shortened
+  if (d.vendor.empty()) {
+    const std::string v = proc_cpuinfo_field("vendor_id");
+    d.vendor = v == "AuthenticAMD" ? "AMD" : v == "GenuineIntel" ? "Intel" : v;
+  }
+  if (d.threads <= 0) d.threads = static_cast<int>(std::thread::hardware_concurrency());
+  if (d.cores <= 0) {
+    std::set<std::string> ids;  // distinct "physical id/core id" pairs
+    std::ifstream f("/proc/cpuinfo");
+    std::string line, phys;
+    while (std::getline(f, line)) {
+      if (line.rfind("physical id", 0) == 0) phys = line.substr(line.find(':') + 1);
+      if (line.rfind("core id", 0) == 0) ids.insert(phys + "/" + line.substr(line.find(':') + 1));
+    }
+    d.cores = ids.empty() ? d.threads : static_cast<int>(ids.size());
+    p["detected_by"] = "/proc/cpuinfo";
+  }
+  if (d.l1d_bytes == 0 && d.l2_bytes == 0 && d.l3_bytes == 0) sysfs_caches(d);
+  if (d.model.empty()) d.model = "unknown CPU";
+
+  // SIMD ISA: what this binary has kernels for and the CPU supports.
+  const simd_isa isa = detect_simd_isa();
+  d.isa = isa.name;
+  d.simd_bits = isa.bits;
+  std::string uarch = r.uarch;
+  if (uarch == "zen3" && isa.name == "avx512f") {
+    uarch = "zen4";  // cpuinfo (2022) names every family-19h core zen3; only Zen 4 has AVX-512
+    p["uarch_note"] = "cpuinfo reports zen3; AVX-512 present, so Zen 4 (family 19h)";
+  }
+  r.uarch = uarch;
+  if (!isa.fma) {
+    d.fma_units = 0;
+    d.fma_units_source = "unknown (" + isa.name + " has no FMA instructions: the peak model assumes FMA)";
+  } else {
+    const fma_units_answer a = fma_units_for(uarch, isa.bits, d.model);
+    d.fma_units = a.units.value_or(0);
+    d.fma_units_source = a.source;
+  }
+
+  // Clock: cpufreq max when present, else measured.
+  if (const double f = cpufreq_max_hz(); f > 0) {
+    d.clock_hz = f;
+    d.clock_source = "cpufreq max (/sys/devices/system/cpu/cpu0/cpufreq/cpuinfo_max_freq)";
+  } else {
+    try {
+      timing_options t{3, 50, 400, 0.05, 0.3};
+      d.clock_hz = measure_clock_hz(t);
+      d.clock_source = "measured: dependent-add chain (one core, best of repeats; no cpufreq in this OS)";
+    } catch (const probe_error& e) {
+      d.clock_hz = 0;
+      d.clock_source = std::string("unknown (no cpufreq; ") + e.what() + ")";
+    }
+  }
+  smbios_memory(d, p);
+
+  p["model"] = d.model;
+  p["vendor"] = d.vendor;
+  p["uarch"] = r.uarch.empty() ? json(nullptr) : json(r.uarch);
+  p["cores"] = d.cores;
+  p["threads"] = d.threads;
+  p["isa"] = d.isa;
+  p["simd_bits"] = d.simd_bits;
+  p["fma_units"] = d.fma_units > 0 ? json(d.fma_units) : json(nullptr);
+  p["fma_units_source"] = d.fma_units_source;
+  p["clock_hz"] = d.clock_hz > 0 ? json(d.clock_hz) : json(nullptr);
+  p["clock_source"] = d.clock_source;
+  if (const double mhz = proc_cpuinfo_mhz_hz(); mhz > 0) p["proc_cpuinfo_mhz"] = mhz / 1e6;
+  p["caches"] = {{"l1d_bytes_per_core", d.l1d_bytes}, {"l2_bytes_per_core", d.l2_bytes}, {"l3_bytes_total", d.l3_bytes}};
+  p["memory_channels"] = d.memory_channels ? json(*d.memory_channels) : json(nullptr);
+  p["memory_mt_per_s"] = d.memory_mt_per_s ? json(*d.memory_mt_per_s) : json(nullptr);
+  if (!d.memory_reason.empty()) p["memory_reason"] = d.memory_reason;
+  if (proc_cpuinfo_field("flags").find("hypervisor") != std::string::npos) p["virtualized"] = true;
+  return r;
+}
+
+}  // namespace
+
+simd_isa detect_simd_isa() {
+#if defined(__x86_64__)
+  __builtin_cpu_init();
+  if (__builtin_cpu_supports("avx512f")) return {"avx512f", 512, true};
+  if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) return {"avx2+fma", 256, true};
+  return {"sse2", 128, false};
+#else
+  return {"generic", 128, false};
+#endif
+}
+
+const cpu_detection& detect_cpu() {
+  static std::once_flag once;
+  static cpu_detection cached;
+  std::call_once(once, [] { cached = detect(); });
+  return cached;
+}
+
+}  // namespace roofline::cpu

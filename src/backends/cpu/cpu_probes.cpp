@@ -1,0 +1,247 @@
+#include "backends/cpu/cpu_probes.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <memory>
+#include <optional>
+#include <fmt/format.h>
+
+#include "backends/cpu/cpu_buffers.hpp"
+#include "backends/cpu/cpu_detect.hpp"
+#include "backends/cpu/fma_kernels.hpp"
+#include "backends/cpu/stream_kernels.hpp"
+#include "roofline/error.hpp"
+
+#ifdef ROOFLINE_HAVE_OPENBLAS
+#include <cblas.h>
+#endif
+
+namespace roofline::cpu {
+
+namespace {
+
+volatile float g_one_f = 1.0f, g_step_f = 0x1.0p-23f;
+volatile double g_one_d = 1.0, g_step_d = 0x1.0p-52;
+
+constexpr const char* bytes_convention =
+    "bytes the kernel reads + writes (read 8 B, write 8 B, copy 16 B, triad 24 B per element, fp64); "
+    "write-allocate (read-for-ownership) traffic is NOT counted";
+
+cache_sizes detected_caches() {
+  const auto& d = detect_cpu().desc;
+  return {d.l1d_bytes, d.l2_bytes, d.l3_bytes};
+}
+
+/// Timing for one point of a sweep: 40% of the minimum time and 25% of the maximum per point, so
+/// that the whole sweep fits the budget (docs/methodology-cpu.md).
+timing_options sweep_timing(timing_options t) {
+  t.min_time_s *= 0.4;
+  t.max_time_s *= 0.25;
+  return t;
+}
+
+/// A sanity flag for a noisy measurement (busy machine, frequency changes).
+std::optional<std::string> spread_flag(double spread) {
+  if (spread > 0.5) return fmt::format("high spread ({:.0f}% of the median): other load on the machine?", 100 * spread);
+  return std::nullopt;
+}
+
+/// Progress within probe `index` of `count`, on the driver's scale (probes span 5%..60% of a run).
+void report(const probe_options& opt, const std::string& what, int index, int count, double within) {
+  if (opt.progress) opt.progress(what, 0.05 + 0.55 * (index + within) / count);
+}
+
+constexpr int probe_count = 8;
+
+void bandwidth_probe(stream_pattern p, int index, const probe_options& opt,
+                     std::shared_ptr<std::unique_ptr<stream_arrays>> arrays, measured_roofs& out) {
+  const int threads = worker_threads();
+  const cache_sizes caches = detected_caches();
+  const auto sizes = sweep_sizes(caches, threads, opt.quick ? 5 : 16);
+  if (!*arrays) *arrays = std::make_unique<stream_arrays>(sizes.back(), threads);
+  stream_arrays& s = **arrays;
+  const double traffic_target = opt.quick ? 32.0 * 1048576 : 128.0 * 1048576;  // bytes per sample
+  const timing_options t = sweep_timing(opt.timing);
+  std::vector<bandwidth_result> results;
+  for (std::size_t i = 0; i < sizes.size(); ++i) {
+    const std::int64_t n = std::min(sizes[i] / (8 * arrays_of(p)), s.max_elements(p));
+    const std::int64_t ws = n * 8 * arrays_of(p);
+    const int passes = static_cast<int>(std::max(1.0, std::ceil(traffic_target / static_cast<double>(ws))));
+    report(opt, fmt::format("bandwidth/{}: working set {:.3g} MiB ({}/{})", to_string(p), ws / 1048576.0, i + 1, sizes.size()),
+           index, probe_count, static_cast<double>(i) / sizes.size());
+    const auto samples = time_repeated([&] { return s.run(p, n, passes); }, t);
+    const rate_summary r = rates(static_cast<double>(ws) * passes, samples);
+    bandwidth_result b;
+    b.pattern = to_string(p);
+    b.level = memory_level(ws, threads, caches);
+    b.working_set_bytes = ws;
+    b.bytes_per_s = r.best;
+    b.median_bytes_per_s = r.median;
+    b.spread = r.spread;
+    b.repeats = r.repeats;
+    b.bytes_convention = bytes_convention;
+    b.verified = true;
+    b.flags.push_back(fmt::format("{} threads, {} pass(es) per sample", threads, passes));
+    if (auto f = spread_flag(r.spread)) b.flags.push_back(*f);
+    if (b.level == "mixed") b.flags.push_back("working set between the LLC and 4x LLC: partly cached");
+    results.push_back(std::move(b));
+  }
+  out.bandwidth.insert(out.bandwidth.end(), results.begin(), results.end());
+}
+
+}  // namespace
+
+compute_result measure_fma_peak(const std::string& precision, const timing_options& timing, bool quick) {
+  const bool fp32 = precision == "fp32";
+  if (!fp32 && precision != "fp64") throw probe_error("compute: unknown precision " + precision);
+  const fma_kernel k = fma_kernel_for(detect_cpu().desc.isa);
+  const int threads = worker_threads();
+  const std::int64_t iterations = quick ? (1 << 19) : (1 << 22);  // ≤ 2^22 keeps every step exact
+  const int lanes = fp32 ? k.lanes_fp32 : k.lanes_fp64;
+  const double expect = static_cast<double>(threads) * k.accumulators * lanes * static_cast<double>(iterations);
+  std::vector<double> sums(static_cast<std::size_t>(threads) * 8);
+  const auto samples = time_repeated(
+      [&] {
+        const float of = g_one_f, sf = g_step_f;
+        const double od = g_one_d, sd = g_step_d;
+        std::fill(sums.begin(), sums.end(), 0.0);
+        const double t0 = now_s();
+#pragma omp parallel for num_threads(threads) schedule(static, 1)
+        for (int t = 0; t < threads; ++t)
+          sums[static_cast<std::size_t>(t) * 8] = fp32 ? fma_chain_fp32(k, iterations, of, sf) : fma_chain_fp64(k, iterations, od, sd);
+        const double t1 = now_s();
+        double total = 0;
+        for (int t = 0; t < threads; ++t) total += sums[static_cast<std::size_t>(t) * 8];
+        if (total != expect)
+          throw probe_error(fmt::format("compute/{}: chain sum {} != closed form {}", precision, total, expect));
+        return t1 - t0;
+      },
+      timing);
+  const double flops = static_cast<double>(threads) * static_cast<double>(iterations) * k.accumulators * lanes * 2.0;
+  const rate_summary r = rates(flops, samples);
+  compute_result c;
+  c.precision = precision;
+  c.engine = "vector";
+  c.flops_per_s = r.best;
+  c.median_flops_per_s = r.median;
+  c.spread = r.spread;
+  c.repeats = r.repeats;
+  c.verified = true;
+  if (auto f = spread_flag(r.spread)) c.flags.push_back(*f);
+  c.method = fmt::format("{} chains, {} independent {}-lane accumulators per thread, {} threads{}", k.isa,
+                         k.accumulators, lanes, threads, k.fused ? "" : " (separate mul + add)");
+  return c;
+}
+
+compute_result measure_gemm(const std::string& precision, std::int64_t n, const timing_options& timing) {
+#ifndef ROOFLINE_HAVE_OPENBLAS
+  (void)precision;
+  (void)n;
+  (void)timing;
+  throw probe_error("built without OpenBLAS");
+#else
+  const bool fp32 = precision == "fp32";
+  const int threads = worker_threads();
+  openblas_set_num_threads(threads);
+  const std::size_t nn = static_cast<std::size_t>(n * n);
+  const int N = static_cast<int>(n);
+  aligned_buffer<float> af, bf, cf;
+  aligned_buffer<double> ad, bd, cd;
+  if (fp32) {
+    af = aligned_buffer<float>(nn), bf = aligned_buffer<float>(nn), cf = aligned_buffer<float>(nn);
+    fill_uniform(af.data(), nn, 11), fill_uniform(bf.data(), nn, 12), fill_uniform(cf.data(), nn, 13);
+  } else {
+    ad = aligned_buffer<double>(nn), bd = aligned_buffer<double>(nn), cd = aligned_buffer<double>(nn);
+    fill_uniform(ad.data(), nn, 11), fill_uniform(bd.data(), nn, 12), fill_uniform(cd.data(), nn, 13);
+  }
+  auto once = [&] {
+    const double t0 = now_s();
+    if (fp32)
+      cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, N, N, N, 1.0f, af.data(), N, bf.data(), N, 0.0f, cf.data(), N);
+    else
+      cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, N, N, N, 1.0, ad.data(), N, bd.data(), N, 0.0, cd.data(), N);
+    return now_s() - t0;
+  };
+  // Verification run (also the first warm-up): 16 sampled entries against a dot product in double,
+  // within the error bound k·eps·Σ|a||b| (Higham, Accuracy and Stability of Numerical Algorithms, §3.1).
+  once();
+  const double eps = fp32 ? 0x1.0p-24 : 0x1.0p-53;
+  for (int q = 0; q < 16; ++q) {
+    const std::int64_t i = (q * 7919) % n, j = (q * 104729 + 3) % n;
+    double ref = 0, mag = 0, got = 0;
+    for (std::int64_t l = 0; l < n; ++l) {
+      const double x = fp32 ? af[i * n + l] : ad[i * n + l];
+      const double y = fp32 ? bf[l * n + j] : bd[l * n + j];
+      ref += x * y;
+      mag += std::abs(x * y);
+    }
+    got = fp32 ? cf[i * n + j] : cd[i * n + j];
+    if (!(std::abs(got - ref) <= static_cast<double>(n) * eps * mag + 1e-30))
+      throw probe_error(fmt::format("gemm/{} n={}: C[{},{}] = {} but reference {}", fp32 ? "sgemm" : "dgemm", n, i, j, got, ref));
+  }
+  timing_options t = timing;
+  t.warmups = std::max(0, t.warmups - 1);  // the verification run was one
+  if (n >= 2048) t.min_repeats = std::min(t.min_repeats, 3);
+  const auto samples = time_repeated(once, t);
+  const rate_summary r = rates(2.0 * static_cast<double>(n) * n * n, samples);
+  compute_result c;
+  c.precision = precision;
+  c.engine = "gemm";
+  c.size = n;
+  c.flops_per_s = r.best;
+  c.median_flops_per_s = r.median;
+  c.spread = r.spread;
+  c.repeats = r.repeats;
+  c.verified = true;
+  if (auto f = spread_flag(r.spread)) c.flags.push_back(*f);
+  std::string version = OPENBLAS_VERSION;  // " OpenBLAS 0.3.21 "
+  version.erase(0, version.find_first_not_of(' '));
+  version.erase(version.find_last_not_of(' ') + 1);
+  c.method = fmt::format("{} ({}), row-major NN, random inputs in [-1,1), {} threads, FLOPs = 2n^3",
+                         fp32 ? "cblas_sgemm" : "cblas_dgemm", version, threads);
+  return c;
+#endif
+}
+
+std::vector<probe> cpu_probes(const probe_options& opt) {
+  std::vector<probe> ps;
+  auto arrays = std::make_shared<std::unique_ptr<stream_arrays>>();
+  const stream_pattern patterns[] = {stream_pattern::read, stream_pattern::write, stream_pattern::copy, stream_pattern::triad};
+  for (std::size_t i = 0; i < 4; ++i) {
+    const stream_pattern p = patterns[i];
+    const bool last = i == 3;
+    const int index = static_cast<int>(i);
+    ps.push_back({"bandwidth/" + to_string(p), "bandwidth", [opt, p, index, arrays, last](measured_roofs& out) {
+                    struct release {  // free the sweep's arrays after the last pattern
+                      std::shared_ptr<std::unique_ptr<stream_arrays>> a;
+                      bool last;
+                      ~release() { if (last) a->reset(); }
+                    } r{arrays, last};
+                    bandwidth_probe(p, index, opt, arrays, out);
+                  }});
+  }
+  int index = 4;
+  for (const char* prec : {"fp32", "fp64"})
+    ps.push_back({std::string("compute/") + prec, "compute", [opt, prec, index = index++](measured_roofs& out) {
+                    report(opt, std::string("compute/") + prec + ": FMA chains on all cores", index, probe_count, 0);
+                    out.compute.push_back(measure_fma_peak(prec, opt.timing, opt.quick));
+                  }});
+  std::vector<std::int64_t> sizes = opt.quick ? std::vector<std::int64_t>{256, 512}
+                                              : std::vector<std::int64_t>{256, 512, 1024, 2048, 4096};
+  for (const char* prec : {"fp32", "fp64"}) {
+    const std::string name = std::string("gemm/") + (std::string(prec) == "fp32" ? "sgemm" : "dgemm");
+    ps.push_back({name, "gemm",
+                  [opt, prec, sizes, name, index = index++](measured_roofs& out) {
+                    std::vector<compute_result> rs;
+                    for (std::size_t i = 0; i < sizes.size(); ++i) {
+                      report(opt, fmt::format("{}: n = {} ({}/{})", name, sizes[i], i + 1, sizes.size()), index, probe_count,
+                             static_cast<double>(i) / sizes.size());
+                      rs.push_back(measure_gemm(prec, sizes[i], opt.timing));
+                    }
+                    out.compute.insert(out.compute.end(), rs.begin(), rs.end());
+                  }});
+  }
+  return ps;
+}
+
+}  // namespace roofline::cpu

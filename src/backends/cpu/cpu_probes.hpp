@@ -1,0 +1,22 @@
+// The CPU probes: bandwidth (read / write / copy / triad over a working-set sweep), compute (FP32 and
+// FP64 FMA chains on all cores) and gemm (OpenBLAS SGEMM / DGEMM). Each probe verifies its result
+// and publishes nothing when the check fails (probe_error). Methodology: docs/methodology-cpu.md.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "roofline/backend.hpp"
+
+namespace roofline::cpu {
+
+/// Every CPU probe for `opt` (quick: 5 sweep sizes, short chains, GEMM n = 256, 512).
+std::vector<probe> cpu_probes(const probe_options& opt);
+
+/// One FMA-peak measurement on all worker threads: precision "fp32" or "fp64".
+compute_result measure_fma_peak(const std::string& precision, const timing_options& timing, bool quick);
+
+/// One n×n×n GEMM through OpenBLAS ("fp32" sgemm, "fp64" dgemm), verified on sampled entries
+/// against a dot product in double. Throws probe_error without OpenBLAS or on a failed check.
+compute_result measure_gemm(const std::string& precision, std::int64_t n, const timing_options& timing);
+
+}  // namespace roofline::cpu

@@ -1,0 +1,20 @@
+// Runs one catalogue op on the CPU at its real shape (fp32), checks it against a double-precision
+// reference on sampled elements / rows, then times it through time_repeated().
+//
+// Shape fields read from op_desc: gemm m, n, k; elementwise rows × cols; rmsnorm / layernorm /
+// softmax rows, cols; rope tokens = rows (else batch × seq), heads, kv_heads, head_dim; embedding
+// rows, cols and the vocabulary in k (when 0 the table has `rows` rows, noted); attention batch,
+// heads, kv_heads, head_dim, q_len (else seq; decode 1), kv_len (else context, else q_len), causal.
+//
+// Inputs are uniform random in [-1, 1) (never zeros), allocated once per call. Ops smaller than
+// 2× the LLC rotate over copies of their buffers (one copy per timed run, ≥ 2× LLC in all) so that
+// each run starts from DRAM, as the roofline's DRAM prediction assumes.
+#pragma once
+#include "roofline/backend.hpp"
+
+namespace roofline::cpu {
+
+/// Throws probe_error on a missing shape field, a failed check, or (gemm) no OpenBLAS.
+op_timing run_cpu_op(const op_desc& op, const timing_options& timing);
+
+}  // namespace roofline::cpu

