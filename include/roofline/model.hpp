@@ -151,8 +151,10 @@ op_desc gemm_op(const std::string& name, std::int64_t m, std::int64_t n, std::in
 op_desc elementwise_op(op_kind kind, const std::string& name, std::int64_t rows, std::int64_t cols, int dtype_bytes);
 
 /// Embedding gather: `rows` token ids (int64) pick rows of width `cols`; 0 FLOPs; reads
-/// rows·(cols·b + 8), writes rows·cols·b.
-op_desc embedding_op(const std::string& name, std::int64_t rows, std::int64_t cols, int dtype_bytes);
+/// rows·(cols·b + 8), writes rows·cols·b. `table_rows` (the vocab; positions for wpe) goes to op.k,
+/// the table backends gather from.
+op_desc embedding_op(const std::string& name, std::int64_t rows, std::int64_t cols, int dtype_bytes,
+                     std::int64_t table_rows);
 
 /// RoPE on q and k of `tokens` tokens: rows = tokens, cols = (heads + kv_heads)·head_dim; reads q, k
 /// and the cos/sin rows (2·head_dim per token), writes q, k; 3 FLOPs per element.

@@ -68,7 +68,7 @@ struct builder {
   void llama() {
     const std::int64_t h = cfg.hidden, q = cfg.heads * cfg.head_dim, kv = cfg.kv_heads * cfg.head_dim,
                        f = cfg.intermediate;
-    once(embedding_op("embed_tokens", s.tokens, h, b));
+    once(embedding_op("embed_tokens", s.tokens, h, b, cfg.vocab));
     layer(ew(op_kind::rmsnorm, "input_norm", h));
     layer(linear("q_proj", h, q, cfg.attention_bias));
     layer(linear("k_proj", h, kv, cfg.attention_bias));
@@ -94,8 +94,8 @@ struct builder {
 
   void gpt2() {
     const std::int64_t h = cfg.hidden, q = cfg.heads * cfg.head_dim, f = cfg.intermediate;
-    once(embedding_op("wte", s.tokens, h, b));
-    once(embedding_op("wpe", s.tokens, h, b));
+    once(embedding_op("wte", s.tokens, h, b, cfg.vocab));
+    once(embedding_op("wpe", s.tokens, h, b, cfg.max_positions));
     once(ew(op_kind::add, "embed_add", h));
     layer(ew(op_kind::layernorm, "ln_1", h));
     layer(linear("c_attn", h, 3 * q, true));

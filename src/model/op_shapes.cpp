@@ -60,18 +60,19 @@ op_desc elementwise_op(op_kind kind, const std::string& name, std::int64_t rows,
   return op;
 }
 
-op_desc embedding_op(const std::string& name, std::int64_t rows, std::int64_t cols, int b) {
-  check_positive("rows", rows), check_positive("cols", cols);
+op_desc embedding_op(const std::string& name, std::int64_t rows, std::int64_t cols, int b, std::int64_t table_rows) {
+  check_positive("rows", rows), check_positive("cols", cols), check_positive("table_rows", table_rows);
   op_desc op;
   op.name = name;
   op.kind = op_kind::embedding;
   op.rows = rows, op.cols = cols;
+  op.k = table_rows;  // the table the rows are gathered from (vocab, or positions for wpe)
   op.dtype_bytes = op.kv_dtype_bytes = b;
   op.dtype = dtype_name(b);
   op.flops = 0;
   op.bytes_read = double(rows) * (double(cols) * b + token_id_bytes);
   op.bytes_written = double(rows) * double(cols) * b;
-  op.shape = fmt::format("gather {} rows × {}", rows, cols);
+  op.shape = fmt::format("gather {} rows × {} from [{} × {}]", rows, cols, table_rows, cols);
   return op;
 }
 

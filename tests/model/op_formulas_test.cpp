@@ -25,7 +25,7 @@ TEST(OpFormulas, ElementwiseIntensitiesFp16) {
   EXPECT_NEAR(elementwise_op(op_kind::rmsnorm, "n", 8192, 8192, 2).intensity(), 0.7, 0.05);
   // softmax: 5 FLOP per element over three reads and one write: 5/8 ≈ 0.6
   EXPECT_NEAR(elementwise_op(op_kind::softmax, "p", 8192, 8192, 2).intensity(), 0.6, 0.05);
-  EXPECT_DOUBLE_EQ(embedding_op("e", 32, 2048, 2).intensity(), 0.0);
+  EXPECT_DOUBLE_EQ(embedding_op("e", 32, 2048, 2, 32000).intensity(), 0.0);
 }
 
 TEST(OpFormulas, MhaDecodeAttentionIsAboutOneAtAnyContext) {
