@@ -157,7 +157,7 @@ std::string render_fleet_markdown(const fleet_report& f) {
   for (const auto& d : f.devices) {
     std::string fma;
     for (const auto& [k, v] : d.fma_flops_per_s) fma += (fma.empty() ? "" : "; ") + k + " " + si(v, "FLOP/s");
-    const std::string unknown = d.telemetry_note.empty() ? "unknown" : d.telemetry_note;
+    const std::string unknown = d.telemetry_note.empty() ? "unknown" : "unknown¹";
     md += fmt::format("| {} | {} | {}{} | {} | {} | {} | {} | {} | {} | {} |\n", d.rank, d.host, d.id,
                       d.uuid.empty() ? "" : " (" + d.uuid + ")", d.name, d.status,
                       d.dram_bytes_per_s ? si(*d.dram_bytes_per_s, "B/s") + " (" + d.dram_pattern + ")" : "not measured",
@@ -166,6 +166,11 @@ std::string render_fleet_markdown(const fleet_report& f) {
                       opt_str(d.power_w, "{:.0f} W", unknown));
   }
 
+  for (const auto& d : f.devices)
+    if (!d.telemetry_note.empty()) {
+      md += "\n¹ " + d.telemetry_note + "\n";
+      break;
+    }
   md += "\n## Spread over the fleet\n\nspread = (max − min) / median.\n\n| roof | n | min | median | max | spread |\n"
         "|---|---:|---:|---:|---:|---:|\n";
   for (const auto& s : f.spread)
@@ -204,7 +209,7 @@ std::string render_fleet_markdown(const fleet_report& f) {
                                 : (ic.nominal.reason.empty() ? std::string("unknown (not looked up)") : ic.nominal.reason)) +
         "\n\n";
   if (ic.status != "measured") {
-    md += fmt::format("Status: {}{}.\n", ic.status, ic.reason.empty() ? "" : " — " + ic.reason);
+    md += "Status: " + (ic.reason.empty() ? ic.status : ic.reason) + ".\n";
   } else {
     md += fmt::format("{} ranks, {}.\n\n### Communication roofs\n\nt(S) ≈ latency + S × factor / busbw.\n\n"
                       "| collective | latency (smallest message) | best busbw | at | vs nominal link |\n|---|---:|---:|---:|---:|\n",
