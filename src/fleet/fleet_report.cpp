@@ -1,5 +1,6 @@
 // The fleet report: every device's roofs, their spread, the stragglers, the interconnect roofs.
 // Pure functions of the gathered results (rank 0 renders them; the tests render fixed numbers).
+#include <algorithm>
 #include <map>
 
 #include <fmt/format.h>
@@ -166,10 +167,11 @@ std::string render_fleet_markdown(const fleet_report& f) {
                       opt_str(d.power_w, "{:.0f} W", unknown));
   }
 
+  std::vector<std::string> seen;  // each distinct "unknown (why)" once, below the table
   for (const auto& d : f.devices)
-    if (!d.telemetry_note.empty()) {
-      md += "\n¹ " + d.telemetry_note + "\n";
-      break;
+    if (!d.telemetry_note.empty() && std::find(seen.begin(), seen.end(), d.telemetry_note) == seen.end()) {
+      seen.push_back(d.telemetry_note);
+      md += (seen.size() == 1 ? "\n¹ " : "  \n¹ ") + d.telemetry_note + "\n";
     }
   md += "\n## Spread over the fleet\n\nspread = (max − min) / median.\n\n| roof | n | min | median | max | spread |\n"
         "|---|---:|---:|---:|---:|---:|\n";

@@ -1,6 +1,7 @@
 // The nominal per-GPU link bandwidth from the device table: links × per-link rate (one direction).
-// The figure nccl-tests' busbw is compared with (NVIDIA/nccl-tests doc/PERFORMANCE.md: "bus bandwidth
-// ... should be the same as the hardware peak bandwidth" of the slowest link).
+// The figure nccl-tests' busbw is compared with (NVIDIA/nccl-tests doc/PERFORMANCE.md, "Summary": "The
+// bus bandwidth should reflect the speed of the hardware bottleneck : NVLink, PCI, QPI, or network";
+// the measurement is unidirectional, so the nominal figure is per direction, not the bidirectional sum).
 #include <filesystem>
 #include <fmt/format.h>
 

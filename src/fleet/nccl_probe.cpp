@@ -118,6 +118,7 @@ interconnect_result run_nccl_probe(const mpi_session& mpi, int cuda_device, bool
     if (mpi.bcast(id_rc) != 0) throw probe_error("ncclGetUniqueId failed on rank 0");
     mpi.bcast_bytes(&id, sizeof id);
     const int init_rc = api.CommInitRank(&st.comm, mpi.size(), id, mpi.rank());
+    if (init_rc != 0) st.comm = nullptr;  // nothing to destroy
     if (init_rc != 0) err = fmt::format("rank {}: ncclCommInitRank failed: {}", mpi.rank(), api.GetErrorString(init_rc));
     agree(mpi, init_rc == 0, "ncclCommInitRank", err);
 
