@@ -99,6 +99,8 @@ int run(const fleet_options& opt, const std::string& device_arg, const std::stri
     msg = rank_message("failed", device, e.what(), nullptr);
   }
 
+  mpi.quiet_barrier();  // wait for the slowest rank without spinning on a core it may be measuring
+
   // 3. Interconnect roofs (collective: every rank takes part, GPU or not).
   const int gpu = have_results && mine.device.kind == "cuda" ? gpu_index(device) : -1;
   interconnect_result ic = run_nccl_probe(mpi, gpu, opt.quick);

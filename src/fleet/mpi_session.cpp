@@ -1,6 +1,8 @@
 #include "fleet/mpi_session.hpp"
 
+#include <chrono>
 #include <cstdlib>
+#include <thread>
 #include <fmt/format.h>
 
 #include "roofline/error.hpp"
@@ -95,6 +97,16 @@ void mpi_session::bcast_bytes(void* data, std::int64_t bytes) const {
 
 void mpi_session::barrier() const { check(MPI_Barrier(MPI_COMM_WORLD), "MPI_Barrier"); }
 
+void mpi_session::quiet_barrier() const {
+  MPI_Request req;
+  check(MPI_Ibarrier(MPI_COMM_WORLD, &req), "MPI_Ibarrier");
+  for (int done = 0;;) {
+    check(MPI_Test(&req, &done, MPI_STATUS_IGNORE), "MPI_Test");
+    if (done) return;
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+}
+
 #else  // a world of one
 
 mpi_session::mpi_session() = default;
@@ -105,6 +117,7 @@ double mpi_session::max(double v) const { return v; }
 int mpi_session::bcast(int v) const { return v; }
 void mpi_session::bcast_bytes(void*, std::int64_t) const {}
 void mpi_session::barrier() const {}
+void mpi_session::quiet_barrier() const {}
 
 #endif
 

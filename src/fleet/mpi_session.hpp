@@ -27,6 +27,9 @@ class mpi_session {
   int bcast(int v) const;        ///< rank 0's value to all
   void bcast_bytes(void* data, std::int64_t bytes) const;  ///< rank 0's bytes to all
   void barrier() const;
+  /// A barrier that sleeps instead of spinning (MPI_Ibarrier + MPI_Test every millisecond): a rank
+  /// that finished measuring must not steal a core from a rank still measuring on the same host.
+  void quiet_barrier() const;
 
  private:
   int rank_ = 0, size_ = 1, local_rank_ = 0;
