@@ -137,16 +137,20 @@ struct collective_point {
   double best_busbw = 0;        ///< from `best_seconds`
 };
 
-/// The nominal per-GPU link bandwidth (one direction), links × per-link rate, from the device table.
+/// The nominal per-GPU link bandwidth in ONE direction (what busbw measures), links × per-link rate.
 struct link_nominal {
   std::optional<double> bytes_per_s;
-  std::string formula;  ///< e.g. "18 links × 25 GB/s (NVLink 4)"
+  std::string formula;  ///< e.g. "18 NVLink links × 25 GB/s per link per direction"
   std::string source;
   std::string reason;   ///< "unknown (why)" when bytes_per_s is null
 };
-/// Reads the device table entry of `device_name` (data/devices/*.json, the entry whose "name"
-/// matches) for an "interconnect" object: {"nvlink": {"links": L, "bytes_per_s_per_link": R,
-/// "source": …}} and/or {"pcie": {"bytes_per_s": R, "source": …}}. NVLink wins when both exist.
+/// From the GPU's nominal factors (the spec module's "NVLink links", "NVLink bandwidth per link
+/// (both directions)", "PCIe bandwidth (… both directions)"); rates "both directions" are halved.
+/// NVLink wins over PCIe. H100 SXM: 18 × 50 / 2 = 450 GB/s.
+link_nominal nominal_link_from_factors(const nominal_roofs& nominal);
+/// From the device table: the entry of data/devices/*.json whose "name" or "aliases" match
+/// `device_name`, its "links" object ({"nvlink": {"links", "gb_per_s_per_link"}} or
+/// {"pcie": {"gb_per_s"}}, both directions, halved here).
 link_nominal nominal_link(const std::string& device_name);
 /// The same from a table entry already in hand (tests).
 link_nominal nominal_link_from_entry(const json& entry);

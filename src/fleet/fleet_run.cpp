@@ -135,9 +135,10 @@ int run(const fleet_options& opt, const std::string& device_arg, const std::stri
     }
     f.model_name = cfg.name;
     if (ic.status == "measured") {
-      for (const auto& d : f.devices)
-        if (d.kind == "cuda") {
-          ic.nominal = nominal_link(d.name);
+      for (std::size_t r = 0; r < per_rank.size(); ++r)
+        if (parsed[r] && per_rank[r].device.kind == "cuda") {  // rank r's own nominal factors, else the table
+          ic.nominal = nominal_link_from_factors(per_rank[r].nominal);
+          if (!ic.nominal.bytes_per_s) ic.nominal = nominal_link(per_rank[r].device.name);
           break;
         }
       for (const auto& roof : ic.roofs)

@@ -43,32 +43,64 @@ bool positive_number(const json& o, const char* key) {
 }  // namespace
 
 link_nominal nominal_link_from_entry(const json& entry) {
+  // The device table's SKU entry (src/spec/device_table.cpp): "links": {"pcie": {"generation",
+  // "lanes", "gb_per_s", "source"}, "nvlink": {"links", "gb_per_s_per_link", "source"} | null}, both
+  // rates counting both directions (the datasheet convention: H100 SXM 18 × 50 GB/s = 900 GB/s).
   link_nominal n;
-  const json* ic = entry.is_object() && entry.contains("interconnect") ? &entry["interconnect"] : nullptr;
-  if (!ic || !ic->is_object()) {
-    n.reason = "unknown (the device table has no interconnect entry for this GPU)";
+  const json* links = entry.is_object() && entry.contains("links") ? &entry["links"] : nullptr;
+  if (!links || !links->is_object()) {
+    n.reason = "unknown (the device table has no links entry for this GPU)";
     return n;
   }
-  if (ic->contains("nvlink")) {
-    const json& nv = (*ic)["nvlink"];
-    if (positive_number(nv, "links") && positive_number(nv, "bytes_per_s_per_link")) {
-      const double links = nv["links"].get<double>(), rate = nv["bytes_per_s_per_link"].get<double>();
-      n.bytes_per_s = links * rate;
-      n.formula = fmt::format("{:g} NVLink links × {:g} GB/s per link, one direction", links, rate / 1e9);
-      n.source = source_of(nv);
+  if (links->contains("nvlink")) {
+    const json& nv = (*links)["nvlink"];
+    if (positive_number(nv, "links") && positive_number(nv, "gb_per_s_per_link")) {
+      const double l = nv["links"].get<double>(), both = nv["gb_per_s_per_link"].get<double>();
+      n.bytes_per_s = l * both / 2 * 1e9;
+      n.formula = fmt::format("{:g} NVLink links × {:g} GB/s per link per direction ({:g} GB/s both directions)", l, both / 2, both);
+      n.source = "table: " + source_of(nv);
       return n;
     }
   }
-  if (ic->contains("pcie")) {
-    const json& p = (*ic)["pcie"];
-    if (positive_number(p, "bytes_per_s")) {
-      n.bytes_per_s = p["bytes_per_s"].get<double>();
-      n.formula = fmt::format("PCIe, {:g} GB/s one direction", *n.bytes_per_s / 1e9);
-      n.source = source_of(p);
+  if (links->contains("pcie")) {
+    const json& p = (*links)["pcie"];
+    if (positive_number(p, "gb_per_s")) {
+      const double both = p["gb_per_s"].get<double>();
+      n.bytes_per_s = both / 2 * 1e9;
+      n.formula = fmt::format("PCIe {:g} GB/s per direction ({:g} GB/s both directions); no NVLink", both / 2, both);
+      n.source = "table: " + source_of(p);
       return n;
     }
   }
-  n.reason = "unknown (the interconnect entry has neither nvlink {links, bytes_per_s_per_link} nor pcie {bytes_per_s})";
+  n.reason = "unknown (the links entry has neither nvlink {links, gb_per_s_per_link} nor pcie {gb_per_s})";
+  return n;
+}
+
+link_nominal nominal_link_from_factors(const nominal_roofs& nominal) {
+  // The factors the spec module derives from the same table row (src/spec/gpu_derivation.cpp):
+  // "NVLink links", "NVLink bandwidth per link (both directions)" [GB/s], "PCIe bandwidth (… both directions)".
+  const factor *links = nullptr, *per_link = nullptr, *pcie = nullptr;
+  for (const auto& f : nominal.factors) {
+    if (f.name == "NVLink links") links = &f;
+    else if (f.name.rfind("NVLink bandwidth per link", 0) == 0) per_link = &f;
+    else if (f.name.rfind("PCIe bandwidth", 0) == 0) pcie = &f;
+  }
+  auto per_direction = [](const factor& f) {
+    const double gb = f.unit == "GB/s" ? f.value : f.value / 1e9;
+    return f.name.find("both directions") != std::string::npos ? gb / 2 : gb;
+  };
+  link_nominal n;
+  if (links && per_link && links->value > 0 && per_link->value > 0) {
+    n.bytes_per_s = links->value * per_direction(*per_link) * 1e9;
+    n.formula = fmt::format("{:g} NVLink links × {:g} GB/s per link per direction", links->value, per_direction(*per_link));
+    n.source = per_link->source;
+  } else if (pcie && pcie->value > 0) {
+    n.bytes_per_s = per_direction(*pcie) * 1e9;
+    n.formula = fmt::format("PCIe {:g} GB/s per direction; no NVLink", per_direction(*pcie));
+    n.source = pcie->source;
+  } else {
+    n.reason = "unknown (the nominal roofs carry no NVLink or PCIe factors)";
+  }
   return n;
 }
 
@@ -87,7 +119,7 @@ link_nominal nominal_link(const std::string& device_name) {
     }
     if (const json* e = find_entry(j, want)) {
       link_nominal n = nominal_link_from_entry(*e);
-      if (n.source.empty() && n.bytes_per_s) n.source = "table: " + f.path().filename().string();
+      if (n.bytes_per_s && n.source == "table: ") n.source = "table: " + f.path().filename().string();
       return n;
     }
   }

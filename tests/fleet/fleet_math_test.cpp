@@ -170,20 +170,37 @@ TEST(Launch, DeviceOfEachRank) {
   EXPECT_THROW(resolve_device("auto", 3, 2), input_error);  // 4 ranks on 2 GPUs
 }
 
-TEST(NominalLink, NvlinkLinksTimesRate) {
-  // H100 SXM: 18 NVLink 4 links × 25 GB/s per direction = 450 GB/s (900 GB/s bidirectional).
+TEST(NominalLink, NvlinkLinksTimesRatePerDirection) {
+  // H100 SXM (H100 whitepaper, "NVLink"): 18 fourth-generation links × 50 GB/s (both directions)
+  // = 900 GB/s; busbw is one direction: 18 × 25 = 450 GB/s.
   const json e = {{"name", "NVIDIA H100 SXM"},
-                  {"interconnect", {{"nvlink", {{"links", 18}, {"bytes_per_s_per_link", 25e9}, {"source", "datasheet"}}}}}};
+                  {"links", {{"pcie", {{"generation", 5}, {"lanes", 16}, {"gb_per_s", 128}, {"source", "datasheet"}}},
+                             {"nvlink", {{"links", 18}, {"gb_per_s_per_link", 50}, {"source", "whitepaper"}}}}}};
   const auto n = nominal_link_from_entry(e);
   ASSERT_TRUE(n.bytes_per_s.has_value());
   EXPECT_DOUBLE_EQ(*n.bytes_per_s, 450e9);
-  EXPECT_EQ(n.source, "datasheet");
-  const auto pcie = nominal_link_from_entry({{"interconnect", {{"pcie", {{"bytes_per_s", 64e9}}}}}});
+  EXPECT_EQ(n.source, "table: whitepaper");
+  // L4: PCIe Gen4 x16, 64 GB/s both directions, no NVLink → 32 GB/s per direction.
+  const json l4 = {{"links", {{"pcie", {{"gb_per_s", 64}}}, {"nvlink", nullptr}}}};
+  const auto pcie = nominal_link_from_entry(l4);
   ASSERT_TRUE(pcie.bytes_per_s.has_value());
-  EXPECT_DOUBLE_EQ(*pcie.bytes_per_s, 64e9);
+  EXPECT_DOUBLE_EQ(*pcie.bytes_per_s, 32e9);
   const auto none = nominal_link_from_entry({{"name", "X"}});
   EXPECT_FALSE(none.bytes_per_s.has_value());
   EXPECT_EQ(none.reason.rfind("unknown (", 0), 0u);
+}
+
+TEST(NominalLink, FromTheSpecModulesFactors) {
+  nominal_roofs n;
+  n.factors = {{"PCIe bandwidth (Gen5 x16, both directions)", 128, "GB/s", "table: datasheet"},
+               {"NVLink links", 18, "", "table: whitepaper"},
+               {"NVLink bandwidth per link (both directions)", 50, "GB/s", "table: whitepaper"}};
+  const auto l = nominal_link_from_factors(n);
+  ASSERT_TRUE(l.bytes_per_s.has_value());
+  EXPECT_DOUBLE_EQ(*l.bytes_per_s, 450e9);
+  n.factors.resize(1);  // a PCIe-only card
+  EXPECT_DOUBLE_EQ(*nominal_link_from_factors(n).bytes_per_s, 64e9);
+  EXPECT_FALSE(nominal_link_from_factors(nominal_roofs{}).bytes_per_s.has_value());
 }
 
 TEST(DeviceRoofs, BestDramPatternGemmOfDefaultPrecisionAndFma) {
