@@ -1,4 +1,6 @@
 // `mpirun -np N roofline run`: validate everywhere, measure everywhere, gather on rank 0, report.
+#include <unistd.h>
+
 #include <algorithm>
 #include <cstdio>
 #include <fmt/format.h>
@@ -50,7 +52,9 @@ void validate_device(const std::string& device, int gpus) {
 
 /// What each rank sends to rank 0.
 json rank_message(const std::string& kind, const std::string& device, const std::string& message, const json& res) {
-  return {{"kind", kind}, {"device", device}, {"message", message}, {"results", res}};
+  char host[256] = {0};
+  ::gethostname(host, sizeof host - 1);
+  return {{"kind", kind}, {"host", host}, {"device", device}, {"message", message}, {"results", res}};
 }
 
 }  // namespace
@@ -114,17 +118,23 @@ int run(const fleet_options& opt, const std::string& device_arg, const std::stri
     std::vector<error_entry> rank_errors;
     for (std::size_t r = 0; r < gathered.size(); ++r) {
       const json m = json::parse(gathered[r]);
-      const std::string kind = m.at("kind").get<std::string>();
-      if (kind == "results") {
-        per_rank[r] = parse_results(m.at("results").dump(), fmt::format("rank {}", r));
-        parsed[r] = true;
-        if (per_rank[r].status != "complete") code = std::max(code, 1);
-      } else {
+      std::string kind = m.at("kind").get<std::string>(), message = m.at("message").get<std::string>();
+      if (kind == "results") try {
+          per_rank[r] = parse_results(m.at("results").dump(), fmt::format("rank {}", r));
+          parsed[r] = true;
+          if (per_rank[r].status != "complete") code = std::max(code, 1);
+        } catch (const std::exception& e) {  // a rank's results that do not validate: that rank failed
+          kind = "failed";
+          message = std::string("results did not validate: ") + e.what();
+        }
+      if (!parsed[r]) {
         code = std::max(code, kind == "input_error" ? 2 : 1);
+        per_rank[r] = results{};
         per_rank[r].status = "failed";
+        per_rank[r].host.hostname = m.at("host").get<std::string>();
         per_rank[r].device.id = m.at("device").get<std::string>();
-        rank_errors.push_back({fmt::format("rank {}", r), m.at("message").get<std::string>()});
-        std::fprintf(stderr, "roofline: rank %zu: %s\n", r, m.at("message").get<std::string>().c_str());
+        rank_errors.push_back({fmt::format("rank {}", r), message});
+        std::fprintf(stderr, "roofline: rank %zu: %s\n", r, message.c_str());
       }
     }
     fleet_report f = build_report(per_rank, opt.straggler_threshold);

@@ -81,7 +81,7 @@ interconnect_result run_nccl_probe(const mpi_session& mpi, int cuda_device, bool
   const int worst = mpi.max(local);
   if (mpi.size() < 2 || worst == 1) {
     res.reason = mpi.size() < 2 ? "not run (needs ≥ 2 GPUs: this run has 1 rank)"
-                                : "not run (needs ≥ 2 GPUs: a rank of this run measures a CPU)";
+                                : "not run (needs ≥ 2 GPUs: a rank of this run measures a CPU or has no GPU result)";
     return res;
   }
   if (worst == 2) {
