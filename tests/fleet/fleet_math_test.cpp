@@ -272,3 +272,39 @@ TEST(Report, SharedHostIsNotedAndStragglerCarriesTelemetry) {
   EXPECT_NE(md.find("11.1%"), std::string::npos);
   EXPECT_NE(md.find("interfere"), std::string::npos);
 }
+
+TEST(Report, MeasuredInterconnectAgainstNominalLink) {
+  // 8 ranks; all-reduce of 8 KiB in 25 µs and of 1 GiB in 5 ms: busbw(1 GiB) = 1073741824 / 5e-3 × 1.75
+  // = 375.8 GB/s, 83.5 % of an H100-SXM-class 450 GB/s per direction.
+  fleet_report f;
+  f.ranks = 8;
+  f.model_name = "TinyLlama-1.1B";
+  auto& ic = f.interconnect;
+  ic.status = "measured";
+  ic.ranks = 8;
+  ic.library = "NCCL 2.28.9";
+  for (const auto& [bytes, t] : {std::pair<std::int64_t, double>{8192, 25e-6}, {1073741824, 5e-3}}) {
+    collective_point p;
+    p.op = collective::all_reduce;
+    p.bytes = bytes;
+    p.seconds = p.best_seconds = t;
+    p.algbw = algbw(static_cast<double>(bytes), t);
+    p.busbw = p.best_busbw = busbw(collective::all_reduce, static_cast<double>(bytes), t, 8);
+    ic.points.push_back(p);
+  }
+  ic.roofs = communication_roofs(ic.points);
+  ic.nominal.bytes_per_s = 450e9;
+  ic.nominal.formula = "18 NVLink links × 25 GB/s per link per direction";
+  ASSERT_EQ(ic.roofs.size(), 1u);
+  EXPECT_NEAR(ic.roofs[0].busbw, 375.809638e9, 1e3);
+  f.tp_prefill = tp_allreduce_ops(tinyllama(), phase::prefill, 1, 2048, 8, ic.roofs[0].busbw, "fp16", ic.roofs[0].latency_s);
+  const std::string md = render_fleet_markdown(f);
+  EXPECT_NE(md.find("375.8 GB/s"), std::string::npos) << md;
+  EXPECT_NE(md.find("84%"), std::string::npos) << md;  // 375.8 / 450
+  EXPECT_NE(md.find("25.0 µs"), std::string::npos) << md;
+  EXPECT_NE(md.find("| prefill | 8 | 2048 | 8388608 B |"), std::string::npos) << md;
+  const json j = to_json(f);
+  EXPECT_EQ(j["interconnect"]["points"].size(), 2u);
+  EXPECT_DOUBLE_EQ(j["interconnect"]["nominal_link_bytes_per_s"].get<double>(), 450e9);
+  EXPECT_EQ(j["tp_allreduce"][0]["ops"].size(), 2u);
+}
