@@ -68,3 +68,14 @@ if(CPUINFO_INCLUDE_DIR AND CPUINFO_LIBRARY)
 else()
   set(ROOFLINE_CPUINFO_STATUS ✗)
 endif()
+
+# MPI (Debian: libopenmpi-dev): fleet runs, `mpirun -np N roofline run`. Optional; without it a run
+# launched by mpirun says so and exits 2. NCCL is not linked: src/fleet loads it at run time.
+find_package(MPI COMPONENTS CXX QUIET)
+if(MPI_CXX_FOUND)
+  target_link_libraries(roofline_deps INTERFACE MPI::MPI_CXX)
+  target_compile_definitions(roofline_deps INTERFACE ROOFLINE_HAVE_MPI=1)
+  set(ROOFLINE_MPI_STATUS ✓)
+else()
+  set(ROOFLINE_MPI_STATUS ✗)
+endif()

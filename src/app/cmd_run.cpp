@@ -6,6 +6,7 @@
 #include "app/commands.hpp"
 #include "app/pipeline.hpp"
 #include "roofline/error.hpp"
+#include "roofline/fleet.hpp"
 #include "roofline/io.hpp"
 #include "roofline/report.hpp"
 
@@ -53,13 +54,23 @@ void add_run(CLI::App& app, context& ctx) {
   sub->add_option("--out", opt->out, "output directory")->capture_default_str();
   sub->add_flag("--quick", opt->quick, "short run (tests): fewer sizes and repeats");
   sub->add_option("--only", opt->only, "probe groups: bandwidth, compute, gemm, launch")->delimiter(',');
-  sub->callback([sub, opt, &ctx] {
+  auto fleet_opt = std::make_shared<fleet::fleet_options>();
+  sub->add_option("--straggler-threshold", fleet_opt->straggler_threshold,
+                  "fleet runs (mpirun): flag a device more than this fraction below the fleet median")
+      ->check(CLI::Range(0.0, 1.0))->capture_default_str();
+  sub->callback([sub, opt, fleet_opt, &ctx] {
     check_device_arg(opt->device);
     std::string model_path;
     const model_config cfg = load_run_model(*opt, model_path);  // bad input fails before any write
-    prepare_output_dir(opt->out);
     opt->command = joined_args(*sub);
     if (const char* f = std::getenv("ROOFLINE_FAIL_PROBE")) opt->fail_probe = f;
+    if (fleet::launched_by_mpi()) {  // mpirun -np N roofline run: src/fleet measures, gathers, reports
+      fleet_opt->quick = opt->quick;
+      ctx.exit_code = fleet::run(*fleet_opt, opt->device, opt->out, cfg,
+                                 [&](const std::string& dev) { run_options o = *opt; o.device = dev; return run_pipeline(o, cfg, model_path); });
+      return;
+    }
+    prepare_output_dir(opt->out);
     const results r = run_pipeline(*opt, cfg, model_path);
     ctx.exit_code = finish(r, opt->out, true);
   });

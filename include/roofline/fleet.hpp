@@ -1,0 +1,236 @@
+// Fleet runs: many devices, many machines. `mpirun -np N roofline run --out DIR` runs the whole job on
+// every rank (each on its own device), gathers every rank's results on rank 0, and writes one fleet
+// report (DIR/fleet.json, DIR/fleet.md) beside each rank's own outputs (DIR/rank-<r>/): every
+// device's roofs, their spread over the fleet, the stragglers, and the interconnect roofs (NCCL
+// all-reduce / all-gather / reduce-scatter bus bandwidth) when the ranks hold ≥ 2 GPUs.
+//
+// The pure parts (roof extraction, spread, stragglers, bus-bandwidth convention, tensor-parallel
+// all-reduce prediction, rendering) are here so they test without MPI, NCCL or a GPU.
+// docs/fleet.md documents the run, the conventions and their sources.
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "roofline/json.hpp"
+#include "roofline/model.hpp"
+#include "roofline/results.hpp"
+
+namespace roofline::fleet {
+
+// ---------------------------------------------------------------- launch ----
+
+/// True when this process was started by an MPI launcher (OpenMPI sets OMPI_COMM_WORLD_SIZE; PMIx
+/// and Hydra set PMIX_RANK / PMI_SIZE). A plain `roofline run` returns false and never touches MPI.
+bool launched_by_mpi();
+
+/// True when this binary was built with MPI (ROOFLINE_HAVE_MPI).
+bool built_with_mpi();
+
+/// The device a rank measures. `arg` is the --device value; "auto" picks cuda:<local_rank> when
+/// `gpu_count` > local_rank, cuda:0 when exactly one GPU is visible (the launcher pinned one GPU per
+/// rank, e.g. through CUDA_VISIBLE_DEVICES), and the CPU when there is no GPU. Any other value is
+/// returned as given. Throws input_error (field "--device") when GPUs are visible but fewer than the
+/// ranks on this host (two ranks on one GPU would measure each other).
+std::string resolve_device(const std::string& arg, int local_rank, int gpu_count);
+
+struct fleet_options {
+  double straggler_threshold = 0.05;  ///< a roof more than this fraction below the fleet median
+  bool quick = false;                 ///< fewer NCCL sizes and repeats
+};
+
+/// Runs `run_one(device)` on every rank (device resolved by resolve_device), gathers the results on
+/// rank 0, which writes out_dir/rank-<r>/ (the four outputs of each rank), out_dir/fleet.json and
+/// out_dir/fleet.md; other ranks write nothing. Input is validated on every rank before anything is
+/// measured. Returns the exit code every rank agrees on: 0 ok, 1 a rank had a failed or missing
+/// measurement, 2 bad input on any rank (nothing written). Throws input_error when launched by
+/// mpirun but built without MPI.
+using run_one_fn = std::function<results(const std::string& device)>;
+int run(const fleet_options& opt, const std::string& device_arg, const std::string& out_dir,
+        const model_config& cfg, const run_one_fn& run_one);
+
+// ----------------------------------------------------------------- roofs ----
+
+/// The roofs of one device, taken from its results.json.
+struct device_roofs {
+  int rank = 0;
+  std::string host;
+  std::string kind;  ///< cpu | cuda
+  std::string id;    ///< "cpu", "cuda:0"
+  std::string name;  ///< "NVIDIA H200", CPU model
+  std::string uuid;  ///< GPU UUID or PCI bus id when the backend reports one, else ""
+  std::string status;  ///< the rank's results.status (complete | partial | interrupted)
+  /// Best DRAM/HBM bandwidth over the patterns (B/s) and the pattern that reached it.
+  std::optional<double> dram_bytes_per_s;
+  std::string dram_pattern;
+  /// Best GEMM FLOP/s of the default precision (fp32 on CPU, fp16 on GPU).
+  std::optional<double> gemm_flops_per_s;
+  std::string gemm_precision;
+  /// Best FMA-chain FLOP/s per "<engine> <precision>" (engine vector or tensor).
+  std::map<std::string, double> fma_flops_per_s;
+  /// Telemetry beside the roofs (median over the probes that carry it; GPU: NVML).
+  std::optional<double> sustained_clock_mhz;
+  std::optional<double> power_w;
+  std::vector<std::string> throttle_reasons;
+  std::string telemetry_note;  ///< why clock / power are unknown, when they are
+};
+
+/// Extracts a device's roofs from `r`. Missing roofs stay nullopt (the probe did not run).
+device_roofs extract_roofs(const results& r, int rank);
+
+/// The comparable roofs of a device as (roof name, value, unit): "dram bandwidth" (B/s),
+/// "gemm <precision>" (FLOP/s), "fma <engine> <precision>" (FLOP/s). Unknown roofs are left out.
+struct roof_value {
+  std::string roof;
+  double value = 0;
+  std::string unit;
+};
+std::vector<roof_value> named_roofs(const device_roofs& d);
+
+/// The spread of one roof over the fleet: n, min, median, max and spread = (max − min) / median
+/// (summarize() in measure.hpp). Only devices that measured the roof count.
+struct roof_spread {
+  std::string roof;
+  std::string unit;
+  stats_summary stats;
+};
+std::vector<roof_spread> fleet_spread(const std::vector<device_roofs>& devices);
+
+/// A device whose roof is below the fleet median by more than the threshold:
+/// shortfall = (median − value) / median > threshold.
+struct straggler {
+  int rank = 0;
+  std::string host, id, roof, unit;
+  double value = 0, median = 0, shortfall = 0;
+};
+/// True when (median − value) / median > threshold (median > 0). (0.94, 1.0, 0.05) → true;
+/// (0.96, 1.0, 0.05) → false.
+bool below_median(double value, double median, double threshold);
+/// Every (device, roof) that is below the fleet median of that roof by more than `threshold`, in
+/// rank order. A roof measured by fewer than 2 devices has no stragglers.
+std::vector<straggler> find_stragglers(const std::vector<device_roofs>& devices, double threshold);
+
+// ---------------------------------------------------------- interconnect ----
+
+enum class collective { all_reduce, all_gather, reduce_scatter };
+std::string to_string(collective c);
+
+/// nccl-tests' bus-bandwidth factor (NVIDIA/nccl-tests doc/PERFORMANCE.md, "Bus bandwidth"):
+/// all-reduce 2(n−1)/n, all-gather and reduce-scatter (n−1)/n, for n ranks. n = 8: 1.75 and 0.875.
+/// Throws std::invalid_argument for n < 1.
+double bus_factor(collective c, int n);
+/// algbw = bytes / seconds (B/s), bytes = the size of the full (largest) buffer, as nccl-tests.
+double algbw(double bytes, double seconds);
+/// busbw = algbw × bus_factor(c, n): comparable to the hardware's per-GPU link bandwidth whatever n.
+double busbw(collective c, double bytes, double seconds, int n);
+
+/// One collective at one message size, timed across the ranks (slowest rank's median).
+struct collective_point {
+  collective op = collective::all_reduce;
+  std::int64_t bytes = 0;   ///< full buffer (nccl-tests "size")
+  double seconds = 0;       ///< median over the repeats, max over the ranks
+  double best_seconds = 0;  ///< min over the repeats, max over the ranks
+  double algbw = 0, busbw = 0;  ///< from `seconds` (median)
+  double best_busbw = 0;        ///< from `best_seconds`
+};
+
+/// The nominal per-GPU link bandwidth in ONE direction (what busbw measures), links × per-link rate.
+struct link_nominal {
+  std::optional<double> bytes_per_s;
+  std::string formula;  ///< e.g. "18 NVLink links × 25 GB/s per link per direction"
+  std::string source;
+  std::string reason;   ///< "unknown (why)" when bytes_per_s is null
+};
+/// From the GPU's nominal factors (the spec module's "NVLink links", "NVLink bandwidth per link
+/// (both directions)", "PCIe bandwidth (… both directions)"); rates "both directions" are halved.
+/// NVLink wins over PCIe. H100 SXM: 18 × 50 / 2 = 450 GB/s.
+link_nominal nominal_link_from_factors(const nominal_roofs& nominal);
+/// From the device table: the entry of data/devices/*.json whose "name" or "aliases" match
+/// `device_name`, its "links" object ({"nvlink": {"links", "gb_per_s_per_link"}} or
+/// {"pcie": {"gb_per_s"}}, both directions, halved here).
+link_nominal nominal_link(const std::string& device_name);
+/// The same from a table entry already in hand (tests).
+link_nominal nominal_link_from_entry(const json& entry);
+
+struct interconnect_result {
+  std::string status = "not run";  ///< measured | not run | failed
+  std::string reason;              ///< why not run / failed
+  int ranks = 0;
+  std::string library;             ///< "NCCL 2.x.y (libnccl.so.2)"
+  std::vector<collective_point> points;
+  link_nominal nominal;
+  /// The communication roofline per collective: t(S) ≈ latency + S·factor / busbw_roof, with
+  /// latency = the median time of the smallest message and busbw_roof = the best busbw seen.
+  struct roof {
+    collective op = collective::all_reduce;
+    double latency_s = 0;
+    double busbw = 0;
+    std::int64_t at_bytes = 0;
+  };
+  std::vector<roof> roofs;
+};
+
+/// The communication roofs (latency floor and best busbw) of each collective in `points`.
+std::vector<interconnect_result::roof> communication_roofs(const std::vector<collective_point>& points);
+
+/// Predicted time of a collective of `bytes` on `n` ranks: latency + bytes × bus_factor / busbw.
+double predict_collective_s(collective c, double bytes, int n, double bus_bandwidth, double latency_s = 0);
+
+// ------------------------------------------------- tensor-parallel all-reduce ----
+
+/// One all-reduce of Megatron-style tensor parallelism (Shoeybi et al. 2019, "Megatron-LM", §3 and
+/// Fig. 4): per transformer layer, one all-reduce of the activations after the attention block (the
+/// row-parallel o_proj) and one after the MLP (the row-parallel down_proj) in the forward pass;
+/// training adds the two conjugate all-reduces of the backward pass (4 per layer).
+struct tp_allreduce_op {
+  std::string name;   ///< attention_allreduce | mlp_allreduce (+ _backward in training)
+  double bytes = 0;   ///< message = batch × tokens × hidden × dtype bytes
+  std::int64_t count = 0;  ///< instances per step (= layers)
+  double predicted_s = 0;  ///< per instance: bytes × 2(tp−1)/tp / bus_bandwidth (+ latency)
+};
+struct tp_allreduce_plan {
+  int tp = 1;
+  std::int64_t tokens = 0;  ///< batch × seq (decode: batch × 1)
+  std::vector<tp_allreduce_op> ops;
+  double bytes_per_layer = 0, seconds_per_layer = 0, seconds_per_step = 0;
+  std::string note;  ///< e.g. "tp = 1: no all-reduce"
+};
+/// The tensor-parallel all-reduces of one step of `cfg`: decode moves batch × 1 tokens per
+/// sequence, prefill and train batch × seq. `bus_bandwidth` is the measured all-reduce busbw (B/s)
+/// at tp ranks; `dtype` the activation type ("fp16": 2 bytes). TinyLlama-1.1B (hidden 2048,
+/// 22 layers), prefill batch 1 × seq 2048, fp16: 2 × 2048 × 2048 × 2 B = 16 MiB per layer.
+/// Throws input_error for tp < 1, batch or seq < 1, bus_bandwidth ≤ 0 (when tp > 1).
+tp_allreduce_plan tp_allreduce_ops(const model_config& cfg, phase ph, std::int64_t batch, std::int64_t seq,
+                                   int tp, double bus_bandwidth, const std::string& dtype = "fp16",
+                                   double latency_s = 0);
+
+// ---------------------------------------------------------------- report ----
+
+/// Everything rank 0 knows at the end of a fleet run.
+struct fleet_report {
+  int ranks = 0;
+  double straggler_threshold = 0.05;
+  std::vector<device_roofs> devices;
+  std::vector<roof_spread> spread;
+  std::vector<straggler> stragglers;
+  std::vector<std::string> notes;   ///< e.g. ranks sharing a host
+  std::vector<error_entry> errors;  ///< per-rank failures ("rank 1" → message)
+  interconnect_result interconnect;
+  std::optional<tp_allreduce_plan> tp_decode, tp_prefill;  ///< the run's model at tp = ranks
+  std::string model_name;
+};
+
+/// Builds the report from the gathered results (rank r = index r); adds spread, stragglers and the
+/// shared-host notes.
+fleet_report build_report(const std::vector<results>& per_rank, double straggler_threshold);
+
+/// Hosts that run more than one rank: "host X runs ranks 0, 1: …interfere…". Empty when none.
+std::vector<std::string> shared_host_notes(const std::vector<device_roofs>& devices);
+
+json to_json(const fleet_report& f);
+std::string render_fleet_markdown(const fleet_report& f);
+
+}  // namespace roofline::fleet

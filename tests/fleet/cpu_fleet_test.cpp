@@ -1,0 +1,143 @@
+// The CPU fleet, end to end: `mpirun -np 2 roofline run --device cpu --quick --out DIR` on this
+// machine (two ranks on one host), then the fleet report is checked. Skipped only when mpirun is
+// absent (or roofline was built without MPI, so a fleet cannot run).
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <set>
+#include <string>
+
+#include "roofline/fleet.hpp"
+#include "roofline/io.hpp"
+#include "roofline/json.hpp"
+#include "roofline/results.hpp"
+
+namespace fs = std::filesystem;
+using namespace roofline;
+
+namespace {
+
+bool have_mpirun() { return std::system("command -v mpirun >/dev/null 2>&1") == 0; }
+
+/// Runs `mpirun -np 2 roofline <args>` (allowed as root, oversubscribed: 2 ranks may share 1 core).
+int mpirun2(const std::string& args, const std::string& log) {
+  const std::string cmd = "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1 "
+                          "mpirun --allow-run-as-root --oversubscribe -np 2 " +
+                          std::string(ROOFLINE_BINARY) + " " + args + " >" + log + " 2>&1";
+  const int st = std::system(cmd.c_str());
+  return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+fs::path fresh(const std::string& name) {
+  const fs::path d = fs::temp_directory_path() / ("roofline_fleet_" + name + "_" + std::to_string(::getpid()));
+  fs::remove_all(d);
+  return d;
+}
+
+#define SKIP_WITHOUT_MPI()                                                             \
+  do {                                                                                 \
+    if (!have_mpirun()) GTEST_SKIP() << "mpirun not found (apt package openmpi-bin)";  \
+    if (!fleet::built_with_mpi()) GTEST_SKIP() << "roofline built without MPI";        \
+  } while (0)
+
+}  // namespace
+
+// One mpirun for every check (each gtest case runs in its own process under CTest).
+TEST(CpuFleet, TwoRanksOnThisHostWriteTheFleetReport) {
+  SKIP_WITHOUT_MPI();
+  const fs::path dir_ = fresh("cpu");
+  const std::string log_ = dir_.string() + ".log";
+  const int code_ = mpirun2("run --device cpu --quick --out " + dir_.string(), log_);
+  auto log = [&] { return fs::exists(log_) ? read_file(log_) : std::string(); };
+  ASSERT_TRUE(fs::exists(dir_ / "fleet.json")) << "exit " << code_ << "\n" << log();
+  const json fleet_ = json::parse(read_file((dir_ / "fleet.json").string()));
+  {
+    SCOPED_TRACE("ExitsLikeRunAndWritesTheFleetReport");
+    ASSERT_TRUE(code_ == 0 || code_ == 1) << log();
+    ASSERT_TRUE(fs::exists(dir_ / "fleet.json")) << log();
+    EXPECT_TRUE(fs::exists(dir_ / "fleet.md"));
+    // exit 0 exactly when every rank's run is complete
+    bool all_complete = true;
+    for (const auto& d : fleet_["devices"]) all_complete = all_complete && d["status"] == "complete";
+    EXPECT_EQ(code_ == 0, all_complete) << log();
+  }
+  {
+    SCOPED_TRACE("ListsTwoDevicesWithTheirRoofs");
+    ASSERT_TRUE(fleet_.is_object()) << log();
+    EXPECT_EQ(fleet_["ranks"], 2);
+    ASSERT_EQ(fleet_["devices"].size(), 2u);
+    for (int r = 0; r < 2; ++r) {
+      const json& d = fleet_["devices"][r];
+      EXPECT_EQ(d["rank"], r);
+      EXPECT_EQ(d["kind"], "cpu");
+      EXPECT_FALSE(d["host"].get<std::string>().empty());
+      for (const char* roof : {"dram_bytes_per_s", "gemm_flops_per_s"}) {
+        ASSERT_TRUE(d.contains(roof)) << roof;
+        EXPECT_TRUE(d[roof].is_null() || d[roof].get<double>() > 0) << roof;
+      }
+      EXPECT_TRUE(d["fma_flops_per_s"].is_object());
+      EXPECT_EQ(d["gemm_precision"], "fp32");
+    }
+  }
+  {
+    SCOPED_TRACE("SpreadCoversEveryRoofBothRanksMeasured");
+    ASSERT_TRUE(fleet_["spread"].is_array());
+    std::set<std::string> measured;
+    for (const auto& d : fleet_["devices"]) {
+      if (d["dram_bytes_per_s"].is_number()) measured.insert("dram bandwidth");
+      if (d["gemm_flops_per_s"].is_number()) measured.insert("gemm fp32");
+    }
+    std::set<std::string> spread;
+    for (const auto& s : fleet_["spread"]) {
+      spread.insert(s["roof"].get<std::string>());
+      const double mn = s["min"], med = s["median"], mx = s["max"];
+      EXPECT_LE(mn, med);
+      EXPECT_LE(med, mx);
+      EXPECT_NEAR(s["spread"].get<double>(), (mx - mn) / med, 1e-9);
+    }
+    for (const auto& m : measured) EXPECT_TRUE(spread.count(m)) << m;
+  }
+  {
+    SCOPED_TRACE("RankDirectoriesHoldEachRanksOutputsAndNothingElseIsWritten");
+    for (const char* r : {"rank-0", "rank-1"}) {
+      for (const char* f : {"results.json", "report.md", "roofline.svg", "report.html"})
+        EXPECT_TRUE(fs::exists(dir_ / r / f)) << r << "/" << f;
+      EXPECT_NO_THROW(load_results((dir_ / r / "results.json").string()));
+    }
+    std::set<std::string> names;
+    for (const auto& e : fs::directory_iterator(dir_)) names.insert(e.path().filename().string());
+    EXPECT_EQ(names, (std::set<std::string>{"fleet.json", "fleet.md", "rank-0", "rank-1"}));
+  }
+  {
+    SCOPED_TRACE("SharedHostIsSaidAndNcclIsNotRun");
+    ASSERT_EQ(fleet_["notes"].size(), 1u);  // both ranks on this host: their numbers interfere
+    EXPECT_NE(fleet_["notes"][0].get<std::string>().find("interfere"), std::string::npos);
+    EXPECT_EQ(fleet_["interconnect"]["status"], "not run");
+    EXPECT_NE(fleet_["interconnect"]["reason"].get<std::string>().find("needs ≥ 2 GPUs"), std::string::npos);
+    EXPECT_DOUBLE_EQ(fleet_["straggler_threshold"].get<double>(), 0.05);
+  }
+  fs::remove_all(dir_);
+  fs::remove(log_);
+}
+
+TEST(CpuFleetInput, BadDeviceExits2OnEveryRankAndWritesNothing) {
+  SKIP_WITHOUT_MPI();
+  const fs::path d = fresh("bad");
+  const std::string log = d.string() + ".log";
+  EXPECT_EQ(mpirun2("run --device cuda:99 --quick --out " + d.string(), log), 2);
+  EXPECT_FALSE(fs::exists(d));
+  EXPECT_NE(read_file(log).find("rank 1: --device"), std::string::npos) << read_file(log);
+  fs::remove(log);
+}
+
+TEST(CpuFleetInput, StragglerThresholdOutOfRangeExits2) {
+  SKIP_WITHOUT_MPI();
+  const fs::path d = fresh("thr");
+  const std::string log = d.string() + ".log";
+  EXPECT_EQ(mpirun2("run --device cpu --quick --straggler-threshold 1.5 --out " + d.string(), log), 2);
+  EXPECT_FALSE(fs::exists(d));
+  fs::remove(log);
+}
