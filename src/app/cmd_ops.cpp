@@ -8,6 +8,7 @@
 #include "app/commands.hpp"
 #include "roofline/analysis.hpp"
 #include "roofline/error.hpp"
+#include "roofline/fleet.hpp"
 #include "roofline/model.hpp"
 #include "roofline/results.hpp"
 #include "roofline/spec.hpp"
@@ -25,7 +26,30 @@ struct ops_options {
   std::string attention = "fused", causal = "halved";
   bool recompute = false, fusion = false, fused_silu_mul = false, json = false;
   std::string device, results;
+  int tp = 1;             ///< tensor-parallel ranks: add the per-layer all-reduces
+  double tp_busbw_gb = 0; ///< all-reduce bus bandwidth (GB/s); default: the --device's nominal link
 };
+
+/// The step's tensor-parallel all-reduces (Megatron-LM §3: two per layer forward), predicted from
+/// the all-reduce bus bandwidth: --tp-busbw, else the --device's nominal NVLink/PCIe link.
+std::optional<fleet::tp_allreduce_plan> tp_plan(const ops_options& o, const model_config& cfg, phase ph,
+                                                std::int64_t batch, std::int64_t seq, std::string& source) {
+  if (o.tp < 1) throw input_error("", "--tp", "must be >= 1");
+  if (o.tp == 1) return std::nullopt;
+  double busbw = o.tp_busbw_gb * 1e9;
+  if (busbw > 0) {
+    source = fmt::format("--tp-busbw {} GB/s", o.tp_busbw_gb);
+  } else if (!o.device.empty()) {
+    const auto link = fleet::nominal_link(gpu_nominal(o.device).device_name);
+    if (!link.bytes_per_s)
+      throw input_error("", "--tp-busbw", "needed: " + o.device + " link bandwidth " + link.reason);
+    busbw = *link.bytes_per_s;
+    source = "nominal link: " + link.formula;
+  } else {
+    throw input_error("", "--tp-busbw", "--tp needs the all-reduce bus bandwidth: --tp-busbw GB/s or --device NAME");
+  }
+  return fleet::tp_allreduce_ops(cfg, ph, batch, ph == phase::decode ? 1 : seq, o.tp, busbw, o.dtype);
+}
 
 /// The roofs ops are placed against (one precision).
 struct roofs {
@@ -217,6 +241,8 @@ void run_ops(const ops_options& o) {
                              : opt.causal_halved ? "halved: causal triangle n(n+1)/2 pairs counted"
                                                  : "full: n² pairs counted (mask not exploited)";
   const auto fusions = o.fusion ? fusion_savings(ops) : std::vector<fusion_saving>{};
+  std::string tp_source;
+  const auto tp = tp_plan(o, cfg, ph, opt.batch, opt.seq, tp_source);
 
   if (o.json) {
     json j;
@@ -245,6 +271,14 @@ void run_ops(const ops_options& o) {
       t["tokens_per_s"] = r ? json(double(opt.batch) / total_s) : json(nullptr);
     }
     j["totals"] = t;
+    if (tp) {
+      json a = json::array();
+      for (const auto& x : tp->ops)
+        a.push_back({{"name", x.name}, {"bytes", x.bytes}, {"count", x.count}, {"predicted_s", x.predicted_s}});
+      j["tensor_parallel"] = {{"tp", tp->tp}, {"bus_bandwidth_source", tp_source}, {"allreduces", a},
+                              {"bytes_per_layer", tp->bytes_per_layer}, {"seconds_per_layer", tp->seconds_per_layer},
+                              {"seconds_per_step", tp->seconds_per_step}, {"note", tp->note}};
+    }
     if (o.fusion) {
       j["fusion"] = json::array();
       for (const auto& f : fusions)
@@ -286,6 +320,14 @@ void run_ops(const ops_options& o) {
       tail += fmt::format("; {:.0f} tokens/s", double(tokens) / total_s);
     tail += "\n";
   }
+  if (tp) {
+    tail += fmt::format("\ntensor parallel, tp = {} ({}): all-reduce per layer {} in {}; per step {}\n", tp->tp,
+                        tp_source, si(tp->bytes_per_layer, "B"), si(tp->seconds_per_layer, "s"),
+                        si(tp->seconds_per_step, "s"));
+    for (const auto& x : tp->ops)
+      tail += fmt::format("  {:<28} {:>10} × {:<4} {:>10} each\n", x.name, si(x.bytes, "B"), x.count, si(x.predicted_s, "s"));
+    if (!tp->note.empty()) tail += "  " + tp->note + "\n";
+  }
   if (o.fusion) {
     tail += "\nfusion (per step = per instance × count):\n";
     tail += fmt::format("{:<22} {:<36} {:>5} {:>10} {:>10} {:>8}{}\n", "fusion", "replaces", "×", "before B", "after B",
@@ -317,6 +359,8 @@ void add_ops(CLI::App& app, context&) {
   sub->add_flag("--fusion", o->fusion, "list fused alternatives and the bytes/time they save");
   sub->add_option("--device", o->device, "place against this GPU's nominal roofs (spec table name)");
   sub->add_option("--results", o->results, "place against the measured roofs of a results.json");
+  sub->add_option("--tp", o->tp, "tensor-parallel ranks: add the per-layer all-reduces (Megatron-LM)")->capture_default_str();
+  sub->add_option("--tp-busbw", o->tp_busbw_gb, "all-reduce bus bandwidth in GB/s (default: --device's nominal link)");
   sub->add_flag("--json", o->json, "machine-readable output");
   sub->callback([o] { run_ops(*o); });
 }
