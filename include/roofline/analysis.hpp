@@ -93,3 +93,8 @@ json record_table(const results& r);
 void analyse(results& r);
 
 }  // namespace roofline
+
+namespace roofline {
+/// SI-scaled value with its unit, 3 significant digits: si(9.89e14, "FLOP/s") = "989 TFLOP/s".
+std::string si(double value, const std::string& unit);
+}  // namespace roofline
