@@ -134,6 +134,8 @@ json compute_waterfall(const results& r) {
                        {"wave_factor", detail::num_or_null(g.wave)},
                        {"tile_factor", detail::num_or_null(g.tile)},
                        {"remainder_factor", g.remainder}});
+      if (g.remainder > 1.0)
+        sweep.back()["note"] = "remainder > 1: the library beat the tile assumption at this size (smaller tiles or split-K)";
     }
     e["size_sweep"] = sweep;
     if (sweep.size() >= 2)
