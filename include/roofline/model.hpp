@@ -1,7 +1,8 @@
 // Transformer model configs (HuggingFace config.json) and the op catalogue: every op of a forward
-// (or training) step with its FLOPs and bytes. Formulas and their sources: docs/formulas.md.
+// (or training) step with its FLOPs and bytes. Formulas and their sources: docs/formulas-model.md.
 #pragma once
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -20,7 +21,9 @@ struct model_config {
   bool tied_embeddings = false;
   bool attention_bias = false;        ///< q/k/v biases (qwen2: true; gpt2: all linears have bias)
   bool mlp_bias = false;
+  bool o_proj_bias = false;           ///< llama: attention_bias also biases o_proj; qwen2: no; gpt2: yes
   double rms_norm_eps = 1e-5;
+  std::string model_type;             ///< config.json model_type: llama | mistral | qwen2 | gpt2
 
   /// Exact parameter count (TinyLlama-1.1B: 1,100,048,384; Llama-2-7B: 6,738,415,616).
   std::int64_t parameters() const;
@@ -76,6 +79,9 @@ struct op_desc {
   std::int64_t count = 1;  ///< instances per step (usually the layer count)
   double flops = 0, bytes_read = 0, bytes_written = 0;
   std::string shape;       ///< human readable shape
+  bool backward = false;   ///< training: a backward-pass op (gradient GEMMs keep kind gemm with their own m/n/k)
+  bool recompute = false;  ///< training: a forward op re-run in the backward pass (activation recompute)
+  std::string note;        ///< the counting convention of this op, e.g. "causal: halved FLOPs"
   double bytes() const { return bytes_read + bytes_written; }
   double intensity() const { return bytes() > 0 ? flops / bytes() : 0; }
 };
@@ -90,11 +96,128 @@ struct catalogue_options {
   bool fused_attention = true;  ///< prefill attention: fused (Flash) or naive
   bool causal_halved = true;    ///< causal mask halves attention FLOPs (printed either way)
   bool recompute = false;       ///< training: activation recompute (HFU counts it)
+  bool fused_silu_mul = false;  ///< SwiGLU: one silu_mul op instead of silu then mul
 };
 
 /// Every op of one step of `cfg` under `opt`, in execution order, one entry per distinct op (its
 /// `count` says how many times it runs per step).
 std::vector<op_desc> build_catalogue(const model_config& cfg, const catalogue_options& opt);
+
+// ---- per-element FLOP conventions (docs/formulas-model.md §3) ----
+/// add, mul: 1 FLOP per output element.
+inline constexpr double add_flops_per_element = 1;
+/// SiLU x·σ(x) = x / (1 + e^(−x)): exp, add, divide, multiply = 4.
+inline constexpr double silu_flops_per_element = 4;
+/// silu(g)·u = SiLU 4 + multiply 1 = 5.
+inline constexpr double silu_mul_flops_per_element = 5;
+/// GELU tanh form 0.5·x·(1 + tanh(√(2/π)·(x + 0.044715·x³))): x², x³, ·0.044715, +x, ·√(2/π), tanh,
+/// +1, ·x, ·0.5 = 9 (Hendrycks & Gimpel 2016, eq. for the tanh approximation).
+inline constexpr double gelu_flops_per_element = 9;
+/// RMSNorm x / sqrt(mean(x²) + ε) · w: square, accumulate, scale by 1/rms, multiply by w = 4 (the
+/// per-row mean, ε and rsqrt are ignored) (Zhang & Sennrich 2019, eq. 4).
+inline constexpr double rmsnorm_flops_per_element = 4;
+/// LayerNorm (x − μ)/σ · w + b: mean 1, variance (sub, square, add) 3, normalize (sub, ·1/σ, ·w, +b) 4 = 8.
+inline constexpr double layernorm_flops_per_element = 8;
+/// Softmax exp(x − max) / Σ: max, subtract, exp, sum, divide = 5 useful FLOPs (the exp a three-pass
+/// kernel recomputes in its last pass is not counted).
+inline constexpr double softmax_flops_per_element = 5;
+/// RoPE rotates pairs: (x₁cos − x₂sin, x₁sin + x₂cos) = 4 mul + 2 add per pair = 3 per element
+/// (Su et al. 2021, RoFormer eq. 34).
+inline constexpr double rope_flops_per_element = 3;
+/// Token ids read by an embedding gather: int64 (torch.long).
+inline constexpr int token_id_bytes = 8;
+
+// ---- op constructors: one op at a given shape (catalogue entries are built from these) ----
+
+/// Linear layer Y[m×n] = X[m×k]·W[k×n] (+ b[n]). FLOPs 2·m·n·k (+ m·n for the bias); reads
+/// (m·k + k·n [+ n])·b, writes m·n·b, b = dtype_bytes. 4096³ fp16: intensity 4096/3 = 1365.3.
+op_desc gemm_op(const std::string& name, std::int64_t m, std::int64_t n, std::int64_t k, int dtype_bytes,
+                bool bias = false);
+
+/// Elementwise or row op on rows × cols elements: add, mul (2 reads, 1 write), silu, gelu (1 read,
+/// 1 write), silu_mul (2 reads, 1 write), rmsnorm (two-pass: x read twice, w once, 1 write),
+/// layernorm (two-pass: x twice, w and b once, 1 write), softmax (three-pass: 3 reads, 1 write).
+/// FLOPs = rows·cols × the per-element constant above. fp16 add: 1/6 FLOP/B.
+op_desc elementwise_op(op_kind kind, const std::string& name, std::int64_t rows, std::int64_t cols, int dtype_bytes);
+
+/// Embedding gather: `rows` token ids (int64) pick rows of width `cols`; 0 FLOPs; reads
+/// rows·(cols·b + 8), writes rows·cols·b.
+op_desc embedding_op(const std::string& name, std::int64_t rows, std::int64_t cols, int dtype_bytes);
+
+/// RoPE on q and k of `tokens` tokens: rows = tokens, cols = (heads + kv_heads)·head_dim; reads q, k
+/// and the cos/sin rows (2·head_dim per token), writes q, k; 3 FLOPs per element.
+op_desc rope_op(std::int64_t tokens, std::int64_t heads, std::int64_t kv_heads, std::int64_t head_dim, int dtype_bytes);
+
+/// Attention of `batch` sequences, q_len queries each against kv_len keys, heads query heads sharing
+/// kv_heads K/V heads of head_dim. FLOPs = batch·heads·P·(4·head_dim + 5), P = scored pairs
+/// (q_len·kv_len, or the causal lower triangle q_len·(q_len+1)/2 when q_len = kv_len and causal_halved).
+///  - attention_decode (q_len = 1): reads q, the K and V cache (2·batch·kv_len·kv_heads·head_dim·kvb)
+///    once, writes the output and the new token's K and V. Intensity ≈ (4d+5)·H / (4d·kv_heads·kvb/2)
+///    ≈ heads / kv_heads for a 2-byte cache, independent of batch and context (Pope et al. 2022 §3.1).
+///  - attention_fused (FlashAttention, Dao et al. 2022 §3): moves only q, k, v and the output (the
+///    I/O lower bound; the tiled kernel re-reads K/V Θ(n²d²/M) times, Theorem 2).
+///  - attention_naive: also writes the batch·heads·q_len·kv_len scores (full n×n even when causal),
+///    softmax reads them 3× and writes them 1×, and P·V reads them again: 6 passes over the scores.
+op_desc attention_op(op_kind kind, std::int64_t batch, std::int64_t heads, std::int64_t kv_heads,
+                     std::int64_t head_dim, std::int64_t q_len, std::int64_t kv_len, int dtype_bytes,
+                     int kv_dtype_bytes, bool causal_halved);
+
+// ---- per-token helpers (docs/formulas-model.md §5) ----
+
+/// Weights of every matrix multiply (lm_head included; embedding gathers, norms and biases excluded):
+/// the N of "2N FLOPs per token" as this catalogue counts its GEMMs.
+std::int64_t matmul_parameters(const model_config& cfg);
+
+/// Model FLOPs per token. Inference (decode: one token against `seq_or_context` cached tokens;
+/// prefill: a sequence of `seq_or_context`): 2·N + 4·L·H·Q·T_eff, T_eff = T for decode and for
+/// non-causal prefill, T/2 for causal-halved prefill (Kaplan et al. 2020 §2.1 count only QKᵀ:
+/// 2·n_layer·n_ctx·d_attn). Training: 6·N + 12·L·H·Q·T (PaLM, Chowdhery et al. 2022, appendix B),
+/// 6·L·H·Q·T when causal_halved. N = matmul_parameters(), L layers, H query heads, Q head_dim.
+double model_flops_per_token(const model_config& cfg, phase ph, std::int64_t seq_or_context, bool causal_halved);
+
+/// Bytes one token adds to the KV cache: 2 (K and V) · layers · kv_heads · head_dim · kv_dtype_bytes
+/// (TinyLlama-1.1B fp16: 2·22·4·64·2 = 22,528 B).
+double kv_cache_bytes_per_token(const model_config& cfg, int kv_dtype_bytes);
+
+// ---- fusion (docs/formulas-model.md §6) ----
+
+/// One fused alternative to a sequence of ops in a catalogue, per instance (× count per step).
+struct fusion_saving {
+  std::string name;         ///< "silu_mul", "rmsnorm_one_pass", "silu_in_gate_epilogue", "add_into_norm", "flash_attention"
+  std::string description;  ///< what is fused and why it moves fewer bytes
+  std::string ops;          ///< the catalogue ops it replaces, e.g. "silu + mul"
+  std::int64_t count = 1;   ///< instances per step
+  double bytes_before = 0, bytes_after = 0;  ///< per instance
+  double bytes_saved() const { return bytes_before - bytes_after; }
+  double fraction_saved() const { return bytes_before > 0 ? bytes_saved() / bytes_before : 0; }
+};
+
+/// The fused alternatives that apply to `ops` (one build_catalogue result): SiLU then mul → silu_mul
+/// (5 tensors → 3: −40%); two-pass → one-pass RMSNorm (3 tensors → 2); SiLU in the gate GEMM's
+/// epilogue (the SiLU pass disappears); residual add into the next RMSNorm (6 tensors → 4);
+/// FlashAttention vs naive prefill attention (the 6 passes over the scores disappear).
+std::vector<fusion_saving> fusion_savings(const std::vector<op_desc>& ops);
+
+// ---- decode batch sweep (docs/formulas-model.md §7) ----
+
+/// One linear op of a decode step at one batch.
+struct batch_point {
+  std::string name;  ///< q_proj, ..., lm_head
+  std::int64_t batch = 1;
+  std::int64_t m = 0, n = 0, k = 0;
+  double flops = 0, bytes = 0;
+  double intensity() const { return bytes > 0 ? flops / bytes : 0; }
+};
+
+/// Every distinct linear op of one decode step (m = batch) at batch = powers of two from b0 to b1
+/// (b0 and b1 themselves included). Throws input_error("--batch") unless 1 ≤ b0 ≤ b1.
+std::vector<batch_point> linear_batch_sweep(const model_config& cfg, std::int64_t b0, std::int64_t b1,
+                                            int dtype_bytes);
+
+/// Smallest batch B at which a decode linear [B×k]·[k×n] reaches intensity `ridge` (FLOP/B):
+/// I(B) = 2·B·k·n / (b·(B·k + k·n + B·n)), so B = R·b·k·n / (2·k·n − R·b·(k + n)), rounded up.
+/// nullopt when it never does (R ≥ 2·k·n / (b·(k + n)), the B → ∞ limit).
+std::optional<std::int64_t> knee_batch(std::int64_t k, std::int64_t n, int dtype_bytes, double ridge);
 
 /// Bytes per element of a dtype name ("fp32" 4, "fp16"/"bf16" 2, "fp8"/"int8" 1). Throws input_error.
 int dtype_bytes(const std::string& dtype);

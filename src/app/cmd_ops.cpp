@@ -1,0 +1,324 @@
+// `roofline ops`: every op of one model step with FLOPs, bytes, intensity and, given roofs (--device
+// nominal or --results measured), bound and predicted time = max(FLOPs ÷ peak, bytes ÷ bandwidth).
+#include <cstdio>
+#include <fmt/format.h>
+#include <map>
+#include <optional>
+
+#include "app/commands.hpp"
+#include "roofline/analysis.hpp"
+#include "roofline/error.hpp"
+#include "roofline/model.hpp"
+#include "roofline/results.hpp"
+#include "roofline/spec.hpp"
+
+namespace roofline::app {
+
+namespace {
+
+struct ops_options {
+  std::string model = "tinyllama-1.1b";
+  std::string phase = "decode";
+  std::string batch = "1";
+  std::int64_t context = 2048, seq = 2048;
+  std::string dtype = "fp16", kv_dtype;
+  std::string attention = "fused", causal = "halved";
+  bool recompute = false, fusion = false, fused_silu_mul = false, json = false;
+  std::string device, results;
+};
+
+/// The roofs ops are placed against (one precision).
+struct roofs {
+  double peak = 0, bandwidth = 0;  ///< FLOP/s, B/s
+  std::string source;              ///< "nominal: NVIDIA H200 fp16 tensor", "measured: results.json ..."
+  std::string precision;
+  double ridge() const { return peak / bandwidth; }
+};
+
+std::int64_t parse_count(const std::string& s, const char* flag) {
+  std::size_t used = 0;
+  long long v = 0;
+  try {
+    v = std::stoll(s, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used != s.size() || s.empty()) throw input_error("", flag, "'" + s + "' is not an integer");
+  if (v < 1) throw input_error("", flag, fmt::format("must be positive, got {}", v));
+  return v;
+}
+
+std::optional<roofs> device_roofs(const std::string& name, const std::string& precision) {
+  const nominal_roofs nom = gpu_nominal(name);
+  const nominal_peak* p = find_peak(nom, precision);
+  if (!p) throw input_error("", "--device", nom.device_name + " has no nominal " + precision + " peak in the table");
+  if (!nom.memory_bandwidth_bytes_per_s)
+    throw input_error("", "--device", nom.device_name + ": memory bandwidth unknown (" + nom.memory_bandwidth_reason + ")");
+  return roofs{p->flops_per_s, *nom.memory_bandwidth_bytes_per_s,
+               fmt::format("nominal: {} {} {}", nom.device_name, p->precision, p->engine), precision};
+}
+
+std::optional<roofs> results_roofs(const std::string& file, const std::string& precision) {
+  const results r = load_results(file);
+  roofline_summary s = summarize_roofline(r.nominal, r.measured, precision);
+  std::string note = precision;
+  if (s.peak_measured <= 0 && s.peak_nominal <= 0) {  // no roof at this precision: the file's own summary
+    s = r.roofline;
+    note = s.precision + " (no " + precision + " roof in the file)";
+  }
+  const bool measured = s.peak_measured > 0 && s.bandwidth_measured > 0;
+  const double peak = measured ? s.peak_measured : s.peak_nominal;
+  const double bw = measured ? s.bandwidth_measured : s.bandwidth_nominal.value_or(0);
+  if (peak <= 0 || bw <= 0) throw input_error(file, "roofline", "no peak FLOP/s and bandwidth to place ops against");
+  return roofs{peak, bw, fmt::format("{}: {} {} ({})", measured ? "measured" : "nominal", file, r.device.name, note), s.precision};
+}
+
+std::string si(double v, const char* unit) {
+  const char* p[] = {"", "k", "M", "G", "T", "P", "E"};
+  int i = 0;
+  while (std::abs(v) >= 999.5 && i < 6) v /= 1000, ++i;
+  return fmt::format("{:.3g} {}{}", v, p[i], unit);
+}
+
+double op_time(const op_desc& op, const roofs& r) { return std::max(op.flops / r.peak, op.bytes() / r.bandwidth); }
+
+json op_json(const op_desc& op, const std::optional<roofs>& r, double total_s) {
+  json j = {{"name", op.name}, {"kind", to_string(op.kind)}, {"phase", to_string(op.ph)}, {"count", op.count},
+            {"shape", op.shape}, {"dtype", op.dtype}, {"flops", op.flops}, {"bytes_read", op.bytes_read},
+            {"bytes_written", op.bytes_written}, {"bytes", op.bytes()}, {"intensity", op.intensity()},
+            {"backward", op.backward}, {"recompute", op.recompute}};
+  if (op.kind == op_kind::gemm) j["gemm"] = {{"m", op.m}, {"n", op.n}, {"k", op.k}};
+  if (op.rows > 0) j["rows"] = op.rows, j["cols"] = op.cols;
+  if (op.heads > 0)
+    j["attention"] = {{"batch", op.batch}, {"heads", op.heads}, {"kv_heads", op.kv_heads}, {"head_dim", op.head_dim},
+                      {"q_len", op.q_len}, {"kv_len", op.kv_len}, {"kv_dtype_bytes", op.kv_dtype_bytes}};
+  if (!op.note.empty()) j["note"] = op.note;
+  if (r) {
+    const double t = op_time(op, *r);
+    j["bound"] = op.intensity() < r->ridge() ? "memory" : "compute";
+    j["predicted_s"] = t;
+    j["share"] = total_s > 0 ? t * op.count / total_s : 0;
+  } else {
+    j["bound"] = nullptr, j["predicted_s"] = nullptr, j["share"] = nullptr;
+  }
+  return j;
+}
+
+void print_ops(const std::vector<op_desc>& ops, const std::optional<roofs>& r, double total_s) {
+  std::string out = fmt::format("{:<28} {:>5}  {:<34} {:>10} {:>10} {:>10} {:>9}", "op", "×", "shape", "FLOP",
+                                "read B", "written B", "FLOP/B");
+  if (r) out += fmt::format(" {:>8} {:>11} {:>7}", "bound", "time", "share");
+  out += "\n";
+  for (const auto& op : ops) {
+    out += fmt::format("{:<28} {:>5}  {:<34} {:>10} {:>10} {:>10} {:>9.3g}", op.name, op.count, op.shape,
+                       si(op.flops, ""), si(op.bytes_read, ""), si(op.bytes_written, ""), op.intensity());
+    if (r) {
+      const double t = op_time(op, *r);
+      out += fmt::format(" {:>8} {:>11} {:>6.1f}%", op.intensity() < r->ridge() ? "memory" : "compute", si(t, "s"),
+                         total_s > 0 ? 100 * t * op.count / total_s : 0);
+    }
+    out += "\n";
+  }
+  std::fputs(out.c_str(), stdout);
+}
+
+void run_sweep(const model_config& cfg, const ops_options& o, std::int64_t b0, std::int64_t b1, int b,
+               const std::optional<roofs>& r) {
+  const auto pts = linear_batch_sweep(cfg, b0, b1, b);
+  json j = {{"model", cfg.name}, {"dtype", o.dtype}, {"points", json::array()}, {"knees", json::array()}};
+  if (r) j["roofs"] = {{"peak_flops_per_s", r->peak}, {"bandwidth_bytes_per_s", r->bandwidth}, {"ridge", r->ridge()}, {"source", r->source}};
+  std::string text = fmt::format("{}: decode linear layers, batch {}…{} ({}){}\n", cfg.name, b0, b1, o.dtype,
+                                 r ? fmt::format(", ridge {:.1f} FLOP/B ({})", r->ridge(), r->source) : "");
+  text += fmt::format("{:<12} {:>7} {:>12} {:>10}{}\n", "op", "batch", "[k×n]", "FLOP/B",
+                      r ? fmt::format(" {:>14} {:>8}", "attainable", "bound") : "");
+  std::map<std::string, bool> seen;
+  for (const auto& p : pts) {
+    json pj = {{"name", p.name}, {"batch", p.batch}, {"m", p.m}, {"n", p.n}, {"k", p.k}, {"flops", p.flops},
+               {"bytes", p.bytes}, {"intensity", p.intensity()}};
+    text += fmt::format("{:<12} {:>7} {:>12} {:>10.2f}", p.name, p.batch, fmt::format("{}×{}", p.k, p.n), p.intensity());
+    if (r) {
+      const double att = std::min(r->peak, p.intensity() * r->bandwidth);
+      pj["attainable_flops_per_s"] = att;
+      pj["bound"] = p.intensity() < r->ridge() ? "memory" : "compute";
+      text += fmt::format(" {:>14} {:>8}", si(att, "FLOP/s"), p.intensity() < r->ridge() ? "memory" : "compute");
+    }
+    text += "\n";
+    j["points"].push_back(pj);
+    if (r && !seen[p.name]) {
+      seen[p.name] = true;
+      const auto knee = knee_batch(p.k, p.n, b, r->ridge());
+      j["knees"].push_back({{"name", p.name}, {"k", p.k}, {"n", p.n}, {"knee_batch", knee ? json(*knee) : json(nullptr)}});
+    }
+  }
+  if (r) {
+    text += "knee (smallest batch reaching the ridge):\n";
+    for (const auto& k : j["knees"])
+      text += fmt::format("  {:<12} {}\n", k["name"].get<std::string>(),
+                          k["knee_batch"].is_null() ? std::string("never (the B→∞ limit 2kn/(b(k+n)) is below the ridge)")
+                                                    : std::to_string(k["knee_batch"].get<std::int64_t>()));
+  }
+  std::fputs(o.json ? (j.dump(2) + "\n").c_str() : text.c_str(), stdout);
+}
+
+void run_ops(const ops_options& o) {
+  const phase ph = parse_phase(o.phase);
+  if (o.attention != "naive" && o.attention != "fused")
+    throw input_error("", "--attention", "'" + o.attention + "' is not naive or fused");
+  if (o.causal != "full" && o.causal != "halved") throw input_error("", "--causal", "'" + o.causal + "' is not full or halved");
+  if (o.context < 1) throw input_error("", "--context", fmt::format("must be positive, got {}", o.context));
+  if (o.seq < 1) throw input_error("", "--seq", fmt::format("must be positive, got {}", o.seq));
+  if (!o.device.empty() && !o.results.empty()) throw input_error("", "--device", "give --device or --results, not both");
+  const int b = dtype_bytes(o.dtype);
+  if (!o.kv_dtype.empty()) {
+    try {
+      (void)dtype_bytes(o.kv_dtype);
+    } catch (const input_error&) {
+      throw input_error("", "--kv-dtype", "'" + o.kv_dtype + "' is not a dtype (fp32, fp16, bf16, fp8, int8)");
+    }
+  }
+  const model_config cfg = load_model_config(resolve_model_path(o.model));
+  const std::string precision = o.dtype == "float32" ? "fp32" : o.dtype == "float16" ? "fp16" : o.dtype == "bfloat16" ? "bf16" : o.dtype;
+  std::optional<roofs> r;
+  if (!o.device.empty()) r = device_roofs(o.device, precision);
+  if (!o.results.empty()) r = results_roofs(o.results, precision);
+
+  const auto colon = o.batch.find(':');
+  if (colon != std::string::npos) {
+    const std::int64_t b0 = parse_count(o.batch.substr(0, colon), "--batch");
+    const std::int64_t b1 = parse_count(o.batch.substr(colon + 1), "--batch");
+    if (b1 < b0) throw input_error("", "--batch", fmt::format("{}: B0 must not exceed B1", o.batch));
+    run_sweep(cfg, o, b0, b1, b, r);
+    return;
+  }
+  catalogue_options opt;
+  opt.ph = ph;
+  opt.batch = parse_count(o.batch, "--batch");
+  opt.seq = o.seq;
+  opt.context = o.context;
+  opt.dtype = o.dtype;
+  opt.kv_dtype = o.kv_dtype;
+  opt.fused_attention = o.attention == "fused";
+  opt.causal_halved = o.causal == "halved";
+  opt.recompute = o.recompute;
+  opt.fused_silu_mul = o.fused_silu_mul;
+  const auto ops = build_catalogue(cfg, opt);
+
+  double flops = 0, bytes = 0, total_s = 0;
+  for (const auto& op : ops) {
+    flops += op.flops * op.count;
+    bytes += op.bytes() * op.count;
+    if (r) total_s += op_time(op, *r) * op.count;
+  }
+  const std::int64_t tokens = ph == phase::decode ? opt.batch : opt.batch * opt.seq;
+  const int kvb = o.kv_dtype.empty() ? b : dtype_bytes(o.kv_dtype);
+  const double kv_per_token = kv_cache_bytes_per_token(cfg, kvb);
+  const double formula = model_flops_per_token(cfg, ph, ph == phase::decode ? opt.context : opt.seq, opt.causal_halved);
+  const std::string causal = ph == phase::decode ? "decode: one query sees the whole cache (no mask)"
+                             : opt.causal_halved ? "halved: causal triangle n(n+1)/2 pairs counted"
+                                                 : "full: n² pairs counted (mask not exploited)";
+  const auto fusions = o.fusion ? fusion_savings(ops) : std::vector<fusion_saving>{};
+
+  if (o.json) {
+    json j;
+    j["model"] = {{"name", cfg.name}, {"source", cfg.source}, {"family", cfg.family}, {"model_type", cfg.model_type},
+                  {"parameters", cfg.parameters()}, {"matmul_parameters", matmul_parameters(cfg)}};
+    j["phase"] = to_string(ph);
+    j["batch"] = opt.batch;
+    j["seq"] = ph == phase::decode ? 1 : opt.seq;
+    j["context"] = ph == phase::decode ? opt.context : 0;
+    j["dtype"] = o.dtype;
+    j["kv_dtype"] = o.kv_dtype.empty() ? o.dtype : o.kv_dtype;
+    j["conventions"] = {{"attention", ph == phase::decode ? "decode" : o.attention}, {"causal", causal},
+                        {"recompute", o.recompute}, {"silu_mul", o.fused_silu_mul ? "fused" : "separate"}};
+    j["roofs"] = r ? json{{"peak_flops_per_s", r->peak}, {"bandwidth_bytes_per_s", r->bandwidth}, {"ridge", r->ridge()},
+                          {"source", r->source}, {"precision", r->precision}}
+                   : json(nullptr);
+    j["ops"] = json::array();
+    for (const auto& op : ops) j["ops"].push_back(op_json(op, r, total_s));
+    json t = {{"flops", flops}, {"bytes", bytes}, {"intensity", bytes > 0 ? flops / bytes : 0}, {"tokens", tokens},
+              {"flops_per_token", flops / double(tokens)}, {"model_flops_per_token_formula", formula},
+              {"kv_cache_bytes_per_token", kv_per_token}};
+    t["predicted_s"] = r ? json(total_s) : json(nullptr);
+    if (ph == phase::decode) {
+      t["kv_cache_bytes"] = kv_per_token * double(opt.batch) * double(opt.context);
+      t["tpot_s"] = r ? json(total_s) : json(nullptr);
+      t["tokens_per_s"] = r ? json(double(opt.batch) / total_s) : json(nullptr);
+    }
+    j["totals"] = t;
+    if (o.fusion) {
+      j["fusion"] = json::array();
+      for (const auto& f : fusions)
+        j["fusion"].push_back({{"name", f.name}, {"ops", f.ops}, {"description", f.description}, {"count", f.count},
+                               {"bytes_before", f.bytes_before}, {"bytes_after", f.bytes_after},
+                               {"bytes_saved", f.bytes_saved()}, {"fraction_saved", f.fraction_saved()},
+                               {"time_saved_s", r ? json(f.bytes_saved() * f.count / r->bandwidth) : json(nullptr)}});
+    }
+    std::fputs((j.dump(2) + "\n").c_str(), stdout);
+    return;
+  }
+
+  std::string head = fmt::format("{} ({}, {} parameters) — {} step, batch {}", cfg.name, cfg.family,
+                                 cfg.parameters(), to_string(ph), opt.batch);
+  head += ph == phase::decode ? fmt::format(", context {}", opt.context) : fmt::format(", sequence {}", opt.seq);
+  head += fmt::format("; dtype {}, KV cache {}\n", o.dtype, o.kv_dtype.empty() ? o.dtype : o.kv_dtype);
+  head += fmt::format("attention: {}; causal: {}{}\n", ph == phase::decode ? "decode over the KV cache" : o.attention,
+                      causal, ph == phase::train ? (o.recompute ? "; activation recompute on" : "; no recompute") : "");
+  head += r ? fmt::format("roofs: {} — peak {}, bandwidth {}, ridge {:.1f} FLOP/B\n", r->source, si(r->peak, "FLOP/s"),
+                          si(r->bandwidth, "B/s"), r->ridge())
+            : "roofs: none (give --device NAME or --results FILE for bound and time)\n";
+  head += "per instance; × = instances per step\n\n";
+  std::fputs(head.c_str(), stdout);
+  print_ops(ops, r, total_s);
+  std::string tail = fmt::format("\nstep total: {}FLOP, {}B, intensity {:.3g} FLOP/B over {} token(s)\n", si(flops, ""),
+                                 si(bytes, ""), flops / bytes, tokens);
+  tail += fmt::format("FLOPs per token: {} (catalogue) | {} (formula: {})\n", si(flops / double(tokens), "FLOP"),
+                      si(formula, "FLOP"), ph == phase::train ? "6N + 12·L·H·Q·T, PaLM app. B" : "2N + 4·L·H·Q·T");
+  tail += fmt::format("KV cache: {} per token", si(kv_per_token, "B"));
+  if (ph == phase::decode)
+    tail += fmt::format(", {} for {} × {} tokens", si(kv_per_token * double(opt.batch) * double(opt.context), "B"),
+                        opt.batch, opt.context);
+  tail += "\n";
+  if (r) {
+    tail += fmt::format("predicted step time: {}", si(total_s, "s"));
+    if (ph == phase::decode)
+      tail += fmt::format(" = TPOT; {:.1f} tokens/s ({} sequences)", double(opt.batch) / total_s, opt.batch);
+    else
+      tail += fmt::format("; {:.0f} tokens/s", double(tokens) / total_s);
+    tail += "\n";
+  }
+  if (o.fusion) {
+    tail += "\nfusion (per step = per instance × count):\n";
+    tail += fmt::format("{:<22} {:<36} {:>5} {:>10} {:>10} {:>8}{}\n", "fusion", "replaces", "×", "before B", "after B",
+                        "saved", r ? fmt::format(" {:>11}", "time saved") : "");
+    for (const auto& f : fusions)
+      tail += fmt::format("{:<22} {:<36} {:>5} {:>10} {:>10} {:>7.1f}%{}\n", f.name, f.ops, f.count,
+                          si(f.bytes_before, ""), si(f.bytes_after, ""), 100 * f.fraction_saved(),
+                          r ? fmt::format(" {:>11}", si(f.bytes_saved() * f.count / r->bandwidth, "s")) : "");
+  }
+  std::fputs(tail.c_str(), stdout);
+}
+
+}  // namespace
+
+void add_ops(CLI::App& app, context&) {
+  auto o = std::make_shared<ops_options>();
+  auto* sub = app.add_subcommand("ops", "every op of a model step: FLOPs, bytes, intensity, bound, predicted time");
+  sub->add_option("--model", o->model, "shipped model name or path to a HuggingFace config.json")->capture_default_str();
+  sub->add_option("--phase", o->phase, "decode | prefill | train")->capture_default_str();
+  sub->add_option("--batch", o->batch, "batch B, or B0:B1 for the decode linear batch sweep")->capture_default_str();
+  sub->add_option("--context", o->context, "decode: KV-cache length (tokens)")->capture_default_str();
+  sub->add_option("--seq", o->seq, "prefill / train: sequence length")->capture_default_str();
+  sub->add_option("--dtype", o->dtype, "weights and activations: fp32 | fp16 | bf16 | fp8")->capture_default_str();
+  sub->add_option("--kv-dtype", o->kv_dtype, "KV cache dtype (default: --dtype)");
+  sub->add_option("--attention", o->attention, "prefill/train attention: naive | fused")->capture_default_str();
+  sub->add_option("--causal", o->causal, "causal-mask FLOP convention: full | halved")->capture_default_str();
+  sub->add_flag("--recompute", o->recompute, "train: activation recompute (each layer's forward runs twice)");
+  sub->add_flag("--fused-silu-mul", o->fused_silu_mul, "one silu_mul op instead of silu then mul");
+  sub->add_flag("--fusion", o->fusion, "list fused alternatives and the bytes/time they save");
+  sub->add_option("--device", o->device, "place against this GPU's nominal roofs (spec table name)");
+  sub->add_option("--results", o->results, "place against the measured roofs of a results.json");
+  sub->add_flag("--json", o->json, "machine-readable output");
+  sub->callback([o] { run_ops(*o); });
+}
+
+}  // namespace roofline::app

@@ -1,0 +1,113 @@
+// The backward pass of a training step, op by op (docs/formulas-model.md §4).
+#include "model/training.hpp"
+
+#include <algorithm>
+
+namespace roofline::detail {
+
+namespace {
+
+op_desc like(const op_desc& fwd, const std::string& suffix) {
+  op_desc op = fwd;
+  op.name = fwd.name + suffix;
+  op.backward = true;
+  op.note.clear();
+  return op;
+}
+
+/// Elementwise / norm backward: 2 × forward FLOPs; reads the saved inputs and dY, writes one
+/// gradient per input (+ dw, db rows for norms).
+op_desc elementwise_backward(const op_desc& f) {
+  op_desc op = like(f, ".bwd");
+  const double e = double(f.rows) * double(f.cols), b = f.dtype_bytes, row = double(f.cols) * b;
+  op.flops = 2 * f.flops;
+  switch (f.kind) {
+    case op_kind::mul:       // dx = dy·y, dy' = dy·x
+    case op_kind::silu_mul:  // dg = dy·u·silu'(g), du = dy·silu(g)
+      op.bytes_read = 3 * e * b, op.bytes_written = 2 * e * b;
+      break;
+    case op_kind::rmsnorm:  // reads x, dy, w; writes dx, dw
+      op.bytes_read = 2 * e * b + row, op.bytes_written = e * b + row;
+      break;
+    case op_kind::layernorm:  // reads x, dy, w; writes dx, dw, db
+      op.bytes_read = 2 * e * b + row, op.bytes_written = e * b + 2 * row;
+      break;
+    case op_kind::rope:  // the inverse rotation of dq, dk: same traffic and FLOPs as forward
+      op.flops = f.flops, op.bytes_read = f.bytes_read, op.bytes_written = f.bytes_written;
+      break;
+    default:  // silu, gelu, softmax: reads x (or y) and dy, writes dx
+      op.bytes_read = 2 * e * b, op.bytes_written = e * b;
+  }
+  return op;
+}
+
+op_desc attention_backward(const op_desc& f) {
+  op_desc op = like(f, ".bwd");
+  const double B = f.batch, H = f.heads, G = f.kv_heads, d = f.head_dim, Q = f.q_len, K = f.kv_len;
+  const double b = f.dtype_bytes, kvb = f.kv_dtype_bytes;
+  const double q = B * Q * H * d * b, kv = 2 * B * K * G * d * kvb, lse = B * H * Q * 4;
+  // reads q, k, v, out, dout (+ fp32 logsumexp); writes dq, dk, dv
+  op.bytes_read = 3 * q + kv + lse;
+  op.bytes_written = q + kv;
+  if (f.kind == op_kind::attention_naive) {
+    const double scores = B * H * Q * K * b;
+    op.flops = 2 * f.flops;  // dV = Pᵀ·dO, dP = dO·Vᵀ, dQ = dS·K, dK = dSᵀ·Q
+    // dV = Pᵀ·dO reads P; dP = dO·Vᵀ writes dP; dS = P⊙(dP − rowsum(dP⊙P)) reads P, dP, writes dS;
+    // dQ = dS·K and dK = dSᵀ·Q read dS: 5 reads and 2 writes of the scores, no logsumexp
+    op.bytes_read += 5 * scores - lse;
+    op.bytes_written += 2 * scores;
+    op.note = "naive backward: P, dP, dS materialised";
+  } else {
+    op.flops = 2.5 * f.flops;  // + recomputed S = QKᵀ (FlashAttention backward)
+    op.note = "FlashAttention backward: recomputes QKᵀ (2.5× forward FLOPs, hardware FLOPs)";
+  }
+  return op;
+}
+
+}  // namespace
+
+std::vector<op_desc> backward_ops(const std::vector<op_desc>& forward) {
+  std::vector<op_desc> out;
+  for (auto it = forward.rbegin(); it != forward.rend(); ++it) {
+    const op_desc& f = *it;
+    switch (f.kind) {
+      case op_kind::gemm: {
+        const bool bias = f.flops > 2.0 * double(f.m) * double(f.n) * double(f.k);
+        // dX[m×k] = dY[m×n]·Wᵀ[n×k]
+        op_desc gi = gemm_op(f.name + ".grad_input", f.m, f.k, f.n, f.dtype_bytes);
+        // dW[k×n] = Xᵀ[k×m]·dY[m×n] (+ db[n] = Σ_m dY: m·n adds, n written)
+        op_desc gw = gemm_op(f.name + ".grad_weight", f.k, f.n, f.m, f.dtype_bytes);
+        if (bias) gw.flops += double(f.m) * double(f.n), gw.bytes_written += double(f.n) * f.dtype_bytes;
+        for (op_desc* g : {&gi, &gw}) {
+          g->ph = f.ph, g->batch = f.batch, g->seq = f.seq, g->context = f.context, g->dtype = f.dtype;
+          g->count = f.count, g->kv_dtype_bytes = f.kv_dtype_bytes, g->backward = true;
+        }
+        out.push_back(gi);
+        out.push_back(gw);
+        break;
+      }
+      case op_kind::add:
+        break;  // z = x + y: dz flows to both inputs unchanged, no kernel
+      case op_kind::embedding: {
+        // scatter-add dY rows into the table gradient: read dY and the table rows, write them back
+        op_desc op = like(f, ".bwd");
+        const double e = double(f.rows) * double(f.cols), b = f.dtype_bytes;
+        op.flops = e;
+        op.bytes_read = 2 * e * b + double(f.rows) * token_id_bytes;
+        op.bytes_written = e * b;
+        out.push_back(op);
+        break;
+      }
+      case op_kind::attention_decode:
+      case op_kind::attention_naive:
+      case op_kind::attention_fused:
+        out.push_back(attention_backward(f));
+        break;
+      default:
+        out.push_back(elementwise_backward(f));
+    }
+  }
+  return out;
+}
+
+}  // namespace roofline::detail

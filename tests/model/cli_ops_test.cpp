@@ -1,0 +1,96 @@
+// `roofline ops` end to end: the JSON parses and carries the catalogue; bad flags exit 2.
+#include <gtest/gtest.h>
+
+#include <array>
+#include <cstdio>
+#include <string>
+#include <sys/wait.h>
+
+#include "roofline/json.hpp"
+
+namespace {
+
+struct outcome {
+  int rc;
+  std::string out;
+};
+
+outcome run(const std::string& args) {
+  const std::string cmd = std::string(ROOFLINE_BINARY) + " " + args + " 2>/dev/null";
+  FILE* p = ::popen(cmd.c_str(), "r");
+  std::string out;
+  std::array<char, 4096> buf{};
+  while (std::size_t n = std::fread(buf.data(), 1, buf.size(), p)) out.append(buf.data(), n);
+  const int status = ::pclose(p);
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
+}
+
+}  // namespace
+
+TEST(CliOps, DecodeJsonParses) {
+  const auto r = run("ops --model tinyllama-1.1b --phase decode --batch 1 --json");
+  ASSERT_EQ(r.rc, 0);
+  const auto j = roofline::json::parse(r.out);
+  EXPECT_EQ(j["model"]["parameters"].get<std::int64_t>(), 1'100'048'384);
+  EXPECT_EQ(j["phase"], "decode");
+  EXPECT_EQ(j["ops"].size(), 18u);
+  EXPECT_DOUBLE_EQ(j["totals"]["kv_cache_bytes_per_token"].get<double>(), 22528.0);
+  EXPECT_TRUE(j["roofs"].is_null());
+}
+
+TEST(CliOps, SweepAndFusionJson) {
+  const auto s = run("ops --model tinyllama-1.1b --batch 1:1024 --json");
+  ASSERT_EQ(s.rc, 0);
+  EXPECT_EQ(roofline::json::parse(s.out)["points"].size(), 88u);
+  const auto f = run("ops --phase prefill --attention naive --fusion --json");
+  ASSERT_EQ(f.rc, 0);
+  EXPECT_FALSE(roofline::json::parse(f.out)["fusion"].empty());
+}
+
+TEST(CliOps, BadFlagsExitTwo) {
+  EXPECT_EQ(run("ops --phase sideways").rc, 2);
+  EXPECT_EQ(run("ops --batch 0").rc, 2);
+  EXPECT_EQ(run("ops --batch 64:8").rc, 2);
+  EXPECT_EQ(run("ops --attention sparse").rc, 2);
+  EXPECT_EQ(run("ops --dtype fp13").rc, 2);
+  EXPECT_EQ(run("ops --model no-such-model").rc, 2);
+}
+
+#include <filesystem>
+#include <fstream>
+
+#include "roofline/results.hpp"
+
+TEST(CliOps, PlacesOpsAgainstResultsRoofs) {
+  // a results.json whose roofs are 1 TFLOP/s and 100 GB/s (ridge 10 FLOP/B)
+  roofline::results r;
+  r.device.kind = "cpu";
+  r.device.name = "test device";
+  r.roofline.precision = "fp16";
+  r.roofline.peak_measured = r.roofline.peak_nominal = 1e12;
+  r.roofline.bandwidth_measured = 1e11;
+  r.roofline.bandwidth_nominal = 1e11;
+  r.roofline.ridge_measured = 10;
+  r.roofline.ridge_nominal = 10.0;
+  const auto path = std::filesystem::temp_directory_path() / "roofline_model_test_results.json";
+  {
+    std::ofstream f(path);
+    f << roofline::json(r).dump();
+  }
+  const auto out = run("ops --model tinyllama-1.1b --phase decode --batch 1 --json --results " + path.string());
+  std::filesystem::remove(path);
+  ASSERT_EQ(out.rc, 0);
+  const auto j = roofline::json::parse(out.out);
+  EXPECT_DOUBLE_EQ(j["roofs"]["ridge"].get<double>(), 10.0);
+  double share = 0;
+  for (const auto& op : j["ops"]) {
+    share += op["share"].get<double>();  // share = time × count / step time
+    if (op["name"] == "q_proj") {
+      EXPECT_EQ(op["bound"], "memory");
+      EXPECT_DOUBLE_EQ(op["predicted_s"].get<double>(), op["bytes"].get<double>() / 1e11);
+    }
+    if (op["name"] == "attention") EXPECT_EQ(op["bound"], "memory");  // ≈ 8 < 10
+  }
+  EXPECT_NEAR(share, 1.0, 1e-9);
+  EXPECT_GT(j["totals"]["tokens_per_s"].get<double>(), 0);
+}
