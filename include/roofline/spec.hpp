@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "roofline/json.hpp"
@@ -18,6 +19,11 @@ std::string device_table_dir();
 /// Names of every GPU in the table (canonical spelling, e.g. "NVIDIA H200").
 std::vector<std::string> gpu_names();
 
+/// Loads and validates every *.json table file in `dir`; returns the canonical GPU names in file
+/// order. Throws input_error "<file>: <field>: <problem>" (missing field, wrong type, a number that
+/// is negative, zero or NaN, an unknown chip, a duplicate name).
+std::vector<std::string> load_device_table_names(const std::string& dir);
+
 /// The canonical table name for a forgiving user spelling ("t4", "Tesla T4", "h100-sxm", "H200").
 /// Throws input_error naming the closest table names when nothing matches.
 std::string match_gpu_name(const std::string& name);
@@ -25,6 +31,23 @@ std::string match_gpu_name(const std::string& name);
 /// Nominal roofs of a table GPU, every peak with its formula and factors (dense peaks; sparse ones
 /// only as nominal_peak::sparse_flops_per_s). Throws input_error as match_gpu_name.
 nominal_roofs gpu_nominal(const std::string& name);
+
+/// What a table GPU's datasheet prints (dense figures), to check the derivation against. These
+/// numbers are never used as peaks. `notes` are the table's (field, text) notes on datasheet
+/// inconsistencies, field "tensor" or "bandwidth".
+struct datasheet_values {
+  std::string source;
+  struct tensor_peak {
+    std::string precision, accumulate;
+    double flops_per_s = 0;
+  };
+  std::vector<tensor_peak> tensor;
+  double fp32_flops_per_s = 0;
+  double bandwidth_bytes_per_s = 0;
+  std::vector<std::pair<std::string, std::string>> notes;
+};
+/// The printed values of a table GPU. Throws input_error as match_gpu_name.
+datasheet_values gpu_datasheet(const std::string& name);
 
 /// What the CUDA runtime and NVML report about a GPU.
 struct live_gpu {

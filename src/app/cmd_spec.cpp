@@ -1,0 +1,113 @@
+// `roofline spec NAME [--json] | --device DEV [--json] | --list [--json]`: the nominal roofs of a
+// table GPU (or of this machine's device), with the derivation (factor, value, unit, source), the
+// dense peak per data type, the memory bandwidth and the ridge point (peak ÷ bandwidth, FLOP/byte).
+#include <cstdio>
+#include <memory>
+#include <string>
+
+#include <fmt/format.h>
+
+#include "app/commands.hpp"
+#include "roofline/backend.hpp"
+#include "roofline/error.hpp"
+#include "roofline/spec.hpp"
+
+namespace roofline::app {
+namespace {
+
+struct spec_options {
+  std::string name, device;
+  bool json = false, list = false;
+};
+
+std::string rate(double v, const std::string& unit) {
+  if (v >= 1e15) return fmt::format("{:.4g} P{}", v / 1e15, unit);
+  if (v >= 1e12) return fmt::format("{:.4g} T{}", v / 1e12, unit);
+  if (v >= 1e9) return fmt::format("{:.4g} G{}", v / 1e9, unit);
+  return fmt::format("{:.4g} {}", v, unit);
+}
+
+std::string op_unit(const nominal_peak& p) { return p.precision == "int8" ? "OP/s" : "FLOP/s"; }
+
+std::optional<double> ridge(const nominal_roofs& n, const nominal_peak& p) {
+  if (!n.memory_bandwidth_bytes_per_s || *n.memory_bandwidth_bytes_per_s <= 0) return std::nullopt;
+  return p.flops_per_s / *n.memory_bandwidth_bytes_per_s;
+}
+
+json to_spec_json(const nominal_roofs& n) {
+  json j = n;
+  j["name"] = n.device_name;
+  json ridges = json::array();
+  for (const auto& p : n.peaks)
+    ridges.push_back({{"precision", p.precision}, {"accumulate", p.accumulate}, {"engine", p.engine},
+                      {"flop_per_byte", ridge(n, p)}});
+  j["ridge_points"] = ridges;
+  return j;
+}
+
+void print_text(const nominal_roofs& n) {
+  std::string out = fmt::format("{} — nominal roofs (source: {})\n\nDerivation factors\n", n.device_name, n.source);
+  out += fmt::format("  {:<52} {:>10} {:<7} {}\n", "factor", "value", "unit", "source");
+  for (const auto& f : n.factors) out += fmt::format("  {:<52} {:>10g} {:<7} {}\n", f.name, f.value, f.unit, f.source);
+  for (const auto& f : n.memory_factors)
+    if (f.source.rfind("detected", 0) == 0) out += fmt::format("  {:<52} {:>10g} {:<7} {}\n", f.name, f.value, f.unit, f.source);
+
+  out += "\nDense peaks (ridge = peak ÷ memory bandwidth)\n";
+  out += fmt::format("  {:<6} {:<6} {:<7} {:>15} {:>14}   {}\n", "dtype", "accum", "engine", "peak", "ridge FLOP/B", "formula");
+  for (const auto& p : n.peaks) {
+    const auto r = ridge(n, p);
+    out += fmt::format("  {:<6} {:<6} {:<7} {:>15} {:>14}   {}\n", p.precision, p.accumulate, p.engine, rate(p.flops_per_s, op_unit(p)),
+                       r ? fmt::format("{:.1f}", *r) : std::string("unknown"), p.formula);
+    if (p.sparse_flops_per_s)
+      out += fmt::format("  {:<22} sparse (2:4, not a peak): {}\n", "", rate(*p.sparse_flops_per_s, op_unit(p)));
+    if (!p.note.empty()) out += fmt::format("  {:<22} note: {}\n", "", p.note);
+  }
+  if (n.peaks.empty()) out += "  (none)\n";
+
+  out += "\nMemory bandwidth: ";
+  if (n.memory_bandwidth_bytes_per_s)
+    out += fmt::format("{} = {}\n", rate(*n.memory_bandwidth_bytes_per_s, "B/s"), n.memory_bandwidth_formula);
+  else
+    out += "unknown (" + n.memory_bandwidth_reason + ")\n";
+  if (!n.notes.empty()) {
+    out += "\nNotes\n";
+    for (const auto& s : n.notes) out += "  - " + s + "\n";
+  }
+  std::fputs(out.c_str(), stdout);
+}
+
+void run_spec(const spec_options& o) {
+  const int modes = (!o.name.empty()) + (!o.device.empty()) + (o.list ? 1 : 0);
+  if (modes != 1) throw input_error("", "spec", "give exactly one of NAME, --device DEV or --list");
+  if (o.list) {
+    const auto names = gpu_names();
+    if (o.json) {
+      std::puts(json(names).dump(2).c_str());
+    } else {
+      for (const auto& s : names) std::puts(s.c_str());
+    }
+    return;
+  }
+  nominal_roofs n;
+  if (!o.device.empty()) {
+    n = make_backend(o.device)->nominal();
+  } else {
+    n = gpu_nominal(o.name);
+  }
+  if (o.json) std::puts(to_spec_json(n).dump(2).c_str());
+  else print_text(n);
+}
+
+}  // namespace
+
+void add_spec(CLI::App& app, context&) {
+  auto opt = std::make_shared<spec_options>();
+  auto* sub = app.add_subcommand("spec", "Nominal peaks of a GPU from the device table (or of this machine's device), with the derivation");
+  sub->add_option("name", opt->name, "GPU name; forgiving: t4, 'Tesla T4', h100-sxm, H200, 'a100 80gb'");
+  sub->add_option("--device", opt->device, "derive for a device of this machine: cpu, cuda or cuda:N");
+  sub->add_flag("--json", opt->json, "print JSON: {name, factors[], peaks[], memory_bandwidth_bytes_per_s, ridge_points[], notes}");
+  sub->add_flag("--list", opt->list, "list the GPUs in the device table");
+  sub->callback([opt] { run_spec(*opt); });
+}
+
+}  // namespace roofline::app

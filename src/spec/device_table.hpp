@@ -1,0 +1,93 @@
+// The GPU device table (data/devices/*.json), parsed and validated. Private to src/spec.
+// File format: docs/formulas-spec.md §4. Every number carries the citation it came from.
+#pragma once
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace roofline::spec_detail {
+
+/// A number with its citation, e.g. {132, "NVIDIA H100 whitepaper, Table 3", ""}.
+struct sourced {
+  double value = 0;
+  std::string source;
+  std::string note;  ///< why this factor differs from what one would assume (may be empty)
+};
+
+/// Dense FMA per tensor core per clock for one (precision, accumulate) pair.
+struct tensor_rate {
+  std::string precision, accumulate;
+  double fma_per_tc_per_clock = 0;
+  bool at_boost_clock = false;  ///< true: the datasheet figure assumes the boost, not the tensor clock
+  std::string source;
+};
+
+/// Per-clock rates shared by every SKU of one chip (one compute capability family).
+struct chip_rates {
+  std::string file, architecture, vendor, chip;
+  std::vector<std::string> compute_capabilities;  ///< "9.0", "8.6", ...
+  sourced tensor_cores_per_sm, fp32_lanes_per_sm, fp64_lanes_per_sm;
+  std::optional<sourced> fp16_vector_fma_per_sm;  ///< half2 FMA per SM per clock (null: not published)
+  bool structured_sparsity = false;
+  std::optional<sourced> geforce_fp32_accumulate_factor;
+  std::vector<tensor_rate> tensor_rates;
+};
+
+struct pcie_link {
+  int generation = 0, lanes = 0;
+  double gb_per_s = 0;  ///< both directions together, as NVIDIA prints it
+  std::string source;
+};
+struct nvlink_link {
+  int links = 0;
+  double gb_per_s_per_link = 0;  ///< both directions together
+  std::string source;
+};
+
+/// What the SKU's datasheet prints, to check the derivation against (never used as a peak).
+struct printed_peak {
+  std::string precision, accumulate;
+  double tflops = 0;
+};
+struct printed_values {
+  std::string source;
+  std::vector<printed_peak> tensor;
+  double fp32_tflops = 0;
+  double bandwidth_gb_per_s = 0;
+};
+
+struct sku_row {
+  std::string file, name, chip, product_class;  ///< product_class: "datacenter" | "geforce"
+  std::vector<std::string> aliases;
+  sourced sms, boost_clock_mhz;
+  std::optional<sourced> tensor_clock_mhz;
+  std::string memory_type;
+  sourced bus_width_bits, data_rate_gbps, memory_size_gb;
+  std::optional<sourced> l2_mib;
+  std::string l2_reason;
+  sourced tdp_w;
+  pcie_link pcie;
+  std::optional<nvlink_link> nvlink;
+  std::vector<std::pair<std::string, std::string>> notes;  ///< (field, text)
+  printed_values datasheet;
+};
+
+struct device_table {
+  std::vector<chip_rates> chips;
+  std::vector<sku_row> skus;
+  const chip_rates& chip_of(const sku_row& s) const;
+  /// The rates for a compute capability ("9.0"), or nullptr.
+  const chip_rates* chip_for_cc(const std::string& cc) const;
+  const sku_row* find(const std::string& canonical_name) const;
+};
+
+/// Loads and validates every *.json in `dir` (sorted by file name). Throws input_error
+/// "<file>: <field>: <problem>" on a missing field, a wrong type, a negative/zero/NaN number, an
+/// unknown chip, a duplicate name, or a missing directory.
+device_table load_table(const std::string& dir);
+
+/// load_table(device_table_dir()).
+device_table load_default_table();
+
+}  // namespace roofline::spec_detail

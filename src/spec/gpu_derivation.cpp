@@ -1,0 +1,171 @@
+// GPU nominal peaks, multiplied out from their factors (never typed in).
+// Sources of every factor are in data/devices/*.json; the formulas are in docs/formulas-spec.md.
+#include "spec/gpu_derivation.hpp"
+
+#include <fmt/format.h>
+
+#include "roofline/error.hpp"
+#include "roofline/spec.hpp"
+#include "spec/name_match.hpp"
+
+namespace roofline::spec_detail {
+
+std::string num(double v) { return fmt::format("{:g}", v); }
+
+namespace {
+
+const factor flop_per_fma{"FLOP per FMA", 2, "FLOP", "definition: one fused multiply-add is 2 FLOP"};
+const factor op_per_mac{"OP per MAC", 2, "OP", "definition: one integer multiply-accumulate is 2 OP"};
+
+factor table_factor(const std::string& name, const sourced& s, const std::string& unit) {
+  return {name, s.value, unit, "table: " + s.source};
+}
+
+nominal_peak tensor_peak(const chip_rates& c, const tensor_rate& r, const gpu_factors& g, const std::string& pre) {
+  nominal_peak p;
+  p.precision = r.precision;
+  p.accumulate = r.accumulate;
+  p.engine = "tensor";
+  const factor tc{"tensor cores per SM", c.tensor_cores_per_sm.value, "", pre + c.tensor_cores_per_sm.source};
+  const factor fma{"dense FMA per tensor core per clock (" + r.precision + ", " + r.accumulate + " accumulate)",
+                   r.fma_per_tc_per_clock, "FMA/clk", pre + r.source};
+  const bool tensor_clock = g.tensor_clock_mhz && !r.at_boost_clock;
+  const factor clock = tensor_clock ? *g.tensor_clock_mhz : g.boost_clock_mhz;
+  p.factors = {g.sms, tc, fma};
+  double rate = g.sms.value * tc.value * fma.value;
+  std::string formula = fmt::format("{} SM × {} TC × {} FMA/clk", num(g.sms.value), num(tc.value), num(fma.value));
+  if (g.geforce && r.accumulate == "fp32" && c.geforce_fp32_accumulate_factor) {
+    const auto& f = *c.geforce_fp32_accumulate_factor;
+    p.factors.push_back({"GeForce fp32-accumulate rate", f.value, "", pre + f.source});
+    rate *= f.value;
+    formula += fmt::format(" × {} (GeForce fp32 accumulate)", num(f.value));
+    p.note = "GeForce product: tensor math with fp32 accumulate runs at " + num(f.value) + "× the fp16-accumulate rate";
+  }
+  const bool integer = r.precision.rfind("int", 0) == 0;
+  p.factors.push_back(integer ? op_per_mac : flop_per_fma);
+  p.factors.push_back(clock);
+  p.flops_per_s = rate * 2 * clock.value * 1e6;
+  p.formula = formula + fmt::format(" × 2 {} × {} GHz", integer ? "OP/MAC" : "FLOP/FMA", num(clock.value / 1e3));
+  if (tensor_clock && !g.tensor_clock_note.empty())
+    p.note += (p.note.empty() ? "" : "; ") + g.tensor_clock_note;
+  if (c.structured_sparsity && r.precision != "fp64") p.sparse_flops_per_s = 2 * p.flops_per_s;
+  return p;
+}
+
+nominal_peak vector_peak(const std::string& precision, const std::string& accumulate, const sourced& lanes,
+                         const std::string& lane_name, const gpu_factors& g, const std::string& pre) {
+  nominal_peak p;
+  p.precision = precision;
+  p.accumulate = accumulate;
+  p.engine = "vector";
+  const factor l{lane_name, lanes.value, "FMA/clk", pre + lanes.source};
+  p.factors = {g.sms, l, flop_per_fma, g.boost_clock_mhz};
+  p.flops_per_s = g.sms.value * lanes.value * 2 * g.boost_clock_mhz.value * 1e6;
+  p.formula = fmt::format("{} SM × {} {} × 2 FLOP/FMA × {} GHz", num(g.sms.value), num(lanes.value), lane_name,
+                          num(g.boost_clock_mhz.value / 1e3));
+  return p;
+}
+
+}  // namespace
+
+std::vector<nominal_peak> derive_peaks(const chip_rates& c, const gpu_factors& g, const std::string& pre) {
+  std::vector<nominal_peak> peaks;
+  for (const auto& r : c.tensor_rates) peaks.push_back(tensor_peak(c, r, g, pre));
+  peaks.push_back(vector_peak("fp64", "fp64", c.fp64_lanes_per_sm, "FP64 lanes/SM", g, pre));
+  peaks.push_back(vector_peak("fp32", "fp32", c.fp32_lanes_per_sm, "FP32 lanes/SM", g, pre));
+  if (c.fp16_vector_fma_per_sm)
+    peaks.push_back(vector_peak("fp16", "fp16", *c.fp16_vector_fma_per_sm, "FP16 FMA/SM (half2)", g, pre));
+  return peaks;
+}
+
+double derive_bandwidth(double bus_bits, double rate_gbps, std::string& formula) {
+  formula = fmt::format("{} bit / 8 × {} Gbit/s per pin", num(bus_bits), num(rate_gbps));
+  return bus_bits / 8 * rate_gbps * 1e9;
+}
+
+nominal_roofs derive_table_row(const device_table& t, const sku_row& s) {
+  const chip_rates& c = t.chip_of(s);
+  nominal_roofs n;
+  n.device_name = s.name;
+  n.source = "table";
+  gpu_factors g;
+  g.sms = table_factor("SMs", s.sms, "");
+  g.boost_clock_mhz = table_factor("boost clock", s.boost_clock_mhz, "MHz");
+  if (s.tensor_clock_mhz) {
+    g.tensor_clock_mhz = table_factor("tensor clock (datasheet's tensor peaks)", *s.tensor_clock_mhz, "MHz");
+    g.tensor_clock_note = s.tensor_clock_mhz->note;
+  }
+  g.geforce = s.product_class == "geforce";
+
+  n.factors = {g.sms,
+               table_factor("tensor cores per SM", c.tensor_cores_per_sm, ""),
+               table_factor("FP32 lanes per SM", c.fp32_lanes_per_sm, "FMA/clk"),
+               table_factor("FP64 lanes per SM", c.fp64_lanes_per_sm, "FMA/clk")};
+  if (c.fp16_vector_fma_per_sm) n.factors.push_back(table_factor("FP16 FMA per SM (half2)", *c.fp16_vector_fma_per_sm, "FMA/clk"));
+  n.factors.push_back(g.boost_clock_mhz);
+  if (g.tensor_clock_mhz) n.factors.push_back(*g.tensor_clock_mhz);
+  const factor bus = table_factor("memory bus width (" + s.memory_type + ")", s.bus_width_bits, "bit");
+  const factor rate = table_factor("memory data rate per pin (" + s.memory_type + ")", s.data_rate_gbps, "Gbit/s");
+  n.factors.push_back(bus);
+  n.factors.push_back(rate);
+  n.factors.push_back(table_factor("memory size", s.memory_size_gb, "GB"));
+  if (s.l2_mib) n.factors.push_back(table_factor("L2 cache", *s.l2_mib, "MiB"));
+  else n.notes.push_back("L2 cache: unknown (" + s.l2_reason + ")");
+  n.factors.push_back(table_factor("TDP", s.tdp_w, "W"));
+  n.factors.push_back({"PCIe bandwidth (Gen" + std::to_string(s.pcie.generation) + " x" + std::to_string(s.pcie.lanes) + ", both directions)",
+                       s.pcie.gb_per_s, "GB/s", "table: " + s.pcie.source});
+  if (s.nvlink) {
+    n.factors.push_back({"NVLink links", static_cast<double>(s.nvlink->links), "", "table: " + s.nvlink->source});
+    n.factors.push_back({"NVLink bandwidth per link (both directions)", s.nvlink->gb_per_s_per_link, "GB/s", "table: " + s.nvlink->source});
+  } else {
+    n.notes.push_back("NVLink: none on this product");
+  }
+
+  n.peaks = derive_peaks(c, g, "table: ");
+  n.memory_factors = {bus, rate};
+  n.memory_bandwidth_bytes_per_s = derive_bandwidth(s.bus_width_bits.value, s.data_rate_gbps.value, n.memory_bandwidth_formula);
+
+  n.notes.push_back(fmt::format("architecture: {} {} ({}), compute capability {}", c.vendor, c.architecture, c.chip,
+                                c.compute_capabilities.empty() ? "?" : c.compute_capabilities.front()));
+  if (g.geforce && c.geforce_fp32_accumulate_factor)
+    n.notes.push_back("GeForce product: tensor math with fp32 accumulate runs at " + num(c.geforce_fp32_accumulate_factor->value) +
+                      "× rate (" + c.geforce_fp32_accumulate_factor->source + ")");
+  if (s.tensor_clock_mhz && !s.tensor_clock_mhz->note.empty()) n.notes.push_back("tensor clock: " + s.tensor_clock_mhz->note);
+  if (c.structured_sparsity) n.notes.push_back("sparse figures (2:4 structured sparsity) are shown labelled sparse and never used as a peak");
+  for (const auto& [field, text] : s.notes) n.notes.push_back(field + ": " + text);
+  return n;
+}
+
+}  // namespace roofline::spec_detail
+
+namespace roofline {
+
+nominal_roofs gpu_nominal(const std::string& name) {
+  const auto t = spec_detail::load_default_table();
+  return spec_detail::derive_table_row(t, spec_detail::match_forgiving(t, name));
+}
+
+datasheet_values gpu_datasheet(const std::string& name) {
+  const auto t = spec_detail::load_default_table();
+  const auto& s = spec_detail::match_forgiving(t, name);
+  datasheet_values d;
+  d.source = s.datasheet.source;
+  for (const auto& p : s.datasheet.tensor) d.tensor.push_back({p.precision, p.accumulate, p.tflops * 1e12});
+  d.fp32_flops_per_s = s.datasheet.fp32_tflops * 1e12;
+  d.bandwidth_bytes_per_s = s.datasheet.bandwidth_gb_per_s * 1e9;
+  d.notes = s.notes;
+  return d;
+}
+
+const nominal_peak* find_peak(const nominal_roofs& n, const std::string& precision, const std::string& engine) {
+  const auto find = [&](const std::string& e) -> const nominal_peak* {
+    for (const auto& p : n.peaks)
+      if (p.precision == precision && p.engine == e) return &p;
+    return nullptr;
+  };
+  if (!engine.empty()) return find(engine);
+  if (const auto* p = find("tensor")) return p;
+  return find("vector");
+}
+
+}  // namespace roofline

@@ -1,0 +1,24 @@
+// Forgiving GPU name matching against the device table. Private to src/spec.
+#pragma once
+#include <optional>
+#include <string>
+
+#include "spec/device_table.hpp"
+
+namespace roofline::spec_detail {
+
+/// Lower-case alphanumerics with the vendor/brand words ("nvidia", "tesla", "geforce") and any
+/// " MIG ..." suffix dropped: "Tesla V100-SXM2-32GB" -> "v100sxm232gb".
+std::string normalize_gpu_name(const std::string& name);
+
+/// Levenshtein distance (insert, delete, substitute each cost 1).
+std::size_t edit_distance(const std::string& a, const std::string& b);
+
+/// The table row whose name or alias normalizes exactly to `name`'s normal form, or nullptr.
+const sku_row* match_exact(const device_table& t, const std::string& name);
+
+/// Exact, else the one row whose name/alias contains the query; throws input_error listing the
+/// candidates when several match, or the three closest names (edit distance) when none does.
+const sku_row& match_forgiving(const device_table& t, const std::string& name);
+
+}  // namespace roofline::spec_detail
