@@ -53,9 +53,10 @@ void run_mfu(const mfu_options& o) {
   // ---- the device's roofs ----
   nominal_roofs nom;
   measured_roofs meas;
-  std::string device_label;
+  std::string device_label, results_precision;
   if (!o.results_file.empty()) {
     const results r = load_results(o.results_file);
+    results_precision = r.roofline.precision;
     nom = r.nominal;
     meas = r.measured;
     device_label = r.device.name + " (" + o.results_file + ")";
@@ -66,6 +67,7 @@ void run_mfu(const mfu_options& o) {
     throw input_error("", "--device", "give --device NAME, --results FILE or --peak FLOPS: MFU needs the dense peak");
   }
   std::string prec = o.precision;
+  if (prec.empty() && !results_precision.empty() && find_peak(nom, results_precision)) prec = results_precision;
   if (prec.empty()) {
     for (const char* p : precision_order)
       if (find_peak(nom, p)) { prec = p; break; }
@@ -135,6 +137,10 @@ void run_mfu(const mfu_options& o) {
     tps_formula = fmt::format("batch × tokens per sequence ÷ step time = {} ÷ {} s", tokens_per_step, *o.step_time);
   }
   const double mfu = model_flops_utilization(fpt, tps, peak_flops, o.gpus);
+  // The op catalogue's convention (model module): N = matmul weights only (no embedding gather).
+  const bool halved = used_conv == attention_convention::causal_halved;
+  const double catalogue_fpt = T > 0 ? model_flops_per_token(cfg, ph, T, halved)
+                                     : 2.0 * static_cast<double>(matmul_parameters(cfg));
   const double hfu = model_flops_utilization(fpt + recompute, tps, peak_flops, o.gpus);
   std::optional<double> frac_measured;
   if (roofs.peak_measured > 0) frac_measured = fpt * tps / (roofs.peak_measured * o.gpus);
@@ -162,7 +168,9 @@ void run_mfu(const mfu_options& o) {
               {"mfu", mfu}, {"hfu", hfu}, {"fraction_of_measured_roof", opt(frac_measured)},
               {"measured_peak_flops_per_s", roofs.peak_measured > 0 ? json(roofs.peak_measured) : json(nullptr)},
               {"decode_intensity", opt(intensity)}, {"decode_mfu_ceiling", opt(ceiling)},
-              {"ridge_nominal", opt(roofs.ridge_nominal)}, {"convention", convention}, {"note", t_note}};
+              {"ridge_nominal", opt(roofs.ridge_nominal)}, {"convention", convention}, {"note", t_note},
+              {"matmul_only_flops_per_token", catalogue_fpt},
+              {"matmul_only_mfu", catalogue_fpt * tps / (peak_flops * o.gpus)}};
     std::printf("%s\n", j.dump(2).c_str());
     return;
   }
@@ -181,6 +189,8 @@ void run_mfu(const mfu_options& o) {
                        *intensity, roofs.ridge_nominal ? fmt::format("{:.3g} FLOP/B", *roofs.ridge_nominal) : "unknown",
                        ceiling ? fmt::format("{:.3g}%", 100 * *ceiling) : "unknown");
   out += fmt::format("  convention          {}\n", convention);
+  out += fmt::format("  alternative         N = matmul weights only ({}), as the op catalogue counts: {:.4g} FLOP/token → MFU {:.3g}%\n",
+                     matmul_parameters(cfg), catalogue_fpt, 100 * catalogue_fpt * tps / (peak_flops * o.gpus));
   std::fputs(out.c_str(), stdout);
 }
 
@@ -199,7 +209,7 @@ void add_mfu(CLI::App& app, context& ctx) {
   sub->add_option("--device", o->device, "GPU name from the spec table");
   sub->add_option("--results", o->results_file, "results.json (nominal and measured roofs)");
   sub->add_option("--gpus", o->gpus, "GPUs the throughput was measured on")->capture_default_str();
-  sub->add_option("--precision", o->precision, "peak precision (default: bf16, else fp16, else fp32)");
+  sub->add_option("--precision", o->precision, "peak precision (default: the results' precision, else bf16, fp16, fp32)");
   sub->add_option("--peak", o->peak, "dense peak FLOP/s per GPU, instead of the table's");
   sub->add_flag("--recompute", o->recompute, "training with full activation recompute (HFU counts it)");
   sub->add_option("--causal", o->causal, "attention FLOPs: full (PaLM) | halved (causal mask)")->capture_default_str();

@@ -61,7 +61,7 @@ void run_place(const place_options& o) {
     return;
   }
   std::string out;
-  out += fmt::format("roofline place: {} FLOP, {} moved in {} against {} ({})\n", si(k.flops, ""), si(k.bytes, "B"),
+  out += fmt::format("roofline place: {}, {} moved in {} against {} ({})\n", si(k.flops, "FLOP"), si(k.bytes, "B"),
                      si(k.seconds, "s"), source, roofs.precision);
   out += fmt::format("  intensity          {:.4g} FLOP/B = {} ÷ {}\n", k.intensity, si(k.flops, "FLOP"), si(k.bytes, "B"));
   out += fmt::format("  achieved           {}   {}\n", si(k.achieved_flops_per_s, "FLOP/s"), si(k.achieved_bytes_per_s, "B/s"));
