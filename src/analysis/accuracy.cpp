@@ -3,6 +3,7 @@
 #include <cmath>
 #include <fmt/format.h>
 #include <map>
+#include <set>
 
 #include "roofline/analysis.hpp"
 
@@ -35,6 +36,71 @@ json prediction_accuracy(const results& r) {
   }
   return out;
 }
+
+namespace {
+
+/// The model module's fusion_savings() for the scenarios in the op table (decode batches; prefill
+/// with naive attention so the FlashAttention saving shows), each saving's bytes turned into time at
+/// the bandwidth the ops are placed against. Needs the model's config.json (results.model.source).
+json predicted_fusion(const results& r) {
+  json out = {{"savings", json::array()}};
+  if (!r.model || r.model->source.empty()) {
+    out["note"] = "no model in the results";
+    return out;
+  }
+  model_config cfg;
+  try {
+    cfg = load_model_config(r.model->source);
+  } catch (const std::exception& e) {
+    out["note"] = std::string("model config not readable here: ") + e.what();
+    return out;
+  }
+  const double bw = r.roofline.bandwidth_measured > 0 ? r.roofline.bandwidth_measured
+                                                      : r.roofline.bandwidth_nominal.value_or(0);
+  out["bandwidth_bytes_per_s"] = bw > 0 ? json(bw) : json(nullptr);
+  std::string dtype = r.roofline.precision.empty() ? "fp16" : r.roofline.precision;
+  for (const auto& op : r.ops)
+    if (!op.dtype.empty()) { dtype = op.dtype; break; }
+  std::vector<catalogue_options> scenarios;
+  std::set<std::int64_t> batches;
+  std::int64_t context = 2048, seq = 0;
+  for (const auto& op : r.ops) {
+    if (op.phase == "decode") { batches.insert(op.batch); if (op.context > 0) context = op.context; }
+    if (op.phase == "prefill") seq = std::max(seq, op.seq);
+  }
+  for (const auto b : batches) {
+    catalogue_options o;
+    o.ph = phase::decode;
+    o.batch = b;
+    o.context = context;
+    scenarios.push_back(o);
+  }
+  if (seq > 0) {
+    catalogue_options o;
+    o.ph = phase::prefill;
+    o.seq = seq;
+    o.fused_attention = false;
+    scenarios.push_back(o);
+  }
+  for (auto& o : scenarios) {
+    o.dtype = dtype;
+    try {
+      for (const auto& f : fusion_savings(build_catalogue(cfg, o))) {
+        const double saved = f.bytes_saved() * static_cast<double>(f.count);
+        out["savings"].push_back({{"phase", to_string(o.ph)}, {"batch", o.batch},
+                                  {"name", f.name}, {"ops", f.ops}, {"description", f.description},
+                                  {"count", f.count}, {"bytes_before", f.bytes_before}, {"bytes_after", f.bytes_after},
+                                  {"fraction_saved", f.fraction_saved()}, {"bytes_saved_per_step", saved},
+                                  {"time_saved_per_step_s", bw > 0 ? json(saved / bw) : json(nullptr)}});
+      }
+    } catch (const std::exception& e) {
+      out["note"] = std::string("catalogue failed: ") + e.what();
+    }
+  }
+  return out;
+}
+
+}  // namespace
 
 json fusion_analysis(const results& r) {
   // Unfused SiLU then mul vs the fused SiLU·mul kernel, per (phase, batch) scenario.
@@ -71,6 +137,7 @@ json fusion_analysis(const results& r) {
     out["silu_mul"].push_back(e);
   }
   if (out["silu_mul"].empty()) out["note"] = "no scenario has silu, mul and silu_mul ops";
+  out["predicted"] = predicted_fusion(r);
   return out;
 }
 

@@ -46,7 +46,7 @@ json record_table(const results& r) {
     s.nominal = bw_nom;
     if (const auto* b = detail::best_bandwidth(r.measured, "dram", p)) s.measured = b->bytes_per_s;
     else s.note = "not measured";
-    if (!bw_nom) s.note += (s.note.empty() ? "" : "; ") + std::string("nominal unknown: ") + r.nominal.memory_bandwidth_reason;
+    if (!bw_nom) s.note += (s.note.empty() ? "" : "; ") + std::string("nominal unknown: ") + (r.nominal.memory_bandwidth_reason.empty() ? std::string("no reason recorded") : r.nominal.memory_bandwidth_reason);
     s.expect_lo = 0.75;
     s.expect_hi = 0.90;
     s.expected_note = "75–90% of nominal";
@@ -60,7 +60,7 @@ json record_table(const results& r) {
   for (const auto& g : gemms) {
     const nominal_peak* peak = detail::nominal_peak_for(r.nominal, g.precision);
     row_spec s{fmt::format("gemm_{}_{}", g.precision, g.n),
-               fmt::format("{} {} GEMM at n={}", g.precision, peak && peak->engine == "tensor" ? "tensor" : "", g.n), "FLOP/s"};
+               fmt::format("{}{} GEMM at n={}", g.precision, peak && peak->engine == "tensor" ? " tensor" : "", g.n), "FLOP/s"};
     if (peak) s.nominal = peak->flops_per_s;
     else s.note = "no nominal peak";
     if (const auto* c = detail::gemm_at(r.measured, g.precision, g.n)) {
@@ -84,10 +84,11 @@ json record_table(const results& r) {
     row_spec s{"sm_clock", cpu ? "Sustained clock during the GEMM" : "Sustained SM clock during the GEMM", "MHz"};
     const nominal_peak* peak = detail::nominal_peak_for(r.nominal, low);
     s.nominal = detail::datasheet_clock_mhz(r.nominal, peak);
+    if (s.nominal) s.note = "nominal: the clock the datasheet peak is computed at";
     if (clock_source && clock_source->telemetry && clock_source->telemetry->sm_clock_mhz)
       s.measured = clock_source->telemetry->sm_clock_mhz->median;
     else
-      s.note = "no telemetry";
+      s.note += (s.note.empty() ? "" : "; ") + std::string("no telemetry");
     s.expected_note = "at or below the boost clock under a power/thermal cap";
     rows.push_back(make_row(s));
   }

@@ -96,3 +96,27 @@ TEST(Fusion, SiluMulMeasuredAgainstTheThreeFifthsByteRatio) {
   EXPECT_DOUBLE_EQ(f["silu_mul"][0]["byte_ratio"].get<double>(), 0.6);
   EXPECT_DOUBLE_EQ(f["silu_mul"][0]["time_ratio"].get<double>(), 33.0 / 60.0);
 }
+
+TEST(Fusion, PredictedSavingsComeFromTheModelCatalogue) {
+  results r = test::h200_results();
+  r.roofline = summarize_roofline(r.nominal, r.measured, "fp16");
+  model_summary m;
+  m.name = "TinyLlama-1.1B";
+  m.source = resolve_model_path("tinyllama-1.1b");
+  r.model = m;
+  r.ops = {measured_op("q_proj", 32, 1, 1, 22, 0, std::nullopt)};
+  r.ops[0].dtype = "fp16";
+  const json f = fusion_analysis(r)["predicted"];
+  ASSERT_FALSE(f["savings"].empty()) << f.dump();
+  bool found = false;
+  for (const auto& s : f["savings"])
+    if (s["name"] == "silu_mul") {
+      found = true;
+      EXPECT_NEAR(s["fraction_saved"].get<double>(), 0.4, 1e-12);  // 5 tensors → 3
+      EXPECT_EQ(s["count"], 22);
+      // batch 32 × intermediate 5632 × 2 B × 2 tensors saved × 22 layers, at 4.3 TB/s.
+      EXPECT_NEAR(s["bytes_saved_per_step"].get<double>(), 32.0 * 5632 * 2 * 2 * 22, 1.0);
+      EXPECT_NEAR(s["time_saved_per_step_s"].get<double>(), 32.0 * 5632 * 2 * 2 * 22 / 4.3e12, 1e-12);
+    }
+  EXPECT_TRUE(found);
+}
