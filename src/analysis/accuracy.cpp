@@ -18,9 +18,17 @@ json prediction_accuracy(const results& r) {
     const double ratio = op.predicted_s / *op.measured_s;
     const bool is_long = *op.measured_s > long_op_s;
     if (is_long) errors.push_back(std::fabs(ratio - 1.0));
-    per_op.push_back({{"name", op.name}, {"phase", op.phase}, {"batch", op.batch},
-                      {"predicted_s", op.predicted_s}, {"measured_s", *op.measured_s},
-                      {"ratio", ratio}, {"abs_error", std::fabs(ratio - 1.0)}, {"counted", is_long}});
+    json e = {{"name", op.name}, {"phase", op.phase}, {"batch", op.batch},
+              {"predicted_s", op.predicted_s}, {"measured_s", *op.measured_s},
+              {"ratio", ratio}, {"abs_error", std::fabs(ratio - 1.0)}, {"counted", is_long},
+              {"roof_fraction", nullptr}, {"headroom", nullptr}, {"on_launch_floor", nullptr}};
+    if (const auto f = roof_fraction(op, r.roofline)) {
+      e["roof_fraction"] = *f;          // time at the roof ÷ measured time
+      e["headroom"] = 1.0 / *f;         // how many times faster the roof would be
+    }
+    if (op.launch_floor_s && *op.launch_floor_s > 0)
+      e["on_launch_floor"] = *op.measured_s < 2.0 * *op.launch_floor_s;
+    per_op.push_back(e);
   }
   json out = {{"threshold_s", long_op_s}, {"target", 0.15}, {"per_op", per_op},
               {"ops_counted", errors.size()}};
