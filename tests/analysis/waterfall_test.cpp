@@ -2,6 +2,7 @@
 
 #include "fixtures.hpp"
 #include "roofline/analysis.hpp"
+#include "roofline/spec.hpp"
 
 using namespace roofline;
 
@@ -81,4 +82,40 @@ TEST(Ridge, ReportsTheMoveAndWhetherTheUsualExpectationHolds) {
   EXPECT_NEAR(fp16["relative_move"].get<double>(), (760.0 / 4.3) / (989.0 / 4.8) - 1, 1e-9);
   EXPECT_TRUE(fp16["within_20_percent"].get<bool>());
   EXPECT_FALSE(fp16["within_10_percent"].get<bool>());
+}
+
+TEST(ComputeWaterfall, TheClockStepUsesTheClockTheTablePeakAssumes) {
+  // The spec table's H200 tensor peaks are computed at 1830 MHz (the datasheet's tensor clock), not the
+  // 1980 MHz max boost: a GEMM sustaining 1755 MHz loses 1755/1830 to the clock.
+  results r = test::h200_results();
+  r.nominal = gpu_nominal("H200");
+  const json w = compute_waterfall(r);
+  const json& fp16 = w["per_precision"][0];
+  ASSERT_EQ(fp16["precision"], "fp16");
+  EXPECT_DOUBLE_EQ(fp16["datasheet_clock_mhz"].get<double>(), 1830.0);
+  EXPECT_NEAR(fp16["steps"][1]["factor"].get<double>(), 1740.0 / 1830.0, 1e-12);  // the n=8192 GEMM
+}
+
+TEST(RecordTable, TheCpuRowsUseFp32AndFp64AndSayNoTelemetry) {
+  results r;
+  r.device.kind = "cpu";
+  r.nominal.peaks = {{"fp32", "", "vector", 2e12, "", {}, std::nullopt, ""},
+                     {"fp64", "", "vector", 1e12, "", {}, std::nullopt, ""}};
+  r.nominal.memory_bandwidth_bytes_per_s = 100e9;
+  r.measured.compute = {test::gemm("fp32", 4096, 1.6e12), test::gemm("fp64", 4096, 0.8e12)};
+  r.measured.bandwidth = {test::bw("read", "dram", 80e9)};
+  r.roofline = summarize_roofline(r.nominal, r.measured, "fp32");
+  const json rows = record_table(r);
+  std::vector<std::string> keys;
+  for (const auto& x : rows) keys.push_back(x["key"]);
+  EXPECT_EQ(keys, (std::vector<std::string>{"bandwidth_read", "bandwidth_write", "bandwidth_copy", "gemm_fp32_4096",
+                                            "gemm_fp32_512", "gemm_fp64_4096", "sm_clock", "power", "ridge", "ecc",
+                                            "tpot_mfu"}));
+  EXPECT_DOUBLE_EQ(rows[0]["ratio"].get<double>(), 0.8);
+  EXPECT_DOUBLE_EQ(rows[3]["ratio"].get<double>(), 0.8);
+  EXPECT_TRUE(rows[4]["measured"].is_null());  // n=512 not measured: null with a note, not a guess
+  EXPECT_NE(rows[4]["note"].get<std::string>().find("not measured"), std::string::npos);
+  EXPECT_NE(rows[6]["note"].get<std::string>().find("no telemetry"), std::string::npos);
+  EXPECT_DOUBLE_EQ(rows[8]["measured"].get<double>(), 1.6e12 / 80e9);  // ridge 20 FLOP/B
+  EXPECT_EQ(rows[9]["measured"], "unknown");
 }
