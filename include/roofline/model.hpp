@@ -24,6 +24,7 @@ struct model_config {
   bool o_proj_bias = false;           ///< llama: attention_bias also biases o_proj; qwen2: no; gpt2: yes
   double rms_norm_eps = 1e-5;
   std::string model_type;             ///< config.json model_type: llama | mistral | qwen2 | gpt2
+  std::int64_t sliding_window = 0;    ///< mistral: attention window (keys per query); 0 = full attention
 
   /// Exact parameter count (TinyLlama-1.1B: 1,100,048,384; Llama-2-7B: 6,738,415,616).
   std::int64_t parameters() const;
@@ -100,7 +101,16 @@ struct catalogue_options {
 };
 
 /// Every op of one step of `cfg` under `opt`, in execution order, one entry per distinct op (its
-/// `count` says how many times it runs per step).
+/// `count` says how many times it runs per step: the layer count for per-layer ops, 1 for the
+/// embedding, final norm and lm_head). Tokens per step T = batch (decode) or batch·seq.
+/// llama family: embed_tokens, input_norm, q_proj, k_proj, v_proj, rope, attention, o_proj,
+/// attn_residual, post_attention_norm, gate_proj, up_proj, silu + mul (or silu_mul), down_proj,
+/// mlp_residual, final_norm, lm_head. gpt2: wte, wpe, embed_add, ln_1, c_attn, attention,
+/// attn_c_proj, attn_residual, ln_2, c_fc, gelu, mlp_c_proj, mlp_residual, ln_f, lm_head.
+/// train: the forward ops, then `*.recompute` copies of the per-layer ops when opt.recompute, then
+/// the backward ops in reverse (backward = true; a linear becomes `*.grad_input` and
+/// `*.grad_weight` GEMMs with their own m/n/k). Formulas: docs/formulas-model.md.
+/// Throws input_error naming --batch, --seq, --context, --dtype or --kv-dtype on a bad option.
 std::vector<op_desc> build_catalogue(const model_config& cfg, const catalogue_options& opt);
 
 // ---- per-element FLOP conventions (docs/formulas-model.md §3) ----
@@ -161,6 +171,11 @@ op_desc rope_op(std::int64_t tokens, std::int64_t heads, std::int64_t kv_heads, 
 op_desc attention_op(op_kind kind, std::int64_t batch, std::int64_t heads, std::int64_t kv_heads,
                      std::int64_t head_dim, std::int64_t q_len, std::int64_t kv_len, int dtype_bytes,
                      int kv_dtype_bytes, bool causal_halved);
+
+/// The softmax inside an attention op, as a standalone row softmax over its scores: rows =
+/// batch·heads·q_len, cols = kv_len (the shape eager naive attention runs it at; §3 conventions).
+/// Its bytes are already part of attention_naive's; list it beside, never add it to a step total.
+op_desc attention_softmax_op(const op_desc& attention);
 
 // ---- per-token helpers (docs/formulas-model.md §5) ----
 

@@ -257,8 +257,8 @@ void run_ops(const ops_options& o) {
     return;
   }
 
-  std::string head = fmt::format("{} ({}, {} parameters) — {} step, batch {}", cfg.name, cfg.family,
-                                 cfg.parameters(), to_string(ph), opt.batch);
+  std::string head = fmt::format("{} ({}, {} family, {} parameters) — {} step, batch {}", cfg.name, cfg.model_type,
+                                 cfg.family, cfg.parameters(), to_string(ph), opt.batch);
   head += ph == phase::decode ? fmt::format(", context {}", opt.context) : fmt::format(", sequence {}", opt.seq);
   head += fmt::format("; dtype {}, KV cache {}\n", o.dtype, o.kv_dtype.empty() ? o.dtype : o.kv_dtype);
   head += fmt::format("attention: {}; causal: {}{}\n", ph == phase::decode ? "decode over the KV cache" : o.attention,

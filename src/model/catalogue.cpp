@@ -1,5 +1,6 @@
 // build_catalogue: every op of one decode, prefill or training step of a model, in execution order.
 // Per-layer ops carry count = layers; embedding, final norm and lm_head count 1.
+#include <algorithm>
 #include <fmt/format.h>
 
 #include "model/training.hpp"
@@ -20,7 +21,7 @@ step_shape shape_of(const catalogue_options& opt) {
   if (opt.batch <= 0) throw input_error("", "--batch", fmt::format("must be positive, got {}", opt.batch));
   if (opt.ph == phase::decode) {
     if (opt.context <= 0) throw input_error("", "--context", fmt::format("must be positive, got {}", opt.context));
-    return {opt.batch, 1, opt.context, op_kind::attention_decode};
+    return {opt.batch, 1, opt.context, op_kind::attention_decode};  // window applied by the builder
   }
   if (opt.seq <= 0) throw input_error("", "--seq", fmt::format("must be positive, got {}", opt.seq));
   return {opt.batch * opt.seq, opt.seq, opt.seq, opt.fused_attention ? op_kind::attention_fused : op_kind::attention_naive};
@@ -57,6 +58,10 @@ struct builder {
   op_desc attention() const {
     op_desc a = attention_op(s.attention, opt.batch, cfg.heads, cfg.kv_heads, cfg.head_dim, s.q_len, s.kv_len, b, kvb,
                              opt.causal_halved);
+    if (cfg.sliding_window > 0)
+      a.note += opt.ph == phase::decode
+                    ? fmt::format("; sliding window: the last {} cached tokens", cfg.sliding_window)
+                    : fmt::format("; sliding window {} not applied to prefill/train (counted as full causal)", cfg.sliding_window);
     return a;
   }
 
@@ -121,7 +126,10 @@ std::vector<op_desc> build_catalogue(const model_config& cfg, const catalogue_op
       throw input_error("", "--kv-dtype", "'" + opt.kv_dtype + "' is not a dtype (fp32, fp16, bf16, fp8, int8)");
     }
   }
-  builder bld{cfg, opt, shape_of(opt), b, kvb, {}, {}};
+  step_shape shape = shape_of(opt);
+  // sliding-window attention (Mistral): a decode query reads only the last `window` cached tokens
+  if (opt.ph == phase::decode && cfg.sliding_window > 0) shape.kv_len = std::min(shape.kv_len, cfg.sliding_window);
+  builder bld{cfg, opt, shape, b, kvb, {}, {}};
   if (cfg.family == "gpt2")
     bld.gpt2();
   else

@@ -75,6 +75,9 @@ void parse_llama_family(const reader& r, model_config& c) {
   c.max_positions = r.positive_int("max_position_embeddings", 2048);
   c.tied_embeddings = r.boolean("tie_word_embeddings", false);  // LlamaConfig/MistralConfig/Qwen2Config default
   c.rms_norm_eps = r.positive_number("rms_norm_eps", 1e-6);
+  // Mistral attends to the last `sliding_window` keys; Qwen2 carries the key but use_sliding_window false.
+  if (c.model_type == "mistral" || (c.model_type == "qwen2" && r.boolean("use_sliding_window", false)))
+    c.sliding_window = r.positive_int("sliding_window", 0);
   if (c.model_type == "qwen2") {
     c.attention_bias = true;  // Qwen2Attention: q/k/v_proj bias=True, o_proj bias=False
     c.o_proj_bias = false;
@@ -148,8 +151,9 @@ model_config parse_model_config(const std::string& text, const std::string& file
   model_config c;
   c.source = file;
   c.model_type = r.string("model_type");
-  c.name = r.has("_name_or_path") && j.at("_name_or_path").is_string() ? j.at("_name_or_path").get<std::string>()
-                                                                        : stem_of(file);
+  c.name = stem_of(file);  // "tinyllama-1.1b"; a file named config.json takes its _name_or_path
+  if (c.name == "config" && r.has("_name_or_path") && j.at("_name_or_path").is_string())
+    c.name = j.at("_name_or_path").get<std::string>();
   if (c.model_type == "llama" || c.model_type == "mistral" || c.model_type == "qwen2")
     parse_llama_family(r, c);
   else if (c.model_type == "gpt2")

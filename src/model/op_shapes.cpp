@@ -133,4 +133,11 @@ op_desc attention_op(op_kind kind, std::int64_t batch, std::int64_t heads, std::
   return op;
 }
 
+op_desc attention_softmax_op(const op_desc& a) {
+  op_desc op = elementwise_op(op_kind::softmax, "softmax", a.batch * a.heads * a.q_len, a.kv_len, a.dtype_bytes);
+  op.ph = a.ph, op.batch = a.batch, op.seq = a.seq, op.context = a.context, op.count = a.count, op.dtype = a.dtype;
+  op.note = "inside " + a.name + ": listed for reference, not part of the step total";
+  return op;
+}
+
 }  // namespace roofline

@@ -1,4 +1,6 @@
 // Per-token FLOPs and KV-cache bytes of a model (docs/formulas-model.md §5).
+#include <algorithm>
+
 #include "roofline/error.hpp"
 #include "roofline/model.hpp"
 
@@ -17,8 +19,8 @@ double model_flops_per_token(const model_config& c, phase ph, std::int64_t t, bo
   const double lhq = double(c.layers) * double(c.heads) * double(c.head_dim);
   const double T = double(t);
   switch (ph) {
-    case phase::decode:  // one query against T cached keys: no mask to exploit
-      return 2 * N + 4 * lhq * T;
+    case phase::decode:  // one query against T cached keys (the last `sliding_window` of them): no mask
+      return 2 * N + 4 * lhq * (c.sliding_window > 0 ? std::min(T, double(c.sliding_window)) : T);
     case phase::prefill:  // average context of a causal sequence: T/2
       return 2 * N + 4 * lhq * (causal_halved ? T / 2 : T);
     case phase::train:  // PaLM appendix B: 6N + 12·L·H·Q·T; halved: 6·L·H·Q·T

@@ -133,3 +133,14 @@ TEST(Catalogue, BatchSweepPowersOfTwo) {
   EXPECT_NEAR(pts[5].intensity(), 31.03, 0.01);  // q_proj at 32
   EXPECT_EQ(linear_batch_sweep(shipped("tinyllama-1.1b"), 3, 20, 2).size(), 8u * 5);  // 3, 4, 8, 16, 20
 }
+
+TEST(Catalogue, MistralSlidingWindowCapsTheDecodeCache) {
+  const auto cfg = shipped("mistral-7b");
+  EXPECT_EQ(cfg.sliding_window, 4096);
+  EXPECT_EQ(shipped("qwen2.5-7b").sliding_window, 0);  // use_sliding_window: false
+  auto o = decode(1);
+  o.context = 8192;
+  EXPECT_EQ(find(build_catalogue(cfg, o), "attention").kv_len, 4096);
+  o.context = 1024;
+  EXPECT_EQ(find(build_catalogue(cfg, o), "attention").kv_len, 1024);
+}

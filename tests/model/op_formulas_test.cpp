@@ -68,3 +68,14 @@ TEST(OpFormulas, KneeBatchCrossesTheRidge) {
   EXPECT_LT(gemm_op("q", 110, 2048, 2048, 2).intensity(), 100.0);
   EXPECT_FALSE(knee_batch(2048, 2048, 2, 1024.0).has_value());  // the B → ∞ limit is 1024
 }
+
+TEST(OpFormulas, SoftmaxOfNaivePrefillScores) {
+  const auto a = attention_op(op_kind::attention_naive, 1, 32, 4, 64, 2048, 2048, 2, 2, true);
+  const auto s = attention_softmax_op(a);
+  EXPECT_EQ(s.rows, 32 * 2048);
+  EXPECT_EQ(s.cols, 2048);
+  EXPECT_NEAR(s.intensity(), 0.625, 1e-9);
+  // naive attention carries those softmax bytes (3 reads + 1 write of the scores)
+  const auto f = attention_op(op_kind::attention_fused, 1, 32, 4, 64, 2048, 2048, 2, 2, true);
+  EXPECT_GE(a.bytes() - f.bytes(), s.bytes());
+}
