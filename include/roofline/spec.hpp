@@ -49,6 +49,23 @@ struct datasheet_values {
 /// The printed values of a table GPU. Throws input_error as match_gpu_name.
 datasheet_values gpu_datasheet(const std::string& name);
 
+/// A table GPU's interconnects, as NVIDIA prints them (both directions together).
+struct gpu_link_info {
+  int pcie_generation = 0, pcie_lanes = 0;
+  double pcie_bytes_per_s = 0;
+  std::string pcie_source;
+  std::optional<int> nvlink_links;                  ///< null: no NVLink on this product
+  std::optional<double> nvlink_bytes_per_s_per_link;
+  std::string nvlink_source;
+  /// links × per-link bandwidth, or null without NVLink.
+  std::optional<double> nvlink_bytes_per_s() const {
+    if (!nvlink_links || !nvlink_bytes_per_s_per_link) return std::nullopt;
+    return *nvlink_links * *nvlink_bytes_per_s_per_link;
+  }
+};
+/// PCIe and NVLink of a table GPU. Throws input_error as match_gpu_name.
+gpu_link_info gpu_links(const std::string& name);
+
 /// What the CUDA runtime and NVML report about a GPU.
 struct live_gpu {
   std::string name;            ///< cudaDeviceProp::name, e.g. "NVIDIA H200"
@@ -62,6 +79,13 @@ struct live_gpu {
   std::optional<double> power_limit_w;
   std::optional<double> l2_bytes;
 };
+
+#ifdef ROOFLINE_HAVE_CUDA
+/// The live factors of CUDA device `index` (CUDA runtime + NVML), for gpu_nominal_live. Implemented
+/// by the CUDA backend (src/backends/cuda); throws probe_error when the device cannot be queried.
+/// `roofline spec --device cuda:N` reaches it through make_backend(...)->nominal().
+live_gpu detect_cuda_gpu(int index);
+#endif
 
 /// Nominal roofs for the GPU in the machine: its table row when the name matches (factors marked
 /// "table", the live values added beside them), else derived from the live factors and the

@@ -1,9 +1,12 @@
 // `roofline spec NAME [--json] | --device DEV [--json] | --list [--json]`: the nominal roofs of a
 // table GPU (or of this machine's device), with the derivation (factor, value, unit, source), the
 // dense peak per data type, the memory bandwidth and the ridge point (peak ÷ bandwidth, FLOP/byte).
+#include <algorithm>
 #include <cstdio>
 #include <memory>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -45,12 +48,50 @@ json to_spec_json(const nominal_roofs& n) {
   return j;
 }
 
+/// Live factor -> the table factor it is compared with (by name prefix).
+const factor* table_counterpart(const nominal_roofs& n, const std::string& live_name) {
+  static const std::pair<const char*, const char*> pairs[] = {
+      {"SMs (live)", "SMs"},
+      {"max SM clock (live)", "boost clock"},
+      {"memory bus width (live)", "memory bus width"},
+      {"memory data rate per pin (live)", "memory data rate per pin"},
+      {"memory size (live)", "memory size"},
+      {"L2 cache (live)", "L2 cache"},
+      {"power limit (live)", "TDP"}};
+  for (const auto& [live, table] : pairs) {
+    if (live_name != live) continue;
+    for (const auto& f : n.factors)
+      if (f.name.rfind(table, 0) == 0 && f.source.rfind("table: ", 0) == 0) return &f;
+  }
+  return nullptr;
+}
+
+std::string side_by_side(const nominal_roofs& n) {
+  std::string out;
+  std::vector<factor> live;
+  for (const auto& f : n.factors) live.push_back(f);
+  for (const auto& f : n.memory_factors) live.push_back(f);
+  std::vector<std::string> seen;
+  for (const auto& f : live) {
+    const factor* t = table_counterpart(n, f.name);
+    if (!t || std::find(seen.begin(), seen.end(), f.name) != seen.end()) continue;
+    seen.push_back(f.name);
+    out += fmt::format("  {:<34} {:>10g} {:>10g} {:<7}\n", f.name.substr(0, f.name.size() - 7), f.value, t->value, f.unit);
+  }
+  if (out.empty()) return out;
+  return fmt::format("\nLive vs table\n  {:<34} {:>10} {:>10}\n", "factor", "live", "table") + out;
+}
+
 void print_text(const nominal_roofs& n) {
   std::string out = fmt::format("{} — nominal roofs (source: {})\n\nDerivation factors\n", n.device_name, n.source);
   out += fmt::format("  {:<52} {:>10} {:<7} {}\n", "factor", "value", "unit", "source");
   for (const auto& f : n.factors) out += fmt::format("  {:<52} {:>10g} {:<7} {}\n", f.name, f.value, f.unit, f.source);
   for (const auto& f : n.memory_factors)
-    if (f.source.rfind("detected", 0) == 0) out += fmt::format("  {:<52} {:>10g} {:<7} {}\n", f.name, f.value, f.unit, f.source);
+    if (f.source.rfind("detected", 0) == 0 &&
+        std::none_of(n.factors.begin(), n.factors.end(), [&](const factor& g) { return g.name == f.name; }))
+      out += fmt::format("  {:<52} {:>10g} {:<7} {}\n", f.name, f.value, f.unit, f.source);
+
+  out += side_by_side(n);
 
   out += "\nDense peaks (ridge = peak ÷ memory bandwidth)\n";
   out += fmt::format("  {:<6} {:<6} {:<7} {:>15} {:>14}   {}\n", "dtype", "accum", "engine", "peak", "ridge FLOP/B", "formula");

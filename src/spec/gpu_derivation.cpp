@@ -157,6 +157,22 @@ datasheet_values gpu_datasheet(const std::string& name) {
   return d;
 }
 
+gpu_link_info gpu_links(const std::string& name) {
+  const auto t = spec_detail::load_default_table();
+  const auto& s = spec_detail::match_forgiving(t, name);
+  gpu_link_info l;
+  l.pcie_generation = s.pcie.generation;
+  l.pcie_lanes = s.pcie.lanes;
+  l.pcie_bytes_per_s = s.pcie.gb_per_s * 1e9;
+  l.pcie_source = s.pcie.source;
+  if (s.nvlink) {
+    l.nvlink_links = s.nvlink->links;
+    l.nvlink_bytes_per_s_per_link = s.nvlink->gb_per_s_per_link * 1e9;
+    l.nvlink_source = s.nvlink->source;
+  }
+  return l;
+}
+
 const nominal_peak* find_peak(const nominal_roofs& n, const std::string& precision, const std::string& engine) {
   const auto find = [&](const std::string& e) -> const nominal_peak* {
     for (const auto& p : n.peaks)

@@ -30,7 +30,7 @@ void add_live_factors(const live_gpu& g, nominal_roofs& n) {
   if (g.max_sm_clock_mhz) n.factors.push_back({"max SM clock (live)", *g.max_sm_clock_mhz, "MHz", detected + "NVML max SM clock"});
   if (g.max_mem_clock_mhz) n.factors.push_back({"max memory clock (live)", *g.max_mem_clock_mhz, "MHz", detected + "NVML max memory clock"});
   if (g.bus_width_bits) n.factors.push_back({"memory bus width (live)", static_cast<double>(*g.bus_width_bits), "bit", detected + "cudaDevAttrGlobalMemoryBusWidth"});
-  if (g.memory_bytes) n.factors.push_back({"memory size (live)", *g.memory_bytes / 1e9, "GB", detected + "cudaDeviceProp::totalGlobalMem"});
+  if (g.memory_bytes) n.factors.push_back({"memory size (live)", *g.memory_bytes / (1024.0 * 1024.0 * 1024.0), "GiB", detected + "cudaDeviceProp::totalGlobalMem (datasheets print GiB-sized memory as GB)"});
   if (g.l2_bytes) n.factors.push_back({"L2 cache (live)", *g.l2_bytes / (1024.0 * 1024.0), "MiB", detected + "cudaDevAttrL2CacheSize"});
   if (g.power_limit_w) n.factors.push_back({"power limit (live)", *g.power_limit_w, "W", detected + "NVML enforced power limit"});
   if (g.ecc_enabled) n.factors.push_back({"ECC enabled (live)", *g.ecc_enabled ? 1.0 : 0.0, "", detected + "NVML ECC mode"});

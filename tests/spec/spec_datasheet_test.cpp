@@ -108,3 +108,15 @@ TEST(SpecInconsistency, HopperTensorPeaksAssumeALowerClockThanTheBoost) {
   EXPECT_NEAR(find_peak(sxm, "fp64", "tensor")->flops_per_s / 1e12, 66.9, 0.1);  // FP64 tensor at 1980 MHz
   EXPECT_NEAR(find_peak(gpu_nominal("H100 PCIe"), "bf16")->flops_per_s / 1e12, 756.4, 0.5);
 }
+
+TEST(SpecLinks, NvlinkIsLinksTimesPerLinkBandwidth) {
+  // H200 datasheet: NVLink 900 GB/s = 18 NVLink4 links × 50 GB/s; PCIe Gen5 x16 128 GB/s.
+  const auto h200 = gpu_links("H200");
+  EXPECT_EQ(h200.nvlink_links, 18);
+  EXPECT_DOUBLE_EQ(*h200.nvlink_bytes_per_s(), 900e9);
+  EXPECT_EQ(h200.pcie_generation, 5);
+  EXPECT_DOUBLE_EQ(h200.pcie_bytes_per_s, 128e9);
+  // GA102 whitepaper: two RTX 3090 over NVLink, 112.5 GB/s = 4 links × 28.125 GB/s.
+  EXPECT_DOUBLE_EQ(*gpu_links("RTX 3090").nvlink_bytes_per_s(), 112.5e9);
+  EXPECT_FALSE(gpu_links("L4").nvlink_bytes_per_s().has_value());
+}
