@@ -1,6 +1,8 @@
 // The bandwidth gap, attributed: nominal → best pattern → read / write / copy / triad at device
 // memory; L2 vs device memory; ECC; DRAM overheads software cannot see (documented estimates).
 // docs/formulas-analysis.md §3.
+#include <algorithm>
+#include <cctype>
 #include <fmt/format.h>
 
 #include "lookup.hpp"
@@ -11,16 +13,29 @@ namespace roofline {
 namespace {
 
 json ecc_state(const results& r) {
-  for (const json* src : {&r.device.properties, &r.measured.telemetry}) {
+  const std::pair<const json*, const char*> sources[] = {{&r.device.properties, "device.properties."},
+                                                         {&r.measured.telemetry, "measured.telemetry."}};
+  for (const auto& [src, prefix] : sources) {
     if (!src->is_object()) continue;
     for (const char* key : {"ecc", "ecc_enabled"}) {
       if (!src->contains(key)) continue;
       const json& v = src->at(key);
-      if (v.is_boolean()) return {{"state", v.get<bool>() ? "on" : "off"}, {"source", key}};
-      if (v.is_string()) return {{"state", v.get<std::string>()}, {"source", key}};
+      if (v.is_boolean()) return {{"state", v.get<bool>() ? "on" : "off"}, {"source", std::string(prefix) + key}};
+      if (v.is_string()) return {{"state", v.get<std::string>()}, {"source", std::string(prefix) + key}};
     }
   }
   return {{"state", "unknown"}, {"source", "not reported (device.properties.ecc absent)"}};
+}
+
+/// "hbm" / "gddr" / "" from the nominal memory factors and formula (e.g. "memory bus width (HBM3e)").
+std::string memory_type(const results& r) {
+  std::string text = r.nominal.memory_bandwidth_formula;
+  for (const auto& f : r.nominal.memory_factors) text += " " + f.name + " " + f.source;
+  for (const auto& f : r.nominal.factors) text += " " + f.name;
+  for (auto& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (text.find("hbm") != std::string::npos) return "hbm";
+  if (text.find("gddr") != std::string::npos) return "gddr";
+  return "";
 }
 
 /// DRAM overheads that no software counter shows. Estimates with their sources, never measurements.
@@ -39,8 +54,10 @@ json dram_estimates(const results& r) {
                           "(copy, triad), not pure read or write"}});
   const json ecc = ecc_state(r);
   const bool on = ecc["state"] == "on";
-  e.push_back({{"name", "ECC"}, {"label", "estimate"}, {"low_percent", 0.0}, {"high_percent", on ? 6.25 : 0.0},
-               {"source", on ? "HBM carries ECC bits side-band (JESD235: no data-bandwidth cost, 0%); GDDR parts store "
+  const bool hbm = memory_type(r) == "hbm";
+  e.push_back({{"name", "ECC"}, {"label", "estimate"}, {"low_percent", 0.0}, {"high_percent", on && !hbm ? 6.25 : 0.0},
+               {"source", on && hbm ? "HBM carries ECC bits side-band (JESD235): no data-bandwidth cost"
+                          : on ? "HBM carries ECC bits side-band (JESD235: no data-bandwidth cost, 0%); GDDR parts store "
                                "in-line ECC in 1/16 of memory (6.25%: a Tesla K40 shows 11520 of 12288 MiB with ECC on in nvidia-smi) and "
                                "pay about that share of bandwidth (order of magnitude, not verified per part)"
                              : "ECC not on (or unknown): no ECC cost assumed"}});
@@ -100,7 +117,8 @@ json bandwidth_waterfall(const results& r) {
     const double gap = 100.0 - 100.0 * best->bytes_per_s / *nom;
     out["gap_percent"] = gap;
     out["estimated_overheads_percent"] = {lo, hi};
-    out["unattributed_percent"] = {gap - hi, gap - lo};  // controller, scheduling, the probe itself
+    out["unattributed_percent"] = {std::max(0.0, gap - hi), std::max(0.0, gap - lo)};  // controller, scheduling, the probe
+    if (gap - hi < 0) out["unattributed_note"] = "the estimates' upper end exceeds the gap: they can explain all of it";
   }
   return out;
 }

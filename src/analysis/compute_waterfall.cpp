@@ -48,6 +48,7 @@ factors attribute(const results& r, const compute_result& c, double peak, std::o
     f.clock = c.telemetry->sm_clock_mhz->median / *ds_clock;
     f.clock_note = fmt::format("sustained SM clock {:.0f} MHz (median of {} samples) ÷ datasheet {:.0f} MHz",
                                c.telemetry->sm_clock_mhz->median, c.telemetry->samples, *ds_clock);
+    if (*f.clock > 1.0) f.clock_note += " (above the clock the datasheet peak assumes: the nominal peak understates this GPU)";
   } else if (!c.telemetry || !c.telemetry->sm_clock_mhz) {
     f.clock_note = r.device.kind == "cpu" ? "no telemetry (CPU: no clock sampler); factor not applied"
                                           : "no telemetry for this probe; factor not applied";

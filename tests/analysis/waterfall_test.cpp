@@ -119,3 +119,21 @@ TEST(RecordTable, TheCpuRowsUseFp32AndFp64AndSayNoTelemetry) {
   EXPECT_DOUBLE_EQ(rows[8]["measured"].get<double>(), 1.6e12 / 80e9);  // ridge 20 FLOP/B
   EXPECT_EQ(rows[9]["measured"], "unknown");
 }
+
+TEST(BandwidthWaterfall, HbmEccCostsNothingGddrEccIsEstimatedAtOneSixteenth) {
+  auto ecc_high = [](const results& r) {
+    const json w = bandwidth_waterfall(r);
+    for (const auto& e : w["dram_overheads"])
+      if (e["name"] == "ECC") return e["high_percent"].get<double>();
+    return -1.0;
+  };
+  results h = test::h200_results();
+  h.nominal = gpu_nominal("H200");  // memory factors name HBM3e: side-band ECC
+  EXPECT_EQ(bandwidth_waterfall(h)["ecc"]["source"], "device.properties.ecc");
+  EXPECT_DOUBLE_EQ(ecc_high(h), 0.0);
+  results t = test::h200_results();
+  t.nominal = gpu_nominal("T4");  // GDDR6: in-line ECC
+  EXPECT_DOUBLE_EQ(ecc_high(t), 6.25);
+  t.device.properties["ecc"] = false;
+  EXPECT_DOUBLE_EQ(ecc_high(t), 0.0);
+}
