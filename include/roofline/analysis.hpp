@@ -95,6 +95,6 @@ void analyse(results& r);
 }  // namespace roofline
 
 namespace roofline {
-/// SI-scaled value with its unit, 3 significant digits: si(9.89e14, "FLOP/s") = "989 TFLOP/s".
-std::string si(double value, const std::string& unit);
+/// SI-scaled value with its unit, 3 significant digits: format_si(9.89e14, "FLOP/s") = "989 TFLOP/s".
+std::string format_si(double value, const std::string& unit);
 }  // namespace roofline

@@ -79,7 +79,7 @@ void run_mfu(const mfu_options& o) {
   if (o.peak) {
     if (peak && peak->sparse_flops_per_s && std::fabs(*o.peak / *peak->sparse_flops_per_s - 1) < 0.005)
       throw input_error("", "--peak", fmt::format("{} is the sparse {} peak of {}; MFU uses the dense peak ({})",
-                                                  si(*o.peak, "FLOP/s"), prec, nom.device_name, si(peak->flops_per_s, "FLOP/s")));
+                                                  format_si(*o.peak, "FLOP/s"), prec, nom.device_name, format_si(peak->flops_per_s, "FLOP/s")));
     peak_flops = *o.peak;
     peak_label = "--peak (dense, as given)";
   } else {
@@ -178,10 +178,10 @@ void run_mfu(const mfu_options& o) {
                                 ph == phase::decode ? "context" : "seq", T, o.gpus);
   out += fmt::format("  FLOPs per token     {} = {:.4g} FLOP{}\n", formula, fpt, t_note.empty() ? "" : "  (" + t_note + ")");
   out += fmt::format("  tokens/s            {} = {:.4g}\n", tps_formula, tps);
-  out += fmt::format("  model FLOP/s        {:.4g} × {:.4g} = {}\n", fpt, tps, si(fpt * tps, "FLOP/s"));
-  out += fmt::format("  peak                {} × {} GPU(s) = {}\n", peak_label, o.gpus, si(peak_flops * o.gpus, "FLOP/s"));
+  out += fmt::format("  model FLOP/s        {:.4g} × {:.4g} = {}\n", fpt, tps, format_si(fpt * tps, "FLOP/s"));
+  out += fmt::format("  peak                {} × {} GPU(s) = {}\n", peak_label, o.gpus, format_si(peak_flops * o.gpus, "FLOP/s"));
   out += fmt::format("  MFU (vs nominal)    {:.3g}%      fraction of measured roof: {}\n", 100 * mfu,
-                     frac_measured ? fmt::format("{:.3g}% (measured {} {})", 100 * *frac_measured, prec, si(roofs.peak_measured, "FLOP/s"))
+                     frac_measured ? fmt::format("{:.3g}% (measured {} {})", 100 * *frac_measured, prec, format_si(roofs.peak_measured, "FLOP/s"))
                                    : std::string("unknown (no measured roof: give --results FILE)"));
   out += fmt::format("  HFU                 {:.3g}%{}\n", 100 * hfu, o.recompute ? " (with recomputed FLOPs)" : " (= MFU: nothing recomputed)");
   if (intensity)

@@ -61,23 +61,23 @@ void run_place(const place_options& o) {
     return;
   }
   std::string out;
-  out += fmt::format("roofline place: {}, {} moved in {} against {} ({})\n", si(k.flops, "FLOP"), si(k.bytes, "B"),
-                     si(k.seconds, "s"), source, roofs.precision);
-  out += fmt::format("  intensity          {:.4g} FLOP/B = {} ÷ {}\n", k.intensity, si(k.flops, "FLOP"), si(k.bytes, "B"));
-  out += fmt::format("  achieved           {}   {}\n", si(k.achieved_flops_per_s, "FLOP/s"), si(k.achieved_bytes_per_s, "B/s"));
+  out += fmt::format("roofline place: {}, {} moved in {} against {} ({})\n", format_si(k.flops, "FLOP"), format_si(k.bytes, "B"),
+                     format_si(k.seconds, "s"), source, roofs.precision);
+  out += fmt::format("  intensity          {:.4g} FLOP/B = {} ÷ {}\n", k.intensity, format_si(k.flops, "FLOP"), format_si(k.bytes, "B"));
+  out += fmt::format("  achieved           {}   {}\n", format_si(k.achieved_flops_per_s, "FLOP/s"), format_si(k.achieved_bytes_per_s, "B/s"));
   if (roofs.peak_measured > 0 && roofs.bandwidth_measured > 0)
-    out += fmt::format("  measured roofs     {}, {}, ridge {:.3g} FLOP/B\n", si(roofs.peak_measured, "FLOP/s"),
-                       si(roofs.bandwidth_measured, "B/s"), roofs.ridge_measured);
+    out += fmt::format("  measured roofs     {}, {}, ridge {:.3g} FLOP/B\n", format_si(roofs.peak_measured, "FLOP/s"),
+                       format_si(roofs.bandwidth_measured, "B/s"), roofs.ridge_measured);
   else
     out += "  measured roofs     unknown (no measured results: give --results FILE)\n";
   if (roofs.peak_nominal > 0 && roofs.bandwidth_nominal)
-    out += fmt::format("  nominal roofs      {}, {}, ridge {:.3g} FLOP/B\n", si(roofs.peak_nominal, "FLOP/s"),
-                       si(*roofs.bandwidth_nominal, "B/s"), roofs.ridge_nominal.value_or(0));
+    out += fmt::format("  nominal roofs      {}, {}, ridge {:.3g} FLOP/B\n", format_si(roofs.peak_nominal, "FLOP/s"),
+                       format_si(*roofs.bandwidth_nominal, "B/s"), roofs.ridge_nominal.value_or(0));
   else
     out += "  nominal roofs      unknown (no nominal peak or bandwidth)\n";
   out += fmt::format("  attainable         measured {}   nominal {}   (min(peak, intensity × bandwidth))\n",
-                     k.attainable_measured ? si(*k.attainable_measured, "FLOP/s") : "unknown",
-                     k.attainable_nominal ? si(*k.attainable_nominal, "FLOP/s") : "unknown");
+                     k.attainable_measured ? format_si(*k.attainable_measured, "FLOP/s") : "unknown",
+                     k.attainable_nominal ? format_si(*k.attainable_nominal, "FLOP/s") : "unknown");
   out += fmt::format("  of the roof        {} of measured   {} of nominal   (time at the roof ÷ your time)\n",
                      pct(k.fraction_measured), pct(k.fraction_nominal));
   out += fmt::format("  bound              {}\n", k.bound);

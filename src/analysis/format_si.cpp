@@ -5,7 +5,7 @@
 
 namespace roofline {
 
-std::string si(double v, const std::string& unit) {
+std::string format_si(double v, const std::string& unit) {
   if (!std::isfinite(v)) return fmt::format("{} {}", v, unit);
   static const char* prefixes[] = {"", "k", "M", "G", "T", "P", "E"};
   const double a = std::fabs(v);
