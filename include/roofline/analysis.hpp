@@ -1,9 +1,12 @@
 // Roofline analysis: roofs and ridge points, placing ops, attribution of the gap, MFU/HFU, fusion.
-// Formulas: docs/formulas.md.
+// Formulas and their sources: docs/formulas-analysis.md (every key analyse() writes is listed there).
 #pragma once
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "roofline/mfu.hpp"
 #include "roofline/model.hpp"
 #include "roofline/results.hpp"
 
@@ -21,12 +24,77 @@ double ridge_point(double peak_flops, double bandwidth);
 roofline_summary summarize_roofline(const nominal_roofs& nom, const measured_roofs& meas,
                                     const std::string& precision);
 
+/// Why a field of summarize_roofline's answer is 0 / null (empty when every roof is known).
+std::vector<std::string> roofline_gaps(const roofline_summary& s);
+
 /// op_desc → op_result: intensity, bound and predicted time = max(flops/peak, bytes/bw) + launch
 /// floor, against the measured roofs when present, else the nominal ones.
 op_result place_op(const op_desc& op, const roofline_summary& roofs, double launch_floor_s);
 
+/// The roofline's advice for an op before it is measured: "raise the batch" (decode linears),
+/// "fuse" (elementwise chains, norms, softmax, RoPE), "use fused attention" (naive prefill
+/// attention), "compute-bound: ..." (large GEMMs), "memory-bound: move fewer bytes" (the rest).
+std::string op_advice(const op_desc& op, const std::string& bound);
+
+/// Fraction of the roof an op reached: roof time max(flops/peak, bytes/bw) ÷ measured time (no launch
+/// floor), with the measured roofs (else nominal). nullopt when not measured or no roof is known.
+std::optional<double> roof_fraction(const op_result& r, const roofline_summary& roofs);
+
+/// After measurement: "stop: at the roof" when roof_fraction ≥ 0.9 (within ~10%); "launch-bound"
+/// when the measured time is under 2 × the launch floor and the roof time is below the floor;
+/// otherwise the advice is kept.
+void refresh_advice(op_result& r, const roofline_summary& roofs);
+
+/// A user kernel placed on the roofline (`roofline place`).
+struct kernel_placement {
+  double flops = 0, bytes = 0, seconds = 0;
+  double intensity = 0;            ///< FLOP/B
+  double achieved_flops_per_s = 0, achieved_bytes_per_s = 0;
+  std::string bound;               ///< "memory" | "compute" (against the measured ridge, else nominal)
+  std::optional<double> attainable_measured, attainable_nominal;  ///< FLOP/s at this intensity
+  std::optional<double> fraction_measured, fraction_nominal;      ///< roof time ÷ time (≤ 1 normally)
+  std::string advice;
+};
+/// Throws input_error naming --flops / --bytes / --time for NaN, infinite, negative or zero time/bytes.
+kernel_placement place_kernel(double flops, double bytes, double seconds, const roofline_summary& roofs);
+
+// ---- attribution (docs/formulas-analysis.md §2, §3) ----
+
+/// A GEMM output tile assumed for wave/tile quantization (rows × cols of C per thread block).
+struct tile_shape {
+  std::int64_t m = 128, n = 128;
+};
+/// Output tiles of an m×n result: ceil(m/tile.m) × ceil(n/tile.n).
+std::int64_t output_tiles(std::int64_t m, std::int64_t n, tile_shape t);
+/// Wave quantization efficiency: tiles ÷ (SMs × ceil(tiles ÷ SMs)). 4096² with 128×128 on 132 SMs:
+/// 1024 ÷ (132 × 8) = 0.9697.
+double wave_efficiency(std::int64_t tiles, std::int64_t sms);
+/// Tile quantization efficiency: m·n ÷ (padded m × padded n) (1 when both are tile multiples).
+double tile_efficiency(std::int64_t m, std::int64_t n, tile_shape t);
+
+/// Compute-gap waterfall per GEMM precision measured (r.analysis["compute_waterfall"]).
+json compute_waterfall(const results& r);
+/// Bandwidth-gap waterfall (r.analysis["bandwidth_waterfall"]).
+json bandwidth_waterfall(const results& r);
+/// Nominal vs measured ridge per precision and the relative move (r.analysis["ridge"]).
+json ridge_analysis(const results& r);
+/// MFU/HFU of the measured decode scenarios (r.analysis["mfu"]).
+json decode_mfu(const results& r);
+/// Per-op predicted ÷ measured and the median |pred/meas − 1| over ops > 20 µs (r.analysis["accuracy"]).
+json prediction_accuracy(const results& r);
+/// Measured fusion: unfused SiLU + mul vs fused SiLU·mul per scenario (r.analysis["fusion"]).
+json fusion_analysis(const results& r);
+/// The record table rows (r.analysis["record_table"]).
+json record_table(const results& r);
+
 /// Everything the report explains: compute and bandwidth waterfalls, ridge movement, MFU/HFU of the
-/// measured decode, fusion savings, prediction accuracy. Writes r.analysis.
+/// measured decode, fusion savings, prediction accuracy, record table. Refreshes each op's advice
+/// from its measured time. Writes r.analysis.
 void analyse(results& r);
 
+}  // namespace roofline
+
+namespace roofline {
+/// SI-scaled value with its unit, 3 significant digits: format_si(9.89e14, "FLOP/s") = "989 TFLOP/s".
+std::string format_si(double value, const std::string& unit);
 }  // namespace roofline

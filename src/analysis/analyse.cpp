@@ -1,0 +1,22 @@
+// analyse(): every view of the gap, written into results.analysis. Keys: docs/formulas-analysis.md.
+#include "roofline/analysis.hpp"
+
+namespace roofline {
+
+void analyse(results& r) {
+  for (auto& op : r.ops) refresh_advice(op, r.roofline);
+  json a = r.analysis.is_object() ? r.analysis : json::object();
+  json gaps = json::array();
+  for (const auto& g : roofline_gaps(r.roofline)) gaps.push_back(g);
+  a["roofline_gaps"] = gaps;
+  a["compute_waterfall"] = compute_waterfall(r);
+  a["bandwidth_waterfall"] = bandwidth_waterfall(r);
+  a["ridge"] = ridge_analysis(r);
+  a["mfu"] = decode_mfu(r);
+  a["fusion"] = fusion_analysis(r);
+  a["accuracy"] = prediction_accuracy(r);
+  a["record_table"] = record_table(r);
+  r.analysis = a;
+}
+
+}  // namespace roofline

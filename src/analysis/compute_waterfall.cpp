@@ -1,0 +1,152 @@
+// The compute gap of the GEMM roof, attributed: nominal → clock → wave quantization → tile
+// quantization → remainder (prologue/epilogue, library efficiency). docs/formulas-analysis.md §2.
+// Wave/tile quantization: NVIDIA "Matrix Multiplication Background User's Guide" (Deep Learning
+// Performance documentation), sections "Tile Quantization" and "Wave Quantization".
+#include <algorithm>
+#include <cmath>
+#include <fmt/format.h>
+#include <map>
+
+#include "lookup.hpp"
+#include "roofline/analysis.hpp"
+
+namespace roofline {
+
+std::int64_t output_tiles(std::int64_t m, std::int64_t n, tile_shape t) {
+  if (m <= 0 || n <= 0 || t.m <= 0 || t.n <= 0) return 0;
+  return ((m + t.m - 1) / t.m) * ((n + t.n - 1) / t.n);
+}
+
+double wave_efficiency(std::int64_t tiles, std::int64_t sms) {
+  if (tiles <= 0 || sms <= 0) return 0;
+  const std::int64_t waves = (tiles + sms - 1) / sms;
+  return static_cast<double>(tiles) / static_cast<double>(sms * waves);
+}
+
+double tile_efficiency(std::int64_t m, std::int64_t n, tile_shape t) {
+  if (m <= 0 || n <= 0 || t.m <= 0 || t.n <= 0) return 0;
+  const double pm = static_cast<double>(((m + t.m - 1) / t.m) * t.m);
+  const double pn = static_cast<double>(((n + t.n - 1) / t.n) * t.n);
+  return static_cast<double>(m) * static_cast<double>(n) / (pm * pn);
+}
+
+namespace {
+
+constexpr tile_shape assumed_tile{128, 128};
+
+struct factors {
+  std::optional<double> clock, wave, tile;
+  double measured_fraction = 0;
+  double remainder = 0;
+  std::string clock_note, wave_note, tile_note;
+};
+
+factors attribute(const results& r, const compute_result& c, double peak, std::optional<double> ds_clock) {
+  factors f;
+  f.measured_fraction = c.flops_per_s / peak;
+  if (c.telemetry && c.telemetry->sm_clock_mhz && c.telemetry->sm_clock_mhz->median > 0 && ds_clock) {
+    f.clock = c.telemetry->sm_clock_mhz->median / *ds_clock;
+    f.clock_note = fmt::format("sustained SM clock {:.0f} MHz (median of {} samples) ÷ datasheet {:.0f} MHz",
+                               c.telemetry->sm_clock_mhz->median, c.telemetry->samples, *ds_clock);
+    if (*f.clock > 1.0) f.clock_note += " (above the clock the datasheet peak assumes: the nominal peak understates this GPU)";
+  } else if (!c.telemetry || !c.telemetry->sm_clock_mhz) {
+    f.clock_note = r.device.kind == "cpu" ? "no telemetry (CPU: no clock sampler); factor not applied"
+                                          : "no telemetry for this probe; factor not applied";
+  } else {
+    f.clock_note = "no datasheet clock among the nominal factors; factor not applied";
+  }
+  const auto sms = detail::sm_count(r);
+  if (r.device.kind == "cpu") {
+    f.wave_note = "not applicable on the CPU (no SM waves)";
+    f.tile_note = "not applicable on the CPU (BLAS blocking is not reported)";
+  } else if (!c.size) {
+    f.wave_note = f.tile_note = "no GEMM size";
+  } else {
+    const std::int64_t n = *c.size;
+    f.tile = tile_efficiency(n, n, assumed_tile);
+    f.tile_note = fmt::format("{0}×{0} output padded to {1}×{1} by {2}×{3} tiles", n,
+                              ((n + assumed_tile.m - 1) / assumed_tile.m) * assumed_tile.m, assumed_tile.m, assumed_tile.n);
+    if (sms) {
+      const auto s = static_cast<std::int64_t>(*sms);
+      const std::int64_t tiles = output_tiles(n, n, assumed_tile);
+      f.wave = wave_efficiency(tiles, s);
+      f.wave_note = fmt::format("{} tiles on {} SMs = {:.2f} waves, run as {}", tiles, s,
+                                static_cast<double>(tiles) / s, (tiles + s - 1) / s);
+    } else {
+      f.wave_note = "SM count unknown (device.properties.sms); factor not applied";
+    }
+  }
+  const double explained = f.clock.value_or(1.0) * f.wave.value_or(1.0) * f.tile.value_or(1.0);
+  f.remainder = f.measured_fraction / explained;
+  return f;
+}
+
+}  // namespace
+
+json compute_waterfall(const results& r) {
+  json out = {{"unit", "% of nominal peak"},
+              {"tile_assumption", fmt::format("{}×{} output tile per thread block (assumed: the library does not "
+                                              "report its tile; cuBLAS picks 64–256 wide tiles)", assumed_tile.m, assumed_tile.n)},
+              {"per_precision", json::array()}};
+  std::map<std::string, std::vector<const compute_result*>> by_precision;
+  for (const auto& c : r.measured.compute)
+    if (detail::is_gemm_engine(c.engine) && c.size && c.flops_per_s > 0) by_precision[c.precision].push_back(&c);
+  for (auto& [prec, list] : by_precision) {
+    std::sort(list.begin(), list.end(), [](auto* a, auto* b) { return *a->size < *b->size; });
+    const nominal_peak* peak = detail::nominal_peak_for(r.nominal, prec);
+    json e = {{"precision", prec}};
+    if (!peak) {
+      e["note"] = "no nominal peak for this precision: nothing to attribute against";
+      out["per_precision"].push_back(e);
+      continue;
+    }
+    const auto ds_clock = detail::datasheet_clock_mhz(r.nominal, peak);
+    const compute_result* best = *std::max_element(list.begin(), list.end(),
+                                                   [](auto* a, auto* b) { return a->flops_per_s < b->flops_per_s; });
+    const factors f = attribute(r, *best, peak->flops_per_s, ds_clock);
+    double cum = 100.0;
+    json steps = json::array();
+    steps.push_back({{"step", "nominal"}, {"factor", 1.0}, {"percent_of_nominal", 100.0},
+                     {"detail", peak->formula.empty() ? peak->engine + " peak" : peak->formula}});
+    auto add = [&](const char* name, std::optional<double> factor, const std::string& note) {
+      if (factor) cum *= *factor;
+      steps.push_back({{"step", name}, {"factor", detail::num_or_null(factor)}, {"percent_of_nominal", cum}, {"detail", note}});
+    };
+    add("clock", f.clock, f.clock_note);
+    add("wave quantization", f.wave, f.wave_note);
+    add("tile quantization", f.tile, f.tile_note);
+    add("remainder (prologue/epilogue, library efficiency)", f.remainder,
+        "measured ÷ (nominal × the factors above)");
+    e["nominal_flops_per_s"] = peak->flops_per_s;
+    e["nominal_engine"] = peak->engine;
+    e["datasheet_clock_mhz"] = detail::num_or_null(ds_clock);
+    e["best_size"] = *best->size;
+    e["measured_flops_per_s"] = best->flops_per_s;
+    e["measured_percent_of_nominal"] = 100.0 * f.measured_fraction;
+    e["method"] = best->method;
+    e["steps"] = steps;
+    json sweep = json::array();
+    for (const auto* c : list) {
+      const factors g = attribute(r, *c, peak->flops_per_s, ds_clock);
+      sweep.push_back({{"n", *c->size},
+                       {"flops_per_s", c->flops_per_s},
+                       {"percent_of_nominal", 100.0 * g.measured_fraction},
+                       {"clock_factor", detail::num_or_null(g.clock)},
+                       {"wave_factor", detail::num_or_null(g.wave)},
+                       {"tile_factor", detail::num_or_null(g.tile)},
+                       {"remainder_factor", g.remainder}});
+      if (g.remainder > 1.0)
+        sweep.back()["note"] = "remainder > 1: the library beat the tile assumption at this size (smaller tiles or split-K)";
+    }
+    e["size_sweep"] = sweep;
+    if (sweep.size() >= 2)
+      e["remainder_trend"] = fmt::format("remainder {:.2f} at n={} → {:.2f} at n={}",
+                                         sweep.front()["remainder_factor"].get<double>(), sweep.front()["n"].get<std::int64_t>(),
+                                         sweep.back()["remainder_factor"].get<double>(), sweep.back()["n"].get<std::int64_t>());
+    out["per_precision"].push_back(e);
+  }
+  if (by_precision.empty()) out["note"] = "no GEMM measured: no compute waterfall";
+  return out;
+}
+
+}  // namespace roofline

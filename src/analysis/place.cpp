@@ -1,0 +1,148 @@
+// Placing ops and user kernels on the roofline: bound, predicted time, advice.
+#include <algorithm>
+#include <cmath>
+#include <fmt/format.h>
+
+#include "roofline/analysis.hpp"
+#include "roofline/error.hpp"
+
+namespace roofline {
+
+namespace {
+
+/// The roofs predictions use: measured when measured, else nominal (0 when neither is known).
+struct used_roofs {
+  double peak = 0, bw = 0;
+  std::string source;  // "measured" | "nominal" | "measured peak, nominal bandwidth" ...
+};
+
+used_roofs pick(const roofline_summary& s) {
+  used_roofs u;
+  u.peak = s.peak_measured > 0 ? s.peak_measured : s.peak_nominal;
+  u.bw = s.bandwidth_measured > 0 ? s.bandwidth_measured : s.bandwidth_nominal.value_or(0);
+  return u;
+}
+
+double roof_time(double flops, double bytes, const used_roofs& u) {
+  double t = 0;
+  if (u.peak > 0) t = std::max(t, flops / u.peak);
+  if (u.bw > 0) t = std::max(t, bytes / u.bw);
+  return t;
+}
+
+std::string bound_of(double flops, double bytes, const used_roofs& u) {
+  if (!(u.peak > 0) || !(u.bw > 0)) return "unknown";
+  return flops / u.peak > bytes / u.bw ? "compute" : "memory";
+}
+
+bool is_elementwise_or_norm(op_kind k) {
+  switch (k) {
+    case op_kind::add: case op_kind::mul: case op_kind::silu: case op_kind::silu_mul: case op_kind::gelu:
+    case op_kind::rmsnorm: case op_kind::layernorm: case op_kind::softmax: case op_kind::rope:
+      return true;
+    default:
+      return false;
+  }
+}
+
+}  // namespace
+
+std::string op_advice(const op_desc& op, const std::string& bound) {
+  if (bound == "unknown") return "unknown (no roofs to place it against)";
+  if (op.kind == op_kind::gemm && op.ph == phase::decode && bound == "memory")
+    return "raise the batch: a decode linear reads all its weights once per step, so its intensity "
+           "grows with the batch until it reaches the ridge";
+  if (is_elementwise_or_norm(op.kind))
+    return "fuse: a memory-bound elementwise/norm op; fusing it with its neighbours removes a round "
+           "trip through memory";
+  if (op.kind == op_kind::attention_naive)
+    return "use fused attention: the naive kernel writes and re-reads the scores";
+  if (op.kind == op_kind::attention_decode)
+    return "memory-bound on the KV cache: shrink it (GQA, a smaller KV dtype) or batch more queries per read";
+  if (bound == "compute")
+    return "compute-bound: use the tensor cores, align shapes (multiples of 8/16), pick tile-friendly sizes";
+  return "memory-bound: move fewer bytes (fuse, smaller dtypes, reuse through caches)";
+}
+
+op_result place_op(const op_desc& op, const roofline_summary& roofs, double launch_floor_s) {
+  op_result r;
+  r.name = op.name;
+  r.phase = to_string(op.ph);
+  r.batch = op.batch;
+  r.seq = op.seq;
+  r.context = op.context;
+  r.shape = op.shape;
+  r.dtype = op.dtype;
+  r.count = op.count;
+  r.flops = op.flops;
+  r.bytes_read = op.bytes_read;
+  r.bytes_written = op.bytes_written;
+  r.bytes = op.bytes();
+  r.intensity = op.intensity();
+  const used_roofs u = pick(roofs);
+  r.bound = bound_of(op.flops, op.bytes(), u);
+  r.predicted_s = roof_time(op.flops, op.bytes(), u);
+  if (launch_floor_s > 0) {
+    r.launch_floor_s = launch_floor_s;
+    r.predicted_s += launch_floor_s;  // its own term: a kernel cannot finish before its launch does
+  }
+  r.advice = op_advice(op, r.bound);
+  return r;
+}
+
+std::optional<double> roof_fraction(const op_result& r, const roofline_summary& roofs) {
+  if (!r.measured_s || !(*r.measured_s > 0)) return std::nullopt;
+  const used_roofs u = pick(roofs);
+  const double t = roof_time(r.flops, r.bytes, u);
+  if (!(t > 0)) return std::nullopt;
+  return t / *r.measured_s;
+}
+
+void refresh_advice(op_result& r, const roofline_summary& roofs) {
+  const auto f = roof_fraction(r, roofs);
+  if (!f) return;
+  if (*f >= 0.9) {
+    r.advice = fmt::format("stop: at the roof ({:.0f}% of the roof)", 100.0 * *f);
+    return;
+  }
+  const double roof = roof_time(r.flops, r.bytes, pick(roofs));
+  if (r.launch_floor_s && *r.launch_floor_s > 0 && roof < *r.launch_floor_s && *r.measured_s < 2.0 * *r.launch_floor_s)
+    r.advice = fmt::format("launch-bound: {:.1f} µs measured vs {:.1f} µs launch floor and {:.2f} µs at the roof; "
+                           "fuse it with its neighbours or capture the step in a CUDA graph",
+                           *r.measured_s * 1e6, *r.launch_floor_s * 1e6, roof * 1e6);
+}
+
+kernel_placement place_kernel(double flops, double bytes, double seconds, const roofline_summary& roofs) {
+  if (!std::isfinite(flops) || flops < 0) throw input_error("", "--flops", fmt::format("must be a finite number >= 0 (got {})", flops));
+  if (!std::isfinite(bytes) || bytes <= 0) throw input_error("", "--bytes", fmt::format("must be a finite number > 0 (got {})", bytes));
+  if (!std::isfinite(seconds) || seconds <= 0) throw input_error("", "--time", fmt::format("must be a finite number of seconds > 0 (got {})", seconds));
+  kernel_placement k;
+  k.flops = flops;
+  k.bytes = bytes;
+  k.seconds = seconds;
+  k.intensity = flops / bytes;
+  k.achieved_flops_per_s = flops / seconds;
+  k.achieved_bytes_per_s = bytes / seconds;
+  if (roofs.peak_measured > 0 && roofs.bandwidth_measured > 0) {
+    k.attainable_measured = attainable_flops(k.intensity, roofs.peak_measured, roofs.bandwidth_measured);
+    k.fraction_measured = std::max(flops / roofs.peak_measured, bytes / roofs.bandwidth_measured) / seconds;
+  }
+  if (roofs.peak_nominal > 0 && roofs.bandwidth_nominal) {
+    k.attainable_nominal = attainable_flops(k.intensity, roofs.peak_nominal, *roofs.bandwidth_nominal);
+    k.fraction_nominal = std::max(flops / roofs.peak_nominal, bytes / *roofs.bandwidth_nominal) / seconds;
+  }
+  k.bound = bound_of(flops, bytes, pick(roofs));
+  const auto frac = k.fraction_measured ? k.fraction_measured : k.fraction_nominal;
+  if (k.bound == "unknown")
+    k.advice = "unknown: no roofs to place it against (give --device NAME or --results FILE)";
+  else if (frac && *frac >= 0.9)
+    k.advice = fmt::format("stop: at the roof ({:.0f}% of the {} roof); only less work or a faster machine helps",
+                           100.0 * *frac, k.fraction_measured ? "measured" : "nominal");
+  else if (k.bound == "memory")
+    k.advice = "memory-bound: move fewer bytes (fuse with neighbours, smaller dtypes, reuse data through caches/shared memory)";
+  else
+    k.advice = "compute-bound: use the tensor cores, align shapes to multiples of 8/16, choose tile-friendly sizes";
+  return k;
+}
+
+}  // namespace roofline

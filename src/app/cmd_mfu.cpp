@@ -1,0 +1,223 @@
+// `roofline mfu`: model FLOPs utilization (and HFU) from a measured TPOT, throughput or step time,
+// against the nominal dense peak (comparable) and the measured roof (what is left to gain).
+// Formulas: docs/formulas-analysis.md §4 (PaLM appendix B).
+#include <cmath>
+#include <cstdio>
+#include <fmt/format.h>
+#include <memory>
+
+#include "app/commands.hpp"
+#include "roofline/analysis.hpp"
+#include "roofline/error.hpp"
+#include "roofline/model.hpp"
+#include "roofline/spec.hpp"
+
+namespace roofline::app {
+
+namespace {
+
+struct mfu_options {
+  std::string model, phase_name, device, results_file, precision, causal = "full";
+  std::optional<double> tpot, tokens_per_s, step_time, peak;
+  std::int64_t batch = 1;
+  std::optional<std::int64_t> seq;
+  int gpus = 1;
+  bool recompute = false, json_out = false;
+};
+
+void check_positive(std::optional<double> v, const char* field) {
+  if (v && (!std::isfinite(*v) || *v <= 0))
+    throw input_error("", field, fmt::format("must be a finite number > 0 (got {})", *v));
+}
+
+const char* precision_order[] = {"bf16", "fp16", "fp32"};
+
+void run_mfu(const mfu_options& o) {
+  // ---- inputs ----
+  const int given = (o.tpot ? 1 : 0) + (o.tokens_per_s ? 1 : 0) + (o.step_time ? 1 : 0);
+  if (given != 1) throw input_error("", "--tpot", "give exactly one of --tpot, --tokens-per-s, --step-time");
+  check_positive(o.tpot, "--tpot");
+  check_positive(o.tokens_per_s, "--tokens-per-s");
+  check_positive(o.step_time, "--step-time");
+  check_positive(o.peak, "--peak");
+  if (o.batch < 1) throw input_error("", "--batch", "must be >= 1");
+  if (o.gpus < 1) throw input_error("", "--gpus", "must be >= 1");
+  if (o.seq && *o.seq < 0) throw input_error("", "--seq", "must be >= 0");
+  if (!o.device.empty() && !o.results_file.empty())
+    throw input_error("", "--device", "give either --device NAME or --results FILE, not both");
+  const phase ph = parse_phase(o.phase_name);
+  const attention_convention conv = parse_attention_convention(o.causal);
+  if (o.tpot && ph != phase::decode) throw input_error("", "--tpot", "TPOT is a decode measure: use --tokens-per-s or --step-time");
+  const model_config cfg = load_model_config(resolve_model_path(o.model));
+
+  // ---- the device's roofs ----
+  nominal_roofs nom;
+  measured_roofs meas;
+  std::string device_label, results_precision;
+  if (!o.results_file.empty()) {
+    const results r = load_results(o.results_file);
+    results_precision = r.roofline.precision;
+    nom = r.nominal;
+    meas = r.measured;
+    device_label = r.device.name + " (" + o.results_file + ")";
+  } else if (!o.device.empty()) {
+    nom = gpu_nominal(o.device);
+    device_label = nom.device_name + " (spec table)";
+  } else if (!o.peak) {
+    throw input_error("", "--device", "give --device NAME, --results FILE or --peak FLOPS: MFU needs the dense peak");
+  }
+  std::string prec = o.precision;
+  if (prec.empty() && !results_precision.empty() && find_peak(nom, results_precision)) prec = results_precision;
+  if (prec.empty()) {
+    for (const char* p : precision_order)
+      if (find_peak(nom, p)) { prec = p; break; }
+    if (prec.empty()) prec = "bf16";
+  }
+  const nominal_peak* peak = find_peak(nom, prec);
+  double peak_flops = 0;
+  std::string peak_label;
+  if (o.peak) {
+    if (peak && peak->sparse_flops_per_s && std::fabs(*o.peak / *peak->sparse_flops_per_s - 1) < 0.005)
+      throw input_error("", "--peak", fmt::format("{} is the sparse {} peak of {}; MFU uses the dense peak ({})",
+                                                  format_si(*o.peak, "FLOP/s"), prec, nom.device_name, format_si(peak->flops_per_s, "FLOP/s")));
+    peak_flops = *o.peak;
+    peak_label = "--peak (dense, as given)";
+  } else {
+    if (!peak) throw input_error("", "--precision", fmt::format("no nominal {} peak for {}", prec, nom.device_name));
+    if (peak->note.find("sparse") != std::string::npos && peak->note.find("dense") == std::string::npos)
+      throw input_error("", "--precision", "the table's peak is marked sparse: a sparse peak is not a peak");
+    peak_flops = peak->flops_per_s;
+    peak_label = fmt::format("{} {} dense peak of {}", prec, peak->engine, device_label);
+  }
+  const roofline_summary roofs = summarize_roofline(nom, meas, prec);
+
+  // ---- FLOPs per token ----
+  transformer_dims d{static_cast<double>(cfg.parameters()), cfg.layers, cfg.heads, cfg.head_dim};
+  if (!(d.params > 0)) throw input_error(cfg.source, "parameters", "model has no parameters");
+  std::int64_t T = 0;
+  std::string t_note;
+  if (o.seq) {
+    T = *o.seq;
+  } else if (ph == phase::decode) {
+    t_note = "attention not counted (give --seq C for a KV context of C tokens)";
+  } else if (cfg.max_positions > 0) {
+    T = cfg.max_positions;
+    t_note = fmt::format("T = the model's max_position_embeddings ({}); give --seq to change", T);
+  } else {
+    throw input_error("", "--seq", "the sequence length is needed for prefill/train (the config has no max_position_embeddings)");
+  }
+  const attention_convention used_conv = ph == phase::decode ? attention_convention::full : conv;
+  double fpt = 0, recompute = 0;
+  std::string formula;
+  if (ph == phase::train) {
+    fpt = training_flops_per_token(d, static_cast<double>(T), used_conv);
+    formula = used_conv == attention_convention::full ? "6N + 12·L·H·Q·T (PaLM, Chowdhery et al. 2022, appendix B)"
+                                                      : "6N + 6·L·H·Q·T (PaLM appendix B, attention halved for the causal mask)";
+    if (o.recompute) recompute = recompute_flops_per_token(d, static_cast<double>(T), used_conv);
+  } else {
+    fpt = forward_flops_per_token(d, static_cast<double>(T), used_conv);
+    formula = used_conv == attention_convention::full ? "2N + 4·L·H·Q·T (forward pass; Kaplan et al. 2020 §2.1, PaLM appendix B)"
+                                                      : "2N + 2·L·H·Q·T (forward pass, attention halved for the causal mask)";
+    if (o.recompute) throw input_error("", "--recompute", "recomputation applies to training only");
+  }
+
+  // ---- tokens/s ----
+  double tps = 0;
+  std::string tps_formula;
+  const double tokens_per_step = static_cast<double>(o.batch) * (ph == phase::decode ? 1.0 : static_cast<double>(T));
+  if (o.tpot) {
+    tps = static_cast<double>(o.batch) / *o.tpot;
+    tps_formula = fmt::format("batch ÷ TPOT = {} ÷ {} s", o.batch, *o.tpot);
+  } else if (o.tokens_per_s) {
+    tps = *o.tokens_per_s;
+    tps_formula = fmt::format("--tokens-per-s, measured over {} GPU(s) together", o.gpus);
+  } else {
+    if (ph != phase::decode && T == 0) throw input_error("", "--seq", "a step of --step-time needs --seq > 0");
+    tps = tokens_per_step / *o.step_time;
+    tps_formula = fmt::format("batch × tokens per sequence ÷ step time = {} ÷ {} s", tokens_per_step, *o.step_time);
+  }
+  const double mfu = model_flops_utilization(fpt, tps, peak_flops, o.gpus);
+  // The op catalogue's convention (model module): N = matmul weights only (no embedding gather).
+  const bool halved = used_conv == attention_convention::causal_halved;
+  const double catalogue_fpt = T > 0 ? model_flops_per_token(cfg, ph, T, halved)
+                                     : 2.0 * static_cast<double>(matmul_parameters(cfg));
+  const double hfu = model_flops_utilization(fpt + recompute, tps, peak_flops, o.gpus);
+  std::optional<double> frac_measured;
+  if (roofs.peak_measured > 0) frac_measured = fpt * tps / (roofs.peak_measured * o.gpus);
+
+  // ---- decode: MFU ≈ intensity ÷ ridge ----
+  std::optional<double> intensity, ceiling;
+  if (ph == phase::decode) {
+    const int wb = dtype_bytes(prec == "tf32" ? "fp32" : prec);
+    const double kv_per_token = 2.0 * static_cast<double>(cfg.layers * cfg.kv_heads * cfg.head_dim) * wb;
+    const double step_bytes = d.params * wb + static_cast<double>(o.batch) * static_cast<double>(T) * kv_per_token;
+    intensity = fpt * static_cast<double>(o.batch) / step_bytes;
+    if (roofs.ridge_nominal && !o.peak) ceiling = std::min(1.0, *intensity / *roofs.ridge_nominal);
+  }
+
+  const std::string convention = fmt::format(
+      "MFU = model FLOPs per token × tokens/s ÷ (dense peak × GPUs); N = all {} parameters; attention {}; "
+      "HFU adds {}", cfg.parameters(), to_string(used_conv),
+      o.recompute ? "one recomputed forward per token (full activation recompute)" : "nothing (no recompute)");
+  if (o.json_out) {
+    auto opt = [](std::optional<double> v) { return v ? json(*v) : json(nullptr); };
+    json j = {{"model", cfg.name}, {"phase", to_string(ph)}, {"batch", o.batch}, {"seq", T}, {"gpus", o.gpus},
+              {"precision", prec}, {"peak_flops_per_s", peak_flops}, {"peak_source", peak_label},
+              {"flops_per_token", fpt}, {"recompute_flops_per_token", recompute}, {"formula", formula},
+              {"tokens_per_s", tps}, {"tokens_per_s_formula", tps_formula}, {"model_flops_per_s", fpt * tps},
+              {"mfu", mfu}, {"hfu", hfu}, {"fraction_of_measured_roof", opt(frac_measured)},
+              {"measured_peak_flops_per_s", roofs.peak_measured > 0 ? json(roofs.peak_measured) : json(nullptr)},
+              {"decode_intensity", opt(intensity)}, {"decode_mfu_ceiling", opt(ceiling)},
+              {"ridge_nominal", opt(roofs.ridge_nominal)}, {"convention", convention}, {"note", t_note},
+              {"matmul_only_flops_per_token", catalogue_fpt},
+              {"matmul_only_mfu", catalogue_fpt * tps / (peak_flops * o.gpus)}};
+    std::printf("%s\n", j.dump(2).c_str());
+    return;
+  }
+  std::string out = fmt::format("roofline mfu: {}, {}, batch {}, {} {}, {} GPU(s)\n", cfg.name, to_string(ph), o.batch,
+                                ph == phase::decode ? "context" : "seq", T, o.gpus);
+  out += fmt::format("  FLOPs per token     {} = {:.4g} FLOP{}\n", formula, fpt, t_note.empty() ? "" : "  (" + t_note + ")");
+  out += fmt::format("  tokens/s            {} = {:.4g}\n", tps_formula, tps);
+  out += fmt::format("  model FLOP/s        {:.4g} × {:.4g} = {}\n", fpt, tps, format_si(fpt * tps, "FLOP/s"));
+  out += fmt::format("  peak                {} × {} GPU(s) = {}\n", peak_label, o.gpus, format_si(peak_flops * o.gpus, "FLOP/s"));
+  out += fmt::format("  MFU (vs nominal)    {:.3g}%      fraction of measured roof: {}\n", 100 * mfu,
+                     frac_measured ? fmt::format("{:.3g}% (measured {} {})", 100 * *frac_measured, prec, format_si(roofs.peak_measured, "FLOP/s"))
+                                   : std::string("unknown (no measured roof: give --results FILE)"));
+  out += fmt::format("  HFU                 {:.3g}%{}\n", 100 * hfu, o.recompute ? " (with recomputed FLOPs)" : " (= MFU: nothing recomputed)");
+  if (intensity)
+    out += fmt::format("  decode ceiling      intensity {:.3g} FLOP/B ÷ ridge {} = {}: decode is bandwidth-bound, MFU ≈ intensity ÷ ridge\n",
+                       *intensity, roofs.ridge_nominal ? fmt::format("{:.3g} FLOP/B", *roofs.ridge_nominal) : "unknown",
+                       ceiling ? fmt::format("{:.3g}%", 100 * *ceiling) : "unknown");
+  out += fmt::format("  convention          {}\n", convention);
+  out += fmt::format("  alternative         N = matmul weights only ({}), as the op catalogue counts: {:.4g} FLOP/token → MFU {:.3g}%\n",
+                     matmul_parameters(cfg), catalogue_fpt, 100 * catalogue_fpt * tps / (peak_flops * o.gpus));
+  std::fputs(out.c_str(), stdout);
+}
+
+}  // namespace
+
+void add_mfu(CLI::App& app, context& ctx) {
+  auto o = std::make_shared<mfu_options>();
+  auto* sub = app.add_subcommand("mfu", "model FLOPs utilization (and HFU) from TPOT, tokens/s or step time");
+  sub->add_option("--model", o->model, "shipped model name or path to a HuggingFace config.json")->required();
+  sub->add_option("--phase", o->phase_name, "decode | prefill | train")->required();
+  sub->add_option("--tpot", o->tpot, "decode: time per output token, seconds");
+  sub->add_option("--tokens-per-s", o->tokens_per_s, "throughput of all --gpus together, tokens/s");
+  sub->add_option("--step-time", o->step_time, "seconds per step of --batch sequences of --seq tokens");
+  sub->add_option("--batch", o->batch, "sequences per step")->capture_default_str();
+  sub->add_option("--seq", o->seq, "prefill/train: tokens per sequence (default: max_position_embeddings); decode: KV context");
+  sub->add_option("--device", o->device, "GPU name from the spec table");
+  sub->add_option("--results", o->results_file, "results.json (nominal and measured roofs)");
+  sub->add_option("--gpus", o->gpus, "GPUs the throughput was measured on")->capture_default_str();
+  sub->add_option("--precision", o->precision, "peak precision (default: the results' precision, else bf16, fp16, fp32)");
+  sub->add_option("--peak", o->peak, "dense peak FLOP/s per GPU, instead of the table's");
+  sub->add_flag("--recompute", o->recompute, "training with full activation recompute (HFU counts it)");
+  sub->add_option("--causal", o->causal, "attention FLOPs: full (PaLM) | halved (causal mask)")->capture_default_str();
+  sub->add_flag("--json", o->json_out, "print JSON");
+  sub->callback([o, &ctx] {
+    run_mfu(*o);
+    ctx.exit_code = 0;
+  });
+}
+
+}  // namespace roofline::app

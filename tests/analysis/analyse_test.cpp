@@ -1,0 +1,122 @@
+#include <gtest/gtest.h>
+
+#include "fixtures.hpp"
+#include "roofline/analysis.hpp"
+
+using namespace roofline;
+
+namespace {
+op_result measured_op(const std::string& name, std::int64_t batch, double flops, double bytes, std::int64_t count,
+                      double predicted, std::optional<double> measured) {
+  op_result o;
+  o.name = name;
+  o.phase = "decode";
+  o.batch = batch;
+  o.context = 2048;
+  o.flops = flops;
+  o.bytes = bytes;
+  o.count = count;
+  o.predicted_s = predicted;
+  o.measured_s = measured;
+  return o;
+}
+
+results with_decode() {
+  results r = test::h200_results();
+  r.roofline = summarize_roofline(r.nominal, r.measured, "fp16");
+  // batch 1: one 2 GFLOP op of 1 ms and ten 0.2 GFLOP ops of 0.1 ms → TPOT 2 ms, 4 GFLOP/token.
+  r.ops = {measured_op("lm_head", 1, 2e9, 1e9, 1, 0.9e-3, 1e-3), measured_op("up_proj", 1, 0.2e9, 0.1e9, 10, 0.11e-3, 1e-4),
+           measured_op("lm_head", 32, 64e9, 1.1e9, 1, 0.3e-3, std::nullopt)};
+  return r;
+}
+}  // namespace
+
+TEST(DecodeMfu, SumsMeasuredOpTimesIntoTpot) {
+  const json m = decode_mfu(with_decode());
+  ASSERT_EQ(m["scenarios"].size(), 2u);
+  const json& b1 = m["scenarios"][0];
+  EXPECT_DOUBLE_EQ(b1["tpot_s"].get<double>(), 2e-3);
+  EXPECT_DOUBLE_EQ(b1["step_flops"].get<double>(), 4e9);
+  EXPECT_NEAR(b1["mfu"].get<double>(), 2e12 / 989e12, 1e-15);  // 0.20%
+  EXPECT_NEAR(b1["fraction_of_measured_roof"].get<double>(), 2e12 / 760e12, 1e-15);
+  EXPECT_EQ(b1["hfu"], b1["mfu"]);
+  // MFU ceiling ≈ intensity ÷ ridge = (4e9 / 2e9) ÷ 206.04.
+  EXPECT_NEAR(b1["mfu_ceiling_nominal"].get<double>(), 2.0 / (989.0 / 4.8), 1e-12);
+  const json& b32 = m["scenarios"][1];
+  EXPECT_TRUE(b32["mfu"].is_null());  // an op of that step was not measured
+}
+
+TEST(Accuracy, MedianOverOpsLongerThan20Microseconds) {
+  results r = with_decode();
+  r.ops.push_back(measured_op("tiny", 1, 1, 1, 1, 1e-6, 5e-6));  // 5 µs: listed, not counted
+  const json a = prediction_accuracy(r);
+  EXPECT_EQ(a["ops_counted"], 2);
+  // |0.9 − 1| = 0.1 and |1.1 − 1| = 0.1 → median 0.1.
+  EXPECT_NEAR(a["median_abs_error"].get<double>(), 0.1, 1e-12);
+  EXPECT_TRUE(a["meets_target"].get<bool>());
+  EXPECT_EQ(a["per_op"].size(), 3u);
+}
+
+TEST(Analyse, FillsEveryKeyAndTheRecordTable) {
+  results r = with_decode();
+  analyse(r);
+  for (const char* k : {"roofline_gaps", "compute_waterfall", "bandwidth_waterfall", "ridge", "mfu", "fusion",
+                        "accuracy", "record_table"})
+    EXPECT_TRUE(r.analysis.contains(k)) << k;
+  const json& rows = r.analysis["record_table"];
+  ASSERT_EQ(rows.size(), 11u);
+  auto row = [&](const std::string& key) {
+    for (const auto& x : rows)
+      if (x["key"] == key) return x;
+    return json();
+  };
+  EXPECT_NEAR(row("bandwidth_read")["ratio"].get<double>(), 4.0 / 4.8, 1e-12);
+  EXPECT_DOUBLE_EQ(row("bandwidth_read")["expected_low"].get<double>(), 0.75 * 4.8e12);
+  EXPECT_DOUBLE_EQ(row("bandwidth_read")["expected_high"].get<double>(), 0.90 * 4.8e12);
+  EXPECT_NEAR(row("gemm_fp16_4096")["ratio"].get<double>(), 700.0 / 989.0, 1e-12);
+  EXPECT_DOUBLE_EQ(row("gemm_fp16_512")["measured"].get<double>(), 30e12);
+  EXPECT_TRUE(row("gemm_fp16_512")["expected_low"].is_null());
+  EXPECT_DOUBLE_EQ(row("gemm_fp32_4096")["nominal"].get<double>(), 67e12);
+  EXPECT_DOUBLE_EQ(row("sm_clock")["nominal"].get<double>(), 1980);
+  EXPECT_DOUBLE_EQ(row("sm_clock")["measured"].get<double>(), 1755);  // during the n=4096 GEMM
+  EXPECT_DOUBLE_EQ(row("power")["measured"].get<double>(), 690);
+  EXPECT_DOUBLE_EQ(row("power")["nominal"].get<double>(), 700);
+  EXPECT_EQ(row("ecc")["measured"], "on");
+  EXPECT_NEAR(row("tpot_mfu")["measured"].get<double>(), 100 * 2e12 / 989e12, 1e-12);
+}
+
+TEST(Fusion, SiluMulMeasuredAgainstTheThreeFifthsByteRatio) {
+  results r = test::h200_results();
+  r.roofline = summarize_roofline(r.nominal, r.measured, "fp16");
+  const double t = 32 * 5632 * 2;  // one fp16 tensor of the batch-32 FFN
+  r.ops = {measured_op("silu", 32, 0, 2 * t, 22, 0, 30e-6), measured_op("mul", 32, 0, 3 * t, 22, 0, 30e-6),
+           measured_op("silu_mul", 32, 0, 3 * t, 22, 0, 33e-6)};
+  const json f = fusion_analysis(r);
+  ASSERT_EQ(f["silu_mul"].size(), 1u);
+  EXPECT_DOUBLE_EQ(f["silu_mul"][0]["byte_ratio"].get<double>(), 0.6);
+  EXPECT_DOUBLE_EQ(f["silu_mul"][0]["time_ratio"].get<double>(), 33.0 / 60.0);
+}
+
+TEST(Fusion, PredictedSavingsComeFromTheModelCatalogue) {
+  results r = test::h200_results();
+  r.roofline = summarize_roofline(r.nominal, r.measured, "fp16");
+  model_summary m;
+  m.name = "TinyLlama-1.1B";
+  m.source = resolve_model_path("tinyllama-1.1b");
+  r.model = m;
+  r.ops = {measured_op("q_proj", 32, 1, 1, 22, 0, std::nullopt)};
+  r.ops[0].dtype = "fp16";
+  const json f = fusion_analysis(r)["predicted"];
+  ASSERT_FALSE(f["savings"].empty()) << f.dump();
+  bool found = false;
+  for (const auto& s : f["savings"])
+    if (s["name"] == "silu_mul") {
+      found = true;
+      EXPECT_NEAR(s["fraction_saved"].get<double>(), 0.4, 1e-12);  // 5 tensors → 3
+      EXPECT_EQ(s["count"], 22);
+      // batch 32 × intermediate 5632 × 2 B × 2 tensors saved × 22 layers, at 4.3 TB/s.
+      EXPECT_NEAR(s["bytes_saved_per_step"].get<double>(), 32.0 * 5632 * 2 * 2 * 22, 1.0);
+      EXPECT_NEAR(s["time_saved_per_step_s"].get<double>(), 32.0 * 5632 * 2 * 2 * 22 / 4.3e12, 1e-12);
+    }
+  EXPECT_TRUE(found);
+}

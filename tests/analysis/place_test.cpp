@@ -1,0 +1,116 @@
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "fixtures.hpp"
+#include "roofline/analysis.hpp"
+#include "roofline/error.hpp"
+
+using namespace roofline;
+
+namespace {
+roofline_summary h200_roofs() {
+  const results r = test::h200_results();
+  return summarize_roofline(r.nominal, r.measured, "fp16");  // measured: 760 TFLOP/s, 4.3 TB/s
+}
+}  // namespace
+
+TEST(PlaceOp, ADecodeLinearIsMemoryBoundAndShouldRaiseTheBatch) {
+  // TinyLlama q_proj at batch 1, fp16: [1×2048]·[2048×2048].
+  op_desc op;
+  op.name = "q_proj";
+  op.kind = op_kind::gemm;
+  op.ph = phase::decode;
+  op.m = 1, op.k = 2048, op.n = 2048;
+  op.flops = 2.0 * 1 * 2048 * 2048;
+  op.bytes_read = 2048.0 * 2048 * 2 + 2048 * 2;
+  op.bytes_written = 2048 * 2;
+  const op_result r = place_op(op, h200_roofs(), 2e-6);
+  EXPECT_EQ(r.bound, "memory");
+  EXPECT_NEAR(r.intensity, 8388608.0 / 8396800.0, 1e-12);
+  EXPECT_NEAR(r.predicted_s, 8396800.0 / 4.3e12 + 2e-6, 1e-15);  // bytes ÷ measured bw + launch floor
+  ASSERT_TRUE(r.launch_floor_s);
+  EXPECT_EQ(r.advice.rfind("raise the batch", 0), 0u);
+}
+
+TEST(PlaceOp, ElementwiseOpsShouldFuseAndLargeGemmsAreComputeBound) {
+  op_desc add;
+  add.name = "residual_add";
+  add.kind = op_kind::add;
+  add.rows = 32, add.cols = 2048;
+  add.flops = 32 * 2048;
+  add.bytes_read = 2 * 32 * 2048 * 2;
+  add.bytes_written = 32 * 2048 * 2;
+  EXPECT_EQ(place_op(add, h200_roofs(), 0).advice.rfind("fuse", 0), 0u);
+
+  op_desc g;
+  g.name = "up_proj";
+  g.kind = op_kind::gemm;
+  g.ph = phase::prefill;
+  g.flops = 2.0 * 2048 * 2048 * 5632;
+  g.bytes_read = (2048.0 * 2048 + 2048.0 * 5632) * 2;
+  g.bytes_written = 2048.0 * 5632 * 2;
+  const op_result r = place_op(g, h200_roofs(), 0);
+  EXPECT_EQ(r.bound, "compute");
+  EXPECT_NEAR(r.predicted_s, g.flops / 760e12, 1e-15);
+  EXPECT_EQ(r.advice.rfind("compute-bound", 0), 0u);
+}
+
+TEST(PlaceOp, AnOpWithin10PercentOfTheRoofIsToldToStop) {
+  op_desc add;
+  add.name = "residual_add";
+  add.kind = op_kind::add;
+  add.flops = 1e6;
+  add.bytes_read = 2e6 * 2 * 2;
+  add.bytes_written = 2e6 * 2;
+  op_result r = place_op(add, h200_roofs(), 0);
+  const double roof = 12e6 / 4.3e12;
+  r.measured_s = roof / 0.95;
+  refresh_advice(r, h200_roofs());
+  EXPECT_EQ(r.advice.rfind("stop: at the roof", 0), 0u);
+  r.measured_s = roof / 0.5;
+  r.advice = "fuse";
+  refresh_advice(r, h200_roofs());
+  EXPECT_EQ(r.advice, "fuse");
+}
+
+TEST(PlaceKernel, MemoryBoundKernel) {
+  // 1 GFLOP over 10 GB in 5 ms: 0.1 FLOP/B, 2 TB/s; the roof (4.3 TB/s) would take 2.33 ms → 46.5%.
+  const kernel_placement k = place_kernel(1e9, 1e10, 5e-3, h200_roofs());
+  EXPECT_DOUBLE_EQ(k.intensity, 0.1);
+  EXPECT_DOUBLE_EQ(k.achieved_bytes_per_s, 2e12);
+  EXPECT_EQ(k.bound, "memory");
+  ASSERT_TRUE(k.fraction_measured && k.fraction_nominal && k.attainable_measured);
+  EXPECT_NEAR(*k.fraction_measured, (1e10 / 4.3e12) / 5e-3, 1e-12);
+  EXPECT_NEAR(*k.fraction_nominal, (1e10 / 4.8e12) / 5e-3, 1e-12);
+  EXPECT_DOUBLE_EQ(*k.attainable_measured, 0.1 * 4.3e12);
+  EXPECT_EQ(k.advice.rfind("memory-bound: move fewer bytes", 0), 0u);
+}
+
+TEST(PlaceKernel, ComputeBoundKernelAndOneAtTheRoof) {
+  // A 4096³ fp16 GEMM: 2·4096³ = 1.374e11 FLOP, 3 × 4096² × 2 B = 1.007e8 B → 1365 FLOP/B.
+  const double f = 2.0 * 4096 * 4096 * 4096, b = 3.0 * 4096 * 4096 * 2;
+  const kernel_placement slow = place_kernel(f, b, 4e-4, h200_roofs());
+  EXPECT_EQ(slow.bound, "compute");
+  EXPECT_NEAR(*slow.fraction_measured, (f / 760e12) / 4e-4, 1e-12);  // 45%
+  EXPECT_EQ(slow.advice.rfind("compute-bound", 0), 0u);
+  const kernel_placement fast = place_kernel(f, b, 1.9e-4, h200_roofs());  // 95% of the measured roof
+  EXPECT_EQ(fast.advice.rfind("stop: at the roof", 0), 0u);
+}
+
+TEST(PlaceKernel, BadValuesNameTheFlag) {
+  const auto roofs = h200_roofs();
+  auto field = [&](double f, double b, double t) {
+    try {
+      place_kernel(f, b, t, roofs);
+    } catch (const input_error& e) {
+      return e.field();
+    }
+    return std::string("none");
+  };
+  EXPECT_EQ(field(std::nan(""), 1, 1), "--flops");
+  EXPECT_EQ(field(-1, 1, 1), "--flops");
+  EXPECT_EQ(field(1, -5, 1), "--bytes");
+  EXPECT_EQ(field(1, 1, 0), "--time");
+  EXPECT_EQ(field(1, 1, INFINITY), "--time");
+}
