@@ -79,7 +79,10 @@ class cuda_backend final : public backend {
   double launch_floor_s() override {
     if (floor_s_ > 0) return floor_s_;
     try {
-      floor_s_ = cuda::measure_launch(env_, quick_timing()).kernel_s;
+      // Ops are timed as CUDA-graph replays (ops_host.cpp), so their floor is the per-kernel time
+      // of an empty kernel inside a graph; the eager floor (launch to sync) is in measured.launch.
+      const launch_result l = cuda::measure_launch(env_, quick_timing());
+      floor_s_ = l.graph_s.value_or(l.kernel_s);
     } catch (const probe_error&) {
       floor_s_ = 0;
     }

@@ -163,7 +163,8 @@ class bandwidth_runner {
 
     int best_variant = 0, grid = 0;
     double best_t = 0;
-    for (int v = 0; v < stream_variant_count; ++v) {
+    const int variants = p_.op == stream_op::copy ? stream_variant_count + 1 : stream_variant_count;
+    for (int v = 0; v < variants; ++v) {
       const int g = grid_for(v);
       if (partials_.bytes() < static_cast<std::size_t>(g) * 4) partials_ = device_buffer(static_cast<std::size_t>(g) * 4);
       const stream_args a = args_for(n, reps);
@@ -197,9 +198,13 @@ class bandwidth_runner {
         "counted; {} pass(es) per launch",
         p_.reads, p_.writes, reps);
     res.verified = true;
-    const stream_variant sv = stream_variants[best_variant];
-    res.flags.push_back(fmt::format("kernel: {} × 16 B in flight per thread, {} hints, grid {} × {}", sv.unroll,
-                                    sv.streaming ? "streaming (.cs)" : "L2 (.cg/.wb)", grid, stream_block));
+    if (best_variant == stream_memcpy_variant) {
+      res.flags.push_back("kernel: the driver's cudaMemcpyAsync device-to-device (faster than our copy kernels here)");
+    } else {
+      const stream_variant sv = stream_variants[best_variant];
+      res.flags.push_back(fmt::format("kernel: {} × 16 B in flight per thread, {} hints, grid {} × {}", sv.unroll,
+                                      sv.streaming ? "streaming (.cs)" : "L2 (.cg/.wb)", grid, stream_block));
+    }
     env_.attach(res.telemetry, res.flags, t0, t1);
 
     if (roof && !opt_.quick) {

@@ -44,6 +44,10 @@ const gemm_case cases[] = {
      70, "fp16 tensor cores need compute capability 7.0", 0.25, 1.0 / 256},
     {"bf16", "bf16", "fp32", gemm_elem::bf16, gemm_elem::bf16, CUDA_R_16BF, CUDA_R_16BF, CUDA_R_32F, CUBLAS_COMPUTE_32F, 80,
      "bf16 tensor cores need compute capability 8.0 (Ampere)", 0.01, 1.0 / 128},
+    // Plain fp32 (SGEMM on the CUDA cores: CUBLAS_COMPUTE_32F without the TF32 fast path); fp32
+    // accumulation of K products leaves ~sqrt(K)·2^-24 relative error.
+    {"fp32", "fp32", "fp32", gemm_elem::fp32, gemm_elem::fp32, CUDA_R_32F, CUDA_R_32F, CUDA_R_32F, CUBLAS_COMPUTE_32F, 50,
+     "fp32 GEMM needs compute capability 5.0", 0.01, 1e-4},
     {"tf32", "tf32", "fp32", gemm_elem::fp32, gemm_elem::fp32, CUDA_R_32F, CUDA_R_32F, CUDA_R_32F,
      CUBLAS_COMPUTE_32F_FAST_TF32, 80, "tf32 tensor cores need compute capability 8.0 (Ampere)", 0.01, 1e-3},
     {"fp8", "fp8", "fp32", gemm_elem::fp8_e4m3, gemm_elem::bf16, CUDA_R_8F_E4M3, CUDA_R_16BF, CUDA_R_32F, CUBLAS_COMPUTE_32F,

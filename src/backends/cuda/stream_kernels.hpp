@@ -26,6 +26,9 @@ struct stream_variant {
 };
 inline constexpr stream_variant stream_variants[] = {{4, false}, {8, false}, {4, true}, {8, true}};
 inline constexpr int stream_variant_count = 4;
+/// Copy only: one more candidate beside our kernels, the driver's device-to-device cudaMemcpyAsync
+/// (what PyTorch's copy_ of a contiguous tensor runs); same bytes, same verification.
+inline constexpr int stream_memcpy_variant = stream_variant_count;
 
 inline constexpr int stream_block = 256;
 
