@@ -2,7 +2,7 @@
 # The H200 benchmark in one call (issue 4, item 8): build roofline for sm_90, run the GPU tests, run
 # `roofline run` on cuda:0, run PyTorch's equivalents, and write the side-by-side table.
 #   OUT=/path bash bench/h200.sh        (the device tool sets $OUT; default ./bench-out)
-# Writes: $OUT/h200.log (everything), $OUT/{configure,build,ctest-gpu,run,torch}.log, $OUT/run/ (the four
+# Writes: $OUT/h200.log (everything), $OUT/{build,ctest-gpu,run,torch}.log, $OUT/run.tgz (the four
 # outputs of roofline run), $OUT/torch.json, $OUT/bench.md (the table). Needs: nvcc 13, CMake, Ninja,
 # PyTorch; header deps in third_party/include and googletest in third_party/googletest (no internet).
 # Exit status: 0 when everything ran (targets missed are reported in bench.md, not as a failure);
@@ -27,9 +27,9 @@ python3 -c 'import torch; print("torch", torch.__version__, "cuda", torch.versio
 uname -a
 
 stage "configure + build (preset h200)"
-cmake --preset h200 --log-level=NOTICE 2>&1 | tee "$OUT/configure.log"
+cmake --preset h200 --log-level=NOTICE 2>&1 | tee "$OUT/build.log"
 rc=$?; [ $rc -ne 0 ] && { fail configure $rc; exit $status; }
-cmake --build --preset h200 -j "$(nproc)" 2>&1 | tee "$OUT/build.log"
+cmake --build --preset h200 -j "$(nproc)" 2>&1 | tee -a "$OUT/build.log"
 rc=$?; [ $rc -ne 0 ] && { fail build $rc; exit $status; }
 
 stage "GPU tests (ctest -L gpu) and CUDA host-logic tests"
@@ -51,5 +51,7 @@ if [ -f "$OUT/run/results.json" ] && [ -f "$OUT/torch.json" ]; then
 else
   fail "table (missing results.json or torch.json)" 3
 fi
+# The device tool returns at most 8 files: pack roofline run's four outputs into one.
+[ -d "$OUT/run" ] && tar -C "$OUT" -czf "$OUT/run.tgz" run && rm -rf "$OUT/run"
 stage "done (status $status); table: $OUT/bench.md"
 exit $status
