@@ -66,8 +66,12 @@ std::vector<op_desc> scenario_ops(const model_config& cfg, const std::string& dt
       all.push_back(op);
       // The fused SwiGLU activation beside the unfused silu then mul (issue 6: fusion, measured):
       // 3 tensors instead of 5 — the measured time ratio is set against the 3/5 byte ratio.
-      if (op.kind == op_kind::mul && (o.ph == phase::prefill || o.batch > 1))
-        all.push_back(elementwise_op(op_kind::silu_mul, "silu_mul", op.rows, op.cols, op.dtype_bytes));
+      if (op.kind == op_kind::mul && (o.ph == phase::prefill || o.batch > 1)) {
+        op_desc fused = elementwise_op(op_kind::silu_mul, "silu_mul", op.rows, op.cols, op.dtype_bytes);
+        fused.ph = op.ph, fused.batch = op.batch, fused.seq = op.seq, fused.context = op.context;
+        fused.count = op.count;
+        all.push_back(fused);
+      }
       // The softmax inside naive attention, as its own row at the scores' shape (already part of
       // the attention op's bytes: listed beside it, never added to a step total).
       if (op.kind == op_kind::attention_naive) all.push_back(attention_softmax_op(op));
@@ -127,9 +131,9 @@ struct op_runner {
 
 /// Decode linear batch sweep, measured (issue 6 item 4): [B×k]·[k×n] at B = 1, 2, 4 … 1024 for the
 /// model's gate_proj and Llama-2-7B's (k 4096, n 11008); predicted vs measured time per batch, the
-/// predicted knee (intensity reaches the measured ridge) and the measured one (the first batch whose
-/// time is twice the batch-1 time: below the knee the time is the weights' bytes ÷ bandwidth, flat
-/// in B).
+/// predicted knee (intensity reaches the measured ridge) and the measured one (where the measured
+/// flat line — below the knee the time is the weights' bytes ÷ bandwidth, flat in B — meets the
+/// measured compute line through the largest batch).
 json batch_sweep(op_runner& run, const model_config& cfg, const std::string& dtype, double floor,
                  const progress_fn& progress) {
   struct shape { std::string label; std::int64_t k, n; };
@@ -140,12 +144,12 @@ json batch_sweep(op_runner& run, const model_config& cfg, const std::string& dty
                     : std::vector<std::int64_t>{1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024};
   const int b = dtype_bytes(dtype);
   json out = {{"definition", "decode linear [B×k]·[k×n]; predicted knee: intensity reaches the measured ridge; "
-                             "measured knee: first batch whose time is twice the batch-1 time"},
+                             "measured knee: the flat line (median time of B <= 8) meets the compute line through the largest batch"},
               {"ridge_measured", run.r.roofline.ridge_measured}, {"shapes", json::array()}};
   for (const auto& sh : shapes) {
     json pts = json::array();
-    std::optional<double> t1;
-    json measured_knee = nullptr;
+    std::vector<double> flat;
+    std::pair<std::int64_t, double> largest{0, 0};
     for (const auto B : batches) {
       const op_desc op = gemm_op("sweep " + sh.label, B, sh.n, sh.k, b);
       op_result res = place_op(op, run.r.roofline, floor);
@@ -155,11 +159,16 @@ json batch_sweep(op_runner& run, const model_config& cfg, const std::string& dty
                 {"predicted_s", res.predicted_s}, {"measured_s", res.measured_s}, {"note", res.measured_note}};
       if (res.measured_s) {
         p["measured_flops_per_s"] = op.flops / *res.measured_s;
-        if (!t1) t1 = *res.measured_s;
-        if (measured_knee.is_null() && *res.measured_s >= 2 * *t1) measured_knee = B;
+        if (B <= 8) flat.push_back(*res.measured_s);
+        largest = {B, *res.measured_s};
       }
       pts.push_back(p);
     }
+    // Measured knee: where the measured flat line (median time of B ≤ 8: the weights' bytes ÷
+    // bandwidth) meets the measured compute line through the largest batch (time ∝ B).
+    json measured_knee = nullptr;
+    if (!flat.empty() && largest.first > 8 && largest.second > 0)
+      measured_knee = median(flat) / (largest.second / static_cast<double>(largest.first));
     const auto knee = run.r.roofline.ridge_measured > 0 ? knee_batch(sh.k, sh.n, b, run.r.roofline.ridge_measured)
                                                         : std::nullopt;
     out["shapes"].push_back({{"shape", sh.label}, {"k", sh.k}, {"n", sh.n}, {"dtype", dtype}, {"points", pts},

@@ -56,7 +56,7 @@ class cuda_backend final : public backend {
     for (auto& p : cuda::gemm_probes(env_, opt)) all.push_back(std::move(p));
     all.push_back({"launch", "launch", [this, opt](measured_roofs& m) {
                      m.launch = cuda::measure_launch(env_, opt.timing);
-                     floor_s_ = m.launch->kernel_s;
+                     floor_s_ = m.launch->graph_s.value_or(m.launch->kernel_s);  // as in launch_floor_s()
                      env_.publish(m);
                    }});
     return all;
