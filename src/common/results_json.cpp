@@ -82,7 +82,7 @@ results parse_results(const std::string& text, const std::string& file) {
   json j;
   try {
     j = json::parse(text);
-  } catch (const json::parse_error& e) {
+  } catch (const json::exception& e) {  // parse_error, or out_of_range for a number that overflows a double
     throw input_error(file, "", std::string("not valid JSON: ") + e.what());
   }
   if (!j.is_object()) throw input_error(file, "", "top level must be an object");

@@ -143,7 +143,7 @@ model_config parse_model_config(const std::string& text, const std::string& file
   json j;
   try {
     j = json::parse(text);
-  } catch (const json::parse_error& e) {
+  } catch (const json::exception& e) {  // parse_error, or out_of_range for a number that overflows a double
     throw input_error(file, "", std::string("not valid JSON: ") + e.what());
   }
   if (!j.is_object()) throw input_error(file, "", "a config.json must be a JSON object");

@@ -168,7 +168,7 @@ compare_side load_compare_side(const std::string& arg) {
   json j;
   try {
     j = json::parse(text);
-  } catch (const json::parse_error& e) {
+  } catch (const json::exception& e) {  // parse_error, or out_of_range for a number that overflows a double
     throw input_error(arg, "", std::string("not valid JSON: ") + e.what());
   }
   if (j.is_object() && j.contains("schema_version")) {

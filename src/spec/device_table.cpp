@@ -184,7 +184,7 @@ void parse_file(const std::string& path, device_table& t) {
   json j;
   try {
     j = json::parse(ss.str());
-  } catch (const json::parse_error& e) {
+  } catch (const json::exception& e) {  // parse_error, or out_of_range for a number that overflows a double
     throw input_error(path, "", std::string("not valid JSON: ") + e.what());
   }
   const reader r{path};
