@@ -98,6 +98,9 @@ struct catalogue_options {
   bool causal_halved = true;    ///< causal mask halves attention FLOPs (printed either way)
   bool recompute = false;       ///< training: activation recompute (HFU counts it)
   bool fused_silu_mul = false;  ///< SwiGLU: one silu_mul op instead of silu then mul
+  /// Norms as one-pass kernels (the row kept on chip: x read once, w once, y written) instead of
+  /// the two-pass convention (x read twice). `roofline run` sets it: its kernels are one-pass.
+  bool one_pass_norms = false;
 };
 
 /// Every op of one step of `cfg` under `opt`, in execution order, one entry per distinct op (its

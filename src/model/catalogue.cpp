@@ -54,7 +54,14 @@ struct builder {
   op_desc linear(const char* name, std::int64_t in, std::int64_t out, bool bias) const {
     return gemm_op(name, s.tokens, out, in, b, bias);
   }
-  op_desc ew(op_kind k, const char* name, std::int64_t cols) const { return elementwise_op(k, name, s.tokens, cols, b); }
+  op_desc ew(op_kind k, const char* name, std::int64_t cols) const {
+    op_desc op = elementwise_op(k, name, s.tokens, cols, b);
+    if (opt.one_pass_norms && (k == op_kind::rmsnorm || k == op_kind::layernorm)) {
+      op.bytes_read -= double(s.tokens) * double(cols) * b;  // x read once: the row stays on chip
+      op.note = "one-pass norm: x read once";
+    }
+    return op;
+  }
   op_desc attention() const {
     op_desc a = attention_op(s.attention, opt.batch, cfg.heads, cfg.kv_heads, cfg.head_dim, s.q_len, s.kv_len, b, kvb,
                              opt.causal_halved);

@@ -3,6 +3,7 @@
 #pragma GCC optimize("no-trapping-math")
 #include "backends/cpu/op_kernels.hpp"
 
+#include <vector>
 #include <algorithm>
 #include <cmath>
 
@@ -101,6 +102,26 @@ void rmsnorm_kernel(const float* __restrict x, const float* __restrict w, float*
     const float inv = 1.0f / std::sqrt(ss / static_cast<float>(cols) + eps);
 #pragma omp simd
     for (std::int64_t c = 0; c < cols; ++c) yr[c] = xr[c] * inv * w[c];
+  }
+}
+
+void rmsnorm_two_pass_kernel(const float* __restrict x, const float* __restrict w, float* __restrict y,
+                             std::int64_t rows, std::int64_t cols, float eps) {
+  std::vector<float> inv(static_cast<std::size_t>(rows));
+#pragma omp parallel for schedule(static) if (rows * cols >= parallel_min)
+  for (std::int64_t r = 0; r < rows; ++r) {  // pass 1: 1/rms of every row
+    const float* xr = x + r * cols;
+    float ss = 0;
+#pragma omp simd reduction(+ : ss)
+    for (std::int64_t c = 0; c < cols; ++c) ss += xr[c] * xr[c];
+    inv[r] = 1.0f / std::sqrt(ss / static_cast<float>(cols) + eps);
+  }
+#pragma omp parallel for schedule(static) if (rows * cols >= parallel_min)
+  for (std::int64_t r = 0; r < rows; ++r) {  // pass 2: x read again
+    const float* xr = x + r * cols;
+    float* yr = y + r * cols;
+#pragma omp simd
+    for (std::int64_t c = 0; c < cols; ++c) yr[c] = xr[c] * inv[r] * w[c];
   }
 }
 

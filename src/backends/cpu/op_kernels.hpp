@@ -27,6 +27,10 @@ void silu_kernel(const float* x, float* y, std::int64_t n);
 void silu_mul_kernel(const float* g, const float* u, float* y, std::int64_t n);
 void gelu_kernel(const float* x, float* y, std::int64_t n);
 void rmsnorm_kernel(const float* x, const float* w, float* y, std::int64_t rows, std::int64_t cols, float eps);
+/// The same in two passes over the tensor (all rows' 1/rms first, then y): x read twice from memory
+/// when rows × cols exceeds the caches — the unfused form that fusion comparisons measure.
+void rmsnorm_two_pass_kernel(const float* x, const float* w, float* y, std::int64_t rows, std::int64_t cols,
+                             float eps);
 void layernorm_kernel(const float* x, const float* w, const float* b, float* y, std::int64_t rows, std::int64_t cols,
                       float eps);
 void softmax_kernel(const float* x, float* y, std::int64_t rows, std::int64_t cols);

@@ -118,8 +118,10 @@ op_timing run_cpu_op(const op_desc& op, const timing_options& timing) {
       const std::int64_t rows = need(op.rows, op, "rows"), cols = need(op.cols, op, "cols");
       const auto x = ar.add(rows * cols), y = ar.add(rows * cols), w = ar.add(cols), b = ar.add(cols);
       const op_kind k = op.kind;
-      kernel = [&ar, x, y, w, b, rows, cols, k](int c) {
-        if (k == op_kind::rmsnorm) rmsnorm_kernel(ar.at(c, x), ar.at(c, w), ar.at(c, y), rows, cols, 1e-5f);
+      const bool two_pass = k == op_kind::rmsnorm && op.name.find("two_pass") != std::string::npos;
+      kernel = [&ar, x, y, w, b, rows, cols, k, two_pass](int c) {
+        if (two_pass) rmsnorm_two_pass_kernel(ar.at(c, x), ar.at(c, w), ar.at(c, y), rows, cols, 1e-5f);
+        else if (k == op_kind::rmsnorm) rmsnorm_kernel(ar.at(c, x), ar.at(c, w), ar.at(c, y), rows, cols, 1e-5f);
         else if (k == op_kind::layernorm) layernorm_kernel(ar.at(c, x), ar.at(c, w), ar.at(c, b), ar.at(c, y), rows, cols, 1e-5f);
         else softmax_kernel(ar.at(c, x), ar.at(c, y), rows, cols);
       };
