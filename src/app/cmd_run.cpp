@@ -24,6 +24,13 @@ std::string joined_args(CLI::App& app) {
   return s;
 }
 
+/// --only takes probe groups or probe names ("bandwidth", "gemm/bf16").
+void check_only_arg(const std::vector<std::string>& only) {
+  for (const auto& o : only)
+    if (o != "bandwidth" && o != "compute" && o != "gemm" && o != "launch" && o.find('/') == std::string::npos)
+      throw input_error("", "--only", "unknown probe group '" + o + "' (expected bandwidth, compute, gemm, launch or a probe name like gemm/bf16)");
+}
+
 void check_device_arg(const std::string& d) {
   if (d == "auto" || d == "cpu" || d == "cuda" || d.rfind("cuda:", 0) == 0) return;
   throw input_error("", "--device", "unknown device '" + d + "' (expected auto, cpu or cuda:N)");
@@ -60,6 +67,7 @@ void add_run(CLI::App& app, context& ctx) {
       ->check(CLI::Range(0.0, 1.0))->capture_default_str();
   sub->callback([sub, opt, fleet_opt, &ctx] {
     check_device_arg(opt->device);
+    check_only_arg(opt->only);
     std::string model_path;
     const model_config cfg = load_run_model(*opt, model_path);  // bad input fails before any write
     opt->command = joined_args(*sub);
@@ -86,6 +94,7 @@ void add_measure(CLI::App& app, context& ctx) {
   sub->add_option("--only", opt->only, "probe groups: bandwidth, compute, gemm, launch")->delimiter(',');
   sub->callback([sub, opt, out, &ctx] {
     check_device_arg(opt->device);
+    check_only_arg(opt->only);
     opt->measure_ops = false;
     std::string model_path;
     const model_config cfg = load_run_model(*opt, model_path);

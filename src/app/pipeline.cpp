@@ -249,7 +249,10 @@ results run_pipeline(const run_options& opt, const model_config& cfg, const std:
   std::size_t done = 0;
   for (const auto& p : probes) {
     ++done;
-    if (!selected(opt.only, p.group, p.name)) continue;
+    if (!selected(opt.only, p.group, p.name)) {
+      r.measured.skipped.push_back({p.name, "not run", "not selected by --only"});
+      continue;
+    }
     if (interrupted() || lost) {
       r.measured.skipped.push_back({p.name, "not run", lost ? "device lost earlier in the run" : "interrupted"});
       continue;
