@@ -61,6 +61,8 @@ void add_run(CLI::App& app, context& ctx) {
   sub->add_option("--out", opt->out, "output directory")->capture_default_str();
   sub->add_flag("--quick", opt->quick, "short run (tests): fewer sizes and repeats");
   sub->add_option("--only", opt->only, "probe groups: bandwidth, compute, gemm, launch")->delimiter(',');
+  sub->add_option("--tpot", opt->tpot_s, "your measured time per output token (s, decode batch 1) for the TPOT → MFU row")
+      ->check(CLI::Range(1e-9, 1e6));
   auto fleet_opt = std::make_shared<fleet::fleet_options>();
   sub->add_option("--straggler-threshold", fleet_opt->straggler_threshold,
                   "fleet runs (mpirun): flag a device more than this fraction below the fleet median")

@@ -304,6 +304,9 @@ results run_pipeline(const run_options& opt, const model_config& cfg, const std:
   flag_results(r);
   analyse(r);
   if (!sweep.is_null()) r.analysis["batch_sweep"] = sweep;
+  if (opt.tpot_s > 0)
+    r.analysis["tpot_input"] = {{"tpot_s", opt.tpot_s},
+                                {"source", "--tpot (the user's measured time per output token, decode batch 1)"}};
   if (interrupted()) r.status = "interrupted";
   else if (!r.errors.empty() && !(r.errors.size() == 1 && r.errors[0].probe == "build")) r.status = "partial";
   return r;

@@ -16,6 +16,7 @@ struct run_options {
   bool quick = false;
   bool measure_ops = true;
   std::vector<std::string> only;  ///< probe groups; empty = all
+  double tpot_s = 0;              ///< --tpot: a measured TPOT (s) for the record table's TPOT → MFU row
   std::string command;            ///< the command line, recorded in results.host
   /// Test hook: a probe whose name contains this string throws probe_error (ROOFLINE_FAIL_PROBE).
   std::string fail_probe;

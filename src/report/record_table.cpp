@@ -137,6 +137,13 @@ void mfu_row(const results& r, table& t, const std::string& precision) {
   const nominal_peak* p = peak_for(r.nominal, precision);
   decode_step d = decode_batch1(r);
   std::string source = "measured decode ops, batch 1";
+  if (r.analysis.is_object() && r.analysis.contains("tpot_input") && r.analysis["tpot_input"].is_object()) {
+    const json& in = r.analysis["tpot_input"];  // `roofline run --tpot S`: the user's own TPOT wins
+    if (in.contains("tpot_s") && in["tpot_s"].is_number() && in["tpot_s"].get<double>() > 0) {
+      d.tpot_s = in["tpot_s"].get<double>();
+      source = "--tpot";
+    }
+  }
   if (!d.tpot_s && r.analysis.is_object()) {
     const auto it = r.analysis.find("mfu");
     if (it != r.analysis.end() && it->is_object()) {

@@ -53,7 +53,7 @@ class QuickRun : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
     dir_ = fresh_dir("quick");
-    const auto r = run_cli("run --device cpu --quick --out " + dir_.string());
+    const auto r = run_cli("run --device cpu --quick --tpot 0.025 --out " + dir_.string());
     code_ = r.code;
     err_ = r.err;
   }
@@ -68,6 +68,12 @@ TEST_F(QuickRun, ExitsZeroAndWritesAllFourFiles) {
   for (const char* f : {"results.json", "report.md", "roofline.svg", "report.html"})
     EXPECT_TRUE(fs::exists(dir_ / f)) << f;
   EXPECT_NE(err_.find("[roofline"), std::string::npos) << "progress goes to stderr";
+}
+
+TEST_F(QuickRun, TpotFillsTheRecordTablesMfuRow) {
+  std::ifstream in(dir_ / "report.md");
+  const std::string md(std::istreambuf_iterator<char>(in), {});
+  EXPECT_NE(md.find("TPOT 25.0 ms (--tpot)"), std::string::npos);
 }
 
 TEST_F(QuickRun, ResultsJsonHasTheDesignFields) {
