@@ -101,6 +101,11 @@ std::optional<double> roof_fraction(const op_result& r, const roofline_summary& 
 void refresh_advice(op_result& r, const roofline_summary& roofs) {
   const auto f = roof_fraction(r, roofs);
   if (!f) return;
+  if (*f > 1.1) {  // faster than the roof allows: the bytes did not all come from DRAM/HBM
+    r.advice = fmt::format("above the roof ({:.0f}% of it): part of the working set was served from cache, "
+                           "so the DRAM roof does not bound this op here", 100.0 * *f);
+    return;
+  }
   if (*f >= 0.9) {
     r.advice = fmt::format("stop: at the roof ({:.0f}% of the roof)", 100.0 * *f);
     return;

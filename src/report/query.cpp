@@ -197,6 +197,12 @@ ridge_pair ridge_for(const results& r, const std::string& precision) {
   if (r.nominal.memory_bandwidth_bytes_per_s && *r.nominal.memory_bandwidth_bytes_per_s > 0)
     rp.bw_nominal = r.nominal.memory_bandwidth_bytes_per_s;
   if (const bandwidth_result* b = best_device_bandwidth(r.measured)) rp.bw_measured = b->bytes_per_s;
+  // The roofs the ops were placed against (results.roofline) win, so every ridge in the report is
+  // the one the op table used.
+  if (r.roofline.precision == precision && r.roofline.peak_measured > 0 && r.roofline.bandwidth_measured > 0) {
+    rp.peak_measured = r.roofline.peak_measured;
+    rp.bw_measured = r.roofline.bandwidth_measured;
+  }
   if (rp.peak_nominal && rp.bw_nominal) rp.nominal = *rp.peak_nominal / *rp.bw_nominal;
   if (rp.peak_measured && rp.bw_measured) rp.measured = *rp.peak_measured / *rp.bw_measured;
   return rp;

@@ -73,7 +73,7 @@ section measured_section(const results& r) {
                         cell(c.method.empty() ? "—" : c.method), cell(join(c.flags) + (c.verified ? "" : " (not verified)"))});
     }
     s.add(std::move(t));
-    s.para("Best = the roof; median and spread = (max − min) ÷ median over the repeats. Telemetry: median (min–max) over the probe.");
+    s.para("Best = the roof (work ÷ fastest repeat); median = work ÷ median time; spread = (max − min) ÷ median of the repeats' times. Telemetry: median (min–max) over the probe.");
   }
   if (m.launch) {
     s.heading("Launch overhead");
