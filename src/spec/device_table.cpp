@@ -181,9 +181,15 @@ void parse_file(const std::string& path, device_table& t) {
   if (!in) throw input_error(path, "", "cannot read the device table file");
   std::stringstream ss;
   ss << in.rdbuf();
+  parse_table_text(ss.str(), path, t);
+}
+
+}  // namespace
+
+void parse_table_text(const std::string& text, const std::string& path, device_table& t) {
   json j;
   try {
-    j = json::parse(ss.str());
+    j = json::parse(text);
   } catch (const json::exception& e) {  // parse_error, or out_of_range for a number that overflows a double
     throw input_error(path, "", std::string("not valid JSON: ") + e.what());
   }
@@ -211,8 +217,6 @@ void parse_file(const std::string& path, device_table& t) {
     t.skus.push_back(std::move(s));
   }
 }
-
-}  // namespace
 
 const chip_rates& device_table::chip_of(const sku_row& s) const {
   for (const auto& c : chips)

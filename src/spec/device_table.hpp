@@ -87,6 +87,9 @@ struct device_table {
 /// unknown chip, a duplicate name, or a missing directory.
 device_table load_table(const std::string& dir);
 
+/// Adds one device-table file's text (`path` names it in errors) to `t`, validated as load_table.
+void parse_table_text(const std::string& text, const std::string& path, device_table& t);
+
 /// load_table(device_table_dir()).
 device_table load_default_table();
 
