@@ -51,6 +51,17 @@ int finish(const results& r, const std::string& out_path, bool dir) {
   return 1;
 }
 
+/// The inputs `run` and `measure` share, checked before anything is written: the device string,
+/// --only, the model (loaded here); also the recorded command line and the test hook.
+model_config prepare_run(run_options& opt, CLI::App& sub, std::string& model_path) {
+  check_device_arg(opt.device);
+  check_only_arg(opt.only);
+  const model_config cfg = load_run_model(opt, model_path);
+  opt.command = joined_args(sub);
+  if (const char* f = std::getenv("ROOFLINE_FAIL_PROBE")) opt.fail_probe = f;
+  return cfg;
+}
+
 }  // namespace
 
 void add_run(CLI::App& app, context& ctx) {
@@ -68,12 +79,8 @@ void add_run(CLI::App& app, context& ctx) {
                   "fleet runs (mpirun): flag a device more than this fraction below the fleet median")
       ->check(CLI::Range(0.0, 1.0))->capture_default_str();
   sub->callback([sub, opt, fleet_opt, &ctx] {
-    check_device_arg(opt->device);
-    check_only_arg(opt->only);
     std::string model_path;
-    const model_config cfg = load_run_model(*opt, model_path);  // bad input fails before any write
-    opt->command = joined_args(*sub);
-    if (const char* f = std::getenv("ROOFLINE_FAIL_PROBE")) opt->fail_probe = f;
+    const model_config cfg = prepare_run(*opt, *sub, model_path);  // bad input fails before any write
     if (fleet::launched_by_mpi()) {  // mpirun -np N roofline run: src/fleet measures, gathers, reports
       fleet_opt->quick = opt->quick;
       ctx.exit_code = fleet::run(*fleet_opt, opt->device, opt->out, cfg,
@@ -95,13 +102,9 @@ void add_measure(CLI::App& app, context& ctx) {
   sub->add_flag("--quick", opt->quick, "short run: fewer sizes and repeats");
   sub->add_option("--only", opt->only, "probe groups: bandwidth, compute, gemm, launch")->delimiter(',');
   sub->callback([sub, opt, out, &ctx] {
-    check_device_arg(opt->device);
-    check_only_arg(opt->only);
     opt->measure_ops = false;
     std::string model_path;
-    const model_config cfg = load_run_model(*opt, model_path);
-    opt->command = joined_args(*sub);
-    if (const char* f = std::getenv("ROOFLINE_FAIL_PROBE")) opt->fail_probe = f;
+    const model_config cfg = prepare_run(*opt, *sub, model_path);
     const results r = run_pipeline(*opt, cfg, model_path);
     ctx.exit_code = finish(r, *out, false);
   });
