@@ -51,13 +51,30 @@ class backend {
   virtual op_timing run_op(const op_desc& op, const timing_options& timing) = 0;
   /// The launch floor (s) to add to predictions of ops on this device (0 on the CPU).
   virtual double launch_floor_s() { return 0; }
+  /// Completes `n` from what was measured where the nominal could not be derived from a table
+  /// (CPU: a part the FMA table does not know gets "measured, no datasheet" peaks). Default: none.
+  virtual void complete_nominal(nominal_roofs& n, const measured_roofs& m) {
+    (void)n;
+    (void)m;
+  }
 };
+
+/// What the user states about the device that it cannot tell itself (CPUs: `--uarch`, `--memory`).
+struct device_overrides {
+  std::string uarch;   ///< e.g. "zen4"; "" = detect
+  std::string memory;  ///< e.g. "12 x DDR5-4800"; "" = detect
+  bool empty() const { return uarch.empty() && memory.empty(); }
+};
+
+/// Checks `o` without touching the device: the --memory syntax, the --uarch name, and that both
+/// describe a CPU (`device` "cpu" or "auto"). Throws input_error naming the flag.
+void check_overrides(const std::string& device, const device_overrides& o);
 
 /// "auto" (a CUDA GPU when there is one, else the CPU), "cpu", "cuda", "cuda:N".
 /// Throws input_error for an unknown device string or a GPU that is not there.
-std::unique_ptr<backend> make_backend(const std::string& device);
+std::unique_ptr<backend> make_backend(const std::string& device, const device_overrides& overrides = {});
 
-std::unique_ptr<backend> make_cpu_backend();
+std::unique_ptr<backend> make_cpu_backend(const device_overrides& overrides = {});
 #ifdef ROOFLINE_HAVE_CUDA
 /// Number of visible CUDA devices (0 when none or no driver).
 int cuda_device_count();

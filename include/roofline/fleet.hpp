@@ -90,8 +90,9 @@ struct roof_value {
 };
 std::vector<roof_value> named_roofs(const device_roofs& d);
 
-/// The spread of one roof over the fleet: n, min, median, max and spread = (max − min) / median
-/// (summarize() in measure.hpp). Only devices that measured the roof count.
+/// The spread of one roof over the fleet: n, min, median, max and range = (max − min) / median
+/// (summarize() in measure.hpp; fleet.md's "spread" column is this range: with a few devices the
+/// interquartile range says little). Only devices that measured the roof count.
 struct roof_spread {
   std::string roof;
   std::string unit;

@@ -13,9 +13,18 @@ namespace roofline {
 /// Throws std::invalid_argument on an empty input.
 double median(std::vector<double> xs);
 
-/// n, min, max, median, mean and spread = (max - min) / median (0 when median == 0).
-/// Throws std::invalid_argument on an empty input.
+/// n, min, max, median, mean, spread = IQR / median (robust) and range = (max − min) / median
+/// (both 0 when median == 0). Throws std::invalid_argument on an empty input.
 stats_summary summarize(const std::vector<double>& xs);
+
+/// The q-quantile of xs, q in [0, 1], linear interpolation between order statistics (Hyndman &
+/// Fan 1996, type 7: numpy's and R's default). quantile({1,2,3,4}, 0.25) == 1.75.
+/// Throws std::invalid_argument on an empty input or q outside [0, 1].
+double quantile(std::vector<double> xs, double q);
+
+/// Repeats disagree when the spread of their times (IQR / median) is above this: the one bound for
+/// the noisy flag and for re-running a probe (docs/methodology.md §"Interference").
+inline constexpr double noisy_spread = 0.10;
 
 struct timing_options {
   int warmups = 2;           ///< untimed runs first (module load, page faults, clocks ramp)

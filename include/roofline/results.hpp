@@ -45,10 +45,33 @@ struct nominal_roofs {
   std::vector<std::string> notes;
 };
 
-/// Summary of a series of samples (seconds, or a rate). `spread` = (max - min) / median.
+/// Summary of a series of samples (seconds, or a rate). `spread` is robust: the interquartile
+/// range over the median, IQR / median (quartiles by linear interpolation, Hyndman & Fan 1996
+/// type 7); `range` = (max − min) / median, which one outlier decides.
 struct stats_summary {
   int n = 0;
-  double min = 0, max = 0, median = 0, mean = 0, spread = 0;
+  double min = 0, max = 0, median = 0, mean = 0, spread = 0, range = 0;
+};
+
+/// What else the machine did while one probe ran (CPU: /proc/stat against /proc/self/stat).
+/// Fractions are of the machine's whole CPU time over the probe's wall time (logical CPUs × s).
+struct interference_sample {
+  std::string probe;
+  double wall_s = 0;
+  double other_cpu_fraction = 0;  ///< CPU time used by other processes
+  double steal_fraction = 0;      ///< time a hypervisor gave this VM's CPUs to others
+  int attempts = 1;               ///< 2 when the probe was re-run because it was disturbed or noisy
+  std::string verdict;            ///< "clean" | "re-run, clean" | "unreliable: <why>"
+};
+
+/// The run-level verdict on interference: read before measuring (an idle check) and summed over
+/// every probe. `busy` is true when any probe stayed disturbed after its re-run.
+struct interference_report {
+  bool busy = false;
+  std::string summary;  ///< one line for the report's top and the exit status text
+  interference_sample before;
+  int unreliable_results = 0;  ///< bandwidth/compute rows kept out of the roofs
+  std::vector<interference_sample> probes;
 };
 
 /// Telemetry (NVML on GPUs, cpufreq/measured on CPUs) over one probe.
@@ -73,6 +96,9 @@ struct bandwidth_result {
   std::optional<double> burst_bytes_per_s;  ///< first ~100 ms (GPU)
   std::optional<telemetry_summary> telemetry;
   std::vector<std::string> flags;  ///< sanity warnings, e.g. "working set fits in LLC"
+  bool rejected = false;           ///< breaks a physical rule or was measured disturbed: never a roof
+  std::string rejected_reason;
+  std::optional<stats_summary> across_runs;  ///< --repeat N: the best rate of each whole run
 };
 
 struct compute_result {
@@ -88,6 +114,9 @@ struct compute_result {
   std::optional<double> burst_flops_per_s;
   std::optional<telemetry_summary> telemetry;
   std::vector<std::string> flags;
+  bool rejected = false;  ///< measured disturbed or impossible: never a roof
+  std::string rejected_reason;
+  std::optional<stats_summary> across_runs;  ///< --repeat N: the best rate of each whole run
 };
 
 struct launch_result {
@@ -192,6 +221,8 @@ struct results {
   std::vector<op_result> ops;
   json analysis = json::object();  ///< attribution waterfalls, mfu, fusion, batch sweep, accuracy
   std::vector<error_entry> errors;
+  std::optional<interference_report> interference;  ///< CPU runs: what else the machine did
+  int repeat = 1;  ///< --repeat N: whole measurements taken
 };
 
 // ---- JSON (defined in src/common/results_json.cpp) ----
@@ -203,6 +234,10 @@ void to_json(json& j, const nominal_roofs& v);
 void from_json(const json& j, nominal_roofs& v);
 void to_json(json& j, const stats_summary& v);
 void from_json(const json& j, stats_summary& v);
+void to_json(json& j, const interference_sample& v);
+void from_json(const json& j, interference_sample& v);
+void to_json(json& j, const interference_report& v);
+void from_json(const json& j, interference_report& v);
 void to_json(json& j, const telemetry_summary& v);
 void from_json(const json& j, telemetry_summary& v);
 void to_json(json& j, const bandwidth_result& v);

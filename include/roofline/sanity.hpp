@@ -4,13 +4,14 @@
 #pragma once
 #include <string>
 
+#include "roofline/measure.hpp"
 #include "roofline/results.hpp"
 
 namespace roofline {
 
 struct sanity_thresholds {
   double above_nominal = 0.05;   ///< measured > nominal × (1 + this) is flagged "above nominal"
-  double spread = 0.25;          ///< (max − min) / median of the timed samples above this is flagged
+  double spread = noisy_spread;  ///< IQR / median of the timed samples above this is flagged "noisy"
   double throttled_fraction = 0.0;  ///< any throttled sample is flagged with its NVML reasons
 };
 

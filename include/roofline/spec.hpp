@@ -95,6 +95,20 @@ live_gpu detect_cuda_gpu(int index);
 /// note "unknown (why)".
 nominal_roofs gpu_nominal_live(const live_gpu& g);
 
+/// A DRAM configuration stated by the user (`--memory "12 x DDR5-4800"`): what a VM or a machine
+/// without readable SMBIOS cannot tell.
+struct memory_config {
+  int channels = 0;        ///< 64-bit DDR channels (a DDR5 DIMM channel is two 32-bit subchannels: one channel here)
+  double mt_per_s = 0;     ///< transfers per second per pin, in millions (DDR5-4800: 4800)
+  std::string type;        ///< "DDR3", "DDR4" or "DDR5"
+  std::string text;        ///< as the user wrote it
+};
+
+/// Parses "12 x DDR5-4800" (also "12x DDR5-4800", "12 × DDR4-3200", "12*DDR5-5600"). Throws
+/// input_error naming `flag` on anything else: a channel count outside 1..64, a type other than
+/// DDR3/DDR4/DDR5, a rate outside 200..20000 MT/s.
+memory_config parse_memory_config(const std::string& text, const std::string& flag = "--memory");
+
 /// What roofline knows about a CPU (filled by the CPU backend's detection).
 struct cpu_description {
   std::string model;
@@ -103,6 +117,8 @@ struct cpu_description {
   int threads = 0;  ///< logical processors
   std::string isa;  ///< widest SIMD ISA used: "avx512f", "avx2+fma", "sse2", "neon", ...
   int simd_bits = 0;
+  std::string uarch;         ///< microarchitecture ("zen4", "sky_lake", ...), "" when unknown
+  std::string uarch_source;  ///< "CPUID family 0x19 model 0x11: ...", "cpuinfo", "given by the user (--uarch)"
   int fma_units = 0;  ///< FMA pipes per core
   std::string fma_units_source;
   double clock_hz = 0;
@@ -110,12 +126,21 @@ struct cpu_description {
   std::int64_t l1d_bytes = 0, l2_bytes = 0, l3_bytes = 0;  ///< per core (L1, L2) and total (L3)
   std::optional<int> memory_channels;
   std::optional<double> memory_mt_per_s;
+  std::string memory_source;  ///< "detected: SMBIOS", "given by the user (--memory 12 x DDR5-4800)"
   std::string memory_reason;  ///< why bandwidth is unknown, when it is
 };
 
 /// FP32 and FP64 peaks = cores × FMA units × SIMD lanes × 2 × clock; DRAM = channels × MT/s × 8 B,
 /// or null with the reason.
 nominal_roofs cpu_nominal(const cpu_description& cpu);
+
+/// Completes `n` where the FMA table does not know the part (no vector peak): each precision's
+/// nominal is derived from the measured FMA rate of the vector probe (measured.compute[] entries
+/// with engine "vector"), its FMA/clock/core inferred as rate ÷ (cores × lanes × 2 × clock) and
+/// rounded to 0.5, 1, 2, 3 or 4 when within 15 % of one (else the measured rate itself), every
+/// factor marked "measured, no datasheet". Returns the number of peaks added (0 when `n` already
+/// had peaks or nothing was measured).
+int cpu_nominal_from_measured(nominal_roofs& n, const cpu_description& cpu, const std::vector<compute_result>& measured);
 
 /// The peak of `precision` on `engine` ("tensor" preferred, then "vector" when engine is empty).
 const nominal_peak* find_peak(const nominal_roofs& n, const std::string& precision, const std::string& engine = "");

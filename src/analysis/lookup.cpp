@@ -47,7 +47,7 @@ const bandwidth_result* best_bandwidth(const measured_roofs& m, const std::strin
   const bandwidth_result* best = nullptr;
   for (const auto& b : m.bandwidth) {
     const bool level_ok = level_kind == "dram" ? is_device_memory(b.level) : b.level == level_kind;
-    if (!level_ok || (!pattern.empty() && b.pattern != pattern) || !(b.bytes_per_s > 0)) continue;
+    if (!level_ok || (!pattern.empty() && b.pattern != pattern) || !(b.bytes_per_s > 0) || b.rejected) continue;
     if (!best || b.bytes_per_s > best->bytes_per_s) best = &b;
   }
   return best;
@@ -57,7 +57,7 @@ const compute_result* best_compute(const measured_roofs& m, const std::string& p
   const compute_result* best = nullptr;
   for (int pass = 0; pass < 2 && !best; ++pass)
     for (const auto& c : m.compute) {
-      if (c.precision != precision || !(c.flops_per_s > 0)) continue;
+      if (c.precision != precision || !(c.flops_per_s > 0) || c.rejected) continue;
       if ((pass == 0) != is_gemm_engine(c.engine)) continue;
       if (!best || c.flops_per_s > best->flops_per_s) best = &c;
     }
@@ -67,7 +67,7 @@ const compute_result* best_compute(const measured_roofs& m, const std::string& p
 const compute_result* gemm_at(const measured_roofs& m, const std::string& precision, std::int64_t n) {
   const compute_result* best = nullptr;
   for (const auto& c : m.compute)
-    if (c.precision == precision && is_gemm_engine(c.engine) && c.size && *c.size == n && c.flops_per_s > 0)
+    if (c.precision == precision && is_gemm_engine(c.engine) && c.size && *c.size == n && c.flops_per_s > 0 && !c.rejected)
       if (!best || c.flops_per_s > best->flops_per_s) best = &c;
   return best;
 }

@@ -45,7 +45,13 @@ int finish(const results& r, const std::string& out_path, bool dir) {
     write_file_atomic(out_path, render_json(r));
     std::fprintf(stderr, "[roofline 100%%] wrote %s\n", out_path.c_str());
   }
-  if (r.status == "complete") return 0;
+  if (r.interference && r.interference->busy)
+    std::fprintf(stderr, "roofline: warning: %s\n", r.interference->summary.c_str());
+  if (r.status == "complete") {
+    std::fprintf(stderr, "roofline: run complete%s\n",
+                 r.interference && r.interference->busy ? " on a busy machine: the roofs exclude the disturbed results" : "");
+    return 0;
+  }
   std::fprintf(stderr, "roofline: run %s: %zu probe(s) failed or not run; see errors in the results\n",
                r.status.c_str(), r.errors.size());
   return 1;
@@ -56,10 +62,19 @@ int finish(const results& r, const std::string& out_path, bool dir) {
 model_config prepare_run(run_options& opt, CLI::App& sub, std::string& model_path) {
   check_device_arg(opt.device);
   check_only_arg(opt.only);
+  check_overrides(opt.device, {opt.uarch, opt.memory});
   const model_config cfg = load_run_model(opt, model_path);
   opt.command = joined_args(sub);
   if (const char* f = std::getenv("ROOFLINE_FAIL_PROBE")) opt.fail_probe = f;
   return cfg;
+}
+
+/// Options `run` and `measure` share beyond --device/--only: what the machine cannot tell, and repeats.
+void add_machine_options(CLI::App* sub, run_options& opt) {
+  sub->add_option("--repeat", opt.repeat, "take the whole measurement N times: per-roof median and spread across runs")
+      ->check(CLI::Range(1, 20))->capture_default_str();
+  sub->add_option("--memory", opt.memory, "CPU DRAM configuration the machine cannot tell, e.g. \"12 x DDR5-4800\"");
+  sub->add_option("--uarch", opt.uarch, "CPU microarchitecture when detection cannot tell (zen4, sky_lake, ...)");
 }
 
 }  // namespace
@@ -72,6 +87,7 @@ void add_run(CLI::App& app, context& ctx) {
   sub->add_option("--out", opt->out, "output directory")->capture_default_str();
   sub->add_flag("--quick", opt->quick, "short run (tests): fewer sizes and repeats");
   sub->add_option("--only", opt->only, "probe groups: bandwidth, compute, gemm, launch")->delimiter(',');
+  add_machine_options(sub, *opt);
   sub->add_option("--tpot", opt->tpot_s, "your measured time per output token (s, decode batch 1) for the TPOT → MFU row")
       ->check(CLI::Range(1e-9, 1e6));
   auto fleet_opt = std::make_shared<fleet::fleet_options>();
@@ -101,6 +117,7 @@ void add_measure(CLI::App& app, context& ctx) {
   sub->add_option("--out", *out, "results file")->capture_default_str();
   sub->add_flag("--quick", opt->quick, "short run: fewer sizes and repeats");
   sub->add_option("--only", opt->only, "probe groups: bandwidth, compute, gemm, launch")->delimiter(',');
+  add_machine_options(sub, *opt);
   sub->callback([sub, opt, out, &ctx] {
     opt->measure_ops = false;
     std::string model_path;

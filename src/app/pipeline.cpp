@@ -1,5 +1,7 @@
 #include "app/pipeline.hpp"
 
+#include "app/measure_driver.hpp"
+
 #include <sys/utsname.h>
 #include <unistd.h>
 
@@ -45,13 +47,6 @@ std::string iso_now() {
   char buf[32];
   std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
   return buf;
-}
-
-bool selected(const std::vector<std::string>& only, const std::string& group, const std::string& name) {
-  if (only.empty()) return true;
-  for (const auto& o : only)
-    if (o == group || o == name) return true;
-  return false;
 }
 
 /// The op scenarios of the default job: decode at batch 1 and 32 (context 2048), prefill at 2048
@@ -233,7 +228,7 @@ results run_pipeline(const run_options& opt, const model_config& cfg, const std:
   if (r.tool.build_type != "Release")  // recorded in tool.build_type; the report warns beside the device
     std::fprintf(stderr, "roofline: warning: not a Release build (%s): measurements may be slow\n", r.tool.build_type.c_str());
 
-  auto be = make_backend(opt.device);
+  auto be = make_backend(opt.device, {opt.uarch, opt.memory});
 
   progress("detecting the device", 0.0);
   r.device = be->describe();
@@ -244,33 +239,16 @@ results run_pipeline(const run_options& opt, const model_config& cfg, const std:
   po.timing = opt.quick ? quick_timing() : default_timing();
   po.only = opt.only;
   po.progress = progress;
-  auto probes = be->probes(po);
-  bool lost = false;
-  std::size_t done = 0;
-  for (const auto& p : probes) {
-    ++done;
-    if (!selected(opt.only, p.group, p.name)) {
-      r.measured.skipped.push_back({p.name, "not run", "not selected by --only"});
-      continue;
-    }
-    if (interrupted() || lost) {
-      r.measured.skipped.push_back({p.name, "not run", lost ? "device lost earlier in the run" : "interrupted"});
-      continue;
-    }
-    progress(p.name, 0.05 + 0.55 * (done - 1) / std::max<std::size_t>(1, probes.size()));
-    try {
-      if (!opt.fail_probe.empty() && p.name.find(opt.fail_probe) != std::string::npos)
-        throw probe_error("injected failure (ROOFLINE_FAIL_PROBE)");
-      p.run(r.measured);
-    } catch (const device_lost_error& e) {
-      lost = true;
-      r.errors.push_back({p.name, e.what()});
-      r.measured.skipped.push_back({p.name, "failed", e.what()});
-    } catch (const probe_error& e) {
-      r.errors.push_back({p.name, e.what()});
-      r.measured.skipped.push_back({p.name, "failed", e.what()});
-    }
-  }
+  measure_plan plan;
+  plan.only = opt.only;
+  plan.repeat = opt.repeat;
+  plan.judge_cpu_interference = r.device.kind == "cpu";
+  plan.fail_probe = opt.fail_probe;
+  plan.interrupted = interrupted;
+  plan.progress = progress;
+  bool lost = measure_probes(be->probes(po), plan, r);
+  // A part the FMA table does not know: its nominal from the measured FMA rate, so labelled.
+  if (r.device.kind == "cpu") be->complete_nominal(r.nominal, r.measured);
 
   const std::string precision = r.device.kind == "cpu" ? "fp32" : "fp16";
   r.roofline = summarize_roofline(r.nominal, r.measured, precision);

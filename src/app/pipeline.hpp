@@ -16,6 +16,9 @@ struct run_options {
   bool quick = false;
   bool measure_ops = true;
   std::vector<std::string> only;  ///< probe groups; empty = all
+  int repeat = 1;                 ///< --repeat N: whole measurements (per-roof median and spread across runs)
+  std::string uarch;              ///< --uarch: the CPU microarchitecture, when detection cannot tell
+  std::string memory;             ///< --memory "12 x DDR5-4800": the DRAM configuration, likewise
   double tpot_s = 0;              ///< --tpot: a measured TPOT (s) for the record table's TPOT → MFU row
   std::string command;            ///< the command line, recorded in results.host
   /// Test hook: a probe whose name contains this string throws probe_error (ROOFLINE_FAIL_PROBE).

@@ -5,14 +5,16 @@
 
 namespace roofline {
 
-std::unique_ptr<backend> make_backend(const std::string& device) {
-  if (device == "cpu") return make_cpu_backend();
+std::unique_ptr<backend> make_backend(const std::string& device, const device_overrides& overrides) {
+  check_overrides(device, overrides);
+  if (device == "cpu") return make_cpu_backend(overrides);
   if (device == "auto") {
 #ifdef ROOFLINE_HAVE_CUDA
-    if (cuda_device_count() > 0) return make_cuda_backend(0);
+    if (cuda_device_count() > 0 && overrides.empty()) return make_cuda_backend(0);
 #endif
-    return make_cpu_backend();
+    return make_cpu_backend(overrides);
   }
+
   if (device == "cuda" || device.rfind("cuda:", 0) == 0) {
     [[maybe_unused]] int index = 0;
     if (device.size() > 5) {

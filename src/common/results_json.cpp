@@ -23,13 +23,16 @@ RL_JSON(factor, name, value, unit, source)
 RL_JSON(nominal_peak, precision, accumulate, engine, flops_per_s, formula, factors, sparse_flops_per_s, note)
 RL_JSON(nominal_roofs, device_name, source, factors, peaks, memory_bandwidth_bytes_per_s,
         memory_bandwidth_reason, memory_bandwidth_formula, memory_factors, notes)
-RL_JSON(stats_summary, n, min, max, median, mean, spread)
+RL_JSON(stats_summary, n, min, max, median, mean, spread, range)
+RL_JSON(interference_sample, probe, wall_s, other_cpu_fraction, steal_fraction, attempts, verdict)
+RL_JSON(interference_report, busy, summary, before, unreliable_results, probes)
 RL_JSON(telemetry_summary, samples, sample_hz, sm_clock_mhz, mem_clock_mhz, power_w, temperature_c,
         throttle_reasons, throttled_fraction)
 RL_JSON(bandwidth_result, pattern, level, working_set_bytes, bytes_per_s, median_bytes_per_s, spread,
-        repeats, bytes_convention, verified, burst_bytes_per_s, telemetry, flags)
+        repeats, bytes_convention, verified, burst_bytes_per_s, telemetry, flags, rejected,
+        rejected_reason, across_runs)
 RL_JSON(compute_result, precision, engine, size, flops_per_s, median_flops_per_s, spread, repeats,
-        verified, method, burst_flops_per_s, telemetry, flags)
+        verified, method, burst_flops_per_s, telemetry, flags, rejected, rejected_reason, across_runs)
 RL_JSON(launch_result, kernel_s, graph_s, method)
 RL_JSON(probe_status, probe, status, reason)
 RL_JSON(measured_roofs, bandwidth, compute, launch, telemetry, skipped)
@@ -43,7 +46,7 @@ RL_JSON(host_info, hostname, os, timestamp, command)
 RL_JSON(device_info, kind, name, id, properties)
 RL_JSON(model_summary, name, source, family, config, parameters)
 RL_JSON(results, schema_version, status, tool, host, device, nominal, measured, roofline, model, ops,
-        analysis, errors)
+        analysis, errors, interference, repeat)
 
 #undef RL_JSON
 

@@ -35,7 +35,7 @@ device_roofs extract_roofs(const results& r, int rank) {
   d.status = r.status;
 
   for (const auto& b : r.measured.bandwidth)
-    if (is_device_memory(b.level) && (!d.dram_bytes_per_s || b.bytes_per_s > *d.dram_bytes_per_s)) {
+    if (is_device_memory(b.level) && !b.rejected && (!d.dram_bytes_per_s || b.bytes_per_s > *d.dram_bytes_per_s)) {
       d.dram_bytes_per_s = b.bytes_per_s;
       d.dram_pattern = b.pattern;
     }
@@ -43,6 +43,7 @@ device_roofs extract_roofs(const results& r, int rank) {
   d.gemm_precision = default_precision(r);
   const telemetry_summary* gemm_tel = nullptr;
   for (const auto& c : r.measured.compute) {
+    if (c.rejected) continue;
     if (c.engine == "gemm") {
       if (c.precision == d.gemm_precision && (!d.gemm_flops_per_s || c.flops_per_s > *d.gemm_flops_per_s)) {
         d.gemm_flops_per_s = c.flops_per_s;

@@ -97,7 +97,7 @@ json to_json(const fleet_report& f) {
   for (const auto& d : f.devices) devices.push_back(to_json(d));
   for (const auto& s : f.spread)
     spread.push_back({{"roof", s.roof}, {"unit", s.unit}, {"n", s.stats.n}, {"min", s.stats.min}, {"median", s.stats.median},
-                      {"max", s.stats.max}, {"spread", s.stats.spread}});
+                      {"max", s.stats.max}, {"spread", s.stats.range}});
   for (const auto& s : f.stragglers) {
     const device_roofs* d = nullptr;
     for (const auto& x : f.devices)
@@ -177,7 +177,7 @@ std::string render_fleet_markdown(const fleet_report& f) {
         "|---|---:|---:|---:|---:|---:|\n";
   for (const auto& s : f.spread)
     md += fmt::format("| {} | {} | {} | {} | {} | {:.1f}% |\n", s.roof, s.stats.n, si(s.stats.min, s.unit), si(s.stats.median, s.unit),
-                      si(s.stats.max, s.unit), 100 * s.stats.spread);
+                      si(s.stats.max, s.unit), 100 * s.stats.range);
   if (f.spread.empty()) md += "| (no roof measured) | | | | | |\n";
 
   md += fmt::format("\n## Stragglers\n\nA device is a straggler on a roof when it is more than {:.1f}% below the fleet median "

@@ -60,8 +60,8 @@ int flag_results(results& r, const sanity_thresholds& t) {
     if ((b.level == "dram" || b.level == "hbm") && nominal_bw && b.bytes_per_s > *nominal_bw * (1 + t.above_nominal))
       add_flag(b.flags, fmt::format("{:.1f}% above the nominal memory bandwidth: check the byte count and the working set",
                                     100 * (b.bytes_per_s / *nominal_bw - 1)), count);
-    if (b.spread > t.spread)
-      add_flag(b.flags, fmt::format("spread {:.0f}% of the median: noisy", 100 * b.spread), count);
+    if (b.spread > t.spread && !b.rejected)
+      add_flag(b.flags, fmt::format("repeats disagree: IQR {:.0f}% of the median time", 100 * b.spread), count);
     flag_telemetry(b.telemetry, b.flags, count);
   }
   for (auto& c : r.measured.compute) {
@@ -69,8 +69,8 @@ int flag_results(results& r, const sanity_thresholds& t) {
     if (nom > 0 && c.flops_per_s > nom * (1 + t.above_nominal))
       add_flag(c.flags, fmt::format("{:.1f}% above the nominal {} peak: check synchronisation and the FLOP count",
                                     100 * (c.flops_per_s / nom - 1), c.precision), count);
-    if (c.spread > t.spread)
-      add_flag(c.flags, fmt::format("spread {:.0f}% of the median: noisy", 100 * c.spread), count);
+    if (c.spread > t.spread && !c.rejected)
+      add_flag(c.flags, fmt::format("repeats disagree: IQR {:.0f}% of the median time", 100 * c.spread), count);
     flag_telemetry(c.telemetry, c.flags, count);
   }
   return count;

@@ -25,8 +25,19 @@ stats_summary summarize(const std::vector<double>& xs) {
   s.max = *hi;
   s.median = median(xs);
   s.mean = std::accumulate(xs.begin(), xs.end(), 0.0) / xs.size();
-  s.spread = s.median != 0 ? (s.max - s.min) / std::abs(s.median) : 0.0;
+  s.range = s.median != 0 ? (s.max - s.min) / std::abs(s.median) : 0.0;
+  s.spread = s.median != 0 ? (quantile(xs, 0.75) - quantile(xs, 0.25)) / std::abs(s.median) : 0.0;
   return s;
+}
+
+double quantile(std::vector<double> xs, double q) {
+  if (xs.empty()) throw std::invalid_argument("quantile of an empty sample");
+  if (!(q >= 0 && q <= 1)) throw std::invalid_argument("quantile outside [0, 1]");
+  std::sort(xs.begin(), xs.end());
+  const double h = (xs.size() - 1) * q;  // Hyndman & Fan (1996) type 7, as numpy and R default
+  const std::size_t lo = static_cast<std::size_t>(std::floor(h));
+  const std::size_t hi = std::min(lo + 1, xs.size() - 1);
+  return xs[lo] + (h - lo) * (xs[hi] - xs[lo]);
 }
 
 timing_options quick_timing() { return {1, 3, 20, 0.02, 0.15}; }

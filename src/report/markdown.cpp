@@ -15,6 +15,12 @@ document build_document(const results& r) {
                       (r.tool.version.empty() ? std::string("(unknown version)") : r.tool.version) + ".";
   if (r.status != "complete") intro += " Run status: " + r.status + " (see the errors at the end).";
   d.intro.push_back(intro);
+  if (r.interference && r.interference->busy)
+    d.intro.push_back("**Busy machine**: " + r.interference->summary +
+                      ". Results measured while other processes ran are marked unreliable and are not roofs.");
+  if (r.repeat > 1)
+    d.intro.push_back(std::to_string(r.repeat) + " whole measurements (--repeat): each roof is the median run's, "
+                      "with the spread across runs beside it in results.json (across_runs).");
   d.sections.push_back(record_section(r));
   d.sections.push_back(device_section(r));
   d.sections.push_back(nominal_section(r));

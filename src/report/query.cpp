@@ -48,7 +48,8 @@ bool is_device_memory(const std::string& level) {
 const bandwidth_result* best_device_bandwidth(const measured_roofs& m, const std::string& pattern) {
   const bandwidth_result* best = nullptr;
   for (const auto& b : m.bandwidth)
-    if (is_device_memory(b.level) && (pattern.empty() || b.pattern == pattern) && (!best || b.bytes_per_s > best->bytes_per_s))
+    if (is_device_memory(b.level) && !b.rejected && (pattern.empty() || b.pattern == pattern) &&
+        (!best || b.bytes_per_s > best->bytes_per_s))
       best = &b;
   return best;
 }
@@ -56,14 +57,14 @@ const bandwidth_result* best_device_bandwidth(const measured_roofs& m, const std
 const bandwidth_result* best_level_bandwidth(const measured_roofs& m, const std::string& level) {
   const bandwidth_result* best = nullptr;
   for (const auto& b : m.bandwidth)
-    if (b.level == level && (!best || b.bytes_per_s > best->bytes_per_s)) best = &b;
+    if (b.level == level && !b.rejected && (!best || b.bytes_per_s > best->bytes_per_s)) best = &b;
   return best;
 }
 
 std::vector<std::string> cache_levels(const measured_roofs& m) {
   std::vector<std::string> v;
   for (const auto& b : m.bandwidth)
-    if (!is_device_memory(b.level) && b.bytes_per_s > 0) v.push_back(b.level);
+    if (!is_device_memory(b.level) && b.bytes_per_s > 0 && !b.rejected) v.push_back(b.level);
   std::sort(v.begin(), v.end(), [](const std::string& a, const std::string& b) {
     const int ra = level_rank(a), rb = level_rank(b);
     return ra != rb ? ra < rb : a < b;
@@ -75,7 +76,7 @@ std::vector<std::string> cache_levels(const measured_roofs& m) {
 const compute_result* gemm_at(const measured_roofs& m, const std::string& precision, std::int64_t n) {
   const compute_result* best = nullptr;
   for (const auto& c : m.compute)
-    if (c.precision == precision && c.engine != "vector" && c.size && *c.size == n &&
+    if (c.precision == precision && c.engine != "vector" && c.size && *c.size == n && !c.rejected &&
         (!best || c.flops_per_s > best->flops_per_s))
       best = &c;
   return best;
@@ -84,7 +85,7 @@ const compute_result* gemm_at(const measured_roofs& m, const std::string& precis
 const compute_result* best_compute(const measured_roofs& m, const std::string& precision) {
   const compute_result* best = nullptr;
   for (const auto& c : m.compute)
-    if (c.precision == precision && c.flops_per_s > 0 && (!best || c.flops_per_s > best->flops_per_s)) best = &c;
+    if (c.precision == precision && c.flops_per_s > 0 && !c.rejected && (!best || c.flops_per_s > best->flops_per_s)) best = &c;
   return best;
 }
 

@@ -5,6 +5,11 @@
 //   DRAM bandwidth = channels × MT/s × 8 B (64-bit DDR channel), null with the reason when unknown.
 #include <fmt/format.h>
 
+#include <array>
+#include <cmath>
+#include <regex>
+
+#include "roofline/error.hpp"
 #include "roofline/spec.hpp"
 
 namespace roofline {
@@ -66,8 +71,9 @@ nominal_roofs cpu_nominal(const cpu_description& c) {
   }
 
   if (c.memory_channels && c.memory_mt_per_s && *c.memory_channels > 0 && *c.memory_mt_per_s > 0) {
-    const factor ch{"memory channels", static_cast<double>(*c.memory_channels), "", "detected"};
-    const factor mt{"memory transfer rate", *c.memory_mt_per_s, "MT/s", "detected"};
+    const std::string src = c.memory_source.empty() ? "detected" : c.memory_source;
+    const factor ch{"memory channels", static_cast<double>(*c.memory_channels), "", src};
+    const factor mt{"memory transfer rate", *c.memory_mt_per_s, "MT/s", src};
     const factor w{"bytes per transfer per channel", 8, "B", "DDR4/DDR5 channel: 64 data bits"};
     n.memory_factors = {ch, mt, w};
     n.memory_bandwidth_bytes_per_s = ch.value * mt.value * 1e6 * 8;
@@ -76,6 +82,68 @@ nominal_roofs cpu_nominal(const cpu_description& c) {
     n.memory_bandwidth_reason = c.memory_reason.empty() ? "memory channels or transfer rate not detected" : c.memory_reason;
   }
   return n;
+}
+
+memory_config parse_memory_config(const std::string& text, const std::string& flag) {
+  // "<channels> x <type>-<MT/s>"; the multiplication sign may be x, X, × or *.
+  static const std::regex re(R"(^\s*(\d+)\s*(?:x|X|\*|×)\s*(DDR[345])-(\d+)\s*$)", std::regex::icase);
+  std::smatch m;
+  if (!std::regex_match(text, m, re))
+    throw input_error("", flag, "'" + text + "' is not a memory configuration (expected e.g. \"12 x DDR5-4800\": channels x type-MT/s)");
+  memory_config c;
+  c.channels = std::stoi(m[1].str().substr(0, 4));
+  c.type = m[2].str();
+  for (auto& ch : c.type) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+  c.mt_per_s = std::stod(m[3].str().substr(0, 6));
+  c.text = text;
+  if (c.channels < 1 || c.channels > 64)
+    throw input_error("", flag, fmt::format("'{}': {} channels is outside 1..64", text, c.channels));
+  if (c.mt_per_s < 200 || c.mt_per_s > 20000)
+    throw input_error("", flag, fmt::format("'{}': {} MT/s is outside 200..20000", text, c.mt_per_s));
+  return c;
+}
+
+int cpu_nominal_from_measured(nominal_roofs& n, const cpu_description& c, const std::vector<compute_result>& measured) {
+  int added = 0;
+  for (const auto& [precision, bits] : std::array<std::pair<const char*, int>, 2>{{{"fp64", 64}, {"fp32", 32}}}) {
+    if (find_peak(n, precision, "vector")) continue;
+    const compute_result* best = nullptr;
+    for (const auto& m : measured)
+      if (m.engine == "vector" && m.precision == precision && m.flops_per_s > 0 && !m.rejected &&
+          (!best || m.flops_per_s > best->flops_per_s))
+        best = &m;
+    if (!best) continue;
+    nominal_peak p;
+    p.precision = p.accumulate = precision;
+    p.engine = "vector";
+    const std::string src = fmt::format("measured, no datasheet: the FMA probe's best {:.4g} GFLOP/s ({})",
+                                        best->flops_per_s / 1e9, best->method);
+    const int lanes = c.simd_bits > 0 ? c.simd_bits / bits : 0;
+    const double per_unit = static_cast<double>(c.cores) * lanes * 2 * c.clock_hz;  // FLOP/s of one FMA/clk/core
+    double units = 0;
+    if (per_unit > 0)
+      for (const double u : {0.5, 1.0, 2.0, 3.0, 4.0})
+        if (std::abs(best->flops_per_s / per_unit / u - 1) <= 0.15) units = u;
+    if (units > 0) {
+      p.factors = {{"cores", static_cast<double>(c.cores), "", "detected: physical cores used by the probes"},
+                   {"FMA units per core", units, "", src + fmt::format(" ÷ (cores × lanes × 2 × clock) = {:.2f}, rounded", best->flops_per_s / per_unit)},
+                   {std::string(precision) + " SIMD lanes", static_cast<double>(lanes), "", "detected: " + c.isa},
+                   {"FLOP per FMA", 2, "FLOP", "definition: one fused multiply-add is 2 FLOP"},
+                   {"clock", c.clock_hz / 1e6, "MHz", c.clock_source}};
+      p.flops_per_s = per_unit * units;
+      p.formula = fmt::format("{} cores × {:g} FMA/clk (measured, no datasheet) × {} lanes × 2 FLOP/FMA × {} GHz", c.cores,
+                              units, lanes, g(c.clock_hz / 1e9));
+    } else {
+      p.factors = {{"measured FMA rate", best->flops_per_s / 1e9, "GFLOP/s", src}};
+      p.flops_per_s = best->flops_per_s;
+      p.formula = fmt::format("{:.4g} GFLOP/s (measured, no datasheet: FMA units per core not inferable)", best->flops_per_s / 1e9);
+    }
+    n.peaks.push_back(std::move(p));
+    ++added;
+  }
+  if (added > 0)
+    n.notes.push_back("fp32/fp64 peaks: measured, no datasheet (the FMA table does not know this part; pass --uarch to use a table row)");
+  return added;
 }
 
 }  // namespace roofline

@@ -102,15 +102,21 @@ TEST_F(QuickRun, ResultsJsonHasTheDesignFields) {
     fp64 = fp64 || c.precision == "fp64";
   }
   EXPECT_TRUE(fp32 && fp64);
-  EXPECT_GT(r.roofline.ridge_measured, 0);
+  // On a busy machine the disturbed results are kept out of the roofs: the ridge may then be
+  // unknown, and the run must say why instead.
+  if (r.interference && r.interference->busy)
+    EXPECT_NE(r.interference->summary.find("busy"), std::string::npos);
+  else
+    EXPECT_GT(r.roofline.ridge_measured, 0);
   ASSERT_TRUE(r.model.has_value());
   EXPECT_EQ(r.model->parameters, 1100048384);
   EXPECT_GT(r.ops.size(), 20u);
   int measured = 0;
+  const bool busy = r.interference && r.interference->busy;  // then roofs may be unknown
   for (const auto& op : r.ops) {
     EXPECT_GT(op.bytes, 0) << op.name;
-    EXPECT_GT(op.predicted_s, 0) << op.name;
-    EXPECT_TRUE(op.bound == "memory" || op.bound == "compute") << op.name;
+    if (!busy) EXPECT_GT(op.predicted_s, 0) << op.name;
+    if (!busy) EXPECT_TRUE(op.bound == "memory" || op.bound == "compute") << op.name;
     if (op.measured_s) ++measured;
     else EXPECT_FALSE(op.measured_note.empty()) << op.name << ": an unmeasured op says why";
   }

@@ -16,7 +16,27 @@ TEST(Statistics, SummaryGivesSpreadRelativeToMedian) {
   EXPECT_DOUBLE_EQ(s.max, 4.0);
   EXPECT_DOUBLE_EQ(s.median, 2.5);
   EXPECT_DOUBLE_EQ(s.mean, 2.5);
-  EXPECT_DOUBLE_EQ(s.spread, 3.0 / 2.5);
+  EXPECT_DOUBLE_EQ(s.spread, (3.25 - 1.75) / 2.5);  // IQR (type-7 quartiles 1.75, 3.25) / median
+  EXPECT_DOUBLE_EQ(s.range, 3.0 / 2.5);
+}
+
+TEST(Statistics, QuantilesInterpolateLikeNumpy) {
+  // numpy.quantile([1, 2, 3, 4], [0, .25, .5, .75, 1]) == [1, 1.75, 2.5, 3.25, 4]
+  EXPECT_DOUBLE_EQ(quantile({4, 1, 3, 2}, 0.0), 1.0);
+  EXPECT_DOUBLE_EQ(quantile({4, 1, 3, 2}, 0.25), 1.75);
+  EXPECT_DOUBLE_EQ(quantile({4, 1, 3, 2}, 0.5), 2.5);
+  EXPECT_DOUBLE_EQ(quantile({4, 1, 3, 2}, 0.75), 3.25);
+  EXPECT_DOUBLE_EQ(quantile({4, 1, 3, 2}, 1.0), 4.0);
+  EXPECT_DOUBLE_EQ(quantile({7}, 0.25), 7.0);
+  EXPECT_THROW(quantile({}, 0.5), std::invalid_argument);
+  EXPECT_THROW(quantile({1, 2}, 1.5), std::invalid_argument);
+}
+
+TEST(Statistics, OneOutlierMovesTheRangeNotTheRobustSpread) {
+  // Nine repeats at 1.00–1.02 ms and one preempted at 5 ms: the range says 400 %, the IQR 1 %.
+  const auto s = summarize({1.00, 1.01, 1.02, 1.00, 1.01, 1.02, 1.00, 1.01, 1.02, 5.0});
+  EXPECT_GT(s.range, 3.9);
+  EXPECT_LT(s.spread, 0.03);
 }
 
 TEST(Statistics, RatesUseMinTimeForBestAndMedianTimeForMedian) {

@@ -94,7 +94,7 @@ TEST(Stragglers, SpreadAndStragglersOfThreeDevices) {
   EXPECT_DOUBLE_EQ(s[0].stats.min, 90e9);
   EXPECT_DOUBLE_EQ(s[0].stats.median, 98e9);
   EXPECT_DOUBLE_EQ(s[0].stats.max, 100e9);
-  EXPECT_NEAR(s[0].stats.spread, 10.0 / 98.0, 1e-12);
+  EXPECT_NEAR(s[0].stats.range, 10.0 / 98.0, 1e-12);  // the fleet spread shown: (max − min) / median
   EXPECT_EQ(s[1].roof, "gemm fp16");
   const auto st = find_stragglers(d, 0.05);
   ASSERT_EQ(st.size(), 1u);

@@ -1,5 +1,9 @@
 #include "backends/cpu/cpu_detect.hpp"
 
+#include <algorithm>
+#include <unistd.h>
+
+#include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <mutex>
@@ -9,6 +13,7 @@
 #include <fmt/format.h>
 
 #include "backends/cpu/fma_table.hpp"
+#include "backends/cpu/cpu_uarch.hpp"
 #include "roofline/error.hpp"
 
 #ifdef ROOFLINE_HAVE_CPUINFO
@@ -53,6 +58,27 @@ std::string proc_cpuinfo_field(const std::string& key) {
     }
   }
   return "";
+}
+
+/// Distinct (package, core) pairs of the online CPUs: sysfs topology, else /proc/cpuinfo's
+/// "physical id" / "core id"; 0 when neither is readable.
+int os_core_count() {
+  std::set<std::string> ids;
+  std::error_code ec;
+  for (const auto& e : std::filesystem::directory_iterator("/sys/devices/system/cpu", ec)) {
+    const std::string name = e.path().filename().string();
+    if (name.size() < 4 || name.rfind("cpu", 0) != 0 || name.find_first_not_of("0123456789", 3) != std::string::npos) continue;
+    const std::string core = read_first_line((e.path() / "topology/core_id").string());  // absent when offline
+    if (!core.empty()) ids.insert(read_first_line((e.path() / "topology/physical_package_id").string()) + "/" + core);
+  }
+  if (!ids.empty()) return static_cast<int>(ids.size());
+  std::ifstream f("/proc/cpuinfo");
+  std::string line, phys;
+  while (std::getline(f, line)) {
+    if (line.rfind("physical id", 0) == 0) phys = line.substr(line.find(':') + 1);
+    if (line.rfind("core id", 0) == 0) ids.insert(phys + "/" + line.substr(line.find(':') + 1));
+  }
+  return static_cast<int>(ids.size());
 }
 
 /// Caches from /sys/devices/system/cpu/cpu0/cache: L1d and L2 per core, L3 total (one instance per
@@ -155,10 +181,12 @@ void smbios_memory(cpu_description& d, json& props) {
       dimms, speeds.size() == 1 ? fmt::format(" at {} MT/s", *speeds.begin()) : std::string(" (speed unknown)"));
 }
 
-cpu_detection detect() {
-  cpu_detection r;
-  cpu_description& d = r.desc;
-  json& p = r.properties;
+/// Everything detection reads from the machine (the impure half; resolve_cpu decides from it).
+cpu_facts read_facts() {
+  cpu_facts f;
+  cpu_description& d = f.desc;
+  json& p = f.properties;
+  f.id = read_cpu_identity();
 #ifdef ROOFLINE_HAVE_CPUINFO
   if (cpuinfo_initialize()) {
     const cpuinfo_package* pkg = cpuinfo_get_package(0);
@@ -166,7 +194,7 @@ cpu_detection detect() {
     d.cores = static_cast<int>(cpuinfo_get_cores_count());
     d.threads = static_cast<int>(cpuinfo_get_processors_count());
     if (const cpuinfo_core* c = cpuinfo_get_core(0)) {
-      r.uarch = uarch_name(c->uarch);
+      f.cpuinfo_uarch = uarch_name(c->uarch);
       d.vendor = vendor_name(c->vendor);
     }
     if (const cpuinfo_cache* c = cpuinfo_get_l1d_cache(0)) d.l1d_bytes = c->size;
@@ -179,47 +207,38 @@ cpu_detection detect() {
 #endif
   const std::string proc_model = proc_cpuinfo_field("model name");
   if (!proc_model.empty()) d.model = proc_model;  // the full brand string; cpuinfo's is shortened
-  if (d.vendor.empty()) {
-    const std::string v = proc_cpuinfo_field("vendor_id");
-    d.vendor = v == "AuthenticAMD" ? "AMD" : v == "GenuineIntel" ? "Intel" : v;
-  }
+  if (d.vendor.empty()) d.vendor = f.id.vendor;
   if (d.threads <= 0) d.threads = static_cast<int>(std::thread::hardware_concurrency());
-  if (d.cores <= 0) {
-    std::set<std::string> ids;  // distinct "physical id/core id" pairs
-    std::ifstream f("/proc/cpuinfo");
-    std::string line, phys;
-    while (std::getline(f, line)) {
-      if (line.rfind("physical id", 0) == 0) phys = line.substr(line.find(':') + 1);
-      if (line.rfind("core id", 0) == 0) ids.insert(phys + "/" + line.substr(line.find(':') + 1));
-    }
-    d.cores = ids.empty() ? d.threads : static_cast<int>(ids.size());
-    p["detected_by"] = "/proc/cpuinfo";
+  // Physical cores: the kernel's topology first (it is what the scheduler uses, and it is right in
+  // VMs where an old cpuinfo misreads a newer part's CPUID topology leaves: Debian 12's cpuinfo
+  // counts one core on a 2-vCPU Zen 5 guest), cpuinfo's count only where the kernel says nothing.
+  if (const int os = os_core_count(); os > 0) {
+    if (d.cores > 0 && d.cores != os) p["cpuinfo_cores"] = d.cores;
+    d.cores = os;
+    p["cores_source"] = "Linux topology (/sys/devices/system/cpu/cpu*/topology or /proc/cpuinfo core id)";
+  } else if (d.cores <= 0) {
+    d.cores = d.threads;
+    p["cores_source"] = "logical processors (no topology readable)";
   }
-  if (d.l1d_bytes == 0 && d.l2_bytes == 0 && d.l3_bytes == 0) sysfs_caches(d);
+  if (d.l1d_bytes == 0 && d.l2_bytes == 0 && d.l3_bytes == 0) {
+    sysfs_caches(d);
+    p["caches_source"] = "sysfs (/sys/devices/system/cpu/cpu0/cache)";
+  }
+  if (d.l1d_bytes == 0 && d.l2_bytes == 0 && d.l3_bytes == 0) {
+    // A VM may hide both cpuinfo's cache leaves and sysfs: glibc reads the legacy CPUID cache
+    // leaves (AMD 0x80000005/6, Intel 4). Its L3 is the processor's, which can be several times
+    // what these cores share (one CCX of an EPYC): a larger LLC only makes the DRAM sizes larger.
+    d.l1d_bytes = std::max(0L, ::sysconf(_SC_LEVEL1_DCACHE_SIZE));
+    d.l2_bytes = std::max(0L, ::sysconf(_SC_LEVEL2_CACHE_SIZE));
+    d.l3_bytes = std::max(0L, ::sysconf(_SC_LEVEL3_CACHE_SIZE));
+    p["caches_source"] = "glibc sysconf(_SC_LEVEL*_CACHE_SIZE): CPUID cache leaves";
+  }
   if (d.model.empty()) d.model = "unknown CPU";
-
-  // SIMD ISA: what this binary has kernels for and the CPU supports.
-  const simd_isa isa = detect_simd_isa();
-  d.isa = isa.name;
-  d.simd_bits = isa.bits;
-  std::string uarch = r.uarch;
-  if (uarch == "zen3" && isa.name == "avx512f") {
-    uarch = "zen4";  // cpuinfo (2022) names every family-19h core zen3; only Zen 4 has AVX-512
-    p["uarch_note"] = "cpuinfo reports zen3; AVX-512 present, so Zen 4 (family 19h)";
-  }
-  r.uarch = uarch;
-  if (!isa.fma) {
-    d.fma_units = 0;
-    d.fma_units_source = "unknown (" + isa.name + " has no FMA instructions: the peak model assumes FMA)";
-  } else {
-    const fma_units_answer a = fma_units_for(uarch, isa.bits, d.model);
-    d.fma_units = a.units.value_or(0);
-    d.fma_units_source = a.source;
-  }
+  f.isa = detect_simd_isa();
 
   // Clock: cpufreq max when present, else measured.
-  if (const double f = cpufreq_max_hz(); f > 0) {
-    d.clock_hz = f;
+  if (const double hz = cpufreq_max_hz(); hz > 0) {
+    d.clock_hz = hz;
     d.clock_source = "cpufreq max (/sys/devices/system/cpu/cpu0/cpufreq/cpuinfo_max_freq)";
   } else {
     try {
@@ -232,25 +251,10 @@ cpu_detection detect() {
     }
   }
   smbios_memory(d, p);
-
-  p["model"] = d.model;
-  p["vendor"] = d.vendor;
-  p["uarch"] = r.uarch.empty() ? json(nullptr) : json(r.uarch);
-  p["cores"] = d.cores;
-  p["threads"] = d.threads;
-  p["isa"] = d.isa;
-  p["simd_bits"] = d.simd_bits;
-  p["fma_units"] = d.fma_units > 0 ? json(d.fma_units) : json(nullptr);
-  p["fma_units_source"] = d.fma_units_source;
-  p["clock_hz"] = d.clock_hz > 0 ? json(d.clock_hz) : json(nullptr);
-  p["clock_source"] = d.clock_source;
+  if (d.memory_channels && d.memory_mt_per_s) d.memory_source = "detected: SMBIOS";
   if (const double mhz = proc_cpuinfo_mhz_hz(); mhz > 0) p["proc_cpuinfo_mhz"] = mhz / 1e6;
-  p["caches"] = {{"l1d_bytes_per_core", d.l1d_bytes}, {"l2_bytes_per_core", d.l2_bytes}, {"l3_bytes_total", d.l3_bytes}};
-  p["memory_channels"] = d.memory_channels ? json(*d.memory_channels) : json(nullptr);
-  p["memory_mt_per_s"] = d.memory_mt_per_s ? json(*d.memory_mt_per_s) : json(nullptr);
-  if (!d.memory_reason.empty()) p["memory_reason"] = d.memory_reason;
   if (proc_cpuinfo_field("flags").find("hypervisor") != std::string::npos) p["virtualized"] = true;
-  return r;
+  return f;
 }
 
 }  // namespace
@@ -266,10 +270,83 @@ simd_isa detect_simd_isa() {
 #endif
 }
 
+cpu_detection resolve_cpu(const cpu_facts& f, const cpu_overrides& o) {
+  cpu_detection r;
+  r.desc = f.desc;
+  r.properties = f.properties;
+  cpu_description& d = r.desc;
+  d.isa = f.isa.name;
+  d.simd_bits = f.isa.bits;
+
+  // Microarchitecture: the user's word, else the CPUID table, else cpuinfo, else unknown.
+  if (!o.uarch.empty()) {
+    require_known_uarch(o.uarch);
+    d.uarch = o.uarch;
+    d.uarch_source = "given by the user (--uarch " + o.uarch + ")";
+  } else if (const auto a = uarch_from_identity(f.id)) {
+    d.uarch = a->name;
+    d.uarch_source = a->source;
+  } else if (!f.cpuinfo_uarch.empty()) {
+    d.uarch = f.cpuinfo_uarch;
+    d.uarch_source = "cpuinfo library (CPUID family/model not in roofline's table)";
+  }
+  r.uarch = d.uarch;
+  if (!f.isa.fma) {
+    d.fma_units = 0;
+    d.fma_units_source = "unknown (" + f.isa.name + " has no FMA instructions: the peak model assumes FMA)";
+  } else if (d.uarch.empty()) {
+    d.fma_units = 0;
+    d.fma_units_source = fmt::format("unknown (microarchitecture not known: CPUID {} family {:#x} model {:#x} is in "
+                                     "neither roofline's table nor cpuinfo's; --uarch names it)",
+                                     f.id.vendor.empty() ? "?" : f.id.vendor, f.id.family, f.id.model);
+  } else {
+    const fma_units_answer a = fma_units_for(d.uarch, f.isa.bits, d.model);
+    d.fma_units = a.units.value_or(0);
+    d.fma_units_source = d.uarch + " [" + d.uarch_source + "]; " + a.source;
+  }
+
+  // Memory: the user's word replaces what SMBIOS said (or could not say).
+  if (o.memory) {
+    d.memory_channels = o.memory->channels;
+    d.memory_mt_per_s = o.memory->mt_per_s;
+    d.memory_source = "given by the user (--memory " + o.memory->text + ")";
+    d.memory_reason.clear();
+  }
+
+  json& p = r.properties;
+  p["model"] = d.model;
+  p["vendor"] = d.vendor;
+  p["cpuid"] = {{"vendor", f.id.vendor}, {"family", f.id.family}, {"model", f.id.model}};
+  p["uarch"] = d.uarch.empty() ? json(nullptr) : json(d.uarch);
+  p["uarch_source"] = d.uarch_source;
+  if (!f.cpuinfo_uarch.empty() && f.cpuinfo_uarch != d.uarch) p["cpuinfo_uarch"] = f.cpuinfo_uarch;
+  p["cores"] = d.cores;
+  p["threads"] = d.threads;
+  p["isa"] = d.isa;
+  p["simd_bits"] = d.simd_bits;
+  p["fma_units"] = d.fma_units > 0 ? json(d.fma_units) : json(nullptr);
+  p["fma_units_source"] = d.fma_units_source;
+  p["clock_hz"] = d.clock_hz > 0 ? json(d.clock_hz) : json(nullptr);
+  p["clock_source"] = d.clock_source;
+  p["caches"] = {{"l1d_bytes_per_core", d.l1d_bytes}, {"l2_bytes_per_core", d.l2_bytes}, {"l3_bytes_total", d.l3_bytes}};
+  p["memory_channels"] = d.memory_channels ? json(*d.memory_channels) : json(nullptr);
+  p["memory_mt_per_s"] = d.memory_mt_per_s ? json(*d.memory_mt_per_s) : json(nullptr);
+  if (!d.memory_source.empty()) p["memory_source"] = d.memory_source;
+  if (!d.memory_reason.empty()) p["memory_reason"] = d.memory_reason;
+  return r;
+}
+
+const cpu_facts& cpu_facts_cached() {
+  static std::once_flag once;
+  static cpu_facts cached;
+  std::call_once(once, [] { cached = read_facts(); });
+  return cached;
+}
+
 const cpu_detection& detect_cpu() {
   static std::once_flag once;
   static cpu_detection cached;
-  std::call_once(once, [] { cached = detect(); });
+  std::call_once(once, [] { cached = resolve_cpu(cpu_facts_cached()); });
   return cached;
 }
 

@@ -41,11 +41,6 @@ timing_options sweep_timing(timing_options t) {
 }
 
 /// A sanity flag for a noisy measurement (busy machine, frequency changes).
-std::optional<std::string> spread_flag(double spread) {
-  if (spread > 0.5) return fmt::format("high spread ({:.0f}% of the median): other load on the machine?", 100 * spread);
-  return std::nullopt;
-}
-
 /// Progress within probe `index` of `count`, on the driver's scale (probes span 5%..60% of a run).
 void report(const probe_options& opt, const std::string& what, int index, int count, double within) {
   if (opt.progress) opt.progress(what, 0.05 + 0.55 * (index + within) / count);
@@ -82,7 +77,6 @@ void bandwidth_probe(stream_pattern p, int index, const probe_options& opt,
     b.bytes_convention = bytes_convention;
     b.verified = true;
     b.flags.push_back(fmt::format("{} threads, {} pass(es) per sample", threads, passes));
-    if (auto f = spread_flag(r.spread)) b.flags.push_back(*f);
     if (b.level == "mixed") b.flags.push_back("working set between the LLC and 4x LLC: partly cached");
     results.push_back(std::move(b));
   }
@@ -127,7 +121,6 @@ compute_result measure_fma_peak(const std::string& precision, const timing_optio
   c.spread = r.spread;
   c.repeats = r.repeats;
   c.verified = true;
-  if (auto f = spread_flag(r.spread)) c.flags.push_back(*f);
   c.method = fmt::format("{} chains, {} independent {}-lane accumulators per thread, {} threads{}", k.isa,
                          k.accumulators, lanes, threads, k.fused ? "" : " (separate mul + add)");
   return c;
@@ -193,7 +186,6 @@ compute_result measure_gemm(const std::string& precision, std::int64_t n, const 
   c.spread = r.spread;
   c.repeats = r.repeats;
   c.verified = true;
-  if (auto f = spread_flag(r.spread)) c.flags.push_back(*f);
   std::string version = OPENBLAS_VERSION;  // " OpenBLAS 0.3.21 "
   version.erase(0, version.find_first_not_of(' '));
   version.erase(version.find_last_not_of(' ') + 1);

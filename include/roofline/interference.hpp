@@ -1,0 +1,54 @@
+// Interference: what else the machine does while roofline measures. A probe that shares the CPUs
+// with other processes, or whose VM loses time to the hypervisor (steal), measures the share it
+// got, not the machine. Read from Linux's CPU accounting: /proc/stat (machine-wide busy and steal
+// ticks; proc(5)) against /proc/self/stat (this process's user + system ticks, fields 14 and 15).
+// Methodology: docs/methodology.md §"Interference".
+#pragma once
+#include <optional>
+#include <string>
+
+#include "roofline/measure.hpp"
+#include "roofline/results.hpp"
+
+namespace roofline {
+
+/// Cumulative CPU accounting at one instant. Ticks are USER_HZ (sysconf(_SC_CLK_TCK)).
+struct cpu_accounting {
+  bool valid = false;    ///< false where /proc is not readable (then nothing is judged)
+  double wall_s = 0;     ///< monotonic clock
+  double busy_ticks = 0; ///< user + nice + system + irq + softirq, all CPUs
+  double steal_ticks = 0;
+  double self_ticks = 0; ///< this process, every thread: utime + stime
+  double ticks_per_s = 100;
+  int cpus = 1;          ///< logical CPUs counted in /proc/stat
+};
+
+/// Reads /proc/stat and /proc/self/stat now.
+cpu_accounting read_cpu_accounting();
+
+/// Parses /proc/stat's text into `a` (busy, steal, cpus); false when the "cpu " line is missing or short.
+bool parse_proc_stat(const std::string& text, cpu_accounting& a);
+/// utime + stime (fields 14 and 15) of a /proc/<pid>/stat line; nullopt when malformed. The
+/// command name (field 2) may contain spaces and parentheses: fields are counted after the last ')'.
+std::optional<double> parse_self_stat_ticks(const std::string& line);
+
+/// The interference between two readings: other processes' CPU share and steal share of the
+/// machine's CPU time over the interval. Both 0 when either reading is invalid or the interval
+/// is empty.
+interference_sample interference_between(const cpu_accounting& a, const cpu_accounting& b);
+
+/// When a measurement counts as disturbed, and how noisy repeats may be.
+struct interference_policy {
+  double other_cpu = 0.10;  ///< other processes used more than this share of the machine's CPU time
+  double steal = 0.05;      ///< the hypervisor took more than this share
+  double spread = noisy_spread;  ///< IQR / median of a row's repeat times above this: repeats disagree
+  double min_wall_s = 0.1;  ///< judging window: a shorter probe is judged over this much (tick: 10 ms)
+};
+
+/// True when `s` shows other work above the policy's bounds (and the interval is long enough).
+bool disturbed(const interference_sample& s, const interference_policy& p = {});
+
+/// "other processes used 48 % of the CPU time, steal 0 %" — the words used everywhere.
+std::string describe_interference(const interference_sample& s);
+
+}  // namespace roofline

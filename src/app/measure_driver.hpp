@@ -1,0 +1,45 @@
+// The probe loop of `run` and `measure`: runs every selected probe, judges each attempt for
+// interference (other processes, steal) and for repeats that disagree, re-runs a disturbed probe
+// once, keeps a still-disturbed result out of the roofs (rejected, with the reason), and with
+// --repeat N takes the whole measurement N times and keeps, per roof, the run with the median best
+// rate plus the spread across runs. Methodology: docs/methodology.md §"Interference" and §"Repeat".
+#pragma once
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "roofline/backend.hpp"
+#include "roofline/interference.hpp"
+#include "roofline/results.hpp"
+
+namespace roofline::app {
+
+struct measure_plan {
+  std::vector<std::string> only;   ///< --only: probe groups or names; empty = all
+  int repeat = 1;                  ///< --repeat N
+  bool judge_cpu_interference = false;  ///< CPU devices: judge /proc/stat interference
+  interference_policy policy;
+  std::string fail_probe;          ///< test hook: a probe whose name contains this throws
+  std::function<bool()> interrupted;    ///< polled between probes
+  progress_fn progress;
+};
+
+/// Runs `probes` into r.measured (and r.errors, r.interference, r.repeat). Returns true when the
+/// device was lost (the caller stops using it).
+bool measure_probes(const std::vector<probe>& probes, const measure_plan& plan, results& r);
+
+/// The rows of `m` whose repeats disagree: spread (IQR / median of the times) above `bound`.
+/// Labels like "bandwidth read l1 48 KiB" or "compute fp32 vector".
+std::vector<std::string> noisy_rows(const measured_roofs& m, double bound);
+
+/// Marks every bandwidth and compute row of `m` rejected with `reason` (rows already rejected keep
+/// their first reason). Returns the number of rows newly rejected.
+int reject_all(measured_roofs& m, const std::string& reason);
+
+/// Combines N whole measurements: for each roof (bandwidth: pattern, level, working set; compute:
+/// precision, engine, size) the row of the run whose best rate is the median of the N (the lower
+/// middle for even N), with across_runs = the summary of the N best rates. Rows measured in only
+/// some runs are kept with the runs they have.
+measured_roofs combine_runs(const std::vector<measured_roofs>& runs);
+
+}  // namespace roofline::app

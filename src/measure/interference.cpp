@@ -1,0 +1,104 @@
+#include "roofline/interference.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cctype>
+#include <fstream>
+#include <sstream>
+#include <fmt/format.h>
+
+#include "roofline/measure.hpp"
+
+namespace roofline {
+
+namespace {
+
+std::string slurp(const char* path) {
+  std::ifstream f(path);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
+}
+
+}  // namespace
+
+bool parse_proc_stat(const std::string& text, cpu_accounting& a) {
+  std::istringstream in(text);
+  std::string line;
+  bool found = false;
+  int cpus = 0;
+  while (std::getline(in, line)) {
+    if (line.rfind("cpu ", 0) == 0) {
+      // cpu user nice system idle iowait irq softirq steal [guest guest_nice] (proc(5));
+      // guest time is already inside user, so it is not added again.
+      std::istringstream f(line.substr(4));
+      double v[8] = {0};
+      int n = 0;
+      while (n < 8 && (f >> v[n])) ++n;
+      if (n < 8) return false;
+      a.busy_ticks = v[0] + v[1] + v[2] + v[5] + v[6];
+      a.steal_ticks = v[7];
+      found = true;
+    } else if (line.rfind("cpu", 0) == 0 && line.size() > 3 && std::isdigit(static_cast<unsigned char>(line[3]))) {
+      ++cpus;
+    }
+  }
+  a.cpus = cpus > 0 ? cpus : 1;
+  return found;
+}
+
+std::optional<double> parse_self_stat_ticks(const std::string& line) {
+  const auto close = line.rfind(')');
+  if (close == std::string::npos) return std::nullopt;
+  std::istringstream f(line.substr(close + 1));
+  std::string field;
+  // After ')' come fields 3 (state) … ; utime is field 14, stime field 15.
+  double utime = 0, stime = 0;
+  for (int i = 3; i <= 15; ++i) {
+    if (!(f >> field)) return std::nullopt;
+    try {
+      if (i == 14) utime = std::stod(field);
+      if (i == 15) stime = std::stod(field);
+    } catch (...) {
+      return std::nullopt;
+    }
+  }
+  return utime + stime;
+}
+
+cpu_accounting read_cpu_accounting() {
+  cpu_accounting a;
+  a.wall_s = now_s();
+  const long hz = ::sysconf(_SC_CLK_TCK);
+  a.ticks_per_s = hz > 0 ? static_cast<double>(hz) : 100.0;
+  if (!parse_proc_stat(slurp("/proc/stat"), a)) return a;
+  const auto self = parse_self_stat_ticks(slurp("/proc/self/stat"));
+  if (!self) return a;
+  a.self_ticks = *self;
+  a.valid = true;
+  return a;
+}
+
+interference_sample interference_between(const cpu_accounting& a, const cpu_accounting& b) {
+  interference_sample s;
+  s.wall_s = b.wall_s - a.wall_s;
+  if (!a.valid || !b.valid || !(s.wall_s > 0)) return s;
+  const double capacity = s.wall_s * a.ticks_per_s * a.cpus;  // ticks the machine had
+  const double other = (b.busy_ticks - a.busy_ticks) - (b.self_ticks - a.self_ticks);
+  s.other_cpu_fraction = std::clamp(other / capacity, 0.0, 1.0);
+  s.steal_fraction = std::clamp((b.steal_ticks - a.steal_ticks) / capacity, 0.0, 1.0);
+  return s;
+}
+
+bool disturbed(const interference_sample& s, const interference_policy& p) {
+  if (s.wall_s < p.min_wall_s) return false;
+  return s.other_cpu_fraction > p.other_cpu || s.steal_fraction > p.steal;
+}
+
+std::string describe_interference(const interference_sample& s) {
+  return fmt::format("other processes used {:.0f} % of the CPU time, steal {:.0f} %, over {:.2f} s",
+                     100 * s.other_cpu_fraction, 100 * s.steal_fraction, s.wall_s);
+}
+
+}  // namespace roofline

@@ -1,0 +1,139 @@
+// The probe loop's judgement on scripted probes: re-run on disagreeing repeats, rejection when they
+// disagree twice, the median of N whole runs; and, end to end, a measurement beside a CPU hog.
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <thread>
+#include <vector>
+
+#include "app/measure_driver.hpp"
+#include "roofline/io.hpp"
+
+namespace fs = std::filesystem;
+using namespace roofline;
+using namespace roofline::app;
+
+namespace {
+
+compute_result row(double rate, double spread) {
+  compute_result c;
+  c.precision = "fp32";
+  c.engine = "vector";
+  c.flops_per_s = rate;
+  c.median_flops_per_s = rate;
+  c.spread = spread;
+  c.verified = true;
+  return c;
+}
+
+/// A probe that returns the next scripted row each time it runs.
+probe scripted(std::vector<compute_result> script, int& calls) {
+  return {"compute/fp32", "compute", [script, &calls](measured_roofs& out) {
+            out.compute.push_back(script[std::min<std::size_t>(calls, script.size() - 1)]);
+            ++calls;
+          }};
+}
+
+}  // namespace
+
+TEST(MeasureDriver, NoisyProbeIsReRunAndKeptWhenTheSecondAttemptAgrees) {
+  int calls = 0;
+  results r;
+  measure_plan plan;
+  measure_probes({scripted({row(100, 0.40), row(110, 0.02)}, calls)}, plan, r);
+  EXPECT_EQ(calls, 2);
+  ASSERT_EQ(r.measured.compute.size(), 1u);
+  EXPECT_DOUBLE_EQ(r.measured.compute[0].flops_per_s, 110);
+  EXPECT_FALSE(r.measured.compute[0].rejected);
+}
+
+TEST(MeasureDriver, RepeatsThatDisagreeTwiceAreKeptOutOfTheRoofs) {
+  int calls = 0;
+  results r;
+  measure_plan plan;
+  measure_probes({scripted({row(100, 0.40), row(90, 0.50)}, calls)}, plan, r);
+  EXPECT_EQ(calls, 2);
+  ASSERT_EQ(r.measured.compute.size(), 1u);
+  EXPECT_TRUE(r.measured.compute[0].rejected);
+  EXPECT_NE(r.measured.compute[0].rejected_reason.find("repeats disagree"), std::string::npos);
+  ASSERT_TRUE(r.interference.has_value());
+  EXPECT_EQ(r.interference->unreliable_results, 1);
+}
+
+TEST(MeasureDriver, CleanProbeRunsOnce) {
+  int calls = 0;
+  results r;
+  measure_probes({scripted({row(100, 0.01)}, calls)}, measure_plan{}, r);
+  EXPECT_EQ(calls, 1);
+  EXPECT_FALSE(r.interference.has_value()) << "nothing to report on a GPU-style plan with clean rows";
+}
+
+TEST(MeasureDriver, RepeatKeepsTheMedianRunAndTheSpreadAcrossRuns) {
+  int calls = 0;
+  results r;
+  measure_plan plan;
+  plan.repeat = 3;
+  measure_probes({scripted({row(100, 0.01), row(120, 0.01), row(110, 0.01)}, calls)}, plan, r);
+  EXPECT_EQ(r.repeat, 3);
+  ASSERT_EQ(r.measured.compute.size(), 1u);
+  const auto& c = r.measured.compute[0];
+  EXPECT_DOUBLE_EQ(c.flops_per_s, 110);
+  ASSERT_TRUE(c.across_runs.has_value());
+  EXPECT_EQ(c.across_runs->n, 3);
+  EXPECT_DOUBLE_EQ(c.across_runs->min, 100);
+  EXPECT_DOUBLE_EQ(c.across_runs->max, 120);
+  EXPECT_DOUBLE_EQ(c.across_runs->range, 20.0 / 110);
+}
+
+TEST(MeasureDriver, UnselectedAndFailedProbesAreListed) {
+  results r;
+  measure_plan plan;
+  plan.only = {"bandwidth"};
+  int calls = 0;
+  measure_probes({scripted({row(1, 0)}, calls)}, plan, r);
+  EXPECT_EQ(calls, 0);
+  ASSERT_EQ(r.measured.skipped.size(), 1u);
+  EXPECT_EQ(r.measured.skipped[0].reason, "not selected by --only");
+}
+
+// End to end: two processes spin on every CPU while `roofline measure` runs its FMA probes. The run
+// must say the machine was busy, and no result measured beside the hog may be a roof.
+TEST(MeasureBesideAHog, RunIsFlaggedAndNoPollutedValueBecomesARoof) {
+  const unsigned cpus = std::max(1u, std::thread::hardware_concurrency());
+  std::vector<pid_t> hogs;
+  for (unsigned i = 0; i < cpus; ++i) {
+    const pid_t pid = ::fork();
+    if (pid == 0) {
+      volatile unsigned long x = 0;
+      for (;;) x = x + 1;  // spins until killed
+    }
+    ASSERT_GT(pid, 0);
+    hogs.push_back(pid);
+  }
+  const fs::path dir = fs::temp_directory_path() / ("roofline_hog_" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const std::string cmd = std::string(ROOFLINE_BINARY) + " measure --device cpu --quick --only compute --out " +
+                          (dir / "results.json").string() + " 2>/dev/null >/dev/null";
+  const int st = std::system(cmd.c_str());
+  for (const pid_t p : hogs) ::kill(p, SIGKILL);
+  for (const pid_t p : hogs) ::waitpid(p, nullptr, 0);
+  ASSERT_TRUE(WIFEXITED(st));
+  ASSERT_TRUE(fs::exists(dir / "results.json"));
+  const results r = load_results((dir / "results.json").string());
+  fs::remove_all(dir);
+  ASSERT_TRUE(r.interference.has_value());
+  EXPECT_TRUE(r.interference->busy) << r.interference->summary;
+  EXPECT_NE(r.interference->summary.find("busy"), std::string::npos);
+  ASSERT_FALSE(r.measured.compute.empty());
+  for (const auto& c : r.measured.compute) {
+    EXPECT_TRUE(c.rejected) << c.precision << " " << c.engine << ": measured beside the hog";
+    EXPECT_NE(c.rejected_reason.find("machine busy"), std::string::npos) << c.rejected_reason;
+  }
+  EXPECT_DOUBLE_EQ(r.roofline.peak_measured, 0.0) << "a polluted value became the compute roof";
+}
