@@ -26,15 +26,26 @@ struct model_config {
   std::string model_type;             ///< config.json model_type: llama | mistral | qwen2 | gpt2
   std::int64_t sliding_window = 0;    ///< attention window (keys per query); 0 = full attention
   std::int64_t sliding_layers = 0;    ///< how many layers use the window (mistral: all; gemma2: every other)
-  // Mixture of experts (mixtral): each MoE layer has `experts` SwiGLU experts of width
-  // `intermediate`, a router [hidden × experts], and sends each token to `experts_per_token` of them.
+  // Mixture of experts (mixtral, qwen2_moe, qwen3_moe): each of the `moe_layers` MoE layers has
+  // `experts` SwiGLU experts of width `expert_intermediate`, a router [hidden × experts], and sends
+  // each token to `experts_per_token` of them; the other layers use the dense `intermediate` MLP.
   std::int64_t experts = 0, experts_per_token = 0;  ///< 0 = dense
+  std::int64_t expert_intermediate = 0;
+  std::int64_t shared_expert_intermediate = 0;  ///< qwen2_moe: one always-on expert with a sigmoid gate [h × 1]
+  std::int64_t moe_layers = 0;
+  bool qk_norm = false;         ///< qwen3: RMSNorm over head_dim on q and k (2·head_dim weights per layer)
+  bool gelu_mlp = false;        ///< gemma2: GeGLU (tanh GELU on the gate) instead of SwiGLU
+  bool fused_projections = false;  ///< phi3: one qkv_proj [h × (H+2G)·d] and one gate_up_proj [h × 2f]
+  bool sandwich_norms = false;  ///< gemma2: RMSNorm before and after attention and the MLP (4 per layer)
+  double attn_softcap = 0, final_softcap = 0;  ///< gemma2: c·tanh(x/c) on the scores / the logits
 
   /// Exact parameter count (TinyLlama-1.1B: 1,100,048,384; Llama-2-7B: 6,738,415,616;
-  /// Mixtral-8x7B: 46,702,792,704 with every expert).
+  /// Mixtral-8x7B: 46,702,792,704 with every expert; Qwen3-8B 8,190,735,360; Qwen3-30B-A3B
+  /// 30,532,122,624; Qwen1.5-MoE-A2.7B 14,315,784,192; Gemma-2-9B 9,241,705,984; Phi-3-mini
+  /// 3,821,079,552).
   std::int64_t parameters() const;
   /// Parameters one token uses: parameters() less the (experts − experts_per_token) experts it is
-  /// not routed to (Mixtral-8x7B: 12,879,921,152). Dense models: parameters().
+  /// not routed to (Mixtral-8x7B: 12,879,925,248). Dense models: parameters().
   std::int64_t active_parameters() const;
   /// The layers that attend to the full context (layers − sliding_layers).
   std::int64_t full_attention_layers() const { return layers - sliding_layers; }
@@ -262,7 +273,7 @@ struct memory_need {
 /// largest op's non-weight, non-cache bytes in `ops` (one build_catalogue result); training adds
 /// 14 B/parameter of gradients and Adam state (ZeRO §3.1) and the saved activations of Korthikanti
 /// et al. 2022 eq. 2-3 (2·s·b·h per layer with full recompute) plus the logits and their gradient.
-/// Llama-3-8B decode, batch 1024 × context 8192, fp16: KV 1.07 TB, weights 16.1 GB.
+/// Llama-3-8B decode, batch 1024 × context 8192, fp16: KV 1.10 TB, weights 16.1 GB.
 memory_need estimate_memory(const model_config& cfg, const catalogue_options& opt, const std::vector<op_desc>& ops);
 
 // ---- fusion (docs/formulas-model.md §6) ----

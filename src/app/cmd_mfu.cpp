@@ -172,7 +172,7 @@ void run_mfu(const mfu_options& o) {
     if (cfg.experts > 0)
       weight_params = N +
                       (expected_distinct_experts(cfg.experts, cfg.experts_per_token, o.batch) - cfg.experts_per_token) *
-                          3.0 * static_cast<double>(cfg.hidden * cfg.intermediate * cfg.layers);
+                          3.0 * static_cast<double>(cfg.hidden * cfg.expert_intermediate * cfg.moe_layers);
     const double step_bytes = weight_params * wb + static_cast<double>(o.batch) * (T > 0 ? kv_cache_bytes(cfg, wb, T) : 0.0);
     intensity = fpt * static_cast<double>(o.batch) / step_bytes;
     if (roofs.ridge_nominal && !o.peak) ceiling = std::min(1.0, *intensity / *roofs.ridge_nominal);

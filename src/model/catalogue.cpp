@@ -64,11 +64,20 @@ struct builder {
     return op;
   }
   /// One attention op per kind of layer: full-context layers, and sliding-window layers.
+  /// gemma2: c·tanh(s/c) on every score (divide, tanh, multiply: 3 FLOPs per score).
+  op_desc softcapped(op_desc a) const {
+    if (cfg.attn_softcap <= 0) return a;
+    const double per_score = 4.0 * double(a.head_dim) + softmax_flops_per_element;
+    a.flops *= (per_score + 3) / per_score;
+    a.note += fmt::format("; scores soft-capped at {:g} (3 FLOPs per score)", cfg.attn_softcap);
+    return a;
+  }
+
   void attention() {
     const std::int64_t full = cfg.full_attention_layers(), sliding = cfg.sliding_layers;
     if (full > 0)
-      push(attention_op(s.attention, opt.batch, cfg.heads, cfg.kv_heads, cfg.head_dim, s.q_len, s.kv_len, b, kvb,
-                        opt.causal_halved),
+      push(softcapped(attention_op(s.attention, opt.batch, cfg.heads, cfg.kv_heads, cfg.head_dim, s.q_len, s.kv_len, b,
+                                   kvb, opt.causal_halved)),
            full, true);
     if (sliding > 0) {
       const bool decode = opt.ph == phase::decode;
@@ -77,13 +86,14 @@ struct builder {
                                decode ? 0 : cfg.sliding_window);
       if (decode) a.note += fmt::format("; sliding window: the last {} cached tokens", cfg.sliding_window);
       if (full > 0) a.name = "attention_sliding";
-      push(std::move(a), sliding, true);
+      push(softcapped(std::move(a)), sliding, true);
     }
   }
 
   /// Mixture-of-experts MLP (mixtral): router, then grouped expert GEMMs over the T·k routed rows.
   void moe_mlp(std::int64_t h, std::int64_t f) {
-    const std::int64_t E = cfg.experts, k = cfg.experts_per_token, rows = s.tokens * k;
+    const std::int64_t E = cfg.experts, k = cfg.experts_per_token, rows = s.tokens * k, n = cfg.moe_layers;
+    auto layer = [&](op_desc op) { push(std::move(op), n, true); };
     layer(linear("router", h, E, false));
     layer(ew(op_kind::softmax, "router_softmax", E));
     const double used = expected_distinct_experts(E, k, s.tokens);
@@ -107,6 +117,16 @@ struct builder {
     op_desc combine = elementwise_op(op_kind::mul, "moe_combine", rows, h, b);
     combine.note = "weights each routed expert's output and sums the k per token";
     layer(std::move(combine));
+    if (cfg.shared_expert_intermediate > 0) {  // qwen2_moe: an always-on expert, gated by sigmoid(x·w)
+      const std::int64_t fs = cfg.shared_expert_intermediate;
+      layer(linear("shared_expert_gate_proj", h, fs, false));
+      layer(linear("shared_expert_up_proj", h, fs, false));
+      layer(ew(op_kind::silu, "shared_expert_silu", fs));
+      layer(ew(op_kind::mul, "shared_expert_mul", fs));
+      layer(linear("shared_expert_down_proj", fs, h, false));
+      layer(linear("shared_expert_gate", h, 1, false));
+      layer(ew(op_kind::add, "shared_expert_add", h));
+    }
   }
 
   /// Training loss: log-softmax over the vocabulary and cross-entropy (PyTorch F.cross_entropy).
@@ -121,29 +141,56 @@ struct builder {
                        f = cfg.intermediate;
     once(embedding_op("embed_tokens", s.tokens, h, b, cfg.vocab));
     layer(ew(op_kind::rmsnorm, "input_norm", h));
-    layer(linear("q_proj", h, q, cfg.attention_bias));
-    layer(linear("k_proj", h, kv, cfg.attention_bias));
-    layer(linear("v_proj", h, kv, cfg.attention_bias));
+    if (cfg.fused_projections) {  // phi3: one [h × (H + 2G)·d] projection
+      layer(linear("qkv_proj", h, q + 2 * kv, cfg.attention_bias));
+    } else {
+      layer(linear("q_proj", h, q, cfg.attention_bias));
+      layer(linear("k_proj", h, kv, cfg.attention_bias));
+      layer(linear("v_proj", h, kv, cfg.attention_bias));
+    }
+    if (cfg.qk_norm) {  // qwen3: RMSNorm over each head's head_dim, on q and on k
+      layer(elementwise_op(op_kind::rmsnorm, "q_norm", s.tokens * cfg.heads, cfg.head_dim, b));
+      layer(elementwise_op(op_kind::rmsnorm, "k_norm", s.tokens * cfg.kv_heads, cfg.head_dim, b));
+    }
     layer(rope_op(s.tokens, cfg.heads, cfg.kv_heads, cfg.head_dim, b));
     attention();
     layer(linear("o_proj", q, h, cfg.o_proj_bias));
-    layer(ew(op_kind::add, "attn_residual", h));
-    layer(ew(op_kind::rmsnorm, "post_attention_norm", h));
-    if (cfg.experts > 0) {
-      moe_mlp(h, f);
+    if (cfg.sandwich_norms) {  // gemma2: norm the attention output, add, norm again before the MLP
+      layer(ew(op_kind::rmsnorm, "post_attention_norm", h));
+      layer(ew(op_kind::add, "attn_residual", h));
+      layer(ew(op_kind::rmsnorm, "pre_feedforward_norm", h));
     } else {
-      dense_mlp(h, f);
+      layer(ew(op_kind::add, "attn_residual", h));
+      layer(ew(op_kind::rmsnorm, "post_attention_norm", h));
     }
+    if (cfg.experts > 0) moe_mlp(h, cfg.expert_intermediate);
+    if (cfg.layers > cfg.moe_layers) dense_mlp(h, f, cfg.layers - cfg.moe_layers);
+    if (cfg.sandwich_norms) layer(ew(op_kind::rmsnorm, "post_feedforward_norm", h));
     layer(ew(op_kind::add, "mlp_residual", h));
     once(ew(op_kind::rmsnorm, "final_norm", h));
     once(linear("lm_head", h, vocab_shard, false));
+    if (cfg.final_softcap > 0) {  // gemma2: c·tanh(logits/c): 1 read, 1 write, 3 FLOPs per logit
+      op_desc cap = elementwise_op(op_kind::silu, "logit_softcap", s.tokens, vocab_shard, b);
+      cap.flops = 3.0 * double(s.tokens) * double(vocab_shard);
+      cap.note = fmt::format("c·tanh(x/c), c = {:g}: counted as 3 FLOPs per logit (a silu-shaped pass: 1 read, 1 write)",
+                             cfg.final_softcap);
+      once(std::move(cap));
+    }
     if (opt.ph == phase::train) loss();
   }
 
-  void dense_mlp(std::int64_t h, std::int64_t f) {
-    layer(linear("gate_proj", h, f, cfg.mlp_bias));
-    layer(linear("up_proj", h, f, cfg.mlp_bias));
-    if (opt.fused_silu_mul) {
+  void dense_mlp(std::int64_t h, std::int64_t f, std::int64_t n) {
+    auto layer = [&](op_desc op) { push(std::move(op), n, true); };
+    if (cfg.fused_projections) {  // phi3: one [h × 2f] projection, split into gate and up
+      layer(linear("gate_up_proj", h, 2 * f, cfg.mlp_bias));
+    } else {
+      layer(linear("gate_proj", h, f, cfg.mlp_bias));
+      layer(linear("up_proj", h, f, cfg.mlp_bias));
+    }
+    if (cfg.gelu_mlp) {  // GeGLU: gelu_tanh(gate) · up
+      layer(ew(op_kind::gelu, "gelu", f));
+      layer(ew(op_kind::mul, "mul", f));
+    } else if (opt.fused_silu_mul) {
       layer(ew(op_kind::silu_mul, "silu_mul", f));
     } else {
       layer(ew(op_kind::silu, "silu", f));
@@ -199,10 +246,14 @@ model_config tp_shard(const model_config& cfg, int tp) {
   need(cfg.kv_heads % tp == 0 || tp % cfg.kv_heads == 0,
        fmt::format("the {} KV heads (nor do they divide it, to be replicated)", cfg.kv_heads));
   need(cfg.intermediate % tp == 0, fmt::format("the intermediate size {}", cfg.intermediate));
+  need(cfg.expert_intermediate % tp == 0, fmt::format("the expert width {}", cfg.expert_intermediate));
+  need(cfg.shared_expert_intermediate % tp == 0, fmt::format("the shared expert width {}", cfg.shared_expert_intermediate));
   model_config s = cfg;
   s.heads = cfg.heads / tp;
   s.kv_heads = cfg.kv_heads % tp == 0 ? cfg.kv_heads / tp : 1;
   s.intermediate = cfg.intermediate / tp;
+  s.expert_intermediate = cfg.expert_intermediate / tp;
+  s.shared_expert_intermediate = cfg.shared_expert_intermediate / tp;
   return s;
 }
 

@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cmath>
 #include <initializer_list>
+#include <iterator>
+#include <vector>
 #include <filesystem>
 
 #include "roofline/error.hpp"
@@ -121,10 +123,14 @@ std::int64_t sliding_layers_from_types(const reader& r, std::int64_t layers) {
 }
 
 void parse_llama_family(const reader& r, model_config& c) {
-  if (r.has("hidden_act")) {
-    const std::string act = r.string("hidden_act");
-    if (act != "silu" && act != "swish")
-      throw input_error(r.file, "hidden_act", "'" + act + "' is not supported (SwiGLU models use silu)");
+  const std::string& mt = c.model_type;
+  const bool gemma = mt == "gemma2";
+  for (const char* key : {"hidden_act", "hidden_activation"}) {
+    if (!r.has(key)) continue;
+    const std::string act = r.string(key);
+    const bool ok = gemma ? (act == "gelu_pytorch_tanh" || act == "gelu_tanh") : (act == "silu" || act == "swish");
+    if (!ok)
+      throw input_error(r.file, key, "'" + act + "' is not modelled (" + (gemma ? "gemma2 counts GeGLU, gelu_pytorch_tanh" : "SwiGLU models use silu") + ")");
   }
   c.family = "llama";
   c.hidden = r.positive_int("hidden_size");
@@ -136,39 +142,76 @@ void parse_llama_family(const reader& r, model_config& c) {
   c.max_positions = r.positive_int("max_position_embeddings", 2048);
   c.tied_embeddings = r.boolean("tie_word_embeddings", false);  // LlamaConfig/MistralConfig/Qwen2Config default
   c.rms_norm_eps = r.positive_number("rms_norm_eps", 1e-6);
-  // Mistral/Mixtral attend to the last `sliding_window` keys in every layer; Qwen2 carries the key
-  // with use_sliding_window false, and when true only layers >= max_window_layers use the window
-  // (transformers Qwen2Attention). A `layer_types` list says per layer.
-  if (c.model_type == "llama") refuse_unmodelled(r, c.model_type, {});
-  if (c.model_type == "mistral") refuse_unmodelled(r, c.model_type, {"sliding_window", "layer_types"});
-  if (c.model_type == "mixtral")
-    refuse_unmodelled(r, c.model_type, {"sliding_window", "layer_types", "num_local_experts", "num_experts_per_tok"});
-  if (c.model_type == "qwen2")
-    refuse_unmodelled(r, c.model_type, {"sliding_window", "use_sliding_window", "layer_types"});
-  if (c.model_type == "mistral" || c.model_type == "mixtral") {
+  // Sliding window: mistral, mixtral, phi3 on every layer; the qwen families only with
+  // use_sliding_window, on layers >= max_window_layers (transformers Qwen2Attention); gemma2 on every
+  // other layer (Gemma2DecoderLayer: layer_idx % 2 == 0). A `layer_types` list says per layer.
+  const bool qwen = mt == "qwen2" || mt == "qwen3" || mt == "qwen2_moe" || mt == "qwen3_moe";
+  if (mt == "llama") refuse_unmodelled(r, mt, {});
+  if (mt == "mistral" || mt == "phi3") refuse_unmodelled(r, mt, {"sliding_window", "layer_types"});
+  if (mt == "mixtral") refuse_unmodelled(r, mt, {"sliding_window", "layer_types", "num_local_experts", "num_experts_per_tok"});
+  if (mt == "qwen2" || mt == "qwen3") refuse_unmodelled(r, mt, {"sliding_window", "use_sliding_window", "layer_types"});
+  if (mt == "qwen3_moe")
+    refuse_unmodelled(r, mt, {"sliding_window", "use_sliding_window", "layer_types", "num_experts", "num_experts_per_tok",
+                              "moe_intermediate_size"});
+  if (mt == "qwen2_moe")
+    refuse_unmodelled(r, mt, {"sliding_window", "use_sliding_window", "layer_types", "num_experts", "num_experts_per_tok",
+                              "moe_intermediate_size", "shared_expert_intermediate_size"});
+  if (gemma) refuse_unmodelled(r, mt, {"sliding_window", "layer_types", "attn_logit_softcapping", "final_logit_softcapping"});
+  if (mt == "mistral" || mt == "mixtral" || mt == "phi3") {
     c.sliding_window = r.positive_int("sliding_window", 0);
     c.sliding_layers = c.sliding_window > 0 ? c.layers : 0;
-  } else if (c.model_type == "qwen2" && r.boolean("use_sliding_window", false)) {
+  } else if (qwen && r.boolean("use_sliding_window", false)) {
     c.sliding_window = r.positive_int("sliding_window");
     const std::int64_t from = r.positive_int("max_window_layers", c.layers);
     c.sliding_layers = std::max<std::int64_t>(0, c.layers - from);
+  } else if (gemma) {
+    c.sliding_window = r.positive_int("sliding_window", 4096);  // Gemma2Config default
+    c.sliding_layers = (c.layers + 1) / 2;
   }
   if (c.sliding_window > 0 && r.has("layer_types")) c.sliding_layers = sliding_layers_from_types(r, c.layers);
   if (c.sliding_layers == 0) c.sliding_window = 0;
-  if (c.model_type == "mixtral") {
+  if (mt == "mixtral") {
     c.experts = r.positive_int("num_local_experts");
     c.experts_per_token = r.positive_int("num_experts_per_tok");
-    if (c.experts_per_token > c.experts)
-      throw input_error(r.file, "num_experts_per_tok",
-                        std::to_string(c.experts_per_token) + " exceeds num_local_experts " + std::to_string(c.experts));
+    c.expert_intermediate = c.intermediate;
+    c.moe_layers = c.layers;
+  } else if (mt == "qwen2_moe" || mt == "qwen3_moe") {
+    c.experts = r.positive_int("num_experts");
+    c.experts_per_token = r.positive_int("num_experts_per_tok");
+    c.expert_intermediate = r.positive_int("moe_intermediate_size");
+    if (mt == "qwen2_moe") c.shared_expert_intermediate = r.positive_int("shared_expert_intermediate_size", 0);
+    // Qwen2MoeDecoderLayer: MoE where layer_idx is not in mlp_only_layers and (layer_idx + 1) % step == 0
+    const std::int64_t step = r.positive_int("decoder_sparse_step", 1);
+    std::vector<std::int64_t> dense_only;
+    if (r.has("mlp_only_layers")) {
+      const json& v = r.j.at("mlp_only_layers");
+      if (!v.is_array()) throw input_error(r.file, "mlp_only_layers", "must be a list of layer indices");
+      for (const auto& e : v) {
+        if (!e.is_number_integer()) throw input_error(r.file, "mlp_only_layers", "must be a list of layer indices");
+        dense_only.push_back(e.get<std::int64_t>());
+      }
+    }
+    for (std::int64_t i = 0; i < c.layers; ++i)
+      if (std::find(dense_only.begin(), dense_only.end(), i) == dense_only.end() && (i + 1) % step == 0) ++c.moe_layers;
   }
-  if (c.model_type == "qwen2") {
+  if (c.experts > 0 && c.experts_per_token > c.experts)
+    throw input_error(r.file, "num_experts_per_tok",
+                      std::to_string(c.experts_per_token) + " exceeds the " + std::to_string(c.experts) + " experts");
+  c.qk_norm = mt == "qwen3" || mt == "qwen3_moe";  // Qwen3Attention: q_norm, k_norm over head_dim
+  c.fused_projections = mt == "phi3";               // Phi3Attention.qkv_proj, Phi3MLP.gate_up_proj
+  if (gemma) {
+    c.gelu_mlp = c.sandwich_norms = true;
+    c.tied_embeddings = r.boolean("tie_word_embeddings", true);  // Gemma2Config default
+    c.attn_softcap = r.positive_number("attn_logit_softcapping", 0);
+    c.final_softcap = r.positive_number("final_logit_softcapping", 0);
+  }
+  if (mt == "qwen2" || mt == "qwen2_moe") {
     c.attention_bias = true;  // Qwen2Attention: q/k/v_proj bias=True, o_proj bias=False
     c.o_proj_bias = false;
-  } else if (c.model_type == "llama") {
-    c.attention_bias = r.boolean("attention_bias", false);  // LlamaAttention: q/k/v/o bias=attention_bias
+  } else if (mt == "llama" || mt == "qwen3" || mt == "qwen3_moe" || gemma) {
+    c.attention_bias = r.boolean("attention_bias", false);  // q/k/v/o bias=attention_bias
     c.o_proj_bias = c.attention_bias;
-    c.mlp_bias = r.boolean("mlp_bias", false);
+    if (mt == "llama") c.mlp_bias = r.boolean("mlp_bias", false);
   }
   if (r.has("head_dim")) {
     c.head_dim = r.positive_int("head_dim");
@@ -225,16 +268,22 @@ std::int64_t model_config::parameters() const {
   std::int64_t attn = h * q + 2 * h * kv + q * h;
   if (attention_bias) attn += q + 2 * kv;
   if (o_proj_bias) attn += h;
+  if (qk_norm) attn += 2 * head_dim;
   std::int64_t mlp = 3 * h * f;
   if (mlp_bias) mlp += 2 * f + h;
-  if (experts > 0) mlp = experts * mlp + h * experts;  // every expert + the router [h × E]
-  const std::int64_t per_layer = attn + mlp + 2 * h;  // input + post-attention RMSNorm weights
-  return table + layers * per_layer + h + (tied_embeddings ? 0 : table);
+  std::int64_t moe = 0;
+  if (experts > 0) {  // every expert + the router [h × E] (+ a shared expert and its gate [h × 1])
+    moe = experts * 3 * h * expert_intermediate + h * experts;
+    if (shared_expert_intermediate > 0) moe += 3 * h * shared_expert_intermediate + h;
+  }
+  const std::int64_t norms = (sandwich_norms ? 4 : 2) * h;  // RMSNorm weights per layer
+  return table + layers * (attn + norms) + (layers - moe_layers) * mlp + moe_layers * moe + h +
+         (tied_embeddings ? 0 : table);
 }
 
 std::int64_t model_config::active_parameters() const {
   if (experts <= 0) return parameters();
-  return parameters() - layers * (experts - experts_per_token) * 3 * hidden * intermediate;
+  return parameters() - moe_layers * (experts - experts_per_token) * 3 * hidden * expert_intermediate;
 }
 
 model_config parse_model_config(const std::string& text, const std::string& file) {
@@ -252,12 +301,14 @@ model_config parse_model_config(const std::string& text, const std::string& file
   c.name = stem_of(file);  // "tinyllama-1.1b"; a file named config.json takes its _name_or_path
   if (c.name == "config" && r.has("_name_or_path") && j.at("_name_or_path").is_string())
     c.name = j.at("_name_or_path").get<std::string>();
-  if (c.model_type == "llama" || c.model_type == "mistral" || c.model_type == "qwen2" || c.model_type == "mixtral")
+  static const char* llama_like[] = {"llama", "mistral", "mixtral", "qwen2", "qwen2_moe", "qwen3", "qwen3_moe", "gemma2", "phi3"};
+  if (std::any_of(std::begin(llama_like), std::end(llama_like), [&](const char* t) { return c.model_type == t; }))
     parse_llama_family(r, c);
   else if (c.model_type == "gpt2")
     parse_gpt2(r, c);
   else
-    throw input_error(file, "model_type", "'" + c.model_type + "' is not supported (llama, mistral, mixtral, qwen2, gpt2)");
+    throw input_error(file, "model_type",
+                      "'" + c.model_type + "' is not supported (llama, mistral, mixtral, qwen2, qwen2_moe, qwen3, qwen3_moe, gemma2, phi3, gpt2)");
   return c;
 }
 

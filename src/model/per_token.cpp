@@ -9,11 +9,14 @@ namespace roofline {
 
 std::int64_t matmul_parameters(const model_config& c) {
   const std::int64_t h = c.hidden, q = c.heads * c.head_dim, kv = c.kv_heads * c.head_dim, f = c.intermediate;
-  std::int64_t mlp = 3 * h * f;
-  if (c.experts > 0) mlp = c.experts_per_token * 3 * h * f + h * c.experts;  // routed experts + router
-  const std::int64_t per_layer = c.family == "gpt2" ? h * 3 * q + q * h + 2 * h * f  // c_attn, c_proj, c_fc, c_proj
-                                                    : h * q + 2 * h * kv + q * h + mlp;
-  return c.layers * per_layer + c.vocab * h;  // lm_head multiplies even when tied to the embedding
+  if (c.family == "gpt2") return c.layers * (h * 3 * q + q * h + 2 * h * f) + c.vocab * h;  // c_attn, c_proj, c_fc, c_proj
+  std::int64_t moe = 0;  // the routed experts, the router, and a shared expert with its gate
+  if (c.experts > 0) {
+    moe = c.experts_per_token * 3 * h * c.expert_intermediate + h * c.experts;
+    if (c.shared_expert_intermediate > 0) moe += 3 * h * c.shared_expert_intermediate + h;
+  }
+  return c.layers * (h * q + 2 * h * kv + q * h) + (c.layers - c.moe_layers) * 3 * h * f + c.moe_layers * moe +
+         c.vocab * h;  // lm_head multiplies even when tied to the embedding
 }
 
 double attended_keys_per_query(std::int64_t t, std::int64_t window, bool causal_halved) {

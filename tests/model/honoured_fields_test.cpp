@@ -3,6 +3,7 @@
 // tensor parallelism give the worked values of docs/formulas-model.md.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 #include <vector>
@@ -45,10 +46,13 @@ TEST(HonouredFields, EveryWalkedConfigIsCountedOrRefusedByName) {
            {"llama-2-7b-awq.json", "quantization_config"},
            {"gpt2-relu.json", "activation_function"},
            {"llama-with-sliding-window.json", "sliding_window"},
-           {"gemma-2-9b.json", "model_type"},          // not modelled yet: refused, not counted as llama
-           {"qwen3-8b.json", "model_type"},
-           {"qwen1.5-moe-a2.7b.json", "model_type"},
-           {"phi-3-mini-4k.json", "model_type"},
+           {"phi-with-partial-rotary.json", "partial_rotary_factor"},
+           {"qwen3-with-moe-keys.json", "num_experts"},  // a dense qwen3 with expert keys
+           {"gemma-2-9b.json", ""},
+           {"qwen3-8b.json", ""},
+           {"qwen3-30b-a3b.json", ""},
+           {"qwen1.5-moe-a2.7b.json", ""},
+           {"phi-3-mini-4k.json", ""},
            {"qwen2-sliding-upper-layers.json", ""},
            {"mistral-7b-v0.2.json", ""},
        }) {
@@ -196,4 +200,45 @@ TEST(Training, LossOpAndItsGradient) {
   // T × V logits: forward 3 reads + 1 write, backward reads logits and dY, writes the gradient
   EXPECT_DOUBLE_EQ(loss_bytes, 1024.0 * 50257 * 2 * (4 + 3));
   EXPECT_GT(loss_bytes / step_bytes, 0.08);
+}
+
+// Published totals (HuggingFace safetensors metadata of each repository).
+TEST(Families, ParameterCountsExactly) {
+  EXPECT_EQ(load_model_config(walk("qwen3-8b.json")).parameters(), 8'190'735'360);          // + q/k norms
+  EXPECT_EQ(load_model_config(walk("qwen3-30b-a3b.json")).parameters(), 30'532'122'624);    // 128 experts
+  EXPECT_EQ(load_model_config(walk("qwen1.5-moe-a2.7b.json")).parameters(), 14'315'784'192);  // + shared expert
+  EXPECT_EQ(load_model_config(walk("gemma-2-9b.json")).parameters(), 9'241'705'984);        // tied, 4 norms
+  EXPECT_EQ(load_model_config(walk("phi-3-mini-4k.json")).parameters(), 3'821'079'552);
+  // Qwen3-30B-A3B: 8 of 128 experts per token
+  const auto q = load_model_config(walk("qwen3-30b-a3b.json"));
+  EXPECT_EQ(q.moe_layers, 48);
+  EXPECT_EQ(q.active_parameters(), 30'532'122'624 - 48LL * 120 * 3 * 2048 * 768);
+}
+
+TEST(Families, OpsOfEachFamily) {
+  catalogue_options o;
+  o.ph = phase::prefill, o.seq = 4096;
+  auto names = [&](const std::string& f) {
+    std::vector<std::string> n;
+    for (const auto& op : build_catalogue(load_model_config(walk(f)), o)) n.push_back(op.name + "×" + std::to_string(op.count));
+    return n;
+  };
+  auto has = [](const std::vector<std::string>& v, const std::string& x) { return std::find(v.begin(), v.end(), x) != v.end(); };
+  const auto qwen3 = names("qwen3-8b.json");
+  EXPECT_TRUE(has(qwen3, "q_norm×36") && has(qwen3, "k_norm×36"));
+  const auto phi3 = names("phi-3-mini-4k.json");
+  EXPECT_TRUE(has(phi3, "qkv_proj×32") && has(phi3, "gate_up_proj×32"));
+  EXPECT_FALSE(has(phi3, "q_proj×32"));
+  const auto gemma = names("gemma-2-9b.json");
+  // alternating window: 21 sliding layers (even indices), 21 full; GeGLU; 4 norms; soft-capped logits
+  EXPECT_TRUE(has(gemma, "attention×21") && has(gemma, "attention_sliding×21"));
+  EXPECT_TRUE(has(gemma, "gelu×42") && has(gemma, "pre_feedforward_norm×42") && has(gemma, "post_feedforward_norm×42"));
+  EXPECT_TRUE(has(gemma, "logit_softcap×1"));
+  const auto moe = names("qwen1.5-moe-a2.7b.json");
+  EXPECT_TRUE(has(moe, "router×24") && has(moe, "expert_gate_proj×24") && has(moe, "shared_expert_gate×24"));
+  // gemma2 scores are soft-capped: 3 more FLOPs per score on top of 4·d + 5
+  const auto g = load_model_config(walk("gemma-2-9b.json"));
+  for (const auto& op : build_catalogue(g, o))
+    if (op.name == "attention")
+      EXPECT_DOUBLE_EQ(op.flops, 16.0 * (4096.0 * 4097 / 2) * (4 * 256 + 5 + 3));
 }
