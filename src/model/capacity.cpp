@@ -38,7 +38,7 @@ memory_need estimate_memory(const model_config& cfg, const catalogue_options& op
     // outputs, weights excluded).
     for (const auto& op : ops) {
       double act = op.bytes();
-      if (op.kind == op_kind::gemm) act -= double(op.k) * double(op.n) * op.dtype_bytes;
+      if (op.kind == op_kind::gemm) act = (double(op.m) * double(op.k) + double(op.m) * double(op.n)) * op.dtype_bytes;
       if (op.kind == op_kind::attention_decode || op.kind == op_kind::attention_fused || op.kind == op_kind::attention_naive)
         act -= 2.0 * double(op.batch) * double(op.kv_len) * double(op.kv_heads) * double(op.head_dim) * op.kv_dtype_bytes;
       m.activations = std::max(m.activations, act);

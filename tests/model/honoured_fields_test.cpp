@@ -242,3 +242,14 @@ TEST(Families, OpsOfEachFamily) {
     if (op.name == "attention")
       EXPECT_DOUBLE_EQ(op.flops, 16.0 * (4096.0 * 4097 / 2) * (4 * 256 + 5 + 3));
 }
+
+TEST(Capacity, MoeActivationsAreNotExpertWeights) {
+  // Mixtral decode, batch 4: the largest op's activations are kB, not the 5.47 experts' weights.
+  const auto c = load_model_config(resolve_model_path("mixtral-8x7b"));
+  catalogue_options o;
+  o.ph = phase::decode, o.batch = 4, o.context = 4096;
+  const auto m = estimate_memory(c, o, build_catalogue(c, o));
+  EXPECT_DOUBLE_EQ(m.weights, 46'702'792'704.0 * 2);
+  EXPECT_LT(m.activations, 1e6);
+  EXPECT_DOUBLE_EQ(m.kv_cache, 4.0 * 2 * 32 * 8 * 128 * 2 * 4097);
+}
