@@ -54,7 +54,17 @@ struct kernel_placement {
   std::optional<double> attainable_measured, attainable_nominal;  ///< FLOP/s at this intensity
   std::optional<double> fraction_measured, fraction_nominal;      ///< roof time ÷ time (≤ 1 normally)
   std::string advice;
+  /// false when the kernel ran faster than a roof allows (fraction_nominal > 1 + roof_noise, or
+  /// fraction_measured > 1 + roof_noise): physically impossible, so no advice is built on it.
+  bool plausible = true;
+  std::vector<std::string> causes;  ///< the likely causes of an impossible result (empty when plausible)
 };
+/// Measurement noise allowed above a roof before a result is called impossible: 5% (the run-to-run
+/// spread of a clock-boosted GPU; a result 5% above its datasheet roof is already suspect).
+inline constexpr double roof_noise = 0.05;
+/// The likely causes of a result above the roof, for text and JSON (`causes[]`): timing without
+/// device synchronisation, data resident in cache, a sparse peak, wrong FLOP/byte counts.
+std::vector<std::string> above_roof_causes();
 /// Throws input_error naming --flops / --bytes / --time for NaN, infinite, negative or zero time/bytes.
 kernel_placement place_kernel(double flops, double bytes, double seconds, const roofline_summary& roofs);
 

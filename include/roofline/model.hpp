@@ -24,14 +24,38 @@ struct model_config {
   bool o_proj_bias = false;           ///< llama: attention_bias also biases o_proj; qwen2: no; gpt2: yes
   double rms_norm_eps = 1e-5;
   std::string model_type;             ///< config.json model_type: llama | mistral | qwen2 | gpt2
-  std::int64_t sliding_window = 0;    ///< mistral: attention window (keys per query); 0 = full attention
+  std::int64_t sliding_window = 0;    ///< attention window (keys per query); 0 = full attention
+  std::int64_t sliding_layers = 0;    ///< how many layers use the window (mistral: all; gemma2: every other)
+  // Mixture of experts (mixtral, qwen2_moe, qwen3_moe): each of the `moe_layers` MoE layers has
+  // `experts` SwiGLU experts of width `expert_intermediate`, a router [hidden × experts], and sends
+  // each token to `experts_per_token` of them; the other layers use the dense `intermediate` MLP.
+  std::int64_t experts = 0, experts_per_token = 0;  ///< 0 = dense
+  std::int64_t expert_intermediate = 0;
+  std::int64_t shared_expert_intermediate = 0;  ///< qwen2_moe: one always-on expert with a sigmoid gate [h × 1]
+  std::int64_t moe_layers = 0;
+  bool qk_norm = false;         ///< qwen3: RMSNorm over head_dim on q and k (2·head_dim weights per layer)
+  bool gelu_mlp = false;        ///< gemma2: GeGLU (tanh GELU on the gate) instead of SwiGLU
+  bool fused_projections = false;  ///< phi3: one qkv_proj [h × (H+2G)·d] and one gate_up_proj [h × 2f]
+  bool sandwich_norms = false;  ///< gemma2: RMSNorm before and after attention and the MLP (4 per layer)
+  double attn_softcap = 0, final_softcap = 0;  ///< gemma2: c·tanh(x/c) on the scores / the logits
 
-  /// Exact parameter count (TinyLlama-1.1B: 1,100,048,384; Llama-2-7B: 6,738,415,616).
+  /// Exact parameter count (TinyLlama-1.1B: 1,100,048,384; Llama-2-7B: 6,738,415,616;
+  /// Mixtral-8x7B: 46,702,792,704 with every expert; Qwen3-8B 8,190,735,360; Qwen3-30B-A3B
+  /// 30,532,122,624; Qwen1.5-MoE-A2.7B 14,315,784,192; Gemma-2-9B 9,241,705,984; Phi-3-mini
+  /// 3,821,079,552).
   std::int64_t parameters() const;
+  /// Parameters one token uses: parameters() less the (experts − experts_per_token) experts it is
+  /// not routed to (Mixtral-8x7B: 12,879,925,248). Dense models: parameters().
+  std::int64_t active_parameters() const;
+  /// The layers that attend to the full context (layers − sliding_layers).
+  std::int64_t full_attention_layers() const { return layers - sliding_layers; }
 };
 
 /// Reads a HuggingFace config.json. Throws input_error naming the file and field on a missing or
-/// invalid field or an unsupported model_type.
+/// invalid field, an unsupported model_type, or a field that changes the FLOPs or bytes and is not
+/// modelled for that model_type (MoE keys on a dense family, quantization_config, an
+/// activation_function or hidden_act other than the family's, sliding-window or soft-capping keys
+/// the family does not honour).
 model_config load_model_config(const std::string& path);
 model_config parse_model_config(const std::string& text, const std::string& file);
 /// Resolves a model NAME (a file under models/, e.g. "tinyllama-1.1b") or a path to a config.json.
@@ -101,6 +125,13 @@ struct catalogue_options {
   /// Norms as one-pass kernels (the row kept on chip: x read once, w once, y written) instead of
   /// the two-pass convention (x read twice). `roofline run` sets it: its kernels are one-pass.
   bool one_pass_norms = false;
+  /// Tensor-parallel ranks (Megatron-LM, Shoeybi et al. 2019 §3): the catalogue is one GPU's share:
+  /// q/k/v, gate/up column-parallel (heads/tp, intermediate/tp), o/down row-parallel, lm_head
+  /// vocab-parallel (ceil(vocab/tp)); norms, residuals and the embedding gather replicated. K/V heads
+  /// are split when tp divides them and replicated (one per GPU) when they divide tp (vLLM).
+  /// Throws input_error("--tp") when tp does not divide the query heads or the intermediate size, or
+  /// neither tp nor the KV heads divides the other.
+  int tp = 1;
 };
 
 /// Every op of one step of `cfg` under `opt`, in execution order, one entry per distinct op (its
@@ -113,7 +144,14 @@ struct catalogue_options {
 /// train: the forward ops, then `*.recompute` copies of the per-layer ops when opt.recompute, then
 /// the backward ops in reverse (backward = true; a linear becomes `*.grad_input` and
 /// `*.grad_weight` GEMMs with their own m/n/k). Formulas: docs/formulas-model.md.
-/// Throws input_error naming --batch, --seq, --context, --dtype or --kv-dtype on a bad option.
+/// Sliding-window layers get their own attention op ("attention_sliding" when some layers are full,
+/// else "attention"): decode reads min(context, window) cached tokens, prefill/train score at most
+/// `window` keys per query. MoE layers (mixtral): router GEMM [T×h]·[h×E], router_softmax over E,
+/// then expert_gate_proj / expert_up_proj / expert_down_proj as grouped GEMMs over the T·k routed
+/// rows that read the weights of the expected distinct experts (expected_distinct_experts), and
+/// moe_combine. Train: a `loss` op (log-softmax + cross-entropy over T × vocab, PyTorch
+/// F.cross_entropy) after lm_head, whose backward writes the logits' gradient.
+/// Throws input_error naming --batch, --seq, --context, --dtype, --kv-dtype or --tp on a bad option.
 std::vector<op_desc> build_catalogue(const model_config& cfg, const catalogue_options& opt);
 
 // ---- per-element FLOP conventions (docs/formulas-model.md §3) ----
@@ -173,9 +211,12 @@ op_desc rope_op(std::int64_t tokens, std::int64_t heads, std::int64_t kv_heads, 
 ///    I/O lower bound; the tiled kernel re-reads K/V Θ(n²d²/M) times, Theorem 2).
 ///  - attention_naive: also writes the batch·heads·q_len·kv_len scores (full n×n even when causal),
 ///    softmax reads them 3× and writes them 1×, and P·V reads them again: 6 passes over the scores.
+/// `window` > 0 (prefill/train sliding-window layers): each query scores at most `window` keys,
+/// P = W(W+1)/2 + (q_len − W)·W (causal-halved) or q_len·W (Mistral-7B, 32768 tokens, W 4096:
+/// 2.08 TFLOP per layer instead of 8.88). Decode callers cap kv_len at the window instead.
 op_desc attention_op(op_kind kind, std::int64_t batch, std::int64_t heads, std::int64_t kv_heads,
                      std::int64_t head_dim, std::int64_t q_len, std::int64_t kv_len, int dtype_bytes,
-                     int kv_dtype_bytes, bool causal_halved);
+                     int kv_dtype_bytes, bool causal_halved, std::int64_t window = 0);
 
 /// The softmax inside an attention op, as a standalone row softmax over its scores: rows =
 /// batch·heads·q_len, cols = kv_len (the shape eager naive attention runs it at; §3 conventions).
@@ -184,20 +225,56 @@ op_desc attention_softmax_op(const op_desc& attention);
 
 // ---- per-token helpers (docs/formulas-model.md §5) ----
 
-/// Weights of every matrix multiply (lm_head included; embedding gathers, norms and biases excluded):
-/// the N of "2N FLOPs per token" as this catalogue counts its GEMMs.
+/// Weights of every matrix multiply one token goes through (lm_head included; embedding gathers,
+/// norms and biases excluded): the N of "2N FLOPs per token" as this catalogue counts its GEMMs.
+/// MoE: the experts_per_token routed experts and the router [hidden × experts], not every expert.
 std::int64_t matmul_parameters(const model_config& cfg);
 
-/// Model FLOPs per token. Inference (decode: one token against `seq_or_context` cached tokens;
-/// prefill: a sequence of `seq_or_context`): 2·N + 4·L·H·Q·T_eff, T_eff = T for decode and for
-/// non-causal prefill, T/2 for causal-halved prefill (Kaplan et al. 2020 §2.1 count only QKᵀ:
-/// 2·n_layer·n_ctx·d_attn). Training: 6·N + 12·L·H·Q·T (PaLM, Chowdhery et al. 2022, appendix B),
-/// 6·L·H·Q·T when causal_halved. N = matmul_parameters(), L layers, H query heads, Q head_dim.
+/// Keys a query attends to on average in a sequence of t tokens under a window of `window` keys
+/// (0 = none): full convention min(t, W); causal-halved Σ_i min(i, W) ÷ t, = (t+1)/2 without a
+/// window. Mistral-7B, t = 32768, W = 4096, halved: (4096·4097/2 + 28672·4096) ÷ 32768 = 3840.06.
+double attended_keys_per_query(std::int64_t t, std::int64_t window, bool causal_halved);
+
+/// Attention FLOPs per token: 4·H·Q·Σ_layers T_eff (QKᵀ and A·V), ×3 in training. T_eff: decode
+/// the context (capped at the window on sliding layers); prefill/train T (full convention) or T/2
+/// (causal-halved), and on sliding layers min(T, W) (full) or attended_keys_per_query (halved).
+double attention_flops_per_token(const model_config& cfg, phase ph, std::int64_t seq_or_context, bool causal_halved);
+
+/// Model FLOPs per token, matmul-only (the headline; PaLM, Chowdhery et al. 2022, appendix B, and
+/// Megatron-LM, Narayanan et al. 2021 §5.1, count the weight matmuls, not the embedding gather):
+/// 2·N + attention (inference), 6·N + 3 × attention (training), N = matmul_parameters().
+/// Inference full convention 2N + 4·L·H·Q·T (Kaplan et al. 2020 §2.1); training 6N + 12·L·H·Q·T.
+/// Sliding-window layers count min(T, W) keys (Mistral-7B train T = 32768: 4.91e10 instead of 9.42e10).
 double model_flops_per_token(const model_config& cfg, phase ph, std::int64_t seq_or_context, bool causal_halved);
 
 /// Bytes one token adds to the KV cache: 2 (K and V) · layers · kv_heads · head_dim · kv_dtype_bytes
 /// (TinyLlama-1.1B fp16: 2·22·4·64·2 = 22,528 B).
 double kv_cache_bytes_per_token(const model_config& cfg, int kv_dtype_bytes);
+
+/// KV cache of one sequence of `context` tokens: sliding-window layers keep only the last
+/// sliding_window tokens (Mistral-7B fp16, 32768 tokens: 0.537 GB, not 4.29 GB).
+double kv_cache_bytes(const model_config& cfg, int kv_dtype_bytes, std::int64_t context);
+
+/// Expected number of distinct experts a batch of `tokens` tokens routes to, each token picking
+/// `per_token` of `experts` uniformly at random: E·(1 − (1 − k/E)^B) (uniform routing assumed; real
+/// routers are skewed, which lowers it). Mixtral (E 8, k 2): B = 1 → 2, B = 4 → 5.47, B = 64 → 8.0.
+double expected_distinct_experts(std::int64_t experts, std::int64_t per_token, std::int64_t tokens);
+
+// ---- capacity (docs/formulas-model.md §8) ----
+
+/// Device memory one GPU needs for a step, in bytes.
+struct memory_need {
+  double weights = 0, kv_cache = 0, activations = 0, optimizer = 0;  ///< optimizer: gradients + Adam state
+  std::string note;
+  double total() const { return weights + kv_cache + activations + optimizer; }
+};
+/// weights = parameters() (every expert) × dtype bytes ÷ tp; KV cache = batch × kv_cache_bytes(context
+/// + 1 in decode, seq in prefill) × this GPU's share of the KV heads; inference activations = the
+/// largest op's non-weight, non-cache bytes in `ops` (one build_catalogue result); training adds
+/// 14 B/parameter of gradients and Adam state (ZeRO §3.1) and the saved activations of Korthikanti
+/// et al. 2022 eq. 2-3 (2·s·b·h per layer with full recompute) plus the logits and their gradient.
+/// Llama-3-8B decode, batch 1024 × context 8192, fp16: KV 1.10 TB, weights 16.1 GB.
+memory_need estimate_memory(const model_config& cfg, const catalogue_options& opt, const std::vector<op_desc>& ops);
 
 // ---- fusion (docs/formulas-model.md §6) ----
 

@@ -117,6 +117,16 @@ void refresh_advice(op_result& r, const roofline_summary& roofs) {
                            *r.measured_s * 1e6, *r.launch_floor_s * 1e6, roof * 1e6);
 }
 
+std::vector<std::string> above_roof_causes() {
+  return {"timing without device synchronisation: the timer stopped before the kernel finished "
+          "(cudaEventSynchronize / torch.cuda.synchronize before reading the clock)",
+          "data resident in cache (L2 / last-level cache): the bytes never came from device memory, so the "
+          "DRAM roof does not bound this run; count only DRAM bytes or use a working set larger than the cache",
+          "a sparse peak or the wrong precision: a 2:4-sparse figure, or a result at fp8/int8 placed against a "
+          "higher-precision roof (check --precision)",
+          "FLOPs or bytes over-counted, or the time of a part of the work: check the counts and what the timer covers"};
+}
+
 kernel_placement place_kernel(double flops, double bytes, double seconds, const roofline_summary& roofs) {
   if (!std::isfinite(flops) || flops < 0) throw input_error("", "--flops", fmt::format("must be a finite number >= 0 (got {})", flops));
   if (!std::isfinite(bytes) || bytes <= 0) throw input_error("", "--bytes", fmt::format("must be a finite number > 0 (got {})", bytes));
@@ -138,7 +148,16 @@ kernel_placement place_kernel(double flops, double bytes, double seconds, const 
   }
   k.bound = bound_of(flops, bytes, pick(roofs));
   const auto frac = k.fraction_measured ? k.fraction_measured : k.fraction_nominal;
-  if (k.bound == "unknown")
+  const bool above_nominal = k.fraction_nominal && *k.fraction_nominal > 1 + roof_noise;
+  const bool above_measured = k.fraction_measured && *k.fraction_measured > 1 + roof_noise;
+  if (above_nominal || above_measured) {
+    k.plausible = false;
+    k.causes = above_roof_causes();
+    k.advice = fmt::format("none: {:.0f}% of the {} roof is physically impossible; find which cause applies before "
+                           "reading anything into this result",
+                           100.0 * (above_nominal ? *k.fraction_nominal : *k.fraction_measured),
+                           above_nominal ? "nominal" : "measured");
+  } else if (k.bound == "unknown")
     k.advice = "unknown: no roofs to place it against (give --device NAME or --results FILE)";
   else if (frac && *frac >= 0.9)
     k.advice = fmt::format("stop: at the roof ({:.0f}% of the {} roof); only less work or a faster machine helps",

@@ -92,33 +92,45 @@ void run_mfu(const mfu_options& o) {
   const roofline_summary roofs = summarize_roofline(nom, meas, prec);
 
   // ---- FLOPs per token ----
-  transformer_dims d{static_cast<double>(cfg.parameters()), cfg.layers, cfg.heads, cfg.head_dim};
-  if (!(d.params > 0)) throw input_error(cfg.source, "parameters", "model has no parameters");
+  // Headline: matmul-only (PaLM appendix B; Megatron-LM, Narayanan et al. 2021 §5.1): 2N or 6N over
+  // the weights every token multiplies (MoE: the routed experts), plus attention (sliding-window
+  // layers count at most the window). Alternative: every parameter (all experts' routed share).
   std::int64_t T = 0;
   std::string t_note;
   if (o.seq) {
     T = *o.seq;
   } else if (ph == phase::decode) {
     t_note = "attention not counted (give --seq C for a KV context of C tokens)";
-  } else if (cfg.max_positions > 0) {
-    T = cfg.max_positions;
-    t_note = fmt::format("T = the model's max_position_embeddings ({}); give --seq to change", T);
   } else {
-    throw input_error("", "--seq", "the sequence length is needed for prefill/train (the config has no max_position_embeddings)");
+    throw input_error("", "--seq", "required for prefill and train: the tokens per sequence set the attention FLOPs "
+                                   "(the config's max_position_embeddings is a limit, not the length you ran)");
   }
+  if (ph != phase::decode && T < 1) throw input_error("", "--seq", "must be >= 1 for prefill and train");
+  if (T > 0 && cfg.max_positions > 0 && T > cfg.max_positions)
+    throw input_error("", "--seq", fmt::format("{} exceeds {}'s {} = {}", T, cfg.name,
+                                               cfg.family == "gpt2" ? "n_positions" : "max_position_embeddings", cfg.max_positions));
   const attention_convention used_conv = ph == phase::decode ? attention_convention::full : conv;
-  double fpt = 0, recompute = 0;
-  std::string formula;
-  if (ph == phase::train) {
-    fpt = training_flops_per_token(d, static_cast<double>(T), used_conv);
-    formula = used_conv == attention_convention::full ? "6N + 12·L·H·Q·T (PaLM, Chowdhery et al. 2022, appendix B)"
-                                                      : "6N + 6·L·H·Q·T (PaLM appendix B, attention halved for the causal mask)";
-    if (o.recompute) recompute = recompute_flops_per_token(d, static_cast<double>(T), used_conv);
-  } else {
-    fpt = forward_flops_per_token(d, static_cast<double>(T), used_conv);
-    formula = used_conv == attention_convention::full ? "2N + 4·L·H·Q·T (forward pass; Kaplan et al. 2020 §2.1, PaLM appendix B)"
-                                                      : "2N + 2·L·H·Q·T (forward pass, attention halved for the causal mask)";
-    if (o.recompute) throw input_error("", "--recompute", "recomputation applies to training only");
+  const bool halved = used_conv == attention_convention::causal_halved;
+  const double mult = ph == phase::train ? 6.0 : 2.0;
+  const double N = static_cast<double>(matmul_parameters(cfg));
+  const double attn = T > 0 ? attention_flops_per_token(cfg, ph, T, halved) : 0.0;
+  const double fpt = mult * N + attn;
+  // every parameter a token uses: the active parameters (embedding, norms and biases included)
+  const double all_params = static_cast<double>(cfg.active_parameters());
+  const double fpt_all = mult * all_params + attn;
+  std::string formula = ph == phase::train
+                            ? (halved ? "6N + 6·L·H·Q·T (PaLM appendix B, attention halved for the causal mask)"
+                                      : "6N + 12·L·H·Q·T (PaLM, Chowdhery et al. 2022, appendix B)")
+                            : (halved ? "2N + 2·L·H·Q·T (forward pass, attention halved for the causal mask)"
+                                      : "2N + 4·L·H·Q·T (forward pass; Kaplan et al. 2020 §2.1, PaLM appendix B)");
+  if (cfg.sliding_window > 0)
+    formula += fmt::format("; T capped at the {}-token window on {} of {} layers", cfg.sliding_window, cfg.sliding_layers, cfg.layers);
+  double recompute = 0;
+  if (o.recompute) {
+    if (ph != phase::train) throw input_error("", "--recompute", "recomputation applies to training only");
+    // Full activation recompute re-runs each layer's forward, not the embedding or the logits
+    // (Megatron-LM, Korthikanti et al. 2022 §4): 2·(N − V·h) + the forward attention term.
+    recompute = 2.0 * (N - static_cast<double>(cfg.vocab) * static_cast<double>(cfg.hidden)) + attn / 3.0;
   }
 
   // ---- tokens/s ----
@@ -137,11 +149,16 @@ void run_mfu(const mfu_options& o) {
     tps_formula = fmt::format("batch × tokens per sequence ÷ step time = {} ÷ {} s", tokens_per_step, *o.step_time);
   }
   const double mfu = model_flops_utilization(fpt, tps, peak_flops, o.gpus);
-  // The op catalogue's convention (model module): N = matmul weights only (no embedding gather).
-  const bool halved = used_conv == attention_convention::causal_halved;
-  const double catalogue_fpt = T > 0 ? model_flops_per_token(cfg, ph, T, halved)
-                                     : 2.0 * static_cast<double>(matmul_parameters(cfg));
+  const double mfu_all = model_flops_utilization(fpt_all, tps, peak_flops, o.gpus);
   const double hfu = model_flops_utilization(fpt + recompute, tps, peak_flops, o.gpus);
+  // Above 100% is impossible: the model FLOP/s cannot exceed the dense peak.
+  const bool plausible = !(mfu > 1.0) && !(hfu > 1.0);
+  std::vector<std::string> causes;
+  if (!plausible)
+    causes = {"timing without device synchronisation: the time (TPOT, step) stopped before the GPU finished",
+              "tokens/s measured over more GPUs than --gpus, or counted per sequence twice",
+              "wrong sequence length or batch: --seq / --batch larger than what ran over-counts FLOPs per token",
+              "a sparse peak or a lower precision than the one run (e.g. an fp8 run against a bf16 peak)"};
   std::optional<double> frac_measured;
   if (roofs.peak_measured > 0) frac_measured = fpt * tps / (roofs.peak_measured * o.gpus);
 
@@ -149,16 +166,23 @@ void run_mfu(const mfu_options& o) {
   std::optional<double> intensity, ceiling;
   if (ph == phase::decode) {
     const int wb = dtype_bytes(prec == "tf32" ? "fp32" : prec);
-    const double kv_per_token = 2.0 * static_cast<double>(cfg.layers * cfg.kv_heads * cfg.head_dim) * wb;
-    const double step_bytes = d.params * wb + static_cast<double>(o.batch) * static_cast<double>(T) * kv_per_token;
+    // the matmul weights read once per step (the embedding gather reads B rows, not the table; MoE:
+    // the experts a batch of B is expected to route to) + the KV cache
+    double weight_params = N;
+    if (cfg.experts > 0)
+      weight_params = N +
+                      (expected_distinct_experts(cfg.experts, cfg.experts_per_token, o.batch) - cfg.experts_per_token) *
+                          3.0 * static_cast<double>(cfg.hidden * cfg.expert_intermediate * cfg.moe_layers);
+    const double step_bytes = weight_params * wb + static_cast<double>(o.batch) * (T > 0 ? kv_cache_bytes(cfg, wb, T) : 0.0);
     intensity = fpt * static_cast<double>(o.batch) / step_bytes;
     if (roofs.ridge_nominal && !o.peak) ceiling = std::min(1.0, *intensity / *roofs.ridge_nominal);
   }
 
   const std::string convention = fmt::format(
-      "MFU = model FLOPs per token × tokens/s ÷ (dense peak × GPUs); N = all {} parameters; attention {}; "
-      "HFU adds {}", cfg.parameters(), to_string(used_conv),
-      o.recompute ? "one recomputed forward per token (full activation recompute)" : "nothing (no recompute)");
+      "MFU = model FLOPs per token × tokens/s ÷ (dense peak × GPUs); N = {} matmul weights per token (PaLM appendix B, "
+      "Megatron-LM: the embedding gather does no FLOPs{}); attention {}; HFU adds {}",
+      matmul_parameters(cfg), cfg.experts > 0 ? "; MoE: the routed experts and the router" : "", to_string(used_conv),
+      o.recompute ? "each layer's recomputed forward (not the embedding or logits: Megatron)" : "nothing (no recompute)");
   if (o.json_out) {
     auto opt = [](std::optional<double> v) { return v ? json(*v) : json(nullptr); };
     json j = {{"model", cfg.name}, {"phase", to_string(ph)}, {"batch", o.batch}, {"seq", T}, {"gpus", o.gpus},
@@ -169,8 +193,9 @@ void run_mfu(const mfu_options& o) {
               {"measured_peak_flops_per_s", roofs.peak_measured > 0 ? json(roofs.peak_measured) : json(nullptr)},
               {"decode_intensity", opt(intensity)}, {"decode_mfu_ceiling", opt(ceiling)},
               {"ridge_nominal", opt(roofs.ridge_nominal)}, {"convention", convention}, {"note", t_note},
-              {"matmul_only_flops_per_token", catalogue_fpt},
-              {"matmul_only_mfu", catalogue_fpt * tps / (peak_flops * o.gpus)}};
+              {"matmul_parameters", matmul_parameters(cfg)}, {"all_parameters_flops_per_token", fpt_all},
+              {"all_parameters_mfu", mfu_all}, {"active_parameters", cfg.active_parameters()},
+              {"plausible", plausible}, {"causes", causes}};
     std::printf("%s\n", j.dump(2).c_str());
     return;
   }
@@ -184,13 +209,17 @@ void run_mfu(const mfu_options& o) {
                      frac_measured ? fmt::format("{:.3g}% (measured {} {})", 100 * *frac_measured, prec, format_si(roofs.peak_measured, "FLOP/s"))
                                    : std::string("unknown (no measured roof: give --results FILE)"));
   out += fmt::format("  HFU                 {:.3g}%{}\n", 100 * hfu, o.recompute ? " (with recomputed FLOPs)" : " (= MFU: nothing recomputed)");
+  if (!plausible) {
+    out += "  IMPOSSIBLE          MFU/HFU above 100%: the model FLOP/s exceed the dense peak; likely causes:\n";
+    for (const auto& c : causes) out += "                        - " + c + "\n";
+  }
   if (intensity)
     out += fmt::format("  decode ceiling      intensity {:.3g} FLOP/B ÷ ridge {} = {}: decode is bandwidth-bound, MFU ≈ intensity ÷ ridge\n",
                        *intensity, roofs.ridge_nominal ? fmt::format("{:.3g} FLOP/B", *roofs.ridge_nominal) : "unknown",
                        ceiling ? fmt::format("{:.3g}%", 100 * *ceiling) : "unknown");
   out += fmt::format("  convention          {}\n", convention);
-  out += fmt::format("  alternative         N = matmul weights only ({}), as the op catalogue counts: {:.4g} FLOP/token → MFU {:.3g}%\n",
-                     matmul_parameters(cfg), catalogue_fpt, 100 * catalogue_fpt * tps / (peak_flops * o.gpus));
+  out += fmt::format("  alternative         N = every parameter a token uses ({}, embedding table included): {:.4g} FLOP/token → MFU {:.3g}%\n",
+                     cfg.active_parameters(), fpt_all, 100 * mfu_all);
   std::fputs(out.c_str(), stdout);
 }
 
@@ -205,7 +234,7 @@ void add_mfu(CLI::App& app, context& ctx) {
   sub->add_option("--tokens-per-s", o->tokens_per_s, "throughput of all --gpus together, tokens/s");
   sub->add_option("--step-time", o->step_time, "seconds per step of --batch sequences of --seq tokens");
   sub->add_option("--batch", o->batch, "sequences per step")->capture_default_str();
-  sub->add_option("--seq", o->seq, "prefill/train: tokens per sequence (default: max_position_embeddings); decode: KV context");
+  sub->add_option("--seq", o->seq, "prefill/train: tokens per sequence (required); decode: KV context (default: attention not counted)");
   sub->add_option("--device", o->device, "GPU name from the spec table");
   sub->add_option("--results", o->results_file, "results.json (nominal and measured roofs)");
   sub->add_option("--gpus", o->gpus, "GPUs the throughput was measured on")->capture_default_str();

@@ -9,6 +9,7 @@
 #include "roofline/analysis.hpp"
 #include "roofline/error.hpp"
 #include "roofline/fleet.hpp"
+#include "roofline/io.hpp"
 #include "roofline/model.hpp"
 #include "roofline/results.hpp"
 #include "roofline/spec.hpp"
@@ -26,9 +27,36 @@ struct ops_options {
   std::string attention = "fused", causal = "halved";
   bool recompute = false, fusion = false, fused_silu_mul = false, json = false;
   std::string device, results;
-  int tp = 1;             ///< tensor-parallel ranks: add the per-layer all-reduces
+  int tp = 1;             ///< tensor-parallel ranks: per-GPU shapes and the per-layer all-reduces
   double tp_busbw_gb = 0; ///< all-reduce bus bandwidth (GB/s); default: the --device's nominal link
+  std::optional<double> tp_latency_us;  ///< all-reduce latency; default: default_allreduce_latency_s
+  std::string tp_fleet;   ///< fleet results JSON whose measured all_reduce roof gives busbw and latency
 };
+
+/// Latency of the smallest NCCL all-reduce, used when neither --tp-latency nor --tp-fleet gives one:
+/// 10 µs (NCCL all-reduce of a few kB between two NVLink-connected H200s takes 9–13 µs, measured
+/// with roofline's fleet run; NCCL's own tuning model charges ~10 µs of base latency per ring step).
+constexpr double default_allreduce_latency_s = 10e-6;
+
+/// The measured all-reduce roof (latency, busbw) of a fleet results file (docs/fleet.md:
+/// interconnect.roofs[] {collective, latency_s, busbw_bytes_per_s}).
+std::pair<double, double> fleet_allreduce(const std::string& file) {
+  json j;
+  try {
+    j = json::parse(read_file(file));
+  } catch (const json::exception& e) {
+    throw input_error(file, "", std::string("not valid JSON: ") + e.what());
+  }
+  const json* roofs = j.contains("interconnect") && j["interconnect"].is_object() && j["interconnect"].contains("roofs")
+                          ? &j["interconnect"]["roofs"] : nullptr;
+  if (roofs && roofs->is_array())
+    for (const auto& r : *roofs)
+      if (r.is_object() && r.value("collective", "").find("all_reduce") != std::string::npos && r.contains("latency_s") &&
+          r.contains("busbw_bytes_per_s") && r["latency_s"].is_number() && r["busbw_bytes_per_s"].is_number() &&
+          r["busbw_bytes_per_s"].get<double>() > 0)
+        return {r["latency_s"].get<double>(), r["busbw_bytes_per_s"].get<double>()};
+  throw input_error(file, "interconnect.roofs", "no measured all_reduce roof (latency_s, busbw_bytes_per_s)");
+}
 
 /// The step's tensor-parallel all-reduces (Megatron-LM §3: two per layer forward), predicted from
 /// the all-reduce bus bandwidth: --tp-busbw, else the --device's nominal NVLink/PCIe link.
@@ -37,7 +65,21 @@ std::optional<fleet::tp_allreduce_plan> tp_plan(const ops_options& o, const mode
   if (o.tp < 1) throw input_error("", "--tp", "must be >= 1");
   if (o.tp == 1) return std::nullopt;
   double busbw = o.tp_busbw_gb * 1e9;
-  if (busbw > 0) {
+  double latency = default_allreduce_latency_s;
+  std::string latency_source = "default 10 µs (NCCL's smallest all-reduce on NVLink)";
+  if (!o.tp_fleet.empty()) {
+    const auto [lat, bw] = fleet_allreduce(o.tp_fleet);
+    latency = lat, busbw = bw;
+    latency_source = "measured: " + o.tp_fleet;
+    source = fmt::format("measured all_reduce roof of {}: {} busbw", o.tp_fleet, format_si(bw, "B/s"));
+  }
+  if (o.tp_latency_us) {
+    if (!(*o.tp_latency_us >= 0)) throw input_error("", "--tp-latency", "must be >= 0 µs");
+    latency = *o.tp_latency_us * 1e-6;
+    latency_source = fmt::format("--tp-latency {} µs", *o.tp_latency_us);
+  }
+  if (!o.tp_fleet.empty()) {
+  } else if (busbw > 0) {
     source = fmt::format("--tp-busbw {} GB/s", o.tp_busbw_gb);
   } else if (!o.device.empty()) {
     const auto link = fleet::nominal_link(gpu_nominal(o.device).device_name);
@@ -48,12 +90,14 @@ std::optional<fleet::tp_allreduce_plan> tp_plan(const ops_options& o, const mode
   } else {
     throw input_error("", "--tp-busbw", "--tp needs the all-reduce bus bandwidth: --tp-busbw GB/s or --device NAME");
   }
-  return fleet::tp_allreduce_ops(cfg, ph, batch, ph == phase::decode ? 1 : seq, o.tp, busbw, o.dtype);
+  source += "; latency " + latency_source;
+  return fleet::tp_allreduce_ops(cfg, ph, batch, ph == phase::decode ? 1 : seq, o.tp, busbw, o.dtype, latency);
 }
 
 /// The roofs ops are placed against (one precision).
 struct roofs {
   double peak = 0, bandwidth = 0;  ///< FLOP/s, B/s
+  double memory_bytes = 0;         ///< device memory (table "memory size" GB × 1e9), 0 = unknown
   std::string source;              ///< "nominal: NVIDIA H200 fp16 tensor", "measured: results.json ..."
   std::string precision;
   double ridge() const { return peak / bandwidth; }
@@ -78,8 +122,11 @@ std::optional<roofs> device_roofs(const std::string& name, const std::string& pr
   if (!p) throw input_error("", "--device", nom.device_name + " has no nominal " + precision + " peak in the table");
   if (!nom.memory_bandwidth_bytes_per_s)
     throw input_error("", "--device", nom.device_name + ": memory bandwidth unknown (" + nom.memory_bandwidth_reason + ")");
-  return roofs{p->flops_per_s, *nom.memory_bandwidth_bytes_per_s,
-               fmt::format("nominal: {} {} {}", nom.device_name, p->precision, p->engine), precision};
+  roofs r{p->flops_per_s, *nom.memory_bandwidth_bytes_per_s, 0,
+          fmt::format("nominal: {} {} {}", nom.device_name, p->precision, p->engine), precision};
+  for (const auto& f : nom.factors)
+    if (f.name == "memory size" && f.unit == "GB") r.memory_bytes = f.value * 1e9;
+  return r;
 }
 
 std::optional<roofs> results_roofs(const std::string& file, const std::string& precision) {
@@ -94,7 +141,7 @@ std::optional<roofs> results_roofs(const std::string& file, const std::string& p
   const double peak = measured ? s.peak_measured : s.peak_nominal;
   const double bw = measured ? s.bandwidth_measured : s.bandwidth_nominal.value_or(0);
   if (peak <= 0 || bw <= 0) throw input_error(file, "roofline", "no peak FLOP/s and bandwidth to place ops against");
-  return roofs{peak, bw, fmt::format("{}: {} {} ({})", measured ? "measured" : "nominal", file, r.device.name, note), s.precision};
+  return roofs{peak, bw, 0, fmt::format("{}: {} {} ({})", measured ? "measured" : "nominal", file, r.device.name, note), s.precision};
 }
 
 std::string si(double v, const char* unit) {
@@ -207,6 +254,10 @@ void run_ops(const ops_options& o) {
   if (!o.results.empty()) r = results_roofs(o.results, precision);
 
   const auto colon = o.batch.find(':');
+  if (colon != std::string::npos && ph != phase::decode)
+    throw input_error("", "--batch", fmt::format("{} is the decode linear-layer sweep; --phase {} takes one batch", o.batch, o.phase));
+  if (colon != std::string::npos && o.tp != 1)
+    throw input_error("", "--tp", "the --batch B0:B1 sweep is per GPU without tensor parallelism; give one batch");
   if (colon != std::string::npos) {
     const std::int64_t b0 = parse_count(o.batch.substr(0, colon), "--batch");
     const std::int64_t b1 = parse_count(o.batch.substr(colon + 1), "--batch");
@@ -225,7 +276,17 @@ void run_ops(const ops_options& o) {
   opt.causal_halved = o.causal == "halved";
   opt.recompute = o.recompute;
   opt.fused_silu_mul = o.fused_silu_mul;
+  opt.tp = o.tp;
   const auto ops = build_catalogue(cfg, opt);
+  const memory_need need = estimate_memory(cfg, opt, ops);
+  if (r && r->memory_bytes > 0 && need.total() > r->memory_bytes)
+    throw input_error("", ph == phase::decode ? "--batch" : "--seq",
+                      fmt::format("{} cannot run on {}: it needs {} per GPU (weights {}, KV cache {}, activations {}{}) but "
+                                  "the device has {}; lower --batch/{} or raise --tp",
+                                  cfg.name, r->source, si(need.total(), "B"), si(need.weights, "B"), si(need.kv_cache, "B"),
+                                  si(need.activations, "B"),
+                                  need.optimizer > 0 ? ", gradients + optimizer " + si(need.optimizer, "B") : std::string(),
+                                  si(r->memory_bytes, "B"), ph == phase::decode ? "--context" : "--seq"));
 
   double flops = 0, bytes = 0, total_s = 0;
   for (const auto& op : ops) {
@@ -237,12 +298,18 @@ void run_ops(const ops_options& o) {
   const int kvb = o.kv_dtype.empty() ? b : dtype_bytes(o.kv_dtype);
   const double kv_per_token = kv_cache_bytes_per_token(cfg, kvb);
   const double formula = model_flops_per_token(cfg, ph, ph == phase::decode ? opt.context : opt.seq, opt.causal_halved);
+  const std::string formula_label =
+      ph == phase::train ? (opt.causal_halved ? "6N + 6·L·H·Q·T, causal halved (PaLM app. B)" : "6N + 12·L·H·Q·T (PaLM app. B)")
+      : ph == phase::prefill ? (opt.causal_halved ? "2N + 2·L·H·Q·T, causal halved" : "2N + 4·L·H·Q·T")
+                             : "2N + 4·L·H·Q·C";
+  const double kv_total = double(opt.batch) * kv_cache_bytes(cfg, kvb, opt.context);
   const std::string causal = ph == phase::decode ? "decode: one query sees the whole cache (no mask)"
                              : opt.causal_halved ? "halved: causal triangle n(n+1)/2 pairs counted"
                                                  : "full: n² pairs counted (mask not exploited)";
   const auto fusions = o.fusion ? fusion_savings(ops) : std::vector<fusion_saving>{};
   std::string tp_source;
   const auto tp = tp_plan(o, cfg, ph, opt.batch, opt.seq, tp_source);
+  if (tp && r) total_s += tp->seconds_per_step;  // one GPU's ops, then its share of the all-reduces
 
   if (o.json) {
     json j;
@@ -264,9 +331,14 @@ void run_ops(const ops_options& o) {
     json t = {{"flops", flops}, {"bytes", bytes}, {"intensity", bytes > 0 ? flops / bytes : 0}, {"tokens", tokens},
               {"flops_per_token", flops / double(tokens)}, {"model_flops_per_token_formula", formula},
               {"kv_cache_bytes_per_token", kv_per_token}};
+    t["model_flops_per_token_formula_label"] = formula_label;
+    t["memory"] = {{"weights_bytes", need.weights}, {"kv_cache_bytes", need.kv_cache},
+                   {"activations_bytes", need.activations}, {"optimizer_bytes", need.optimizer},
+                   {"total_bytes", need.total()}, {"device_bytes", r && r->memory_bytes > 0 ? json(r->memory_bytes) : json(nullptr)},
+                   {"note", need.note}};
     t["predicted_s"] = r ? json(total_s) : json(nullptr);
     if (ph == phase::decode) {
-      t["kv_cache_bytes"] = kv_per_token * double(opt.batch) * double(opt.context);
+      t["kv_cache_bytes"] = kv_total;
       t["tpot_s"] = r ? json(total_s) : json(nullptr);
       t["tokens_per_s"] = r ? json(double(opt.batch) / total_s) : json(nullptr);
     }
@@ -306,12 +378,16 @@ void run_ops(const ops_options& o) {
   std::string tail = fmt::format("\nstep total: {}FLOP, {}B, intensity {:.3g} FLOP/B over {} token(s)\n", si(flops, ""),
                                  si(bytes, ""), flops / bytes, tokens);
   tail += fmt::format("FLOPs per token: {} (catalogue) | {} (formula: {})\n", si(flops / double(tokens), "FLOP"),
-                      si(formula, "FLOP"), ph == phase::train ? "6N + 12·L·H·Q·T, PaLM app. B" : "2N + 4·L·H·Q·T");
+                      si(formula, "FLOP"), formula_label);
   tail += fmt::format("KV cache: {} per token", si(kv_per_token, "B"));
   if (ph == phase::decode)
-    tail += fmt::format(", {} for {} × {} tokens", si(kv_per_token * double(opt.batch) * double(opt.context), "B"),
-                        opt.batch, opt.context);
+    tail += fmt::format(", {} for {} × {} tokens{}", si(kv_total, "B"), opt.batch, opt.context,
+                        cfg.sliding_window > 0 ? fmt::format(" (sliding-window layers keep the last {})", cfg.sliding_window) : "");
   tail += "\n";
+  tail += fmt::format("memory per GPU: {} (weights {}, KV cache {}, activations {}{}){}\n", si(need.total(), "B"),
+                      si(need.weights, "B"), si(need.kv_cache, "B"), si(need.activations, "B"),
+                      need.optimizer > 0 ? ", gradients + optimizer " + si(need.optimizer, "B") : std::string(),
+                      r && r->memory_bytes > 0 ? fmt::format(" of {}", si(r->memory_bytes, "B")) : "");
   if (r) {
     tail += fmt::format("predicted step time: {}", si(total_s, "s"));
     if (ph == phase::decode)
@@ -361,6 +437,8 @@ void add_ops(CLI::App& app, context&) {
   sub->add_option("--results", o->results, "place against the measured roofs of a results.json");
   sub->add_option("--tp", o->tp, "tensor-parallel ranks: add the per-layer all-reduces (Megatron-LM)")->capture_default_str();
   sub->add_option("--tp-busbw", o->tp_busbw_gb, "all-reduce bus bandwidth in GB/s (default: --device's nominal link)");
+  sub->add_option("--tp-latency", o->tp_latency_us, "all-reduce latency in µs (default 10)")->check(CLI::NonNegativeNumber);
+  sub->add_option("--tp-fleet", o->tp_fleet, "fleet results JSON: its measured all_reduce latency and busbw")->check(CLI::ExistingFile);
   sub->add_flag("--json", o->json, "machine-readable output");
   sub->callback([o] { run_ops(*o); });
 }

@@ -56,7 +56,7 @@ void run_place(const place_options& o) {
               {"attainable_nominal_flops_per_s", opt(k.attainable_nominal)},
               {"fraction_of_measured_roof", opt(k.fraction_measured)},
               {"fraction_of_nominal_roof", opt(k.fraction_nominal)},
-              {"bound", k.bound}, {"advice", k.advice}};
+              {"bound", k.bound}, {"advice", k.advice}, {"plausible", k.plausible}, {"causes", k.causes}};
     std::printf("%s\n", j.dump(2).c_str());
     return;
   }
@@ -80,6 +80,11 @@ void run_place(const place_options& o) {
                      k.attainable_nominal ? format_si(*k.attainable_nominal, "FLOP/s") : "unknown");
   out += fmt::format("  of the roof        {} of measured   {} of nominal   (time at the roof ÷ your time)\n",
                      pct(k.fraction_measured), pct(k.fraction_nominal));
+  if (!k.plausible) {
+    out += "  IMPOSSIBLE         faster than the roof allows (beyond the " + fmt::format("{:.0f}", 100 * roof_noise) +
+           "% measurement noise); likely causes:\n";
+    for (const auto& c : k.causes) out += "                       - " + c + "\n";
+  }
   out += fmt::format("  bound              {}\n", k.bound);
   out += fmt::format("  advice             {}\n", k.advice);
   std::fputs(out.c_str(), stdout);

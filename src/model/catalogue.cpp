@@ -32,6 +32,7 @@ struct builder {
   const catalogue_options& opt;
   step_shape s;
   int b, kvb;
+  std::int64_t vocab_shard;  ///< lm_head columns on this GPU: ceil(vocab / tp)
   std::vector<op_desc> ops;
   std::vector<bool> per_layer;
 
@@ -62,14 +63,77 @@ struct builder {
     }
     return op;
   }
-  op_desc attention() const {
-    op_desc a = attention_op(s.attention, opt.batch, cfg.heads, cfg.kv_heads, cfg.head_dim, s.q_len, s.kv_len, b, kvb,
-                             opt.causal_halved);
-    if (cfg.sliding_window > 0)
-      a.note += opt.ph == phase::decode
-                    ? fmt::format("; sliding window: the last {} cached tokens", cfg.sliding_window)
-                    : fmt::format("; sliding window {} not applied to prefill/train (counted as full causal)", cfg.sliding_window);
+  /// One attention op per kind of layer: full-context layers, and sliding-window layers.
+  /// gemma2: c·tanh(s/c) on every score (divide, tanh, multiply: 3 FLOPs per score).
+  op_desc softcapped(op_desc a) const {
+    if (cfg.attn_softcap <= 0) return a;
+    const double per_score = 4.0 * double(a.head_dim) + softmax_flops_per_element;
+    a.flops *= (per_score + 3) / per_score;
+    a.note += fmt::format("; scores soft-capped at {:g} (3 FLOPs per score)", cfg.attn_softcap);
     return a;
+  }
+
+  void attention() {
+    const std::int64_t full = cfg.full_attention_layers(), sliding = cfg.sliding_layers;
+    if (full > 0)
+      push(softcapped(attention_op(s.attention, opt.batch, cfg.heads, cfg.kv_heads, cfg.head_dim, s.q_len, s.kv_len, b,
+                                   kvb, opt.causal_halved)),
+           full, true);
+    if (sliding > 0) {
+      const bool decode = opt.ph == phase::decode;
+      op_desc a = attention_op(s.attention, opt.batch, cfg.heads, cfg.kv_heads, cfg.head_dim, s.q_len,
+                               decode ? std::min(s.kv_len, cfg.sliding_window) : s.kv_len, b, kvb, opt.causal_halved,
+                               decode ? 0 : cfg.sliding_window);
+      if (decode) a.note += fmt::format("; sliding window: the last {} cached tokens", cfg.sliding_window);
+      if (full > 0) a.name = "attention_sliding";
+      push(softcapped(std::move(a)), sliding, true);
+    }
+  }
+
+  /// Mixture-of-experts MLP (mixtral): router, then grouped expert GEMMs over the T·k routed rows.
+  void moe_mlp(std::int64_t h, std::int64_t f) {
+    const std::int64_t E = cfg.experts, k = cfg.experts_per_token, rows = s.tokens * k, n = cfg.moe_layers;
+    auto layer = [&](op_desc op) { push(std::move(op), n, true); };
+    layer(linear("router", h, E, false));
+    layer(ew(op_kind::softmax, "router_softmax", E));
+    const double used = expected_distinct_experts(E, k, s.tokens);
+    auto expert = [&](const char* name, std::int64_t in, std::int64_t out) {
+      op_desc g = gemm_op(name, rows, out, in, b);
+      g.bytes_read = (double(rows) * double(in) + used * double(in) * double(out)) * b;  // expected experts' weights
+      g.shape = fmt::format("[{}×{}]·{:.3g}×[{}×{}]", rows, in, used, in, out);
+      g.note = fmt::format("grouped GEMM over {} routed rows (T·k, k = {}); reads the weights of E·(1−(1−k/E)^T) = {:.3g} "
+                           "of {} experts (expected under uniform routing)", rows, k, used, E);
+      return g;
+    };
+    layer(expert("expert_gate_proj", h, f));
+    layer(expert("expert_up_proj", h, f));
+    if (opt.fused_silu_mul) {
+      layer(elementwise_op(op_kind::silu_mul, "silu_mul", rows, f, b));
+    } else {
+      layer(elementwise_op(op_kind::silu, "silu", rows, f, b));
+      layer(elementwise_op(op_kind::mul, "mul", rows, f, b));
+    }
+    layer(expert("expert_down_proj", f, h));
+    op_desc combine = elementwise_op(op_kind::mul, "moe_combine", rows, h, b);
+    combine.note = "weights each routed expert's output and sums the k per token";
+    layer(std::move(combine));
+    if (cfg.shared_expert_intermediate > 0) {  // qwen2_moe: an always-on expert, gated by sigmoid(x·w)
+      const std::int64_t fs = cfg.shared_expert_intermediate;
+      layer(linear("shared_expert_gate_proj", h, fs, false));
+      layer(linear("shared_expert_up_proj", h, fs, false));
+      layer(ew(op_kind::silu, "shared_expert_silu", fs));
+      layer(ew(op_kind::mul, "shared_expert_mul", fs));
+      layer(linear("shared_expert_down_proj", fs, h, false));
+      layer(linear("shared_expert_gate", h, 1, false));
+      layer(ew(op_kind::add, "shared_expert_add", h));
+    }
+  }
+
+  /// Training loss: log-softmax over the vocabulary and cross-entropy (PyTorch F.cross_entropy).
+  void loss() {
+    op_desc l = elementwise_op(op_kind::softmax, "loss", s.tokens, vocab_shard, b);
+    l.note = "log-softmax + cross-entropy over T × vocab; its backward writes the logits' gradient";
+    once(std::move(l));
   }
 
   void llama() {
@@ -77,26 +141,62 @@ struct builder {
                        f = cfg.intermediate;
     once(embedding_op("embed_tokens", s.tokens, h, b, cfg.vocab));
     layer(ew(op_kind::rmsnorm, "input_norm", h));
-    layer(linear("q_proj", h, q, cfg.attention_bias));
-    layer(linear("k_proj", h, kv, cfg.attention_bias));
-    layer(linear("v_proj", h, kv, cfg.attention_bias));
+    if (cfg.fused_projections) {  // phi3: one [h × (H + 2G)·d] projection
+      layer(linear("qkv_proj", h, q + 2 * kv, cfg.attention_bias));
+    } else {
+      layer(linear("q_proj", h, q, cfg.attention_bias));
+      layer(linear("k_proj", h, kv, cfg.attention_bias));
+      layer(linear("v_proj", h, kv, cfg.attention_bias));
+    }
+    if (cfg.qk_norm) {  // qwen3: RMSNorm over each head's head_dim, on q and on k
+      layer(elementwise_op(op_kind::rmsnorm, "q_norm", s.tokens * cfg.heads, cfg.head_dim, b));
+      layer(elementwise_op(op_kind::rmsnorm, "k_norm", s.tokens * cfg.kv_heads, cfg.head_dim, b));
+    }
     layer(rope_op(s.tokens, cfg.heads, cfg.kv_heads, cfg.head_dim, b));
-    layer(attention());
+    attention();
     layer(linear("o_proj", q, h, cfg.o_proj_bias));
-    layer(ew(op_kind::add, "attn_residual", h));
-    layer(ew(op_kind::rmsnorm, "post_attention_norm", h));
-    layer(linear("gate_proj", h, f, cfg.mlp_bias));
-    layer(linear("up_proj", h, f, cfg.mlp_bias));
-    if (opt.fused_silu_mul) {
+    if (cfg.sandwich_norms) {  // gemma2: norm the attention output, add, norm again before the MLP
+      layer(ew(op_kind::rmsnorm, "post_attention_norm", h));
+      layer(ew(op_kind::add, "attn_residual", h));
+      layer(ew(op_kind::rmsnorm, "pre_feedforward_norm", h));
+    } else {
+      layer(ew(op_kind::add, "attn_residual", h));
+      layer(ew(op_kind::rmsnorm, "post_attention_norm", h));
+    }
+    if (cfg.experts > 0) moe_mlp(h, cfg.expert_intermediate);
+    if (cfg.layers > cfg.moe_layers) dense_mlp(h, f, cfg.layers - cfg.moe_layers);
+    if (cfg.sandwich_norms) layer(ew(op_kind::rmsnorm, "post_feedforward_norm", h));
+    layer(ew(op_kind::add, "mlp_residual", h));
+    once(ew(op_kind::rmsnorm, "final_norm", h));
+    once(linear("lm_head", h, vocab_shard, false));
+    if (cfg.final_softcap > 0) {  // gemma2: c·tanh(logits/c): 1 read, 1 write, 3 FLOPs per logit
+      op_desc cap = elementwise_op(op_kind::silu, "logit_softcap", s.tokens, vocab_shard, b);
+      cap.flops = 3.0 * double(s.tokens) * double(vocab_shard);
+      cap.note = fmt::format("c·tanh(x/c), c = {:g}: counted as 3 FLOPs per logit (a silu-shaped pass: 1 read, 1 write)",
+                             cfg.final_softcap);
+      once(std::move(cap));
+    }
+    if (opt.ph == phase::train) loss();
+  }
+
+  void dense_mlp(std::int64_t h, std::int64_t f, std::int64_t n) {
+    auto layer = [&](op_desc op) { push(std::move(op), n, true); };
+    if (cfg.fused_projections) {  // phi3: one [h × 2f] projection, split into gate and up
+      layer(linear("gate_up_proj", h, 2 * f, cfg.mlp_bias));
+    } else {
+      layer(linear("gate_proj", h, f, cfg.mlp_bias));
+      layer(linear("up_proj", h, f, cfg.mlp_bias));
+    }
+    if (cfg.gelu_mlp) {  // GeGLU: gelu_tanh(gate) · up
+      layer(ew(op_kind::gelu, "gelu", f));
+      layer(ew(op_kind::mul, "mul", f));
+    } else if (opt.fused_silu_mul) {
       layer(ew(op_kind::silu_mul, "silu_mul", f));
     } else {
       layer(ew(op_kind::silu, "silu", f));
       layer(ew(op_kind::mul, "mul", f));
     }
     layer(linear("down_proj", f, h, cfg.mlp_bias));
-    layer(ew(op_kind::add, "mlp_residual", h));
-    once(ew(op_kind::rmsnorm, "final_norm", h));
-    once(linear("lm_head", h, cfg.vocab, false));
   }
 
   void gpt2() {
@@ -106,7 +206,7 @@ struct builder {
     once(ew(op_kind::add, "embed_add", h));
     layer(ew(op_kind::layernorm, "ln_1", h));
     layer(linear("c_attn", h, 3 * q, true));
-    layer(attention());
+    attention();
     layer(linear("attn_c_proj", q, h, true));
     layer(ew(op_kind::add, "attn_residual", h));
     layer(ew(op_kind::layernorm, "ln_2", h));
@@ -115,9 +215,47 @@ struct builder {
     layer(linear("mlp_c_proj", f, h, true));
     layer(ew(op_kind::add, "mlp_residual", h));
     once(ew(op_kind::layernorm, "ln_f", h));
-    once(linear("lm_head", h, cfg.vocab, false));
+    once(linear("lm_head", h, vocab_shard, false));
+    if (opt.ph == phase::train) loss();
   }
 };
+
+/// A sequence longer than the model's position table (learned: gpt2 n_positions) or trained context
+/// (RoPE: max_position_embeddings) is not a configuration the model runs.
+void check_positions(const model_config& cfg, const catalogue_options& opt) {
+  if (cfg.max_positions <= 0) return;
+  const bool decode = opt.ph == phase::decode;
+  const std::int64_t t = decode ? opt.context : opt.seq;
+  if (t <= cfg.max_positions) return;
+  const std::string key = cfg.family == "gpt2" ? "n_positions" : "max_position_embeddings";
+  throw input_error("", decode ? "--context" : "--seq",
+                    fmt::format("{} tokens exceed {}'s {} = {}{}", t, cfg.name,
+                                key, cfg.max_positions,
+                                cfg.family == "gpt2" ? ": a learned position table has no row for them"
+                                                     : ": the model was not built for a longer context"));
+}
+
+/// One GPU's share of the model under `tp`-way tensor parallelism (see catalogue_options::tp).
+model_config tp_shard(const model_config& cfg, int tp) {
+  if (tp < 1) throw input_error("", "--tp", fmt::format("must be >= 1, got {}", tp));
+  if (tp == 1) return cfg;
+  auto need = [&](bool ok, const std::string& what) {
+    if (!ok) throw input_error("", "--tp", fmt::format("{} does not divide {} of {}", tp, what, cfg.name));
+  };
+  need(cfg.heads % tp == 0, fmt::format("the {} attention heads", cfg.heads));
+  need(cfg.kv_heads % tp == 0 || tp % cfg.kv_heads == 0,
+       fmt::format("the {} KV heads (nor do they divide it, to be replicated)", cfg.kv_heads));
+  need(cfg.intermediate % tp == 0, fmt::format("the intermediate size {}", cfg.intermediate));
+  need(cfg.expert_intermediate % tp == 0, fmt::format("the expert width {}", cfg.expert_intermediate));
+  need(cfg.shared_expert_intermediate % tp == 0, fmt::format("the shared expert width {}", cfg.shared_expert_intermediate));
+  model_config s = cfg;
+  s.heads = cfg.heads / tp;
+  s.kv_heads = cfg.kv_heads % tp == 0 ? cfg.kv_heads / tp : 1;
+  s.intermediate = cfg.intermediate / tp;
+  s.expert_intermediate = cfg.expert_intermediate / tp;
+  s.shared_expert_intermediate = cfg.shared_expert_intermediate / tp;
+  return s;
+}
 
 }  // namespace
 
@@ -134,9 +272,11 @@ std::vector<op_desc> build_catalogue(const model_config& cfg, const catalogue_op
     }
   }
   step_shape shape = shape_of(opt);
+  check_positions(cfg, opt);
   // sliding-window attention (Mistral): a decode query reads only the last `window` cached tokens
   if (opt.ph == phase::decode && cfg.sliding_window > 0) shape.kv_len = std::min(shape.kv_len, cfg.sliding_window);
-  builder bld{cfg, opt, shape, b, kvb, {}, {}};
+  const model_config shard = tp_shard(cfg, opt.tp);
+  builder bld{shard, opt, shape, b, kvb, (cfg.vocab + opt.tp - 1) / opt.tp, {}, {}};
   if (cfg.family == "gpt2")
     bld.gpt2();
   else

@@ -1,7 +1,11 @@
 // model_config: reading a HuggingFace config.json and counting its parameters exactly.
 // Field names follow transformers' LlamaConfig / MistralConfig / Qwen2Config / GPT2Config; defaults
 // are those classes' defaults where a key is optional there too (docs/formulas-model.md §1).
+#include <algorithm>
 #include <cmath>
+#include <initializer_list>
+#include <iterator>
+#include <vector>
 #include <filesystem>
 
 #include "roofline/error.hpp"
@@ -59,11 +63,74 @@ std::string stem_of(const std::string& file) {
   return s.empty() ? file : s;
 }
 
+/// A config key that changes FLOPs or bytes, and what it means.
+struct arithmetic_key {
+  const char* key;
+  const char* meaning;
+};
+constexpr arithmetic_key arithmetic_keys[] = {
+    {"num_local_experts", "mixture of experts"},
+    {"num_experts", "mixture of experts"},
+    {"num_experts_per_tok", "mixture of experts (experts per token)"},
+    {"n_routed_experts", "mixture of experts"},
+    {"n_shared_experts", "shared experts"},
+    {"moe_intermediate_size", "mixture of experts (expert width)"},
+    {"shared_expert_intermediate_size", "a shared expert"},
+    {"quantization_config", "quantized weights (bytes per weight differ from --dtype)"},
+    {"sliding_window", "sliding-window attention"},
+    {"use_sliding_window", "sliding-window attention"},
+    {"layer_types", "per-layer attention types (sliding / full)"},
+    {"attn_logit_softcapping", "attention logit soft-capping"},
+    {"final_logit_softcapping", "final logit soft-capping"},
+    {"q_lora_rank", "low-rank query projection (MLA)"},
+    {"kv_lora_rank", "low-rank key/value projection (MLA)"},
+    {"partial_rotary_factor", "partial rotary embedding"},
+};
+
+/// False for a value that leaves the arithmetic as the family counts it (null, false, 0, {}, [],
+/// partial_rotary_factor 1).
+bool changes_arithmetic(const char* key, const json& v) {
+  if (v.is_null()) return false;
+  if (v.is_boolean()) return v.get<bool>();
+  if (v.is_number()) return std::string(key) == "partial_rotary_factor" ? v.get<double>() != 1.0 : v.get<double>() != 0.0;
+  if (v.is_object() || v.is_array()) return !v.empty();
+  return true;
+}
+
+/// Refuses, by name, the first arithmetic key present in the config that `honoured` does not list.
+void refuse_unmodelled(const reader& r, const std::string& model_type, std::initializer_list<const char*> honoured) {
+  for (const auto& k : arithmetic_keys) {
+    if (!r.j.contains(k.key) || !changes_arithmetic(k.key, r.j.at(k.key))) continue;
+    if (std::any_of(honoured.begin(), honoured.end(), [&](const char* h) { return std::string(h) == k.key; })) continue;
+    throw input_error(r.file, k.key,
+                      std::string(k.meaning) + " is not modelled for model_type '" + model_type +
+                          "': counting this config as the dense family would be wrong (" + r.j.at(k.key).dump() + ")");
+  }
+}
+
+/// Sliding-window layers from `layer_types` ("sliding_attention" / "full_attention") when present.
+std::int64_t sliding_layers_from_types(const reader& r, std::int64_t layers) {
+  const json& t = r.j.at("layer_types");
+  if (!t.is_array() || static_cast<std::int64_t>(t.size()) != layers)
+    throw input_error(r.file, "layer_types", "must list one attention type per layer (" + std::to_string(layers) + ")");
+  std::int64_t n = 0;
+  for (const auto& e : t) {
+    if (!e.is_string() || (e != "sliding_attention" && e != "full_attention"))
+      throw input_error(r.file, "layer_types", "entries must be \"sliding_attention\" or \"full_attention\", got " + e.dump());
+    n += e == "sliding_attention";
+  }
+  return n;
+}
+
 void parse_llama_family(const reader& r, model_config& c) {
-  if (r.has("hidden_act")) {
-    const std::string act = r.string("hidden_act");
-    if (act != "silu" && act != "swish")
-      throw input_error(r.file, "hidden_act", "'" + act + "' is not supported (SwiGLU models use silu)");
+  const std::string& mt = c.model_type;
+  const bool gemma = mt == "gemma2";
+  for (const char* key : {"hidden_act", "hidden_activation"}) {
+    if (!r.has(key)) continue;
+    const std::string act = r.string(key);
+    const bool ok = gemma ? (act == "gelu_pytorch_tanh" || act == "gelu_tanh") : (act == "silu" || act == "swish");
+    if (!ok)
+      throw input_error(r.file, key, "'" + act + "' is not modelled (" + (gemma ? "gemma2 counts GeGLU, gelu_pytorch_tanh" : "SwiGLU models use silu") + ")");
   }
   c.family = "llama";
   c.hidden = r.positive_int("hidden_size");
@@ -75,16 +142,76 @@ void parse_llama_family(const reader& r, model_config& c) {
   c.max_positions = r.positive_int("max_position_embeddings", 2048);
   c.tied_embeddings = r.boolean("tie_word_embeddings", false);  // LlamaConfig/MistralConfig/Qwen2Config default
   c.rms_norm_eps = r.positive_number("rms_norm_eps", 1e-6);
-  // Mistral attends to the last `sliding_window` keys; Qwen2 carries the key but use_sliding_window false.
-  if (c.model_type == "mistral" || (c.model_type == "qwen2" && r.boolean("use_sliding_window", false)))
+  // Sliding window: mistral, mixtral, phi3 on every layer; the qwen families only with
+  // use_sliding_window, on layers >= max_window_layers (transformers Qwen2Attention); gemma2 on every
+  // other layer (Gemma2DecoderLayer: layer_idx % 2 == 0). A `layer_types` list says per layer.
+  const bool qwen = mt == "qwen2" || mt == "qwen3" || mt == "qwen2_moe" || mt == "qwen3_moe";
+  if (mt == "llama") refuse_unmodelled(r, mt, {});
+  if (mt == "mistral" || mt == "phi3") refuse_unmodelled(r, mt, {"sliding_window", "layer_types"});
+  if (mt == "mixtral") refuse_unmodelled(r, mt, {"sliding_window", "layer_types", "num_local_experts", "num_experts_per_tok"});
+  if (mt == "qwen2" || mt == "qwen3") refuse_unmodelled(r, mt, {"sliding_window", "use_sliding_window", "layer_types"});
+  if (mt == "qwen3_moe")
+    refuse_unmodelled(r, mt, {"sliding_window", "use_sliding_window", "layer_types", "num_experts", "num_experts_per_tok",
+                              "moe_intermediate_size"});
+  if (mt == "qwen2_moe")
+    refuse_unmodelled(r, mt, {"sliding_window", "use_sliding_window", "layer_types", "num_experts", "num_experts_per_tok",
+                              "moe_intermediate_size", "shared_expert_intermediate_size"});
+  if (gemma) refuse_unmodelled(r, mt, {"sliding_window", "layer_types", "attn_logit_softcapping", "final_logit_softcapping"});
+  if (mt == "mistral" || mt == "mixtral" || mt == "phi3") {
     c.sliding_window = r.positive_int("sliding_window", 0);
-  if (c.model_type == "qwen2") {
+    c.sliding_layers = c.sliding_window > 0 ? c.layers : 0;
+  } else if (qwen && r.boolean("use_sliding_window", false)) {
+    c.sliding_window = r.positive_int("sliding_window");
+    const std::int64_t from = r.positive_int("max_window_layers", c.layers);
+    c.sliding_layers = std::max<std::int64_t>(0, c.layers - from);
+  } else if (gemma) {
+    c.sliding_window = r.positive_int("sliding_window", 4096);  // Gemma2Config default
+    c.sliding_layers = (c.layers + 1) / 2;
+  }
+  if (c.sliding_window > 0 && r.has("layer_types")) c.sliding_layers = sliding_layers_from_types(r, c.layers);
+  if (c.sliding_layers == 0) c.sliding_window = 0;
+  if (mt == "mixtral") {
+    c.experts = r.positive_int("num_local_experts");
+    c.experts_per_token = r.positive_int("num_experts_per_tok");
+    c.expert_intermediate = c.intermediate;
+    c.moe_layers = c.layers;
+  } else if (mt == "qwen2_moe" || mt == "qwen3_moe") {
+    c.experts = r.positive_int("num_experts");
+    c.experts_per_token = r.positive_int("num_experts_per_tok");
+    c.expert_intermediate = r.positive_int("moe_intermediate_size");
+    if (mt == "qwen2_moe") c.shared_expert_intermediate = r.positive_int("shared_expert_intermediate_size", 0);
+    // Qwen2MoeDecoderLayer: MoE where layer_idx is not in mlp_only_layers and (layer_idx + 1) % step == 0
+    const std::int64_t step = r.positive_int("decoder_sparse_step", 1);
+    std::vector<std::int64_t> dense_only;
+    if (r.has("mlp_only_layers")) {
+      const json& v = r.j.at("mlp_only_layers");
+      if (!v.is_array()) throw input_error(r.file, "mlp_only_layers", "must be a list of layer indices");
+      for (const auto& e : v) {
+        if (!e.is_number_integer()) throw input_error(r.file, "mlp_only_layers", "must be a list of layer indices");
+        dense_only.push_back(e.get<std::int64_t>());
+      }
+    }
+    for (std::int64_t i = 0; i < c.layers; ++i)
+      if (std::find(dense_only.begin(), dense_only.end(), i) == dense_only.end() && (i + 1) % step == 0) ++c.moe_layers;
+  }
+  if (c.experts > 0 && c.experts_per_token > c.experts)
+    throw input_error(r.file, "num_experts_per_tok",
+                      std::to_string(c.experts_per_token) + " exceeds the " + std::to_string(c.experts) + " experts");
+  c.qk_norm = mt == "qwen3" || mt == "qwen3_moe";  // Qwen3Attention: q_norm, k_norm over head_dim
+  c.fused_projections = mt == "phi3";               // Phi3Attention.qkv_proj, Phi3MLP.gate_up_proj
+  if (gemma) {
+    c.gelu_mlp = c.sandwich_norms = true;
+    c.tied_embeddings = r.boolean("tie_word_embeddings", true);  // Gemma2Config default
+    c.attn_softcap = r.positive_number("attn_logit_softcapping", 0);
+    c.final_softcap = r.positive_number("final_logit_softcapping", 0);
+  }
+  if (mt == "qwen2" || mt == "qwen2_moe") {
     c.attention_bias = true;  // Qwen2Attention: q/k/v_proj bias=True, o_proj bias=False
     c.o_proj_bias = false;
-  } else if (c.model_type == "llama") {
-    c.attention_bias = r.boolean("attention_bias", false);  // LlamaAttention: q/k/v/o bias=attention_bias
+  } else if (mt == "llama" || mt == "qwen3" || mt == "qwen3_moe" || gemma) {
+    c.attention_bias = r.boolean("attention_bias", false);  // q/k/v/o bias=attention_bias
     c.o_proj_bias = c.attention_bias;
-    c.mlp_bias = r.boolean("mlp_bias", false);
+    if (mt == "llama") c.mlp_bias = r.boolean("mlp_bias", false);
   }
   if (r.has("head_dim")) {
     c.head_dim = r.positive_int("head_dim");
@@ -101,6 +228,14 @@ void parse_llama_family(const reader& r, model_config& c) {
 
 void parse_gpt2(const reader& r, model_config& c) {
   c.family = "gpt2";
+  refuse_unmodelled(r, "gpt2", {});
+  // GPT2MLP applies ACT2FN[activation_function]; the catalogue counts the tanh GELU ("gelu_new").
+  if (r.has("activation_function")) {
+    const std::string act = r.string("activation_function");
+    if (act != "gelu_new" && act != "gelu_pytorch_tanh")
+      throw input_error(r.file, "activation_function",
+                        "'" + act + "' is not modelled: the gpt2 family counts the tanh GELU (gelu_new, gelu_pytorch_tanh)");
+  }
   c.hidden = r.positive_int("n_embd");
   c.layers = r.positive_int("n_layer");
   c.heads = r.positive_int("n_head");
@@ -133,10 +268,22 @@ std::int64_t model_config::parameters() const {
   std::int64_t attn = h * q + 2 * h * kv + q * h;
   if (attention_bias) attn += q + 2 * kv;
   if (o_proj_bias) attn += h;
+  if (qk_norm) attn += 2 * head_dim;
   std::int64_t mlp = 3 * h * f;
   if (mlp_bias) mlp += 2 * f + h;
-  const std::int64_t per_layer = attn + mlp + 2 * h;  // input + post-attention RMSNorm weights
-  return table + layers * per_layer + h + (tied_embeddings ? 0 : table);
+  std::int64_t moe = 0;
+  if (experts > 0) {  // every expert + the router [h × E] (+ a shared expert and its gate [h × 1])
+    moe = experts * 3 * h * expert_intermediate + h * experts;
+    if (shared_expert_intermediate > 0) moe += 3 * h * shared_expert_intermediate + h;
+  }
+  const std::int64_t norms = (sandwich_norms ? 4 : 2) * h;  // RMSNorm weights per layer
+  return table + layers * (attn + norms) + (layers - moe_layers) * mlp + moe_layers * moe + h +
+         (tied_embeddings ? 0 : table);
+}
+
+std::int64_t model_config::active_parameters() const {
+  if (experts <= 0) return parameters();
+  return parameters() - moe_layers * (experts - experts_per_token) * 3 * hidden * expert_intermediate;
 }
 
 model_config parse_model_config(const std::string& text, const std::string& file) {
@@ -154,12 +301,14 @@ model_config parse_model_config(const std::string& text, const std::string& file
   c.name = stem_of(file);  // "tinyllama-1.1b"; a file named config.json takes its _name_or_path
   if (c.name == "config" && r.has("_name_or_path") && j.at("_name_or_path").is_string())
     c.name = j.at("_name_or_path").get<std::string>();
-  if (c.model_type == "llama" || c.model_type == "mistral" || c.model_type == "qwen2")
+  static const char* llama_like[] = {"llama", "mistral", "mixtral", "qwen2", "qwen2_moe", "qwen3", "qwen3_moe", "gemma2", "phi3"};
+  if (std::any_of(std::begin(llama_like), std::end(llama_like), [&](const char* t) { return c.model_type == t; }))
     parse_llama_family(r, c);
   else if (c.model_type == "gpt2")
     parse_gpt2(r, c);
   else
-    throw input_error(file, "model_type", "'" + c.model_type + "' is not supported (llama, mistral, qwen2, gpt2)");
+    throw input_error(file, "model_type",
+                      "'" + c.model_type + "' is not supported (llama, mistral, mixtral, qwen2, qwen2_moe, qwen3, qwen3_moe, gemma2, phi3, gpt2)");
   return c;
 }
 

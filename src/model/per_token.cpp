@@ -1,5 +1,6 @@
 // Per-token FLOPs and KV-cache bytes of a model (docs/formulas-model.md §5).
 #include <algorithm>
+#include <cmath>
 
 #include "roofline/error.hpp"
 #include "roofline/model.hpp"
@@ -8,29 +9,58 @@ namespace roofline {
 
 std::int64_t matmul_parameters(const model_config& c) {
   const std::int64_t h = c.hidden, q = c.heads * c.head_dim, kv = c.kv_heads * c.head_dim, f = c.intermediate;
-  const std::int64_t per_layer = c.family == "gpt2" ? h * 3 * q + q * h + 2 * h * f  // c_attn, c_proj, c_fc, c_proj
-                                                    : h * q + 2 * h * kv + q * h + 3 * h * f;
-  return c.layers * per_layer + c.vocab * h;  // lm_head multiplies even when tied to the embedding
+  if (c.family == "gpt2") return c.layers * (h * 3 * q + q * h + 2 * h * f) + c.vocab * h;  // c_attn, c_proj, c_fc, c_proj
+  std::int64_t moe = 0;  // the routed experts, the router, and a shared expert with its gate
+  if (c.experts > 0) {
+    moe = c.experts_per_token * 3 * h * c.expert_intermediate + h * c.experts;
+    if (c.shared_expert_intermediate > 0) moe += 3 * h * c.shared_expert_intermediate + h;
+  }
+  return c.layers * (h * q + 2 * h * kv + q * h) + (c.layers - c.moe_layers) * 3 * h * f + c.moe_layers * moe +
+         c.vocab * h;  // lm_head multiplies even when tied to the embedding
+}
+
+double attended_keys_per_query(std::int64_t t, std::int64_t window, bool causal_halved) {
+  const double T = double(t);
+  if (window <= 0 || window >= t) return causal_halved ? (T + 1) / 2 : T;
+  const double W = double(window);
+  if (!causal_halved) return W;
+  return (W * (W + 1) / 2 + (T - W) * W) / T;  // Σ_i min(i, W) ÷ T
+}
+
+double attention_flops_per_token(const model_config& c, phase ph, std::int64_t t, bool causal_halved) {
+  if (t <= 0) throw input_error("", ph == phase::decode ? "--context" : "--seq", "must be positive");
+  const double hq = double(c.heads) * double(c.head_dim);
+  const bool halved = ph != phase::decode && causal_halved;
+  // decode: one query against the cache (the last `sliding_window` of it): no mask
+  const double full = ph == phase::decode ? double(t) : (halved ? double(t) / 2 : double(t));
+  const double sw = c.sliding_window > 0
+                        ? (ph == phase::decode ? double(std::min(t, c.sliding_window))
+                                               : (halved && c.sliding_window >= t ? double(t) / 2
+                                                                                  : attended_keys_per_query(t, c.sliding_window, halved)))
+                        : 0;
+  const double fwd = 4 * hq * (double(c.full_attention_layers()) * full + double(c.sliding_layers) * sw);
+  return ph == phase::train ? 3 * fwd : fwd;
 }
 
 double model_flops_per_token(const model_config& c, phase ph, std::int64_t t, bool causal_halved) {
-  if (t <= 0) throw input_error("", ph == phase::decode ? "--context" : "--seq", "must be positive");
   const double N = double(matmul_parameters(c));
-  const double lhq = double(c.layers) * double(c.heads) * double(c.head_dim);
-  const double T = double(t);
-  switch (ph) {
-    case phase::decode:  // one query against T cached keys (the last `sliding_window` of them): no mask
-      return 2 * N + 4 * lhq * (c.sliding_window > 0 ? std::min(T, double(c.sliding_window)) : T);
-    case phase::prefill:  // average context of a causal sequence: T/2
-      return 2 * N + 4 * lhq * (causal_halved ? T / 2 : T);
-    case phase::train:  // PaLM appendix B: 6N + 12·L·H·Q·T; halved: 6·L·H·Q·T
-      return 6 * N + 12 * lhq * (causal_halved ? T / 2 : T);
-  }
-  return 0;
+  return (ph == phase::train ? 6 : 2) * N + attention_flops_per_token(c, ph, t, causal_halved);
 }
 
 double kv_cache_bytes_per_token(const model_config& c, int kv_dtype_bytes) {
   return 2.0 * double(c.layers) * double(c.kv_heads) * double(c.head_dim) * kv_dtype_bytes;
+}
+
+double kv_cache_bytes(const model_config& c, int kv_dtype_bytes, std::int64_t context) {
+  const double per_layer_token = 2.0 * double(c.kv_heads) * double(c.head_dim) * kv_dtype_bytes;
+  const double sw = c.sliding_window > 0 ? double(std::min(context, c.sliding_window)) : 0;
+  return per_layer_token * (double(c.full_attention_layers()) * double(context) + double(c.sliding_layers) * sw);
+}
+
+double expected_distinct_experts(std::int64_t experts, std::int64_t per_token, std::int64_t tokens) {
+  if (experts <= 0) return 0;
+  const double E = double(experts), k = double(per_token);
+  return E * (1 - std::pow(1 - k / E, double(tokens)));
 }
 
 }  // namespace roofline

@@ -131,8 +131,8 @@ sku_row parse_sku(const reader& r, const json& j, const std::string& p) {
   s.name = r.str(j, "name", p);
   s.chip = r.str(j, "chip", p);
   s.product_class = r.str(j, "product_class", p);
-  if (s.product_class != "datacenter" && s.product_class != "geforce")
-    throw input_error(r.file, p + "product_class", "must be \"datacenter\" or \"geforce\"");
+  if (s.product_class != "datacenter" && s.product_class != "workstation" && s.product_class != "geforce")
+    throw input_error(r.file, p + "product_class", "must be \"datacenter\", \"workstation\" or \"geforce\"");
   const json& al = r.array(j, "aliases", p);
   for (std::size_t i = 0; i < al.size(); ++i) {
     if (!al[i].is_string()) throw input_error(r.file, p + "aliases[" + std::to_string(i) + "]", "expected string");
@@ -141,6 +141,19 @@ sku_row parse_sku(const reader& r, const json& j, const std::string& p) {
   s.sms = r.factor(j, "sms", p);
   s.boost_clock_mhz = r.factor(j, "boost_clock_mhz", p);
   s.tensor_clock_mhz = r.optional_factor(j, "tensor_clock_mhz", p);
+  s.tensor_rate_factor = r.optional_factor(j, "tensor_rate_factor", p);
+  if (s.tensor_rate_factor && s.tensor_rate_factor->value > 1)
+    throw input_error(r.file, p + "tensor_rate_factor.value", "must be <= 1 (a product cannot beat its chip's rate)");
+  if (j.contains("peak_caps")) {
+    const json& caps = r.array(j, "peak_caps", p);
+    for (std::size_t i = 0; i < caps.size(); ++i) {
+      const std::string q = p + "peak_caps[" + std::to_string(i) + "].";
+      peak_cap c{r.str(caps[i], "precision", q), r.str(caps[i], "engine", q), r.num(caps[i], "tflops", q),
+                 r.str(caps[i], "source", q)};
+      if (c.engine != "tensor" && c.engine != "vector") throw input_error(r.file, q + "engine", "must be \"tensor\" or \"vector\"");
+      s.peak_caps.push_back(std::move(c));
+    }
+  }
   const json& mem = r.object(j, "memory", p);
   const std::string mp = p + "memory.";
   s.memory_type = r.str(mem, "type", mp);

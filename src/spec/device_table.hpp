@@ -57,11 +57,24 @@ struct printed_values {
   double bandwidth_gb_per_s = 0;
 };
 
+/// A product's printed throughput cap for one (precision, engine): the peak is min(derived, cap)
+/// (export-limited parts: H800 FP64 1 TFLOPS, H20 every tensor rate).
+struct peak_cap {
+  std::string precision, engine;  ///< engine "tensor" | "vector"
+  double tflops = 0;
+  std::string source;
+};
+
 struct sku_row {
-  std::string file, name, chip, product_class;  ///< product_class: "datacenter" | "geforce"
+  /// product_class: "datacenter" | "workstation" (full-rate fp32 accumulate) | "geforce" (the
+  /// chip's geforce_fp32_accumulate_factor applies)
+  std::string file, name, chip, product_class;
   std::vector<std::string> aliases;
   sourced sms, boost_clock_mhz;
   std::optional<sourced> tensor_clock_mhz;
+  /// Scales every dense tensor rate of this SKU (L40: 0.5, its datasheet prints half the AD10x rate).
+  std::optional<sourced> tensor_rate_factor;
+  std::vector<peak_cap> peak_caps;
   std::string memory_type;
   sourced bus_width_bits, data_rate_gbps, memory_size_gb;
   std::optional<sourced> l2_mib;

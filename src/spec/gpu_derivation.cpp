@@ -41,6 +41,11 @@ nominal_peak tensor_peak(const chip_rates& c, const tensor_rate& r, const gpu_fa
     formula += fmt::format(" × {} (GeForce fp32 accumulate)", num(f.value));
     p.note = "GeForce product: tensor math with fp32 accumulate runs at " + num(f.value) + "× the fp16-accumulate rate";
   }
+  if (g.tensor_rate_factor) {
+    p.factors.push_back(*g.tensor_rate_factor);
+    rate *= g.tensor_rate_factor->value;
+    formula += fmt::format(" × {} (product tensor rate)", num(g.tensor_rate_factor->value));
+  }
   const bool integer = r.precision.rfind("int", 0) == 0;
   p.factors.push_back(integer ? op_per_mac : flop_per_fma);
   p.factors.push_back(clock);
@@ -78,6 +83,18 @@ std::vector<nominal_peak> derive_peaks(const chip_rates& c, const gpu_factors& g
   return peaks;
 }
 
+void apply_peak_caps(std::vector<nominal_peak>& peaks, const std::vector<peak_cap>& caps, const std::string& pre) {
+  for (const auto& c : caps)
+    for (auto& p : peaks) {
+      if (p.precision != c.precision || p.engine != c.engine || !(c.tflops * 1e12 < p.flops_per_s)) continue;
+      p.factors.push_back({"product throughput cap (" + c.precision + " " + c.engine + ")", c.tflops, "TFLOP/s", pre + c.source});
+      p.formula = fmt::format("min({} = {} TFLOP/s, product cap {} TFLOP/s)", p.formula, num(p.flops_per_s / 1e12), num(c.tflops));
+      p.flops_per_s = c.tflops * 1e12;
+      if (p.sparse_flops_per_s) p.sparse_flops_per_s = 2 * p.flops_per_s;
+      p.note += (p.note.empty() ? "" : "; ") + std::string("capped by the product below what its SMs and clock would give");
+    }
+}
+
 double derive_bandwidth(double bus_bits, double rate_gbps, std::string& formula) {
   formula = fmt::format("{} bit / 8 × {} Gbit/s per pin", num(bus_bits), num(rate_gbps));
   return bus_bits / 8 * rate_gbps * 1e9;
@@ -96,6 +113,10 @@ nominal_roofs derive_table_row(const device_table& t, const sku_row& s) {
     g.tensor_clock_note = s.tensor_clock_mhz->note;
   }
   g.geforce = s.product_class == "geforce";
+  if (s.tensor_rate_factor) {
+    g.tensor_rate_factor = table_factor("product tensor rate factor", *s.tensor_rate_factor, "");
+    if (!s.tensor_rate_factor->note.empty()) g.tensor_rate_factor->source += " (" + s.tensor_rate_factor->note + ")";
+  }
 
   n.factors = {g.sms,
                table_factor("tensor cores per SM", c.tensor_cores_per_sm, ""),
@@ -122,6 +143,10 @@ nominal_roofs derive_table_row(const device_table& t, const sku_row& s) {
   }
 
   n.peaks = derive_peaks(c, g, "table: ");
+  apply_peak_caps(n.peaks, s.peak_caps, "table: ");
+  if (c.vendor == "AMD")
+    n.notes.push_back("AMD part: an \"SM\" in the formulas is a Compute Unit and a \"tensor core\" a Matrix Core; spec only "
+                      "(derivation, compare, mfu): roofline measures CUDA GPUs");
   n.memory_factors = {bus, rate};
   n.memory_bandwidth_bytes_per_s = derive_bandwidth(s.bus_width_bits.value, s.data_rate_gbps.value, n.memory_bandwidth_formula);
 

@@ -20,10 +20,15 @@ struct gpu_factors {
   std::optional<factor> tensor_clock_mhz;  ///< the clock the datasheet's tensor peaks assume
   std::string tensor_clock_note;
   bool geforce = false;
+  std::optional<factor> tensor_rate_factor;  ///< per-SKU scale of every tensor rate (L40: 0.5)
 };
 
 /// Dense peaks of every tensor rate of `chip`, then vector fp64, fp32, fp16 (half2).
 std::vector<nominal_peak> derive_peaks(const chip_rates& chip, const gpu_factors& g, const std::string& source_prefix);
+
+/// Applies a SKU's printed caps: each matching peak becomes min(derived, cap), the cap a factor and
+/// the formula "min(…, cap)"; the sparse figure, when there is one, is twice the capped dense one.
+void apply_peak_caps(std::vector<nominal_peak>& peaks, const std::vector<peak_cap>& caps, const std::string& source_prefix);
 
 /// bus_bits / 8 × rate_gbps × 1e9 B/s, with the formula text "6144 bit / 8 × 6.402 Gbit/s".
 double derive_bandwidth(double bus_bits, double rate_gbps, std::string& formula);

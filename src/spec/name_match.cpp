@@ -1,5 +1,6 @@
-// Forgiving GPU name matching: exact on normalized names and aliases, then a unique substring,
-// else an input_error that suggests the closest table names by edit distance.
+// GPU name matching: exact on normalized names and aliases, then the one row whose SKU tokens
+// include every token of the query (whole tokens only: "L40" is not "L40S"), else an input_error
+// listing the candidates (several rows) or the closest table names by edit distance (none).
 #include "spec/name_match.hpp"
 
 #include <algorithm>
@@ -18,7 +19,8 @@ std::string normalize_gpu_name(const std::string& name) {
   if (const auto mig = lower.find(" mig "); mig != std::string::npos) lower.resize(mig);
   std::string out, token;
   auto flush = [&] {
-    if (token != "nvidia" && token != "tesla" && token != "geforce") out += token;
+    if (token != "nvidia" && token != "tesla" && token != "geforce" && token != "amd" && token != "instinct")
+      out += token;
     token.clear();
   };
   for (char ch : lower) {
@@ -66,22 +68,54 @@ const sku_row* match_exact(const device_table& t, const std::string& name) {
   return nullptr;
 }
 
+std::vector<std::string> name_tokens(const std::string& name) {
+  std::string lower;
+  for (char ch : name) lower += static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  if (const auto mig = lower.find(" mig "); mig != std::string::npos) lower.resize(mig);
+  std::vector<std::string> out;
+  std::string token;
+  auto flush = [&] {
+    if (!token.empty() && token != "nvidia" && token != "tesla" && token != "geforce" && token != "amd" &&
+        token != "instinct")
+      out.push_back(token);
+    token.clear();
+  };
+  for (char ch : lower) {
+    if (std::isalnum(static_cast<unsigned char>(ch))) token += ch;
+    else flush();
+  }
+  flush();
+  return out;
+}
+
 const sku_row& match_forgiving(const device_table& t, const std::string& name) {
   if (const sku_row* s = match_exact(t, name)) return *s;
   const std::string q = normalize_gpu_name(name);
-  if (q.size() >= 2) {
+  const std::vector<std::string> qt = name_tokens(name);
+  if (!qt.empty()) {
+    // Every query token must be a whole SKU token of one spelling: "L40" never matches "L40S",
+    // "a100 80gb" matches both A100 80GB rows (SXM and PCIe) and is refused as ambiguous.
     std::vector<const sku_row*> hits;
-    for (const auto& s : t.skus)
-      for (const auto& sp : spellings(s))
-        if (sp.find(q) != std::string::npos) {
+    for (const auto& s : t.skus) {
+      std::vector<std::string> all{s.name};
+      all.insert(all.end(), s.aliases.begin(), s.aliases.end());
+      for (const auto& sp : all) {
+        const auto st = name_tokens(sp);
+        const bool covered = std::all_of(qt.begin(), qt.end(), [&](const std::string& tok) {
+          return std::find(st.begin(), st.end(), tok) != st.end();
+        });
+        if (covered) {
           hits.push_back(&s);
           break;
         }
+      }
+    }
     if (hits.size() == 1) return *hits.front();
     if (hits.size() > 1) {
       std::vector<std::string> names;
       for (const auto* h : hits) names.push_back(h->name);
-      throw input_error("", "NAME", "'" + name + "' is ambiguous: it matches " + join(names) + " (roofline spec --list)");
+      throw input_error("", "NAME", "'" + name + "' is ambiguous: it matches " + join(names) +
+                                        "; give the full name (roofline spec --list)");
     }
   }
   std::vector<std::pair<std::size_t, std::string>> ranked;

@@ -2,12 +2,13 @@
 #pragma once
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "spec/device_table.hpp"
 
 namespace roofline::spec_detail {
 
-/// Lower-case alphanumerics with the vendor/brand words ("nvidia", "tesla", "geforce") and any
+/// Lower-case alphanumerics with the vendor/brand words ("nvidia", "tesla", "geforce", "amd", "instinct") and any
 /// " MIG ..." suffix dropped: "Tesla V100-SXM2-32GB" -> "v100sxm232gb".
 std::string normalize_gpu_name(const std::string& name);
 
@@ -17,8 +18,14 @@ std::size_t edit_distance(const std::string& a, const std::string& b);
 /// The table row whose name or alias normalizes exactly to `name`'s normal form, or nullptr.
 const sku_row* match_exact(const device_table& t, const std::string& name);
 
-/// Exact, else the one row whose name/alias contains the query; throws input_error listing the
-/// candidates when several match, or the three closest names (edit distance) when none does.
+/// Lower-case alphanumeric tokens of a name, vendor/brand words and a " MIG ..." suffix dropped:
+/// "NVIDIA A100-SXM4-80GB" -> {"a100", "sxm4", "80gb"}.
+std::vector<std::string> name_tokens(const std::string& name);
+
+/// Exact (normalized name or alias), else the one row with a spelling whose tokens include every
+/// token of the query; throws input_error listing the candidates when several rows match
+/// ("a100 80gb": SXM and PCIe), or the three closest names (edit distance) when none does
+/// ("L40" never resolves to the L40S).
 const sku_row& match_forgiving(const device_table& t, const std::string& name);
 
 }  // namespace roofline::spec_detail

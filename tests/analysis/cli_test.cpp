@@ -42,12 +42,14 @@ std::string write_h200_results() {
 }  // namespace
 
 TEST(CliMfu, TinyLlamaDecodeAt25msOnAT4) {
-  // 2 × 1,100,048,384 FLOP ÷ 0.025 s ÷ 65.1 TFLOP/s (T4 fp16 tensor, dense, from the spec table) ≈ 0.135%.
+  // Matmul-only headline: 2 × 1,034,420,224 FLOP ÷ 0.025 s ÷ 65.1 TFLOP/s (T4 fp16 tensor, dense,
+  // from the spec table) ≈ 0.127%; every parameter (2 × 1,100,048,384) is the labelled alternative.
   const auto r = run("mfu --model tinyllama-1.1b --phase decode --tpot 0.025 --device T4 --json");
   ASSERT_EQ(r.code, 0) << r.out;
   const json j = json::parse(r.out);
-  EXPECT_DOUBLE_EQ(j["flops_per_token"].get<double>(), 2.0 * 1100048384.0);
-  EXPECT_NEAR(100 * j["mfu"].get<double>(), 0.135, 0.001);
+  EXPECT_DOUBLE_EQ(j["flops_per_token"].get<double>(), 2.0 * 1034420224.0);
+  EXPECT_DOUBLE_EQ(j["all_parameters_flops_per_token"].get<double>(), 2.0 * 1100048384.0);
+  EXPECT_NEAR(100 * j["mfu"].get<double>(), 0.127, 0.001);
   EXPECT_EQ(j["hfu"], j["mfu"]);
   // Decode at batch 1 in fp16: ~1 FLOP/B, so MFU can be at most intensity ÷ ridge.
   EXPECT_NEAR(j["decode_intensity"].get<double>(), 1.0, 0.01);
@@ -99,4 +101,93 @@ TEST(CliPlace, BadValuesExit2NamingTheFlag) {
     EXPECT_NE(r.out.find(flag), std::string::npos) << r.out;
   }
   EXPECT_EQ(run("place --flops 1 --bytes 1 --time 1").code, 2);  // no roofs to place against
+}
+
+// A kernel faster than the roof is impossible: flagged in text and JSON, its causes named, and no
+// advice built on it. RTX 4090 fp32: 82.6 TFLOP/s, 1008 GB/s; 0.76 GB in 30 µs is 25 TB/s = 2513%.
+TEST(CliPlace, AboveTheRoofIsImpossibleNotAtTheRoof) {
+  const std::string args = "place --flops 29e9 --bytes 0.76e9 --time 3e-5 --device \"rtx 4090\" --precision fp32";
+  auto r = run(args + " --json");
+  ASSERT_EQ(r.code, 0) << r.out;
+  const auto j = json::parse(r.out);
+  EXPECT_NEAR(j["fraction_of_nominal_roof"].get<double>(), (0.76e9 / 1008e9) / 3e-5, 1e-6);  // 25.13
+  EXPECT_FALSE(j["plausible"].get<bool>());
+  ASSERT_GE(j["causes"].size(), 3u);
+  EXPECT_NE(j["causes"][0].get<std::string>().find("synchronisation"), std::string::npos);
+  EXPECT_EQ(j["advice"].get<std::string>().find("stop"), std::string::npos);
+  r = run(args);
+  EXPECT_NE(r.out.find("IMPOSSIBLE"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("stop: at the roof"), std::string::npos) << r.out;
+  // 4% above the roof is within the noise: plausible, "at the roof".
+  r = run("place --flops 1 --bytes 1.008e9 --time 0.96e-3 --device \"rtx 4090\" --precision fp32 --json");
+  const auto k = json::parse(r.out);
+  EXPECT_TRUE(k["plausible"].get<bool>());
+  EXPECT_TRUE(k["causes"].empty());
+  EXPECT_EQ(k["advice"].get<std::string>().rfind("stop", 0), 0u);
+}
+
+// MFU above 100% is impossible: flagged with its causes, never printed as a plain number.
+// Llama-2-7B, 9600 tokens/s, seq 4096 on one A100 80GB SXM (312 TFLOP/s bf16):
+// (6 × 6,607,077,376 + 12 × 32 × 4096 × 4096) × 9600 ÷ 311.87e12 = 141.9%.
+TEST(CliMfu, AboveOneHundredPercentIsImpossible) {
+  auto r = run("mfu --model llama-2-7b --phase train --tokens-per-s 9600 --seq 4096 --device a100-80gb-sxm --json");
+  ASSERT_EQ(r.code, 0) << r.out;
+  auto j = json::parse(r.out);
+  const double fpt = 6.0 * 6'607'077'376 + 12.0 * 32 * 4096 * 4096;
+  EXPECT_DOUBLE_EQ(j["flops_per_token"].get<double>(), fpt);
+  EXPECT_NEAR(j["mfu"].get<double>(), fpt * 9600 / (108.0 * 4 * 256 * 2 * 1.41e9), 1e-9);
+  EXPECT_FALSE(j["plausible"].get<bool>());
+  EXPECT_FALSE(j["causes"].empty());
+  r = run("mfu --model tinyllama-1.1b --phase decode --tpot 0.00001 --device t4 --json");
+  j = json::parse(r.out);
+  EXPECT_GT(j["mfu"].get<double>(), 1.0);
+  EXPECT_FALSE(j["plausible"].get<bool>());
+  r = run("mfu --model tinyllama-1.1b --phase decode --tpot 0.00001 --device t4");
+  EXPECT_NE(r.out.find("IMPOSSIBLE"), std::string::npos) << r.out;
+  r = run("mfu --model tinyllama-1.1b --phase decode --tpot 0.025 --device t4 --json");
+  EXPECT_TRUE(json::parse(r.out)["plausible"].get<bool>());
+  EXPECT_TRUE(json::parse(r.out)["causes"].empty());
+}
+
+// Prefill/train need --seq: the config's maximum is not the length that ran (Llama-3.1-8B's
+// 131072 would turn 18.5% into 77%).
+TEST(CliMfu, SeqIsRequiredForPrefillAndTrain) {
+  for (const char* ph : {"train", "prefill"}) {
+    const auto r = run(std::string("mfu --model llama-3-8b --phase ") + ph + " --tokens-per-s 3000 --device h100-sxm");
+    EXPECT_EQ(r.code, 2) << r.out;
+    EXPECT_NE(r.out.find("--seq"), std::string::npos) << r.out;
+  }
+  EXPECT_EQ(run("mfu --model llama-3-8b --phase train --tokens-per-s 3000 --seq 16384 --device h100-sxm").code, 2);  // > 8192
+}
+
+// Sliding window: Mistral-7B trains at 32768 tokens attending to 4096: 6N + 12·L·H·Q·4096, and the
+// headline counts matmul weights (N = 7,110,393,856), the all-parameter count is the alternative.
+TEST(CliMfu, SlidingWindowAndMatmulOnlyHeadline) {
+  const auto r = run("mfu --model mistral-7b --phase train --seq 32768 --tokens-per-s 3000 --device h100-sxm --json");
+  ASSERT_EQ(r.code, 0) << r.out;
+  const auto j = json::parse(r.out);
+  const double attn = 12.0 * 32 * 4096 * 4096;
+  EXPECT_DOUBLE_EQ(j["flops_per_token"].get<double>(), 6.0 * 7'110'393'856 + attn);  // 4.91e10, not 9.50e10
+  EXPECT_DOUBLE_EQ(j["all_parameters_flops_per_token"].get<double>(), 6.0 * 7'241'732'096 + attn);  // 4.99e10
+  EXPECT_NEAR(j["mfu"].get<double>(), (6.0 * 7'110'393'856 + attn) * 3000 / 989.4e12, 1e-3);
+  EXPECT_NEAR(100 * j["all_parameters_mfu"].get<double>(), 15.1, 0.05);
+}
+
+// Recompute re-runs each layer's forward, not the embedding or the logits (Megatron): GPT-2 at
+// 1024 tokens, full convention: HFU/MFU = (6N + 12LHQT + 2(N − V·h) + 4LHQT) ÷ (6N + 12LHQT).
+TEST(CliMfu, RecomputeLeavesTheLogitsAlone) {
+  const auto r = run("mfu --model gpt2 --phase train --seq 1024 --tokens-per-s 1000 --device h100-sxm --recompute --json");
+  ASSERT_EQ(r.code, 0) << r.out;
+  const auto j = json::parse(r.out);
+  const double N = 12.0 * (768 * 3 * 768 + 768 * 768 + 2 * 768 * 3072) + 50257.0 * 768;
+  const double a = 4.0 * 12 * 12 * 64 * 1024;
+  EXPECT_NEAR(j["hfu"].get<double>() / j["mfu"].get<double>(), (6 * N + 3 * a + 2 * (N - 50257.0 * 768) + a) / (6 * N + 3 * a), 1e-12);
+  EXPECT_LT(j["hfu"].get<double>() / j["mfu"].get<double>(), 1.3);  // 1.333 when the logits were recomputed too
+  // `ops --recompute` re-runs the same per-layer ops: its step FLOPs rise by the same ratio (within
+  // the elementwise and loss FLOPs the formula leaves out: 1.238 vs 1.243)
+  auto flops = [](const std::string& extra) {
+    const auto o = run("ops --model gpt2 --phase train --seq 1024 --causal full --json" + extra);
+    return json::parse(o.out)["totals"]["flops"].get<double>();
+  };
+  EXPECT_NEAR(flops(" --recompute") / flops(""), j["hfu"].get<double>() / j["mfu"].get<double>(), 0.01);
 }

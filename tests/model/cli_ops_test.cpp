@@ -94,3 +94,23 @@ TEST(CliOps, PlacesOpsAgainstResultsRoofs) {
   EXPECT_NEAR(share, 1.0, 1e-9);
   EXPECT_GT(j["totals"]["tokens_per_s"].get<double>(), 0);
 }
+
+TEST(CliOps, RefusesWhatItWouldAnswerWrong) {
+  EXPECT_EQ(run("ops --phase prefill --batch 1:4").rc, 2);             // the sweep is decode-only
+  EXPECT_EQ(run("ops --model gpt2 --phase prefill --seq 2048").rc, 2);  // n_positions 1024
+  EXPECT_EQ(run("ops --model llama-3-8b --batch 1024 --context 8192 --device t4").rc, 2);  // 1 TB KV on 16 GB
+  EXPECT_EQ(run("ops --model llama-3-8b --tp 3 --device h100-sxm").rc, 2);                 // 3 ∤ 8 KV heads
+}
+
+TEST(CliOps, TensorParallelShardsAndCostsLatency) {
+  const auto r = run("ops --model llama-3-8b --batch 1 --tp 8 --device h100-sxm --json");
+  ASSERT_EQ(r.rc, 0) << r.out;
+  const auto j = roofline::json::parse(r.out);
+  for (const auto& op : j["ops"])
+    if (op["name"] == "q_proj") EXPECT_EQ(op["gemm"]["n"].get<int>(), 512);
+  const auto& a = j["tensor_parallel"]["allreduces"][0];
+  // 1 token × 4096 × 2 B = 8 kB: latency 10 µs + 8192 × 2·7/8 ÷ 450 GB/s
+  EXPECT_NEAR(a["predicted_s"].get<double>(), 10e-6 + 8192.0 * 2 * 7 / 8 / 450e9, 1e-12);
+  const auto s = run("ops --model gpt2 --phase train --seq 1024");
+  EXPECT_NE(s.out.find("6N + 6·L·H·Q·T, causal halved"), std::string::npos) << s.out;
+}

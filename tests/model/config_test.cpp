@@ -58,7 +58,7 @@ TEST(ModelConfig, TinyLlamaShape) {
 
 TEST(ModelConfig, EveryShippedModelParses) {
   const auto names = shipped_models();
-  ASSERT_EQ(names.size(), 7u);
+  ASSERT_EQ(names.size(), 8u);
   for (const auto& n : names) {
     const auto c = shipped(n);
     EXPECT_GT(c.parameters(), 0) << n;

@@ -54,7 +54,7 @@ TEST(SpecLive, DifferencesFromTheRowAreNoted) {
 
 TEST(SpecLive, UnknownNameKnownArchitectureIsDerived) {
   live_gpu g;
-  g.name = "NVIDIA H800";
+  g.name = "NVIDIA H100 SXM5 94GB";  // a part the table does not list
   g.cc_major = 9;
   g.cc_minor = 0;
   g.sms = 132;
@@ -72,11 +72,11 @@ TEST(SpecLive, UnknownNameKnownArchitectureIsDerived) {
 
 TEST(SpecLive, GeForceNotInTheTableGetsTheHalfRateException) {
   live_gpu g;
-  g.name = "NVIDIA GeForce RTX 4080";
+  g.name = "NVIDIA GeForce RTX 4070 Ti";  // not in the table
   g.cc_major = 8;
   g.cc_minor = 9;
-  g.sms = 76;
-  g.max_sm_clock_mhz = 2505;
+  g.sms = 60;
+  g.max_sm_clock_mhz = 2610;
   const auto n = gpu_nominal_live(g);
   double f16 = 0, f32 = 0;
   for (const auto& p : n.peaks)

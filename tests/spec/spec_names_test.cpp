@@ -1,6 +1,10 @@
 // Forgiving name matching and the unknown-name suggestion.
 #include <gtest/gtest.h>
 
+#include <string>
+#include <utility>
+#include <vector>
+
 #include "roofline/error.hpp"
 #include "roofline/spec.hpp"
 
@@ -12,10 +16,18 @@ TEST(SpecNames, ForgivingSpellingsMatch) {
   EXPECT_EQ(match_gpu_name("h100-sxm"), "NVIDIA H100 SXM");
   EXPECT_EQ(match_gpu_name("H200"), "NVIDIA H200");
   EXPECT_EQ(match_gpu_name("NVIDIA H200"), "NVIDIA H200");
-  EXPECT_EQ(match_gpu_name("a100 80gb"), "NVIDIA A100 80GB SXM");
+  EXPECT_EQ(match_gpu_name("a100-80gb-sxm"), "NVIDIA A100 80GB SXM");
+  EXPECT_EQ(match_gpu_name("NVIDIA A100 80GB PCIe"), "NVIDIA A100 80GB PCIe");  // nvidia-smi
   EXPECT_EQ(match_gpu_name("NVIDIA A100-SXM4-40GB"), "NVIDIA A100 40GB SXM");  // cudaDeviceProp::name
   EXPECT_EQ(match_gpu_name("NVIDIA H100 80GB HBM3"), "NVIDIA H100 SXM");
-  EXPECT_EQ(match_gpu_name("Tesla V100-SXM2-16GB"), "NVIDIA V100 SXM2 32GB");
+  EXPECT_EQ(match_gpu_name("Tesla V100-SXM2-16GB"), "NVIDIA V100 SXM2 16GB");  // its own row: 16 GB
+  EXPECT_EQ(match_gpu_name("NVIDIA L40"), "NVIDIA L40");
+  EXPECT_EQ(match_gpu_name("NVIDIA H800"), "NVIDIA H800");
+  EXPECT_EQ(match_gpu_name("NVIDIA H20"), "NVIDIA H20");
+  EXPECT_EQ(match_gpu_name("NVIDIA GH200 480GB"), "NVIDIA GH200 96GB");
+  EXPECT_EQ(match_gpu_name("NVIDIA A800-SXM4-80GB"), "NVIDIA A800 80GB SXM");
+  EXPECT_EQ(match_gpu_name("AMD Instinct MI300X"), "AMD Instinct MI300X");
+  EXPECT_EQ(match_gpu_name("rtx 6000 ada"), "NVIDIA RTX 6000 Ada Generation");
   EXPECT_EQ(match_gpu_name("rtx4090"), "NVIDIA GeForce RTX 4090");
   EXPECT_EQ(match_gpu_name("NVIDIA GeForce RTX 5090"), "NVIDIA GeForce RTX 5090");
   EXPECT_EQ(match_gpu_name("l40s"), "NVIDIA L40S");
@@ -48,3 +60,39 @@ TEST(SpecNames, AmbiguousNameListsTheCandidates) {
 }
 
 TEST(SpecNames, GpuNominalThrowsLikeMatch) { EXPECT_THROW(gpu_nominal("no such gpu"), input_error); }
+
+// A query is matched on whole SKU tokens: a prefix of another part's name is never that part.
+TEST(SpecNames, NeverAnotherPartByPrefix) {
+  EXPECT_EQ(match_gpu_name("L40"), "NVIDIA L40");
+  EXPECT_EQ(match_gpu_name("L4"), "NVIDIA L4");
+  EXPECT_EQ(match_gpu_name("A10"), "NVIDIA A10");
+  EXPECT_EQ(match_gpu_name("H20"), "NVIDIA H20");   // was H200 by substring
+  EXPECT_THROW(match_gpu_name("H10"), input_error);  // neither H100 nor H100 NVL
+  EXPECT_THROW(match_gpu_name("RTX 409"), input_error);
+}
+
+// A name that several rows share is refused with every candidate, never resolved to one.
+TEST(SpecNames, SharedNamesAreRefusedWithCandidates) {
+  for (const auto& [query, want] : std::vector<std::pair<std::string, std::vector<std::string>>>{
+           {"a100 80gb", {"NVIDIA A100 80GB SXM", "NVIDIA A100 80GB PCIe"}},
+           {"A100", {"NVIDIA A100 40GB SXM", "NVIDIA A100 80GB SXM", "NVIDIA A100 80GB PCIe", "NVIDIA A100 40GB PCIe"}},
+           {"a100 pcie", {"NVIDIA A100 80GB PCIe", "NVIDIA A100 40GB PCIe"}},
+           {"V100 SXM2", {"NVIDIA V100 SXM2 32GB", "NVIDIA V100 SXM2 16GB"}},
+           {"GH200", {"NVIDIA GH200 96GB", "NVIDIA GH200 144GB HBM3e"}},
+           {"RTX 6000", {}},  // only the Ada generation is in the table: one row
+       }) {
+    SCOPED_TRACE(query);
+    if (want.empty()) {
+      EXPECT_NO_THROW(match_gpu_name(query));
+      continue;
+    }
+    try {
+      match_gpu_name(query);
+      ADD_FAILURE() << "expected an ambiguity error";
+    } catch (const input_error& e) {
+      const std::string m = e.what();
+      EXPECT_NE(m.find("ambiguous"), std::string::npos) << m;
+      for (const auto& w : want) EXPECT_NE(m.find(w), std::string::npos) << m;
+    }
+  }
+}

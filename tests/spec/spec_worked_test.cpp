@@ -25,7 +25,7 @@ TEST(SpecWorked, T4) {
 }
 
 TEST(SpecWorked, A100_80GB_SXM) {
-  const auto n = gpu_nominal("a100 80gb");
+  const auto n = gpu_nominal("a100-80gb-sxm");
   EXPECT_EQ(n.device_name, "NVIDIA A100 80GB SXM");
   const auto* bf16 = find_peak(n, "bf16");
   ASSERT_NE(bf16, nullptr);
