@@ -19,6 +19,8 @@
 // loads) and a separate combine kernel.
 // Check: fp32 reference (ops_attention_ref.cu) on all query rows, outputs and partials NaN-poisoned.
 #include <algorithm>
+#include <cmath>
+#include <vector>
 
 #include "backends/cuda/ops_kernels.cuh"
 #include "backends/cuda/ops_mma.cuh"
@@ -179,16 +181,30 @@ void launch_split(int G, dim3 grid, const T* q, const T* k, const T* v, float* p
 
 // ---- tensor-core flash-decoding (head_dim 64 / 128) ----
 constexpr int mdw = 4;        // warps per block
-constexpr int mstages = 3;    // cp.async stages per warp
 constexpr int mtile = 16;     // keys per warp iteration
+constexpr int max_splits = 256;
 
-/// Dynamic shared memory of the mma kernel: per warp, `mstages` stages of D/8 16-byte pieces per
-/// lane; reused for the per-warp outputs (16 rows × D floats per warp) and the combine weights.
-template <int D>
-constexpr size_t mma_smem_bytes() {
-  const size_t pipe = size_t(mdw) * mstages * 32 * (D / 8) * 16;
-  const size_t merge = size_t(mdw) * 16 * D * sizeof(float);
-  return pipe > merge ? pipe : merge;
+/// Dynamic shared memory of the mma kernel: per warp, `stages` stages of D/8 16-byte pieces per
+/// lane; reused for the per-warp outputs (16 rows × D floats per warp) and the combine's weights
+/// (16 rows × max_splits × 2 floats).
+inline size_t mma_smem_bytes(int d, int stages) {
+  const size_t pipe = size_t(mdw) * stages * 32 * (d / 8) * 16;
+  const size_t merge = size_t(mdw) * 16 * d * sizeof(float);
+  const size_t combine = size_t(16) * max_splits * 2 * sizeof(float);
+  return std::max(pipe, std::max(merge, combine));
+}
+
+/// cp.async.wait_group n for a run-time n in 1..7 (the instruction takes an immediate).
+__device__ __forceinline__ void cp_async_wait_n(int n) {
+  switch (n) {
+    case 1: cp_async_wait<1>(); break;
+    case 2: cp_async_wait<2>(); break;
+    case 3: cp_async_wait<3>(); break;
+    case 4: cp_async_wait<4>(); break;
+    case 5: cp_async_wait<5>(); break;
+    case 6: cp_async_wait<6>(); break;
+    default: cp_async_wait<7>(); break;
+  }
 }
 
 __device__ __forceinline__ uint32_t pick_half(uint32_t lo_src, uint32_t hi_src, int half) {
@@ -202,11 +218,15 @@ __device__ __forceinline__ uint32_t word_of(const uint4& v, int w) {
 /// One block: KV head kvh (blockIdx.y / hgroups) of sequence blockIdx.z, its query-head group
 /// (blockIdx.y % hgroups, 16 heads at most; R16: more than 8 heads in the group), keys
 /// [split·chunk, min(kv_len, (split+1)·chunk)). Writes o directly when splits == 1.
-template <typename T, int D, bool R16>
+/// COAL: the warp copies each tile with whole-row coalesced 16-byte pieces (lane l takes piece
+/// 32·c + l of the tile's contiguous rows) and places each where its consuming lane reads it, then
+/// __syncwarp; else each lane copies exactly the pieces it reads (half-row runs for K, no barrier).
+/// `stages` (2…8) tiles per warp are in flight in shared memory.
+template <typename T, int D, bool R16, bool COAL>
 __global__ void __launch_bounds__(mdw * 32, D == 64 ? 4 : 2) decode_mma_kernel(
     const T* __restrict__ q, const T* __restrict__ k, const T* __restrict__ v, T* __restrict__ o,
     float* __restrict__ part_acc, float* __restrict__ part_ml, unsigned* __restrict__ counters, int heads,
-    int kv_heads, int kv_len, int chunk, int splits, int hgroups, float scale_log2) {
+    int kv_heads, int kv_len, int chunk, int splits, int hgroups, float scale_log2, int stages) {
   constexpr int KP = D / 16;        // 16-byte K pieces per lane per tile (2 n-tiles × D/32)
   constexpr int VP = D / 16;        // 16-byte V pieces per lane per tile (4 keys × D/64)
   constexpr int P = KP + VP;
@@ -240,14 +260,34 @@ __global__ void __launch_bounds__(mdw * 32, D == 64 ? 4 : 2) decode_mma_kernel(
   const size_t kv_base = (size_t(b) * kv_heads + kvh) * size_t(kv_len) * D;
   const T* kb = k + kv_base;
   const T* vb = v + kv_base;
-  uint4* pipe = reinterpret_cast<uint4*>(smem) + size_t(warp) * mstages * P * 32;
+  uint4* pipe = reinterpret_cast<uint4*>(smem) + size_t(warp) * stages * P * 32;
   const int tiles = (end - start + mtile - 1) / mtile;
   const int mine = warp < tiles ? (tiles - warp + mdw - 1) / mdw : 0;
+  // Blocks start at different tiles of their chunk (the softmax does not care about order), so that
+  // the blocks' streams do not walk through memory in lock-step at power-of-two distances.
+  const int rot = mine > 0 ? int((blockIdx.x * 7u + blockIdx.y * 13u + blockIdx.z * 3u) % unsigned(mine)) : 0;
+  auto tile_of = [&](int i) { int t = i + rot; return t >= mine ? t - mine : t; };
 
   // Stage s of this warp: piece p of lane l at pipe[(s·P + p)·32 + l] (conflict-free 16-byte access).
   auto issue = [&](int i) {
-    const int key0 = start + (warp + i * mdw) * mtile;
-    const uint32_t dst = smem_u32(pipe + size_t(i % mstages) * P * 32 + lane);
+    const int key0 = start + (warp + tile_of(i) * mdw) * mtile;
+    uint4* stage = pipe + size_t(i % stages) * P * 32;
+    if constexpr (COAL) {
+      // K and V tiles are 16 contiguous rows of D elements: 2·D pieces each, KP per lane.
+#pragma unroll
+      for (int c = 0; c < KP; ++c) {
+        const int q16 = c * 32 + lane, kk = q16 / (D / 8), cc = q16 % (D / 8);
+        const int key = key0 + kk;
+        const bool ok = key < end;
+        const int kl = (kk % 8) * 4 + (cc % 4), kp = (kk / 8) * (D / 32) + cc / 4;
+        cp_async16(smem_u32(stage + kp * 32 + kl), kb + size_t(ok ? key : start) * D + 8 * cc, ok);
+        const int m = (kk % 2) + 2 * (kk / 8), vl = (cc / (D / 64)) * 4 + (kk % 8) / 2;
+        const int vp = KP + m * (D / 64) + cc % (D / 64);
+        cp_async16(smem_u32(stage + vp * 32 + vl), vb + size_t(ok ? key : start) * D + 8 * cc, ok);
+      }
+      return;
+    }
+    const uint32_t dst = smem_u32(stage + lane);
 #pragma unroll
     for (int nt = 0; nt < 2; ++nt)
 #pragma unroll
@@ -272,16 +312,17 @@ __global__ void __launch_bounds__(mdw * 32, D == 64 ? 4 : 2) decode_mma_kernel(
   for (int i = 0; i < NT; ++i) oacc[i][0] = oacc[i][1] = oacc[i][2] = oacc[i][3] = 0.f;
   float m0 = -INFINITY, m1 = -INFINITY, l0 = 0.f, l1 = 0.f;
 
-#pragma unroll
-  for (int i = 0; i < mstages - 1; ++i) {
+  for (int i = 0; i < stages - 1; ++i) {
     if (i < mine) issue(i);
     cp_async_commit();
   }
   for (int i = 0; i < mine; ++i) {
-    if (i + mstages - 1 < mine) issue(i + mstages - 1);
+    if constexpr (COAL) __syncwarp();  // every lane has read the stage that issue() refills
+    if (i + stages - 1 < mine) issue(i + stages - 1);
     cp_async_commit();
-    cp_async_wait<mstages - 1>();
-    const uint4* st = pipe + size_t(i % mstages) * P * 32 + lane;
+    cp_async_wait_n(stages - 1);
+    if constexpr (COAL) __syncwarp();  // the other lanes' pieces of tile i have landed
+    const uint4* st = pipe + size_t(i % stages) * P * 32 + lane;
     uint4 kr[KP], vr[VP];
 #pragma unroll
     for (int p = 0; p < KP; ++p) kr[p] = st[p * 32];
@@ -299,7 +340,7 @@ __global__ void __launch_bounds__(mdw * 32, D == 64 ? 4 : 2) decode_mma_kernel(
         mma16816<T>(s[nt], qa[2 * j + 1], x.z, x.w);
       }
     }
-    const int key0 = start + (warp + i * mdw) * mtile;
+    const int key0 = start + (warp + tile_of(i) * mdw) * mtile;
 #pragma unroll
     for (int nt = 0; nt < 2; ++nt)
 #pragma unroll
@@ -403,55 +444,109 @@ __global__ void __launch_bounds__(mdw * 32, D == 64 ? 4 : 2) decode_mma_kernel(
   __syncthreads();
   if (!sm_last) return;
   __threadfence();
-  float* wts = reinterpret_cast<float*>(smem);  // [gq][splits] weights, then [gq] 1/L
+  float* wts = reinterpret_cast<float*>(smem);  // [gq][splits] m, then weights
+  float* wl = wts + 16 * max_splits;              // [gq][splits] l
   for (int idx = threadIdx.x; idx < gq * splits; idx += blockDim.x) {
     const int h = idx / splits, sp = idx % splits;
-    wts[idx] = __ldcg(part_ml + ((size_t(b) * heads + h0 + h) * splits + sp) * 2);
+    const float2 ml = __ldcg(reinterpret_cast<const float2*>(part_ml) + (size_t(b) * heads + h0 + h) * splits + sp);
+    wts[idx] = ml.x;
+    wl[idx] = ml.y;
   }
   __syncthreads();
   if (threadIdx.x < gq) {
-    const int h = threadIdx.x;
+    float* wr = wts + threadIdx.x * splits;
+    const float* lr = wl + threadIdx.x * splits;
     float mm = -INFINITY;
-    for (int sp = 0; sp < splits; ++sp) mm = fmaxf(mm, wts[h * splits + sp]);
+    for (int sp = 0; sp < splits; ++sp) mm = fmaxf(mm, wr[sp]);
     float ll = 0.f;
     for (int sp = 0; sp < splits; ++sp) {
-      const float f = wts[h * splits + sp] == -INFINITY ? 0.f : exp2f(wts[h * splits + sp] - mm);
-      ll += f * __ldcg(part_ml + ((size_t(b) * heads + h0 + h) * splits + sp) * 2 + 1);
-      wts[h * splits + sp] = f;
+      const float f = wr[sp] == -INFINITY ? 0.f : exp2f(wr[sp] - mm);
+      ll += f * lr[sp];
+      wr[sp] = f;
     }
-    for (int sp = 0; sp < splits; ++sp) wts[h * splits + sp] /= ll;
+    const float inv = 1.f / ll;
+    for (int sp = 0; sp < splits; ++sp) wr[sp] *= inv;
   }
   __syncthreads();
-  for (int idx = threadIdx.x; idx < gq * D; idx += blockDim.x) {
-    const int h = idx / D, d = idx % D;
-    const size_t bh = size_t(b) * heads + h0 + h;
-    const float* pa_row = part_acc + bh * splits * D + d;
-    float a = 0.f;
-#pragma unroll 8
-    for (int sp = 0; sp < splits; ++sp) a += wts[h * splits + sp] * __ldcg(pa_row + size_t(sp) * D);
-    o[bh * D + d] = elem<T>::from_f(a);
+  // Each thread sums up to D/8 outputs (gq·D over 128 threads) over the splits, all loads in flight.
+  constexpr int OPT = 16 * D / (mdw * 32);
+  float acc[OPT];
+#pragma unroll
+  for (int k = 0; k < OPT; ++k) acc[k] = 0.f;
+  const size_t bh0 = size_t(b) * heads + h0;
+  for (int sp = 0; sp < splits; ++sp) {
+#pragma unroll
+    for (int k = 0; k < OPT; ++k) {
+      const int idx = threadIdx.x + k * mdw * 32, h = idx / D, d = idx % D;
+      if (h < gq) acc[k] += wts[h * splits + sp] * __ldcg(part_acc + ((bh0 + h) * splits + sp) * D + d);
+    }
+  }
+#pragma unroll
+  for (int k = 0; k < OPT; ++k) {
+    const int idx = threadIdx.x + k * mdw * 32, h = idx / D, d = idx % D;
+    if (h < gq) o[(bh0 + h) * D + d] = elem<T>::from_f(acc[k]);
   }
   if (threadIdx.x == 0) *counter = 0u;  // ready for the next launch
 }
 
-template <typename T, int D, bool R16>
-void launch_mma(dim3 grid, const T* q, const T* k, const T* v, T* o, float* pa, float* pml, unsigned* cnt, int heads,
-                int kv_heads, int kv_len, int chunk, int splits, int hgroups, float scale_log2, cudaStream_t s) {
-  decode_mma_kernel<T, D, R16><<<grid, mdw * 32, mma_smem_bytes<D>(), s>>>(q, k, v, o, pa, pml, cnt, heads, kv_heads,
-                                                                          kv_len, chunk, splits, hgroups, scale_log2);
+/// One tensor-core decode kernel instantiation with its launch parameters.
+struct mma_variant {
+  bool coalesced = false;
+  int stages = 3;
+  int occupancy = 0;  ///< resident blocks per SM
+  size_t smem = 0;
+};
+
+template <typename T, int D, bool R16, bool COAL>
+void launch_mma_t(dim3 grid, size_t smem, const T* q, const T* k, const T* v, T* o, float* pa, float* pml,
+                  unsigned* cnt, int heads, int kv_heads, int kv_len, int chunk, int splits, int hgroups,
+                  float scale_log2, int stages, cudaStream_t s) {
+  decode_mma_kernel<T, D, R16, COAL><<<grid, mdw * 32, smem, s>>>(q, k, v, o, pa, pml, cnt, heads, kv_heads, kv_len,
+                                                                   chunk, splits, hgroups, scale_log2, stages);
   ROOFLINE_CUDA_LAUNCH_CHECK();
 }
 
-/// Raises the kernel's dynamic shared-memory limit and returns its resident blocks per SM.
-template <typename T, int D, bool R16>
-int prepare_mma(int device) {
-  (void)device;
-  ROOFLINE_CUDA_CALL(cudaFuncSetAttribute(decode_mma_kernel<T, D, R16>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                          static_cast<int>(mma_smem_bytes<D>())));
+template <typename T>
+void launch_mma(int d, bool r16, const mma_variant& var, dim3 grid, const T* q, const T* k, const T* v, T* o,
+                float* pa, float* pml, unsigned* cnt, int heads, int kv_heads, int kv_len, int chunk, int splits,
+                int hgroups, float scale_log2, cudaStream_t s) {
+#define ROOFLINE_DEC_LAUNCH(DD, RR, CC)                                                                     \
+  launch_mma_t<T, DD, RR, CC>(grid, var.smem, q, k, v, o, pa, pml, cnt, heads, kv_heads, kv_len, chunk, splits, \
+                              hgroups, scale_log2, var.stages, s)
+  if (d == 64) {
+    if (r16) { if (var.coalesced) ROOFLINE_DEC_LAUNCH(64, true, true); else ROOFLINE_DEC_LAUNCH(64, true, false); }
+    else { if (var.coalesced) ROOFLINE_DEC_LAUNCH(64, false, true); else ROOFLINE_DEC_LAUNCH(64, false, false); }
+  } else {
+    if (r16) { if (var.coalesced) ROOFLINE_DEC_LAUNCH(128, true, true); else ROOFLINE_DEC_LAUNCH(128, true, false); }
+    else { if (var.coalesced) ROOFLINE_DEC_LAUNCH(128, false, true); else ROOFLINE_DEC_LAUNCH(128, false, false); }
+  }
+#undef ROOFLINE_DEC_LAUNCH
+}
+
+/// Raises the instantiation's dynamic shared-memory limit to `smem`; returns resident blocks per SM.
+template <typename T, int D, bool R16, bool COAL>
+int prepare_mma_t(size_t smem) {
+  ROOFLINE_CUDA_CALL(cudaFuncSetAttribute(decode_mma_kernel<T, D, R16, COAL>,
+                                          cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)));
   int blocks = 0;
-  ROOFLINE_CUDA_CALL(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, decode_mma_kernel<T, D, R16>, mdw * 32,
-                                                                   mma_smem_bytes<D>()));
+  ROOFLINE_CUDA_CALL(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, decode_mma_kernel<T, D, R16, COAL>,
+                                                                   mdw * 32, smem));
   return std::max(blocks, 1);
+}
+
+template <typename T>
+mma_variant prepare_mma(int d, bool r16, bool coalesced, int stages) {
+  mma_variant v;
+  v.coalesced = coalesced;
+  v.stages = stages;
+  v.smem = mma_smem_bytes(d, stages);
+  if (d == 64)
+    v.occupancy = r16 ? (coalesced ? prepare_mma_t<T, 64, true, true>(v.smem) : prepare_mma_t<T, 64, true, false>(v.smem))
+                      : (coalesced ? prepare_mma_t<T, 64, false, true>(v.smem) : prepare_mma_t<T, 64, false, false>(v.smem));
+  else
+    v.occupancy = r16 ? (coalesced ? prepare_mma_t<T, 128, true, true>(v.smem) : prepare_mma_t<T, 128, true, false>(v.smem))
+                      : (coalesced ? prepare_mma_t<T, 128, false, true>(v.smem) : prepare_mma_t<T, 128, false, false>(v.smem));
+  return v;
 }
 
 }  // namespace
@@ -464,7 +559,7 @@ decode_split_plan plan_decode_splits(long long pairs, long long kv_len, long lon
   const long long tiles = std::max(1LL, (kv_len + mtile - 1) / mtile);
   decode_split_plan best{1, tiles * mtile, 0};
   double best_cost = 1e300;
-  for (long long s = 1; s <= std::min(tiles, 256LL); ++s) {
+  for (long long s = 1; s <= std::min<long long>(tiles, max_splits); ++s) {
     const long long chunk_tiles = (tiles + s - 1) / s, splits = (tiles + chunk_tiles - 1) / chunk_tiles;
     const long long waves = (pairs * splits + resident_blocks - 1) / std::max(1LL, resident_blocks);
     const long long iters = (chunk_tiles + mdw - 1) / mdw;
@@ -475,6 +570,31 @@ decode_split_plan plan_decode_splits(long long pairs, long long kv_len, long lon
 }
 
 namespace {
+
+/// Event timing of a burst of launches on one stream (variant selection; the reported time comes
+/// from time_launches).
+struct event_timer_decode {
+  cudaStream_t s;
+  cudaEvent_t a = nullptr, b = nullptr;
+  explicit event_timer_decode(cudaStream_t st) : s(st) {
+    ROOFLINE_CUDA_CALL(cudaEventCreate(&a));
+    ROOFLINE_CUDA_CALL(cudaEventCreate(&b));
+  }
+  ~event_timer_decode() {
+    (void)cudaEventDestroy(a);
+    (void)cudaEventDestroy(b);
+  }
+  template <typename F>
+  double time(F&& f) {
+    ROOFLINE_CUDA_CALL(cudaEventRecord(a, s));
+    f();
+    ROOFLINE_CUDA_CALL(cudaEventRecord(b, s));
+    ROOFLINE_CUDA_CALL(cudaEventSynchronize(b));
+    float ms = 0;
+    ROOFLINE_CUDA_CALL(cudaEventElapsedTime(&ms, a, b));
+    return ms * 1e-3;
+  }
+};
 
 template <typename T>
 op_timing run_decode_typed(const op_desc& op, const timing_options& timing, const op_context& ctx, dtype_id dt) {
@@ -496,19 +616,30 @@ op_timing run_decode_typed(const op_desc& op, const timing_options& timing, cons
   ROOFLINE_CUDA_CALL(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, ctx.device));
   const bool use_mma = major >= 8 && (d == 64 || d == 128);
 
-  // Launch plan of either path.
-  int hgroups = 1, splits = 1, chunk = kv_len, G = 1, occupancy = 0;
+  // Launch plan of either path. The tensor-core path has variants (how tiles are copied, how many
+  // are in flight); each gets its own split plan from its occupancy.
+  int hgroups = 1, splits = 1, chunk = kv_len, G = 1;
   bool r16 = false;
+  struct plan_t {
+    mma_variant var;
+    int splits = 1, chunk = 0;
+  };
+  std::vector<plan_t> plans;
   if (use_mma) {
     r16 = g > 8;
-    hgroups = (g + 15) / 16;
-    if (!r16) hgroups = 1;
-    occupancy = d == 64 ? (r16 ? prepare_mma<T, 64, true>(ctx.device) : prepare_mma<T, 64, false>(ctx.device))
-                        : (r16 ? prepare_mma<T, 128, true>(ctx.device) : prepare_mma<T, 128, false>(ctx.device));
-    const decode_split_plan plan = plan_decode_splits(static_cast<long long>(batch) * kv_heads * hgroups, kv_len,
-                                                      static_cast<long long>(occupancy) * sms);
-    splits = static_cast<int>(plan.splits);
-    chunk = static_cast<int>(plan.chunk);
+    hgroups = r16 ? (g + 15) / 16 : 1;
+    const int stage_opts[2] = {d == 64 ? 3 : 2, d == 64 ? 6 : 3};
+    for (const bool coal : {false, true})
+      for (const int st : stage_opts) {
+        plan_t pl;
+        pl.var = prepare_mma<T>(d, r16, coal, st);
+        const decode_split_plan sp = plan_decode_splits(static_cast<long long>(batch) * kv_heads * hgroups, kv_len,
+                                                        static_cast<long long>(pl.var.occupancy) * sms);
+        pl.splits = static_cast<int>(sp.splits);
+        pl.chunk = static_cast<int>(sp.chunk);
+        plans.push_back(pl);
+      }
+    for (const auto& pl : plans) splits = std::max(splits, pl.splits);  // partial buffers for the largest
   } else {
     G = g >= 8 ? 8 : g >= 4 ? 4 : g >= 2 ? 2 : 1;
     hgroups = (g + G - 1) / G;
@@ -536,17 +667,20 @@ op_timing run_decode_typed(const op_desc& op, const timing_options& timing, cons
   const size_t n_counters = size_t(batch) * kv_heads * hgroups;
   device_buffer counters(n_counters * sizeof(unsigned));
   ROOFLINE_CUDA_CALL(cudaMemsetAsync(counters.get(), 0, counters.bytes(), ctx.stream));
-  const dim3 grid(splits, kv_heads * hgroups, batch);
   const float scale_log2 = log2e / sqrtf(static_cast<float>(d));
-  auto launch = [&](int s) {
+  int chosen = 0;
+  auto grid_of = [&](int pi) {
+    return use_mma ? dim3(plans[pi].splits, kv_heads * hgroups, batch) : dim3(splits, kv_heads * hgroups, batch);
+  };
+  auto launch_plan = [&](int pi, int s) {
     if (use_mma) {
-      auto* cnt = counters.as<unsigned>();
-      if (d == 64 && !r16) launch_mma<T, 64, false>(grid, q_of(s), k_of(s), v_of(s), o_of(s), pacc.as<float>(), pml.as<float>(), cnt, heads, kv_heads, kv_len, chunk, splits, hgroups, scale_log2, ctx.stream);
-      else if (d == 64) launch_mma<T, 64, true>(grid, q_of(s), k_of(s), v_of(s), o_of(s), pacc.as<float>(), pml.as<float>(), cnt, heads, kv_heads, kv_len, chunk, splits, hgroups, scale_log2, ctx.stream);
-      else if (!r16) launch_mma<T, 128, false>(grid, q_of(s), k_of(s), v_of(s), o_of(s), pacc.as<float>(), pml.as<float>(), cnt, heads, kv_heads, kv_len, chunk, splits, hgroups, scale_log2, ctx.stream);
-      else launch_mma<T, 128, true>(grid, q_of(s), k_of(s), v_of(s), o_of(s), pacc.as<float>(), pml.as<float>(), cnt, heads, kv_heads, kv_len, chunk, splits, hgroups, scale_log2, ctx.stream);
+      const plan_t& pl = plans[pi];
+      launch_mma<T>(d, r16, pl.var, grid_of(pi), q_of(s), k_of(s), v_of(s), o_of(s), pacc.as<float>(), pml.as<float>(),
+                    counters.as<unsigned>(), heads, kv_heads, kv_len, pl.chunk, pl.splits, hgroups, scale_log2,
+                    ctx.stream);
       return;
     }
+    const dim3 grid = grid_of(0);
     switch (d) {
       case 64: launch_split<T, 64>(G, grid, q_of(s), k_of(s), v_of(s), pacc.as<float>(), pml.as<float>(), heads, kv_heads, kv_len, chunk, splits, ctx.stream); break;
       case 128: launch_split<T, 128>(G, grid, q_of(s), k_of(s), v_of(s), pacc.as<float>(), pml.as<float>(), heads, kv_heads, kv_len, chunk, splits, ctx.stream); break;
@@ -555,29 +689,50 @@ op_timing run_decode_typed(const op_desc& op, const timing_options& timing, cons
     decode_combine_kernel<T><<<batch * heads, d, 0, ctx.stream>>>(pacc.as<float>(), pml.as<float>(), o_of(s), d, splits);
     ROOFLINE_CUDA_LAUNCH_CHECK();
   };
+  auto launch = [&](int s) { launch_plan(chosen, s); };
   const int cs = rot.n_sets - 1;
   device_buffer ref(qn * sizeof(float));
   launch_attention_reference<T>(q_of(cs), k_of(cs), v_of(cs), ref.as<float>(), batch, heads, kv_heads, d, 1, kv_len,
                                 false, nullptr, size_t(batch) * heads, ctx.stream);
-  poison(o_of(cs), qn * sizeof(T), ctx.stream);
-  poison(pacc.get(), pacc.bytes(), ctx.stream);
-  poison(pml.get(), pml.bytes(), ctx.stream);
-  launch(cs);
-  std::string checked = require_close(
-      compare(o_of(cs), dt, ref.as<float>(), size_t(batch) * heads, d, d, nullptr, ctx.stream), default_tol(dt), op,
-      "all");
-  // A second checked run on the same set: the arrival counters must have been reset by the first.
-  poison(o_of(cs), qn * sizeof(T), ctx.stream);
-  launch(cs);
-  checked = require_close(compare(o_of(cs), dt, ref.as<float>(), size_t(batch) * heads, d, d, nullptr, ctx.stream),
-                          default_tol(dt), op, "all, second run") + "; " + checked;
+  // Every variant is checked twice on the same set (the second run shows the arrival counters were
+  // reset by the first), outputs and partials poisoned before each; then the verified variants are
+  // timed briefly (median of 5 graph-free bursts of 10 launches over the buffer sets) and the
+  // fastest is kept.
+  const int n_plans = use_mma ? static_cast<int>(plans.size()) : 1;
+  std::string checked, tried;
+  double best_t = 0;
+  int best = -1;
+  event_timer_decode timer(ctx.stream);
+  for (int pi = 0; pi < n_plans; ++pi) {
+    std::string c1, c2;
+    for (int rep = 0; rep < 2; ++rep) {
+      poison(o_of(cs), qn * sizeof(T), ctx.stream);
+      poison(pacc.get(), pacc.bytes(), ctx.stream);
+      poison(pml.get(), pml.bytes(), ctx.stream);
+      launch_plan(pi, cs);
+      (rep ? c2 : c1) = require_close(compare(o_of(cs), dt, ref.as<float>(), size_t(batch) * heads, d, d, nullptr, ctx.stream),
+                                      default_tol(dt), op, rep ? "all, second run" : "all");
+    }
+    std::vector<double> ts;
+    for (int r = 0; r < 5; ++r) ts.push_back(timer.time([&] { for (int i = 0; i < 10; ++i) launch_plan(pi, i % rot.n_sets); }) / 10);
+    std::sort(ts.begin(), ts.end());
+    if (use_mma)
+      tried += cat(pi ? ", " : "", plans[pi].var.coalesced ? "coalesced" : "per-lane", "/", plans[pi].var.stages, "st/",
+                   plans[pi].splits, "sp ", std::round(ts[2] * 1e7) / 10, " us");
+    if (best < 0 || ts[2] < best_t) best = pi, best_t = ts[2], checked = c1 + "; " + c2;
+  }
+  chosen = best;
+  const dim3 grid = grid_of(chosen);
+  if (use_mma) splits = plans[chosen].splits, chunk = plans[chosen].chunk;
   const std::string impl =
       use_mma ? cat("roofline cuda decode attention, flash-decoding on tensor cores (mma.sync m16n8k16, ",
                     r16 ? "16" : "8", "-row query-head groups: g=", g, " heads share each K/V read), per-warp ",
-                    mstages, "-stage 16-byte cp.async pipeline, split-KV ", splits, " x ", chunk,
-                    " keys, combine by the last block to arrive; grid ", grid.x, "x", grid.y, "x", grid.z, " of ",
-                    mdw * 32, " threads, ", (d == 64 ? mma_smem_bytes<64>() : mma_smem_bytes<128>()) / 1024,
-                    " KiB shared, ", occupancy, " blocks/SM resident")
+                    plans[chosen].var.stages, "-stage 16-byte cp.async pipeline (",
+                    plans[chosen].var.coalesced ? "whole-row coalesced copies" : "per-lane fragment copies",
+                    "), split-KV ", splits, " x ", chunk, " keys, combine by the last block to arrive; grid ", grid.x,
+                    "x", grid.y, "x", grid.z, " of ", mdw * 32, " threads, ", plans[chosen].var.smem / 1024,
+                    " KiB shared, ", plans[chosen].var.occupancy, " blocks/SM resident; fastest of ", n_plans,
+                    " verified variants (", tried, ")")
               : cat("roofline cuda decode attention, flash-decoding on CUDA cores (d/8 lanes per key, 16-byte loads, ",
                     std::min(G, g), " query heads per K/V read, GQA g=", g, "), split-KV ", splits, " x ", chunk,
                     " keys; grid ", grid.x, "x", grid.y, "x", grid.z, " of ", dec_warps * 32,
