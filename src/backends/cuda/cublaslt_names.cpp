@@ -120,7 +120,8 @@ bool get_attr(const cublasLtMatmulAlgo_t& algo, cublasLtMatmulAlgoConfigAttribut
 json algo_config(const cublasLtMatmulAlgo_t& algo) {
   json j = json::object();
   int id = 0;
-  std::uint32_t tile = 0, stages = 0, splitk = 0, reduction = 0, swizzle = 0;
+  std::uint32_t tile = 0, stages = 0, reduction = 0, swizzle = 0;
+  std::int32_t splitk = 0;
   std::uint16_t cluster = 0;
   if (get_attr(algo, CUBLASLT_ALGO_CONFIG_ID, id)) j["algo_id"] = id;
   if (get_attr(algo, CUBLASLT_ALGO_CONFIG_TILE_ID, tile)) {
@@ -133,7 +134,9 @@ json algo_config(const cublasLtMatmulAlgo_t& algo) {
     const auto d = cluster_dims(cluster);
     if (d[0] > 0 && d[1] > 0) j["cluster_m"] = d[0], j["cluster_n"] = d[1];
   }
-  if (get_attr(algo, CUBLASLT_ALGO_CONFIG_SPLITK_NUM, splitk)) j["split_k"] = splitk == 0 ? 1u : splitk;
+  // SPLITK_NUM: 1 = no split; a value <= 0 (seen: -1 on the H200 with cuBLASLt 13.1 for its
+  // persistent kernels) means the library schedules the K dimension itself: null, not a number.
+  if (get_attr(algo, CUBLASLT_ALGO_CONFIG_SPLITK_NUM, splitk)) j["split_k"] = splitk > 0 ? json(splitk) : json(nullptr);
   if (get_attr(algo, CUBLASLT_ALGO_CONFIG_STAGES_ID, stages)) j["stages"] = stages_name(static_cast<int>(stages));
   if (get_attr(algo, CUBLASLT_ALGO_CONFIG_REDUCTION_SCHEME, reduction)) j["reduction_scheme"] = reduction;
   if (get_attr(algo, CUBLASLT_ALGO_CONFIG_CTA_SWIZZLING, swizzle)) j["cta_swizzling"] = swizzle;
@@ -142,7 +145,11 @@ json algo_config(const cublasLtMatmulAlgo_t& algo) {
 
 std::string describe_algo(const cublasLtMatmulAlgo_t& algo) {
   const json j = algo_config(algo);
-  auto str = [&](const char* k) { return j.contains(k) ? (j[k].is_string() ? j[k].get<std::string>() : j[k].dump()) : std::string("?"); };
+  auto str = [&](const char* k) {
+    if (!j.contains(k)) return std::string("?");
+    if (j[k].is_null()) return std::string("by the library");
+    return j[k].is_string() ? j[k].get<std::string>() : j[k].dump();
+  };
   return "algo " + str("algo_id") + ", tile " + str("tile") + ", cluster " + str("cluster") + ", stages " + str("stages") +
          ", split-K " + str("split_k");
 }
