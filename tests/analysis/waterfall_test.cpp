@@ -167,3 +167,14 @@ TEST(ComputeWaterfall, UsesTheTileClusterAndSplitKTheLibraryChose) {
   steps = compute_waterfall(r)["per_precision"][0]["steps"];
   EXPECT_NEAR(steps[3]["factor"].get<double>(), 8192.0 / 8256.0, 1e-12);
 }
+
+TEST(ComputeWaterfall, ALibraryScheduledSplitKCountsAsNoSplit) {
+  // cuBLASLt 13.1 reports split-K −1 for its persistent kernels, recorded as null: the tile and
+  // cluster still apply, the work units are the tiles alone (2048 on 132 SMs → 16 waves).
+  results r = test::h200_results();
+  for (auto& c : r.measured.compute)
+    if (c.precision == "fp16" && c.size && *c.size == 8192)
+      c.algo = {{"tile_m", 256}, {"tile_n", 128}, {"cluster_m", 1}, {"cluster_n", 1}, {"split_k", nullptr}};
+  const json steps = compute_waterfall(r)["per_precision"][0]["steps"];
+  EXPECT_NEAR(steps[2]["factor"].get<double>(), 2048.0 / 2112.0, 1e-12);
+}
