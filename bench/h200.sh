@@ -3,7 +3,8 @@
 # `roofline run` on cuda:0, run PyTorch's equivalents, and write the side-by-side table.
 #   OUT=/path bash bench/h200.sh        (the device tool sets $OUT; default ./bench-out)
 # Writes: $OUT/h200.log (everything), $OUT/{build,ctest-gpu,run,torch}.log, $OUT/run.tgz (the four
-# outputs of roofline run), $OUT/torch.json, $OUT/bench.md (the table). Needs: nvcc 13, CMake, Ninja,
+# outputs of roofline run), $OUT/torch.json, $OUT/bench.md (the table), $OUT/ops.md (every op and the
+# decode-attention context sweep beside PyTorch; ops.json, torch_ops.json). Needs: nvcc 13, CMake, Ninja,
 # PyTorch; header deps in third_party/include and googletest in third_party/googletest (no internet).
 # Exit status: 0 when everything ran (targets missed are reported in bench.md, not as a failure);
 # otherwise the first failing stage's status, after the later stages have still run where possible.
@@ -43,6 +44,14 @@ rc=$?; [ $rc -ne 0 ] && fail "roofline run (1 = a probe failed, see errors in re
 stage "PyTorch reference"
 timeout 300 python3 bench/torch_reference.py measure --out "$OUT/torch.json" 2>&1 | tee "$OUT/torch.log"
 rc=$?; [ $rc -ne 0 ] && fail "torch_reference.py measure" $rc
+
+stage "ops beside PyTorch (roofline_op_bench decode sweep, torch_reference.py ops)"
+if [ -x build/h200/roofline_op_bench ]; then
+  timeout 150 ./build/h200/roofline_op_bench > "$OUT/ops.json" || fail "roofline_op_bench" $?
+  timeout 200 python3 bench/torch_reference.py ops --out "$OUT/torch_ops.json" > "$OUT/torch_ops.log" 2>&1 || fail "torch_reference.py ops" $?
+  [ -f "$OUT/torch_ops.json" ] && python3 bench/torch_reference.py ops-table --roofline "$OUT/run/results.json" \
+    --torch-ops "$OUT/torch_ops.json" --op-bench "$OUT/ops.json" --out "$OUT/ops.md" | tail -30
+fi
 
 stage "side-by-side table"
 if [ -f "$OUT/run/results.json" ] && [ -f "$OUT/torch.json" ]; then

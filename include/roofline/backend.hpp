@@ -37,7 +37,10 @@ struct op_timing {
   double seconds = 0;       ///< median
   double best_seconds = 0;
   int repeats = 0;
-  std::string note;         ///< e.g. verification error, implementation used
+  std::string note;         ///< verification, buffer rotation, timing mode
+  /// What ran: our kernel + variant + launch configuration, or library + version + chosen algorithm
+  /// (copied into op_result::implementation).
+  std::string implementation;
 };
 
 class backend {

@@ -111,6 +111,10 @@ struct compute_result {
   int repeats = 0;
   bool verified = false;
   std::string method;  ///< e.g. "OpenBLAS sgemm", "cuBLASLt algo 3 of 8", "FMA chains, 8 acc/lane"
+  /// GEMMs through a library that reports its choice (cuBLASLt): the chosen algorithm's configuration,
+  /// e.g. {"layout":"TN","algo_id":66,"tile":"128x256x64","tile_m":128,"tile_n":256,"cluster":"2x1x1",
+  /// "cluster_m":2,"cluster_n":1,"split_k":1,"stages":"…"}; null where nothing is reported.
+  json algo = nullptr;
   std::optional<double> burst_flops_per_s;
   std::optional<telemetry_summary> telemetry;
   std::vector<std::string> flags;
@@ -169,6 +173,11 @@ struct op_result {
   double predicted_s = 0;    ///< max(flops/peak, bytes/bw) [+ launch floor where modelled]
   std::optional<double> measured_s;
   std::string measured_note;  ///< why null, or verification notes
+  /// What ran when measured: our kernel, its variant and launch configuration ("roofline cuda
+  /// decode_attention mma.sync m16n8k16, 4 warps/block, grid 4×4×32, …"), or the library and its
+  /// version and choice ("cuBLASLt 13.0.0 algo 66 tile 128x128x64 …", "OpenBLAS 0.3.21 sgemm");
+  /// empty when not run.
+  std::string implementation;
   std::optional<double> launch_floor_s;
   std::string advice;
 };

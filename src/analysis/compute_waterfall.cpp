@@ -63,15 +63,34 @@ factors attribute(const results& r, const compute_result& c, double peak, std::o
     f.wave_note = f.tile_note = "no GEMM size";
   } else {
     const std::int64_t n = *c.size;
-    f.tile = tile_efficiency(n, n, assumed_tile);
-    f.tile_note = fmt::format("{0}×{0} output padded to {1}×{1} by {2}×{3} tiles", n,
-                              ((n + assumed_tile.m - 1) / assumed_tile.m) * assumed_tile.m, assumed_tile.m, assumed_tile.n);
+    // The library's own choice where it reports one (compute_result::algo, from cuBLASLt's
+    // algorithm configuration), else the assumed tile.
+    tile_shape t = assumed_tile;
+    std::int64_t split_k = 1, cluster = 1;
+    std::string src = "assumed";
+    const json& a = c.algo;
+    if (a.is_object() && a.contains("tile_m") && a.contains("tile_n") && a["tile_m"].is_number_integer() &&
+        a["tile_n"].is_number_integer() && a["tile_m"].get<std::int64_t>() > 0 && a["tile_n"].get<std::int64_t>() > 0) {
+      t = {a["tile_m"].get<std::int64_t>(), a["tile_n"].get<std::int64_t>()};
+      src = "chosen by the library";
+      if (a.contains("split_k") && a["split_k"].is_number_integer()) split_k = std::max<std::int64_t>(1, a["split_k"].get<std::int64_t>());
+      if (a.contains("cluster_m") && a.contains("cluster_n") && a["cluster_m"].is_number_integer() && a["cluster_n"].is_number_integer())
+        cluster = std::max<std::int64_t>(1, a["cluster_m"].get<std::int64_t>() * a["cluster_n"].get<std::int64_t>());
+    }
+    f.tile = tile_efficiency(n, n, t);
+    f.tile_note = fmt::format("{0}×{0} output padded to {1}×{2} by {3}×{4} tiles ({5})", n, ((n + t.m - 1) / t.m) * t.m,
+                              ((n + t.n - 1) / t.n) * t.n, t.m, t.n, src);
     if (sms) {
       const auto s = static_cast<std::int64_t>(*sms);
-      const std::int64_t tiles = output_tiles(n, n, assumed_tile);
-      f.wave = wave_efficiency(tiles, s);
-      f.wave_note = fmt::format("{} tiles on {} SMs = {:.2f} waves, run as {}", tiles, s,
-                                static_cast<double>(tiles) / s, (tiles + s - 1) / s);
+      // Work units: output tiles × split-K slices; a cluster of C blocks is placed as one, so at most
+      // floor(SMs / C)·C blocks run at once.
+      const std::int64_t units = output_tiles(n, n, t) * split_k;
+      const std::int64_t slots = std::max<std::int64_t>(1, (s / cluster) * cluster);
+      f.wave = wave_efficiency(units, slots);
+      f.wave_note = fmt::format("{} tiles{} on {} SMs{} = {:.2f} waves, run as {}", units,
+                                split_k > 1 ? fmt::format(" (× split-K {})", split_k) : std::string(), s,
+                                cluster > 1 ? fmt::format(" ({} usable by clusters of {})", slots, cluster) : std::string(),
+                                static_cast<double>(units) / slots, (units + slots - 1) / slots);
     } else {
       f.wave_note = "SM count unknown (device.properties.sms); factor not applied";
     }
@@ -85,8 +104,9 @@ factors attribute(const results& r, const compute_result& c, double peak, std::o
 
 json compute_waterfall(const results& r) {
   json out = {{"unit", "% of nominal peak"},
-              {"tile_assumption", fmt::format("{}×{} output tile per thread block (assumed: the library does not "
-                                              "report its tile; cuBLAS picks 64–256 wide tiles)", assumed_tile.m, assumed_tile.n)},
+              {"tile_assumption", fmt::format("the tile, cluster shape and split-K the library reports for its chosen "
+                                              "algorithm (measured.compute[].algo); where it reports none, an assumed "
+                                              "{}×{} output tile per thread block", assumed_tile.m, assumed_tile.n)},
               {"per_precision", json::array()}};
   std::map<std::string, std::vector<const compute_result*>> by_precision;
   for (const auto& c : r.measured.compute)
@@ -136,7 +156,11 @@ json compute_waterfall(const results& r) {
                        {"tile_factor", detail::num_or_null(g.tile)},
                        {"remainder_factor", g.remainder}});
       if (g.remainder > 1.0)
-        sweep.back()["note"] = "remainder > 1: the library beat the tile assumption at this size (smaller tiles or split-K)";
+        sweep.back()["note"] = c->algo.is_object() && c->algo.contains("tile_m")
+                                   ? "remainder > 1: the run beat the tile and wave model of its own configuration "
+                                     "(e.g. a persistent or stream-K schedule that shares the last wave)"
+                                   : "remainder > 1: the library beat the tile assumption at this size (smaller tiles or split-K)";
+      if (c->algo.is_object() && c->algo.contains("tile")) sweep.back()["tile"] = c->algo["tile"];
     }
     e["size_sweep"] = sweep;
     if (sweep.size() >= 2)

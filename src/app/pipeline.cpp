@@ -125,6 +125,7 @@ struct op_runner {
         const op_timing t = be.run_op(op, timing);
         res.measured_s = t.seconds;
         res.measured_note = t.note;
+        res.implementation = t.implementation;
       } catch (const device_lost_error& e) {
         lost = true;
         res.measured_note = std::string("failed: ") + e.what();
@@ -164,7 +165,7 @@ json batch_sweep(op_runner& run, const model_config& cfg, const std::string& dty
       progress(fmt::format("batch sweep: {} B={}", sh.label, B), 0.95);
       run.measure(op, res, fmt::format("batch sweep {} B={}", sh.label, B));
       json p = {{"batch", B}, {"intensity", op.intensity()}, {"flops", op.flops}, {"bytes", op.bytes()},
-                {"predicted_s", res.predicted_s}, {"measured_s", res.measured_s}, {"note", res.measured_note}};
+                {"predicted_s", res.predicted_s}, {"measured_s", res.measured_s}, {"note", res.measured_note}, {"implementation", res.implementation}};
       if (res.measured_s) {
         p["measured_flops_per_s"] = op.flops / *res.measured_s;
         if (B <= 8) flat.push_back(*res.measured_s);

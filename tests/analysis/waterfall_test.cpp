@@ -137,3 +137,44 @@ TEST(BandwidthWaterfall, HbmEccCostsNothingGddrEccIsEstimatedAtOneSixteenth) {
   t.device.properties["ecc"] = false;
   EXPECT_DOUBLE_EQ(ecc_high(t), 0.0);
 }
+
+TEST(ComputeWaterfall, UsesTheTileClusterAndSplitKTheLibraryChose) {
+  // cuBLASLt reported a 256×128 tile: 8192² is 32 × 64 = 2048 tiles, 15.5 waves on 132 SMs, run as 16
+  // → 2048 ÷ 2112. With 4×2 clusters only 16 clusters of 8 (128 SMs) run at once: 2048 ÷ 128 = 16
+  // waves exactly → 1. With split-K 2 and no cluster: 4096 units on 132 SMs = 31.03 → 32 waves.
+  results r = test::h200_results();
+  compute_result* c8192 = nullptr;
+  for (auto& c : r.measured.compute)
+    if (c.precision == "fp16" && c.size && *c.size == 8192) c8192 = &c;
+  ASSERT_NE(c8192, nullptr);
+  c8192->algo = {{"tile", "256x128"}, {"tile_m", 256}, {"tile_n", 128}, {"cluster", "1x1x1"}, {"cluster_m", 1},
+                 {"cluster_n", 1}, {"split_k", 1}};
+  json steps = compute_waterfall(r)["per_precision"][0]["steps"];
+  EXPECT_NEAR(steps[2]["factor"].get<double>(), 2048.0 / 2112.0, 1e-12);
+  EXPECT_DOUBLE_EQ(steps[3]["factor"].get<double>(), 1.0);
+  EXPECT_NE(steps[3]["detail"].get<std::string>().find("chosen by the library"), std::string::npos);
+  c8192->algo["cluster_m"] = 4;
+  c8192->algo["cluster_n"] = 2;
+  steps = compute_waterfall(r)["per_precision"][0]["steps"];
+  EXPECT_DOUBLE_EQ(steps[2]["factor"].get<double>(), 1.0);
+  c8192->algo["cluster_m"] = 1;
+  c8192->algo["cluster_n"] = 1;
+  c8192->algo["split_k"] = 2;
+  steps = compute_waterfall(r)["per_precision"][0]["steps"];
+  EXPECT_NEAR(steps[2]["factor"].get<double>(), 4096.0 / (132.0 * 32), 1e-12);
+  // A 192×128 tile pads 8192 to 8256 rows (43 tiles of 192): 8192 ÷ 8256.
+  c8192->algo = {{"tile_m", 192}, {"tile_n", 128}};
+  steps = compute_waterfall(r)["per_precision"][0]["steps"];
+  EXPECT_NEAR(steps[3]["factor"].get<double>(), 8192.0 / 8256.0, 1e-12);
+}
+
+TEST(ComputeWaterfall, ALibraryScheduledSplitKCountsAsNoSplit) {
+  // cuBLASLt 13.1 reports split-K −1 for its persistent kernels, recorded as null: the tile and
+  // cluster still apply, the work units are the tiles alone (2048 on 132 SMs → 16 waves).
+  results r = test::h200_results();
+  for (auto& c : r.measured.compute)
+    if (c.precision == "fp16" && c.size && *c.size == 8192)
+      c.algo = {{"tile_m", 256}, {"tile_n", 128}, {"cluster_m", 1}, {"cluster_n", 1}, {"split_k", nullptr}};
+  const json steps = compute_waterfall(r)["per_precision"][0]["steps"];
+  EXPECT_NEAR(steps[2]["factor"].get<double>(), 2048.0 / 2112.0, 1e-12);
+}

@@ -180,7 +180,22 @@ TEST(CpuOps, RunOpEveryKindGivesPositiveVerifiedTime) {
     EXPECT_GT(r.best_seconds, 0);
     EXPECT_LE(r.best_seconds, r.seconds);
     EXPECT_NE(r.note.find("verified"), std::string::npos);
+    // Every measured op names what ran.
+    EXPECT_NE(r.implementation.find(o.kind == op_kind::gemm ? "OpenBLAS" : "roofline cpu"), std::string::npos)
+        << r.implementation;
+    EXPECT_NE(r.implementation.find("threads"), std::string::npos) << r.implementation;
   }
+}
+
+TEST(CpuOps, ImplementationNamesTheKernelVariant) {
+  op_desc o;
+  o.kind = op_kind::rmsnorm;
+  o.name = "input_norm";
+  EXPECT_EQ(cpu::cpu_implementation(o, 16), "roofline cpu rmsnorm (one pass per row; OpenMP, 16 threads, rows split)");
+  o.name = "input_norm_two_pass";
+  EXPECT_NE(cpu::cpu_implementation(o, 16).find("two passes"), std::string::npos);
+  o.kind = op_kind::gemm;
+  EXPECT_NE(cpu::cpu_implementation(o, 4).find("cblas_sgemm, row-major NN, 4 threads"), std::string::npos);
 }
 
 TEST(CpuOps, RunOpNotesFp16CatalogueRunAsFp32) {

@@ -28,7 +28,8 @@ TEST(ops_gemm, linear_shapes_verify) {
       op_timing t;
       ASSERT_NO_THROW(t = run_op(op, quick_timing(), g.ctx)) << op.shape << " " << dt;
       expect_verified(t, op);
-      EXPECT_NE(t.note.find("cuBLASLt"), std::string::npos) << t.note;
+      EXPECT_NE(t.implementation.find("cuBLASLt"), std::string::npos) << t.implementation;
+      EXPECT_NE(t.implementation.find("tile"), std::string::npos) << t.implementation;
     }
 }
 
@@ -40,11 +41,16 @@ TEST(ops_attention, decode_verifies) {
          {attention(op_kind::attention_decode, 1, 32, 4, 64, 1, 2048, false, dt),    // TinyLlama, batch 1
           attention(op_kind::attention_decode, 32, 32, 4, 64, 1, 2048, false, dt),   // TinyLlama, batch 32
           attention(op_kind::attention_decode, 2, 32, 32, 128, 1, 1000, false, dt),  // Llama-2-7B (MHA), odd length
-          attention(op_kind::attention_decode, 1, 48, 4, 128, 1, 300, false, dt),    // g = 12 > 8: two head groups
-          attention(op_kind::attention_decode, 1, 8, 1, 256, 1, 77, false, dt)}) {
+          attention(op_kind::attention_decode, 1, 48, 4, 128, 1, 300, false, dt),    // g = 12 > 8: 16-row groups
+          attention(op_kind::attention_decode, 2, 64, 2, 64, 1, 4099, false, dt),    // g = 32: two 16-row groups
+          attention(op_kind::attention_decode, 1, 32, 8, 128, 1, 8192, false, dt),   // Llama-3-8B, long context
+          attention(op_kind::attention_decode, 3, 4, 4, 64, 1, 1, false, dt),        // one key
+          attention(op_kind::attention_decode, 1, 8, 1, 256, 1, 77, false, dt)}) {   // CUDA-core path
       op_timing t;
       ASSERT_NO_THROW(t = run_op(op, quick_timing(), g.ctx)) << op.shape << " " << dt;
       expect_verified(t, op);
+      EXPECT_NE(t.implementation.find(op.head_dim == 256 ? "CUDA cores" : "mma.sync"), std::string::npos)
+          << t.implementation;
     }
   }
 }

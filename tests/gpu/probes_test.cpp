@@ -64,6 +64,11 @@ TEST(GpuProbes, GemmVerifiedAndPlausible) {
     ASSERT_TRUE(c.size.has_value());
     if (*c.size == 4096 && c.precision == "fp16") EXPECT_GT(c.flops_per_s, 10e12) << c.method;
     if (*c.size == 4096) EXPECT_GT(c.flops_per_s, 1e12) << c.precision << " " << c.method;
+    // The chosen algorithm's configuration is recorded (cuBLASLt reports its tile; layout TN or NN).
+    ASSERT_TRUE(c.algo.is_object()) << c.precision;
+    EXPECT_TRUE(c.algo.contains("layout") && (c.algo["layout"] == "TN" || c.algo["layout"] == "NN")) << c.algo.dump();
+    EXPECT_TRUE(c.algo.contains("tile")) << c.algo.dump();
+    EXPECT_GE(c.algo.value("candidates_tried", 0), 1) << c.algo.dump();
   }
   for (const auto& s : m.skipped) EXPECT_EQ(s.status, "not applicable") << s.probe << ": " << s.reason;
 }

@@ -55,7 +55,46 @@ bool close(double got, double ref, double tol) { return std::abs(got - ref) <= t
 
 double silu_ref(double x) { return x / (1.0 + std::exp(-x)); }
 
+/// OpenBLAS's version as its header states it ("OpenBLAS 0.3.21"), trimmed.
+std::string openblas_version() {
+#ifdef ROOFLINE_HAVE_OPENBLAS
+  std::string v = OPENBLAS_VERSION;
+  v.erase(0, v.find_first_not_of(' '));
+  v.erase(v.find_last_not_of(' ') + 1);
+  return v;
+#else
+  return "OpenBLAS (not built in)";
+#endif
+}
+
 }  // namespace
+
+std::string cpu_implementation(const op_desc& op, int threads) {
+  const std::string omp = fmt::format("OpenMP, {} threads", threads);
+  switch (op.kind) {
+    case op_kind::gemm: return fmt::format("{} cblas_sgemm, row-major NN, {} threads", openblas_version(), threads);
+    case op_kind::add: return fmt::format("roofline cpu add (omp simd, one pass; {})", omp);
+    case op_kind::mul: return fmt::format("roofline cpu mul (omp simd, one pass; {})", omp);
+    case op_kind::silu_mul: return fmt::format("roofline cpu silu_mul (fused SwiGLU, fast exp, one pass; {})", omp);
+    case op_kind::silu: return fmt::format("roofline cpu silu (fast exp, one pass; {})", omp);
+    case op_kind::gelu: return fmt::format("roofline cpu gelu (tanh form, one pass; {})", omp);
+    case op_kind::rmsnorm:
+      return op.name.find("two_pass") != std::string::npos
+                 ? fmt::format("roofline cpu rmsnorm (two passes: sum of squares, then scale; {}, rows split)", omp)
+                 : fmt::format("roofline cpu rmsnorm (one pass per row; {}, rows split)", omp);
+    case op_kind::layernorm: return fmt::format("roofline cpu layernorm (per row; {}, rows split)", omp);
+    case op_kind::softmax: return fmt::format("roofline cpu softmax (max, exp-sum, scale per row; {}, rows split)", omp);
+    case op_kind::rope: return fmt::format("roofline cpu rope (cos/sin tables as inputs, in place; {})", omp);
+    case op_kind::embedding: return fmt::format("roofline cpu embedding gather (row memcpy; {})", omp);
+    case op_kind::attention_decode:
+      return fmt::format("roofline cpu decode attention (scores of one (batch, head) per thread in a thread-local buffer, fp32; {})", omp);
+    case op_kind::attention_naive:
+      return fmt::format("roofline cpu naive attention (scores materialised, then softmax, then P·V; {})", omp);
+    case op_kind::attention_fused:
+      return fmt::format("roofline cpu fused attention (online softmax over key blocks, fp32; {})", omp);
+  }
+  return "roofline cpu (unknown op kind)";
+}
 
 op_timing run_cpu_op(const op_desc& op, const timing_options& timing) {
   const std::int64_t llc = detect_cpu().desc.l3_bytes > 0 ? detect_cpu().desc.l3_bytes : detect_cpu().desc.l2_bytes;
@@ -306,6 +345,7 @@ op_timing run_cpu_op(const op_desc& op, const timing_options& timing) {
   r.best_seconds = st.min;
   r.repeats = st.n;
   r.note = note + fmt::format("; verified; {} threads", worker_threads());
+  r.implementation = cpu_implementation(op, worker_threads());
   return r;
 }
 

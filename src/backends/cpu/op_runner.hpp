@@ -17,4 +17,9 @@ namespace roofline::cpu {
 /// Throws probe_error on a missing shape field, a failed check, or (gemm) no OpenBLAS.
 op_timing run_cpu_op(const op_desc& op, const timing_options& timing);
 
+/// The op_timing::implementation string of `op` on `threads` worker threads, e.g.
+/// "OpenBLAS 0.3.21 cblas_sgemm, row-major NN, 16 threads" or
+/// "roofline cpu rmsnorm (one pass per row; OpenMP, 16 threads, rows split)".
+std::string cpu_implementation(const op_desc& op, int threads);
+
 }  // namespace roofline::cpu

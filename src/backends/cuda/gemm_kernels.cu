@@ -55,11 +55,11 @@ __device__ __forceinline__ double to_double(const void* p, gemm_elem e, std::siz
 // One block per sampled entry; a block reduction in double.
 __global__ void reference_kernel(const void* a, const void* b, const void* d, gemm_elem in, gemm_elem out,
                                  std::int64_t m, std::int64_t k, const std::int32_t* rows, const std::int32_t* cols,
-                                 double* ref, double* scale, double* got) {
+                                 double* ref, double* scale, double* got, bool a_transposed) {
   const std::int64_t i = rows[blockIdx.x], j = cols[blockIdx.x];
   double s = 0, s2 = 0;
   for (std::int64_t kk = threadIdx.x; kk < k; kk += blockDim.x) {
-    const double p = to_double(a, in, kk + i * k) * to_double(b, in, kk + j * k);
+    const double p = to_double(a, in, a_transposed ? kk + i * k : i + kk * m) * to_double(b, in, kk + j * k);
     s += p;
     s2 += p * p;
   }
@@ -112,8 +112,8 @@ void fill_random(void* p, gemm_elem e, std::size_t n, std::uint64_t seed, cudaSt
 
 void reference_entries(const void* a, const void* b, const void* d, gemm_elem in, gemm_elem out, std::int64_t m,
                        std::int64_t k, const std::int32_t* rows, const std::int32_t* cols, double* ref,
-                       double* scale, double* got, int samples, cudaStream_t stream) {
-  reference_kernel<<<samples, 256, 0, stream>>>(a, b, d, in, out, m, k, rows, cols, ref, scale, got);
+                       double* scale, double* got, int samples, cudaStream_t stream, bool a_transposed) {
+  reference_kernel<<<samples, 256, 0, stream>>>(a, b, d, in, out, m, k, rows, cols, ref, scale, got, a_transposed);
 }
 
 }  // namespace roofline::cuda

@@ -2,8 +2,10 @@
 //  - random inputs from a counter hash (SplitMix64 finaliser, Steele et al., OOPSLA 2014), never zeros
 //    in bulk: uniform in [−1, 1) for floating types, integers in [−16, 15] for int8;
 //  - a reference for a few output entries computed in double from the same (already rounded) inputs.
-// Layout (cuBLASLt "TN", column-major): op(A) = Aᵀ with A stored K×M (lda = K), B stored K×N (ldb = K),
-// D stored M×N (ldd = M); so D(i,j) = Σ_k A[k + i·K] · B[k + j·K].
+// Layouts (column-major, B stored K×N (ldb = K), D stored M×N (ldd = M)):
+//   "TN": op(A) = Aᵀ with A stored K×M (lda = K): D(i,j) = Σ_k A[k + i·K] · B[k + j·K];
+//   "NN": A stored M×K (lda = M):                  D(i,j) = Σ_k A[i + k·M] · B[k + j·K]
+// (row-major torch.matmul(x, w) is the NN case; F.linear(x, W) the TN case).
 #pragma once
 #include <cuda_runtime.h>
 
@@ -20,9 +22,10 @@ std::size_t gemm_elem_bytes(gemm_elem e);
 void fill_random(void* p, gemm_elem e, std::size_t count, std::uint64_t seed, cudaStream_t stream);
 
 /// For each sample s: ref[s] = Σ_k A(i_s,k)·B(k,j_s) in double, scale[s] = sqrt(Σ_k (A·B)²), got[s] = D(i_s,j_s)
-/// as double. rows/cols/ref/scale/got are device arrays of `samples` entries.
+/// as double. rows/cols/ref/scale/got are device arrays of `samples` entries. `a_transposed`: the TN
+/// layout (A stored K×M); else NN (A stored M×K).
 void reference_entries(const void* a, const void* b, const void* d, gemm_elem in, gemm_elem out, std::int64_t m,
                        std::int64_t k, const std::int32_t* rows, const std::int32_t* cols, double* ref,
-                       double* scale, double* got, int samples, cudaStream_t stream);
+                       double* scale, double* got, int samples, cudaStream_t stream, bool a_transposed = true);
 
 }  // namespace roofline::cuda

@@ -115,9 +115,9 @@ op_timing run_prefill_typed(const op_desc& op, const timing_options& timing, con
     const std::string sm = na.run(b, ctx.stream);
     const std::string checked = check_prefill<T>(op, a, b, dt, ctx.stream);
     return time_launches(ctx, timing, 1, [&](int) { na.run(b, ctx.stream); },
-                         cat("naive: S = QK^T (", na.qk.description(), "), S written ", fmt_bytes(double(b.sb)),
-                             ", own masked softmax (", sm, ") in place, O = PV (", na.pv.description(), "); ", checked,
-                             "; ", ws));
+                         cat("naive: S = QK^T (", na.qk.description(), "), own masked softmax (", sm,
+                             ") in place, O = PV (", na.pv.description(), ")"),
+                         cat("S written ", fmt_bytes(double(b.sb)), "; ", checked, "; ", ws));
   }
   const std::string impl = prepare_flash_attention<T>(a.d);
   auto launch = [&] {
@@ -128,7 +128,9 @@ op_timing run_prefill_typed(const op_desc& op, const timing_options& timing, con
   launch();
   const std::string checked = check_prefill<T>(op, a, b, dt, ctx.stream);
   return time_launches(ctx, timing, 1, [&](int) { launch(); },
-                       cat(impl, a.causal ? ", causal (masked tiles skipped)" : "", "; ", checked, "; ", ws));
+                       cat("roofline cuda ", impl, a.causal ? ", causal (masked tiles skipped)" : "", ", grid ",
+                           (a.q_len + 63) / 64, "x", a.heads, "x", a.batch, " blocks of 128 threads"),
+                       cat(checked, "; ", ws));
 }
 
 template <typename T>

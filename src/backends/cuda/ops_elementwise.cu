@@ -141,7 +141,9 @@ op_timing run_ew_typed(const op_desc& op, const timing_options& timing, const op
         const ew_ptrs<T> q = ptrs(set);
         launch_ew<T>(kind, q.x, q.y, q.z, n, grid, ctx);
       },
-      cat("own kernel: 16-byte vectorised grid-stride, fp32 math; ", checked, "; ", rot.note()));
+      cat("roofline cuda ", to_string(op.kind), " (own kernel: 16-byte vectorised grid-stride, fp32 math), grid ", grid,
+          " x 256 threads"),
+      cat(checked, "; ", rot.note()));
 }
 
 }  // namespace

@@ -88,9 +88,9 @@ op_timing run_embedding_typed(const op_desc& op, const timing_options& timing, c
   const std::string checked =
       require_close(compare(out_of(cs), dt, ref.as<float>(), rows, cols, cols, nullptr, ctx.stream), 0.0, op, "all");
   return time_launches(ctx, timing, rot.n_sets, launch,
-                       cat("own kernel: ", vec ? "16-byte vectorised gather" : "scalar gather", ", vocab ", vocab,
-                           " (from ", vocab_src, "), random token ids, table ", fmt_bytes(double(table.bytes())),
-                           " shared by all sets; ", checked, "; ", rot.note()));
+                       cat("roofline cuda embedding (own kernel: ", vec ? "16-byte vectorised gather" : "scalar gather", ")"),
+                       cat("vocab ", vocab, " (from ", vocab_src, "), random token ids, table ",
+                           fmt_bytes(double(table.bytes())), " shared by all sets; ", checked, "; ", rot.note()));
 }
 
 }  // namespace

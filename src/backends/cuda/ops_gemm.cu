@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "backends/cuda/cublaslt_names.hpp"
 #include "backends/cuda/ops_common.cuh"
 #include "backends/cuda/ops_kernels.cuh"
 
@@ -100,12 +101,9 @@ lt_matmul::lt_matmul(const op_context& ctx, dtype_id t, int64_t m, int64_t n, in
   if (best_i < 0)
     throw probe_error(cat("cuBLASLt: none of ", found, " heuristic algorithms ran for m=", m, " n=", n, " k=", k));
   algo_ = res[best_i].algo;
-  int algo_id = -1, tile = -1;
-  size_t w = 0;
-  (void)cublasLtMatmulAlgoConfigGetAttribute(&algo_, CUBLASLT_ALGO_CONFIG_ID, &algo_id, sizeof algo_id, &w);
-  (void)cublasLtMatmulAlgoConfigGetAttribute(&algo_, CUBLASLT_ALGO_CONFIG_TILE_ID, &tile, sizeof tile, &w);
-  desc_ = cat("cuBLASLt (fp32 accumulate), fastest of ", ok, " heuristic candidates: #", best_i, " algo id ", algo_id,
-              " tile id ", tile, ", workspace ", fmt_bytes(double(ws)));
+  desc_ = cat(cublaslt_version(), " matmul ", b_is_nk ? "TN" : "NN", " (fp32 accumulate), ", describe_algo(algo_),
+              "; fastest of ", ok, " heuristic candidates (rank ", best_i + 1, "), workspace ", fmt_bytes(double(ws)),
+              batch > 1 ? cat(", batch ", batch) : std::string());
 }
 
 lt_matmul::~lt_matmul() {
@@ -172,7 +170,7 @@ op_timing run_gemm_typed(const op_desc& op, const timing_options& timing, const 
       cat(ns, " sampled rows"));
   return time_launches(
       ctx, timing, rot.n_sets, [&](int s) { mm.run(a_of(s), w_of(s), c_of(s)); },
-      cat(mm.description(), "; C = A·Wᵀ, W [n×k]; ", checked, "; ", rot.note()));
+      mm.description(), cat("C = A·Wᵀ, W [n×k]; ", checked, "; ", rot.note()));
 }
 
 }  // namespace

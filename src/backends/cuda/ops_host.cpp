@@ -132,7 +132,7 @@ cudaGraphExec_t capture_launches(const op_context& ctx, int n_sets, int count,
 }
 
 op_timing time_launches(const op_context& ctx, const timing_options& timing, int n_sets,
-                        const std::function<void(int)>& launch, std::string note) {
+                        const std::function<void(int)>& launch, std::string implementation, std::string note) {
   event_pair ev;
   // Timed as replays of a CUDA graph of `per_graph` back-to-back launches (how production decode
   // runs its kernels), so the host's launch overhead — the eager launch floor, reported apart by
@@ -167,9 +167,21 @@ op_timing time_launches(const op_context& ctx, const timing_options& timing, int
   t.seconds = s.median;
   t.best_seconds = s.min;
   t.repeats = s.n;
+  t.implementation = std::move(implementation);
   t.note = std::move(note) + (exec ? cat("; timed as CUDA-graph replays of ", per_graph, " launches (per launch)")
                                    : "; timed eagerly, one launch per sample (graph capture failed: " + why + ")");
   return t;
+}
+
+std::string cuda_runtime_version() {
+  int v = 0;
+  if (cudaRuntimeGetVersion(&v) != cudaSuccess) return "CUDA (version unknown)";
+  return cat("CUDA ", v / 1000, ".", (v % 1000) / 10);
+}
+
+std::string cublaslt_version() {
+  const size_t v = cublasLtGetVersion();  // major·10000 + minor·100 + patch
+  return cat("cuBLASLt ", v / 10000, ".", (v / 100) % 100, ".", v % 100);
 }
 
 int sm_count(const op_context& ctx) {

@@ -96,9 +96,16 @@ std::string require_close(const check_result& c, double tol, const op_desc& op, 
 double default_tol(dtype_id t);
 
 /// Times `launch(set)` with CUDA events on ctx.stream through time_repeated(); set = i mod n_sets,
-/// starting at set 0 (the set written first, so the coldest).
+/// starting at set 0 (the set written first, so the coldest). `implementation` names what ran (our
+/// kernel, variant and launch configuration, or the library and its choice); `note` the check and
+/// the buffer rotation.
 op_timing time_launches(const op_context& ctx, const timing_options& timing, int n_sets,
-                        const std::function<void(int set)>& launch, std::string note);
+                        const std::function<void(int set)>& launch, std::string implementation, std::string note);
+
+/// "CUDA <runtime version>" of the runtime this binary runs on, e.g. "CUDA 13.0".
+std::string cuda_runtime_version();
+/// "cuBLASLt 13.0.2" (cublasLtGetVersion of the loaded library).
+std::string cublaslt_version();
 
 int sm_count(const op_context& ctx);
 
@@ -106,5 +113,15 @@ int sm_count(const op_context& ctx);
 unsigned grid_for(size_t n, int threads, const op_context& ctx);
 
 std::string fmt_bytes(double b);
+
+/// Split-KV plan of the tensor-core decode attention kernel (ops_attention_decode.cu): `splits`
+/// blocks of `chunk` keys (a multiple of 16) per (sequence, KV head, head group), chosen among 1…256
+/// splits to minimise waves × (16-key iterations per warp + 2) + 0.05 · splits, where a wave is
+/// `resident_blocks` blocks (occupancy × SMs). `cost` is that minimum, in iterations.
+struct decode_split_plan {
+  long long splits = 1, chunk = 0;
+  double cost = 0;
+};
+decode_split_plan plan_decode_splits(long long pairs, long long kv_len, long long resident_blocks);
 
 }  // namespace roofline::cuda::detail

@@ -236,11 +236,14 @@ op_timing run_norm_typed(const op_desc& op, const timing_options& timing, const 
   const std::string checked =
       require_close(compare(y_of(cs), dt, ref.as<float>(), rows, cols, cols, nullptr, ctx.stream), default_tol(dt), op, "all");
   const std::string impl =
-      two_pass ? "own kernels, two-pass (unfused): per-row 1/rms kernel, then a vectorised apply kernel re-reading x"
-      : vpt    ? cat("own kernel, one pass: one block of ", threads, " threads per row, row in registers (",
-                     8 * vpt, " elements per thread), fp32 warp-shuffle reductions")
-               : "own kernel, generic path (cols not a multiple of 8 or > 16384): one block per row re-reading the row";
-  return time_launches(ctx, timing, rot.n_sets, launch, cat(impl, "; ", checked, "; ", rot.note()));
+      two_pass ? cat("roofline cuda rmsnorm two-pass (unfused): per-row 1/rms kernel (grid ", rows,
+                     " x 256 threads), then a vectorised apply kernel re-reading x (grid ", apply_grid, " x 256)")
+      : vpt    ? cat("roofline cuda ", to_string(op.kind), " one pass: one block of ", threads,
+                     " threads per row (grid ", rows, "), row in registers (", 8 * vpt,
+                     " elements per thread), fp32 warp-shuffle reductions")
+               : cat("roofline cuda ", to_string(op.kind), " generic path (cols not a multiple of 8 or > 16384): one block of "
+                     "256 threads per row (grid ", rows, ") re-reading the row");
+  return time_launches(ctx, timing, rot.n_sets, launch, impl, cat(checked, "; ", rot.note()));
 }
 
 }  // namespace

@@ -133,9 +133,9 @@ op_timing run_rope_typed(const op_desc& op, const timing_options& timing, const 
       compare(y_of(cs), dt, ref.as<float>(), size_t(tokens) * heads, d, d, nullptr, ctx.stream), default_tol(dt), op,
       "all");
   return time_launches(ctx, timing, rot.n_sets, launch,
-                       cat("own kernel: ", vec ? "8 pairs per thread, 16-byte loads/stores" : "scalar (head_dim % 16 != 0)",
-                           ", cos/sin computed in-kernel (no table bytes), out of place; ", tokens, " tokens x (",
-                           shape_src, "); ", checked, "; ", rot.note()));
+                       cat("roofline cuda rope (own kernel: ", vec ? "8 pairs per thread, 16-byte loads/stores" : "scalar (head_dim % 16 != 0)",
+                           ", cos/sin computed in-kernel (no table bytes), out of place)"),
+                       cat(tokens, " tokens x (", shape_src, "); ", checked, "; ", rot.note()));
 }
 
 }  // namespace

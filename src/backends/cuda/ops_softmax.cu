@@ -170,7 +170,7 @@ op_timing run_softmax_typed(const op_desc& op, const timing_options& timing, con
   return time_launches(
       ctx, timing, rot.n_sets,
       [&](int set) { launch_row_softmax<T>(x_of(set), y_of(set), rows, cols, 1.f, 0, 0, ctx.stream); },
-      cat("own kernel, ", impl, ", fp32 max/sum; ", checked, "; ", rot.note()));
+      cat("roofline cuda softmax (own kernel, ", impl, ", fp32 max/sum)"), cat(checked, "; ", rot.note()));
 }
 }  // namespace
 
