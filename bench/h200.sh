@@ -53,6 +53,15 @@ if [ -x build/h200/roofline_op_bench ]; then
     --torch-ops "$OUT/torch_ops.json" --op-bench "$OUT/ops.json" --out "$OUT/ops.md" | tail -30
 fi
 
+stage "roofline run, Llama-3-8B shapes (random weights): the roofs its ops need, ops, whole steps"
+timeout 600 ./build/h200/roofline run --device cuda:0 --model llama-3-8b --only bandwidth,gemm,launch,latency \
+  --out "$OUT/run-llama3" 2>&1 | tee -a "$OUT/run.log"
+rc=$?; [ $rc -ne 0 ] && fail "roofline run --model llama-3-8b" $rc
+
+stage "PyTorch whole step (one CUDA graph per step: TinyLlama and Llama-3-8B shapes)"
+timeout 600 python3 bench/torch_whole_step.py measure --out "$OUT/torch_whole_step.json" 2>&1 | tee -a "$OUT/torch.log"
+rc=$?; [ $rc -ne 0 ] && fail "torch_whole_step.py measure" $rc
+
 stage "side-by-side table"
 if [ -f "$OUT/run/results.json" ] && [ -f "$OUT/torch.json" ]; then
   python3 bench/torch_reference.py table --roofline "$OUT/run/results.json" --torch "$OUT/torch.json" --out "$OUT/bench.md"
@@ -60,7 +69,18 @@ if [ -f "$OUT/run/results.json" ] && [ -f "$OUT/torch.json" ]; then
 else
   fail "table (missing results.json or torch.json)" 3
 fi
-# The device tool returns at most 8 files: pack roofline run's four outputs into one.
-[ -d "$OUT/run" ] && tar -C "$OUT" -czf "$OUT/run.tgz" run && rm -rf "$OUT/run"
+# Whole step beside PyTorch's graph, and the accuracy table (headline over all ops), appended to bench.md.
+if [ -f "$OUT/torch_whole_step.json" ]; then
+  python3 bench/torch_whole_step.py table --roofline "$OUT/run/results.json" "$OUT/run-llama3/results.json" \
+    --torch "$OUT/torch_whole_step.json" --out "$OUT/whole_step.md" && cat "$OUT/whole_step.md" >> "$OUT/bench.md"
+  rc=$?; [ $rc -ne 0 ] && fail "whole-step table" $rc
+fi
+for f in run run-llama3; do
+  [ -f "$OUT/$f/results.json" ] && python3 bench/accuracy_table.py "$OUT/$f/results.json" > "$OUT/accuracy-$f.md" \
+    && cat "$OUT/accuracy-$f.md" >> "$OUT/bench.md"
+done
+# The device tool returns at most 8 files: pack roofline run's outputs (and the extra tables) into one.
+extra=$(cd "$OUT" && ls -d run run-llama3 torch_whole_step.json whole_step.md accuracy-run.md accuracy-run-llama3.md 2>/dev/null)
+[ -n "$extra" ] && tar -C "$OUT" -czf "$OUT/run.tgz" $extra && (cd "$OUT" && rm -rf $extra)
 stage "done (status $status); table: $OUT/bench.md"
 exit $status

@@ -27,13 +27,19 @@ roofline_summary summarize_roofline(const nominal_roofs& nom, const measured_roo
 /// Why a field of summarize_roofline's answer is 0 / null (empty when every roof is known).
 std::vector<std::string> roofline_gaps(const roofline_summary& s);
 
-/// op_desc → op_result: intensity, bound and predicted time = max(flops/peak, bytes/bw) + launch
-/// floor, against the measured roofs when present, else the nominal ones.
+struct latency_model;  // roofline/latency.hpp
+
+/// op_desc → op_result: intensity, bound ("compute" | "bandwidth" | "latency") and predicted time
+/// t = max(FLOPs ÷ P(shape), bytes ÷ BW(bytes)) + floor (docs/formulas-analysis.md §7), against the
+/// measured roofs when present, else the nominal ones; P and BW(bytes) and the floor from `lat`.
+op_result place_op(const op_desc& op, const roofline_summary& roofs, const latency_model& lat);
+/// The same with only a per-kernel floor (memory time = bytes ÷ bandwidth, no latency term).
 op_result place_op(const op_desc& op, const roofline_summary& roofs, double launch_floor_s);
 
 /// The roofline's advice for an op before it is measured: "raise the batch" (decode linears),
 /// "fuse" (elementwise chains, norms, softmax, RoPE), "use fused attention" (naive prefill
-/// attention), "compute-bound: ..." (large GEMMs), "memory-bound: move fewer bytes" (the rest).
+/// attention), "compute-bound: ..." (large GEMMs), "latency-bound: fuse / graph / batch" (ops whose
+/// floor and latency dominate), "bandwidth-bound: move fewer bytes" (the rest).
 std::string op_advice(const op_desc& op, const std::string& bound);
 
 /// Fraction of the roof an op reached: roof time max(flops/peak, bytes/bw) ÷ measured time (no launch
@@ -50,7 +56,7 @@ struct kernel_placement {
   double flops = 0, bytes = 0, seconds = 0;
   double intensity = 0;            ///< FLOP/B
   double achieved_flops_per_s = 0, achieved_bytes_per_s = 0;
-  std::string bound;               ///< "memory" | "compute" (against the measured ridge, else nominal)
+  std::string bound;               ///< "bandwidth" | "compute" (against the measured ridge, else nominal)
   std::optional<double> attainable_measured, attainable_nominal;  ///< FLOP/s at this intensity
   std::optional<double> fraction_measured, fraction_nominal;      ///< roof time ÷ time (≤ 1 normally)
   std::string advice;

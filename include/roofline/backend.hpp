@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "roofline/error.hpp"
 #include "roofline/measure.hpp"
 #include "roofline/model.hpp"
 #include "roofline/results.hpp"
@@ -59,6 +60,14 @@ class backend {
   virtual void complete_nominal(nominal_roofs& n, const measured_roofs& m) {
     (void)n;
     (void)m;
+  }
+  /// Runs a whole step — every op of `step` (one build_catalogue result) in step_order()
+  /// (roofline/whole_step.hpp), each op verified first — as one unit: one CUDA graph on a GPU, one
+  /// pass on the CPU; returns the time of the whole step (median, best, repeats; note says how).
+  /// Throws probe_error when an op cannot run or this backend has no whole-step runner.
+  virtual op_timing run_step(const std::vector<op_desc>& step, const timing_options& timing) {
+    (void)step, (void)timing;
+    throw probe_error("whole-step measurement is not implemented on this backend");
   }
 };
 

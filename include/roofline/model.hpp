@@ -285,6 +285,9 @@ struct fusion_saving {
   std::string ops;          ///< the catalogue ops it replaces, e.g. "silu + mul"
   std::int64_t count = 1;   ///< instances per step
   double bytes_before = 0, bytes_after = 0;  ///< per instance
+  /// The kernels before and after, per instance (their bytes sum to bytes_before / bytes_after): the
+  /// time saved is predicted per kernel, floor and latency included (docs/formulas-analysis.md §7.4).
+  std::vector<op_desc> before_ops, after_ops;
   double bytes_saved() const { return bytes_before - bytes_after; }
   double fraction_saved() const { return bytes_before > 0 ? bytes_saved() / bytes_before : 0; }
 };

@@ -129,6 +129,23 @@ struct launch_result {
   std::string method;
 };
 
+/// One point of a cold-read ramp: `bytes` read from device memory by one dependent kernel (GPU) or
+/// parallel region (CPU) with no cache holding them; `seconds` per kernel (see the owner's field).
+struct ramp_point {
+  double bytes = 0;
+  double seconds = 0;
+};
+
+/// The small-work regime (measured.small_work): what one dependent kernel costs when it does
+/// (almost) nothing, and the time of a cold read from 4 KiB to 1 GiB.
+struct small_work_result {
+  double floor_s = 0;  ///< per dependent kernel in a CUDA graph (full grid) / per OpenMP parallel region
+  std::optional<double> floor_one_block_s;  ///< GPU: the same chain with a <<<1, 32>>> kernel
+  std::vector<ramp_point> ramp;             ///< seconds per kernel, floor included
+  std::string method;
+  bool verified = false;  ///< the chain's counter and the read sums matched their closed forms
+};
+
 /// A probe that did not produce a number: not applicable, not run, or failed.
 struct probe_status {
   std::string probe;
@@ -140,6 +157,7 @@ struct measured_roofs {
   std::vector<bandwidth_result> bandwidth;
   std::vector<compute_result> compute;
   std::optional<launch_result> launch;
+  std::optional<small_work_result> small_work;
   json telemetry = json::object();  ///< device-wide: sampler rate, ECC, power limit, ...
   std::vector<probe_status> skipped;
 };
@@ -169,8 +187,8 @@ struct op_result {
   double bytes = 0;          ///< read + written, per instance
   double bytes_read = 0, bytes_written = 0;
   double intensity = 0;      ///< flops / bytes
-  std::string bound;         ///< "memory" | "compute"
-  double predicted_s = 0;    ///< max(flops/peak, bytes/bw) [+ launch floor where modelled]
+  std::string bound;         ///< "compute" | "bandwidth" | "latency" (docs/formulas-analysis.md §7)
+  double predicted_s = 0;    ///< max(flops/P(shape), bytes/BW(bytes)) + per-kernel floor
   std::optional<double> measured_s;
   std::string measured_note;  ///< why null, or verification notes
   /// What ran when measured: our kernel, its variant and launch configuration ("roofline cuda
@@ -179,7 +197,24 @@ struct op_result {
   /// empty when not run.
   std::string implementation;
   std::optional<double> launch_floor_s;
+  std::optional<double> memory_s;   ///< bytes ÷ BW(bytes): the latency-aware memory term
+  std::optional<double> compute_s;  ///< FLOPs ÷ P(shape)
   std::string advice;
+};
+
+/// One measured whole step (decode: every layer's ops against a real KV cache of `context` tokens;
+/// prefill: `seq` tokens), run as one CUDA graph on the GPU / one pass on the CPU, timed as a unit.
+struct whole_step_result {
+  std::string phase;  ///< decode | prefill
+  std::int64_t batch = 1;
+  std::optional<std::int64_t> context;  ///< decode
+  std::optional<std::int64_t> seq;      ///< prefill
+  std::optional<double> measured_s;     ///< median (null when it failed: see note)
+  std::optional<double> best_s;
+  double predicted_s = 0;               ///< Σ predicted op time × count
+  std::optional<double> sum_of_ops_s;   ///< Σ isolated measured op time × count (null when an op was not measured)
+  std::int64_t kernels = 0;             ///< ops launched per step
+  std::string note;                     ///< how it ran / why it did not
 };
 
 struct error_entry {
@@ -228,6 +263,7 @@ struct results {
   roofline_summary roofline;
   std::optional<model_summary> model;
   std::vector<op_result> ops;
+  std::vector<whole_step_result> whole_step;
   json analysis = json::object();  ///< attribution waterfalls, mfu, fusion, batch sweep, accuracy
   std::vector<error_entry> errors;
   std::optional<interference_report> interference;  ///< CPU runs: what else the machine did
@@ -255,6 +291,12 @@ void to_json(json& j, const compute_result& v);
 void from_json(const json& j, compute_result& v);
 void to_json(json& j, const launch_result& v);
 void from_json(const json& j, launch_result& v);
+void to_json(json& j, const ramp_point& v);
+void from_json(const json& j, ramp_point& v);
+void to_json(json& j, const small_work_result& v);
+void from_json(const json& j, small_work_result& v);
+void to_json(json& j, const whole_step_result& v);
+void from_json(const json& j, whole_step_result& v);
 void to_json(json& j, const probe_status& v);
 void from_json(const json& j, probe_status& v);
 void to_json(json& j, const measured_roofs& v);

@@ -12,9 +12,10 @@ json decode_mfu(const results& r) {
               {"peak_nominal", s.peak_nominal > 0 ? json(s.peak_nominal) : json(nullptr)},
               {"peak_measured", s.peak_measured > 0 ? json(s.peak_measured) : json(nullptr)},
               {"convention", "model FLOPs = Σ op FLOPs × count of the decode step (the op catalogue: every linear, "
-                             "attention over the KV cache, elementwise ops); tokens per step = batch; TPOT = Σ measured "
-                             "op time × count (kernels back to back, no host overhead); HFU = MFU (inference recomputes "
-                             "nothing)"},
+                             "attention over the KV cache, elementwise ops); tokens per step = batch; TPOT = the "
+                             "measured whole decode step (every op of every layer as one CUDA graph / one CPU pass, "
+                             "whole_step[]) when measured, else Σ measured op time × count (kernels back to back, no "
+                             "host overhead); HFU = MFU (inference recomputes nothing)"},
               {"scenarios", json::array()}};
   std::set<std::int64_t> batches;
   for (const auto& op : r.ops)
@@ -42,6 +43,16 @@ json decode_mfu(const results& r) {
       e["mfu_ceiling_nominal"] = std::min(1.0, intensity / *s.ridge_nominal);  // MFU ≈ intensity ÷ ridge
     if (s.ridge_measured > 0 && intensity > 0 && s.peak_nominal > 0)
       e["mfu_ceiling_measured_roofs"] = std::min(s.peak_measured, intensity * s.bandwidth_measured) / s.peak_nominal;
+    const whole_step_result* whole = nullptr;
+    for (const auto& w : r.whole_step)
+      if (w.phase == "decode" && w.batch == b && w.measured_s && *w.measured_s > 0) whole = &w;
+    if (missing == 0 && measured > 0) e["sum_of_ops_tpot_s"] = measured;
+    if (whole) {
+      e["whole_step_predicted_s"] = whole->predicted_s;
+      measured = *whole->measured_s;
+      missing = 0;
+    }
+    e["tpot_source"] = whole ? "whole step" : "sum of isolated ops";
     if (missing > 0 || !(measured > 0)) {
       e["tpot_s"] = nullptr;
       e["mfu"] = nullptr;

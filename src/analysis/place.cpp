@@ -5,6 +5,7 @@
 
 #include "roofline/analysis.hpp"
 #include "roofline/error.hpp"
+#include "roofline/latency.hpp"
 
 namespace roofline {
 
@@ -30,9 +31,10 @@ double roof_time(double flops, double bytes, const used_roofs& u) {
   return t;
 }
 
+/// The classical two-roof class (no latency term): "compute" | "bandwidth" | "unknown".
 std::string bound_of(double flops, double bytes, const used_roofs& u) {
   if (!(u.peak > 0) || !(u.bw > 0)) return "unknown";
-  return flops / u.peak > bytes / u.bw ? "compute" : "memory";
+  return flops / u.peak > bytes / u.bw ? "compute" : "bandwidth";
 }
 
 bool is_elementwise_or_norm(op_kind k) {
@@ -49,7 +51,13 @@ bool is_elementwise_or_norm(op_kind k) {
 
 std::string op_advice(const op_desc& op, const std::string& bound) {
   if (bound == "unknown") return "unknown (no roofs to place it against)";
-  if (op.kind == op_kind::gemm && op.ph == phase::decode && bound == "memory")
+  if (bound == "latency")
+    return op.kind == op_kind::gemm && op.ph == phase::decode
+               ? "latency-bound: too few bytes in flight to cover memory latency; raise the batch, fuse with "
+                 "neighbours, or capture the step in a CUDA graph"
+               : "latency-bound: the per-kernel floor and memory latency dominate; fuse it with its neighbours "
+                 "or capture the step in a CUDA graph";
+  if (op.kind == op_kind::gemm && op.ph == phase::decode && bound == "bandwidth")
     return "raise the batch: a decode linear reads all its weights once per step, so its intensity "
            "grows with the batch until it reaches the ridge";
   if (is_elementwise_or_norm(op.kind))
@@ -61,10 +69,10 @@ std::string op_advice(const op_desc& op, const std::string& bound) {
     return "memory-bound on the KV cache: shrink it (GQA, a smaller KV dtype) or batch more queries per read";
   if (bound == "compute")
     return "compute-bound: use the tensor cores, align shapes (multiples of 8/16), pick tile-friendly sizes";
-  return "memory-bound: move fewer bytes (fuse, smaller dtypes, reuse through caches)";
+  return "bandwidth-bound: move fewer bytes (fuse, smaller dtypes, reuse through caches)";
 }
 
-op_result place_op(const op_desc& op, const roofline_summary& roofs, double launch_floor_s) {
+op_result place_op(const op_desc& op, const roofline_summary& roofs, const latency_model& lat) {
   op_result r;
   r.name = op.name;
   r.phase = to_string(op.ph);
@@ -80,14 +88,23 @@ op_result place_op(const op_desc& op, const roofline_summary& roofs, double laun
   r.bytes = op.bytes();
   r.intensity = op.intensity();
   const used_roofs u = pick(roofs);
-  r.bound = bound_of(op.flops, op.bytes(), u);
-  r.predicted_s = roof_time(op.flops, op.bytes(), u);
-  if (launch_floor_s > 0) {
-    r.launch_floor_s = launch_floor_s;
-    r.predicted_s += launch_floor_s;  // its own term: a kernel cannot finish before its launch does
+  const double peak = lat.compute_rate(op, u.peak);
+  const time_terms t = predict_time(op.flops, op.bytes(), peak, u.bw, lat.floor_s, lat.memory_time(op.bytes(), u.bw));
+  r.bound = t.bound;
+  r.predicted_s = t.total_s;
+  if (lat.floor_s > 0) r.launch_floor_s = lat.floor_s;  // its own term: a kernel cannot finish before its launch does
+  if (t.bound != "unknown") {
+    r.memory_s = t.memory_s;
+    r.compute_s = t.compute_s;
   }
   r.advice = op_advice(op, r.bound);
   return r;
+}
+
+op_result place_op(const op_desc& op, const roofline_summary& roofs, double launch_floor_s) {
+  latency_model lat;  // floor only: memory time = bytes ÷ bandwidth
+  lat.floor_s = std::max(0.0, launch_floor_s);
+  return place_op(op, roofs, lat);
 }
 
 std::optional<double> roof_fraction(const op_result& r, const roofline_summary& roofs) {
@@ -111,6 +128,13 @@ void refresh_advice(op_result& r, const roofline_summary& roofs) {
     return;
   }
   const double roof = roof_time(r.flops, r.bytes, pick(roofs));
+  if (r.bound == "latency") {
+    r.advice = fmt::format("latency-bound: {:.1f} µs measured vs {:.2f} µs at the roof ({:.1f} µs predicted with the "
+                           "per-kernel floor and memory latency); fuse it with its neighbours, capture the step in a "
+                           "CUDA graph, or raise the batch",
+                           *r.measured_s * 1e6, roof * 1e6, r.predicted_s * 1e6);
+    return;
+  }
   if (r.launch_floor_s && *r.launch_floor_s > 0 && roof < *r.launch_floor_s && *r.measured_s < 2.0 * *r.launch_floor_s)
     r.advice = fmt::format("launch-bound: {:.1f} µs measured vs {:.1f} µs launch floor and {:.2f} µs at the roof; "
                            "fuse it with its neighbours or capture the step in a CUDA graph",
@@ -162,8 +186,8 @@ kernel_placement place_kernel(double flops, double bytes, double seconds, const 
   else if (frac && *frac >= 0.9)
     k.advice = fmt::format("stop: at the roof ({:.0f}% of the {} roof); only less work or a faster machine helps",
                            100.0 * *frac, k.fraction_measured ? "measured" : "nominal");
-  else if (k.bound == "memory")
-    k.advice = "memory-bound: move fewer bytes (fuse with neighbours, smaller dtypes, reuse data through caches/shared memory)";
+  else if (k.bound == "bandwidth")
+    k.advice = "bandwidth-bound: move fewer bytes (fuse with neighbours, smaller dtypes, reuse data through caches/shared memory)";
   else
     k.advice = "compute-bound: use the tensor cores, align shapes to multiples of 8/16, choose tile-friendly sizes";
   return k;

@@ -127,7 +127,17 @@ json record_table(const results& r) {
       if (e.contains("mfu_ceiling_nominal")) s.nominal = 100.0 * e["mfu_ceiling_nominal"].get<double>();
       if (e["mfu"].is_number()) {
         s.measured = 100.0 * e["mfu"].get<double>();
-        s.note = fmt::format("TPOT {:.3g} ms from the measured decode ops", 1e3 * e["tpot_s"].get<double>());
+        if (e.value("tpot_source", std::string()) == "whole step") {
+          s.note = fmt::format("TPOT {:.3g} ms: the measured whole decode step", 1e3 * e["tpot_s"].get<double>());
+          if (e.contains("sum_of_ops_tpot_s"))
+            s.note += fmt::format(" (sum of isolated ops {:.3g} ms", 1e3 * e["sum_of_ops_tpot_s"].get<double>());
+          else
+            s.note += " (sum of isolated ops not measured";
+          s.note += fmt::format(", predicted {:.3g} ms)", 1e3 * e["whole_step_predicted_s"].get<double>());
+        } else {
+          s.note = fmt::format("TPOT {:.3g} ms from the sum of the isolated measured decode ops (no whole step measured)",
+                               1e3 * e["tpot_s"].get<double>());
+        }
       } else {
         s.note = e.value("note", std::string("not measured"));
       }

@@ -10,6 +10,7 @@
 #include "roofline/error.hpp"
 #include "roofline/fleet.hpp"
 #include "roofline/io.hpp"
+#include "roofline/latency.hpp"
 #include "roofline/model.hpp"
 #include "roofline/results.hpp"
 #include "roofline/spec.hpp"
@@ -94,12 +95,14 @@ std::optional<fleet::tp_allreduce_plan> tp_plan(const ops_options& o, const mode
   return fleet::tp_allreduce_ops(cfg, ph, batch, ph == phase::decode ? 1 : seq, o.tp, busbw, o.dtype, latency);
 }
 
-/// The roofs ops are placed against (one precision).
+/// The roofs ops are placed against (one precision), with the small-work model (per-kernel floor,
+/// memory latency or measured ramp: docs/formulas-analysis.md §7).
 struct roofs {
   double peak = 0, bandwidth = 0;  ///< FLOP/s, B/s
   double memory_bytes = 0;         ///< device memory (table "memory size" GB × 1e9), 0 = unknown
   std::string source;              ///< "nominal: NVIDIA H200 fp16 tensor", "measured: results.json ..."
   std::string precision;
+  latency_model lat;
   double ridge() const { return peak / bandwidth; }
 };
 
@@ -122,8 +125,10 @@ std::optional<roofs> device_roofs(const std::string& name, const std::string& pr
   if (!p) throw input_error("", "--device", nom.device_name + " has no nominal " + precision + " peak in the table");
   if (!nom.memory_bandwidth_bytes_per_s)
     throw input_error("", "--device", nom.device_name + ": memory bandwidth unknown (" + nom.memory_bandwidth_reason + ")");
+  // no measurement: the documented default floor and latency of the device class, said in the output
   roofs r{p->flops_per_s, *nom.memory_bandwidth_bytes_per_s, 0,
-          fmt::format("nominal: {} {} {}", nom.device_name, p->precision, p->engine), precision};
+          fmt::format("nominal: {} {} {}", nom.device_name, p->precision, p->engine), precision,
+          default_latency_model("gpu")};
   for (const auto& f : nom.factors)
     if (f.name == "memory size" && f.unit == "GB") r.memory_bytes = f.value * 1e9;
   return r;
@@ -141,7 +146,8 @@ std::optional<roofs> results_roofs(const std::string& file, const std::string& p
   const double peak = measured ? s.peak_measured : s.peak_nominal;
   const double bw = measured ? s.bandwidth_measured : s.bandwidth_nominal.value_or(0);
   if (peak <= 0 || bw <= 0) throw input_error(file, "roofline", "no peak FLOP/s and bandwidth to place ops against");
-  return roofs{peak, bw, 0, fmt::format("{}: {} {} ({})", measured ? "measured" : "nominal", file, r.device.name, note), s.precision};
+  return roofs{peak, bw, 0, fmt::format("{}: {} {} ({})", measured ? "measured" : "nominal", file, r.device.name, note), s.precision,
+               latency_model_from(r.measured, r.device.kind, s.precision)};
 }
 
 std::string si(double v, const char* unit) {
@@ -151,7 +157,21 @@ std::string si(double v, const char* unit) {
   return fmt::format("{:.3g} {}{}", v, p[i], unit);
 }
 
-double op_time(const op_desc& op, const roofs& r) { return std::max(op.flops / r.peak, op.bytes() / r.bandwidth); }
+/// t = max(FLOPs ÷ P(shape), bytes ÷ BW(bytes)) + floor and the op's class (compute / bandwidth / latency).
+time_terms op_terms(const op_desc& op, const roofs& r) {
+  return predict_time(op.flops, op.bytes(), r.lat.compute_rate(op, r.peak), r.bandwidth, r.lat.floor_s,
+                      r.lat.memory_time(op.bytes(), r.bandwidth));
+}
+double op_time(const op_desc& op, const roofs& r) { return op_terms(op, r).total_s; }
+
+/// Predicted time a fusion saves per instance: the ops it replaces minus the fused op, each with
+/// its floor and latency (a fused SiLU·mul at decode saves a whole kernel, not just its bytes).
+double fusion_time_saved(const fusion_saving& f, const roofs& r) {
+  double before = 0, after = 0;
+  for (const auto& op : f.before_ops) before += op_time(op, r);
+  for (const auto& op : f.after_ops) after += op_time(op, r);
+  return before - after;
+}
 
 json op_json(const op_desc& op, const std::optional<roofs>& r, double total_s) {
   json j = {{"name", op.name}, {"kind", to_string(op.kind)}, {"phase", to_string(op.ph)}, {"count", op.count},
@@ -165,9 +185,11 @@ json op_json(const op_desc& op, const std::optional<roofs>& r, double total_s) {
                       {"q_len", op.q_len}, {"kv_len", op.kv_len}, {"kv_dtype_bytes", op.kv_dtype_bytes}};
   if (!op.note.empty()) j["note"] = op.note;
   if (r) {
-    const double t = op_time(op, *r);
-    j["bound"] = op.intensity() < r->ridge() ? "memory" : "compute";
+    const time_terms tt = op_terms(op, *r);
+    const double t = tt.total_s;
+    j["bound"] = tt.bound;
     j["predicted_s"] = t;
+    j["compute_s"] = tt.compute_s, j["memory_s"] = tt.memory_s, j["floor_s"] = tt.floor_s;
     j["share"] = total_s > 0 ? t * op.count / total_s : 0;
   } else {
     j["bound"] = nullptr, j["predicted_s"] = nullptr, j["share"] = nullptr;
@@ -178,14 +200,15 @@ json op_json(const op_desc& op, const std::optional<roofs>& r, double total_s) {
 void print_ops(const std::vector<op_desc>& ops, const std::optional<roofs>& r, double total_s) {
   std::string out = fmt::format("{:<28} {:>5}  {:<34} {:>10} {:>10} {:>10} {:>9}", "op", "×", "shape", "FLOP",
                                 "read B", "written B", "FLOP/B");
-  if (r) out += fmt::format(" {:>8} {:>11} {:>7}", "bound", "time", "share");
+  if (r) out += fmt::format(" {:>9} {:>11} {:>7}", "bound", "time", "share");
   out += "\n";
   for (const auto& op : ops) {
     out += fmt::format("{:<28} {:>5}  {:<34} {:>10} {:>10} {:>10} {:>9.3g}", op.name, op.count, op.shape,
                        si(op.flops, ""), si(op.bytes_read, ""), si(op.bytes_written, ""), op.intensity());
     if (r) {
-      const double t = op_time(op, *r);
-      out += fmt::format(" {:>8} {:>11} {:>6.1f}%", op.intensity() < r->ridge() ? "memory" : "compute", si(t, "s"),
+      const time_terms tt = op_terms(op, *r);
+      const double t = tt.total_s;
+      out += fmt::format(" {:>9} {:>11} {:>6.1f}%", tt.bound, si(t, "s"),
                          total_s > 0 ? 100 * t * op.count / total_s : 0);
     }
     out += "\n";
@@ -201,7 +224,7 @@ void run_sweep(const model_config& cfg, const ops_options& o, std::int64_t b0, s
   std::string text = fmt::format("{}: decode linear layers, batch {}…{} ({}){}\n", cfg.name, b0, b1, o.dtype,
                                  r ? fmt::format(", ridge {:.1f} FLOP/B ({})", r->ridge(), r->source) : "");
   text += fmt::format("{:<12} {:>7} {:>12} {:>10}{}\n", "op", "batch", "[k×n]", "FLOP/B",
-                      r ? fmt::format(" {:>14} {:>8}", "attainable", "bound") : "");
+                      r ? fmt::format(" {:>14} {:>9}", "attainable", "bound") : "");
   std::map<std::string, bool> seen;
   for (const auto& p : pts) {
     json pj = {{"name", p.name}, {"batch", p.batch}, {"m", p.m}, {"n", p.n}, {"k", p.k}, {"flops", p.flops},
@@ -210,8 +233,8 @@ void run_sweep(const model_config& cfg, const ops_options& o, std::int64_t b0, s
     if (r) {
       const double att = std::min(r->peak, p.intensity() * r->bandwidth);
       pj["attainable_flops_per_s"] = att;
-      pj["bound"] = p.intensity() < r->ridge() ? "memory" : "compute";
-      text += fmt::format(" {:>14} {:>8}", si(att, "FLOP/s"), p.intensity() < r->ridge() ? "memory" : "compute");
+      pj["bound"] = p.intensity() < r->ridge() ? "bandwidth" : "compute";
+      text += fmt::format(" {:>14} {:>9}", si(att, "FLOP/s"), p.intensity() < r->ridge() ? "bandwidth" : "compute");
     }
     text += "\n";
     j["points"].push_back(pj);
@@ -324,7 +347,8 @@ void run_ops(const ops_options& o) {
     j["conventions"] = {{"attention", ph == phase::decode ? "decode" : o.attention}, {"causal", causal},
                         {"recompute", o.recompute}, {"silu_mul", o.fused_silu_mul ? "fused" : "separate"}};
     j["roofs"] = r ? json{{"peak_flops_per_s", r->peak}, {"bandwidth_bytes_per_s", r->bandwidth}, {"ridge", r->ridge()},
-                          {"source", r->source}, {"precision", r->precision}}
+                          {"source", r->source}, {"precision", r->precision},
+                          {"latency_model", latency_model_json(r->lat)}}
                    : json(nullptr);
     j["ops"] = json::array();
     for (const auto& op : ops) j["ops"].push_back(op_json(op, r, total_s));
@@ -357,7 +381,8 @@ void run_ops(const ops_options& o) {
         j["fusion"].push_back({{"name", f.name}, {"ops", f.ops}, {"description", f.description}, {"count", f.count},
                                {"bytes_before", f.bytes_before}, {"bytes_after", f.bytes_after},
                                {"bytes_saved", f.bytes_saved()}, {"fraction_saved", f.fraction_saved()},
-                               {"time_saved_s", r ? json(f.bytes_saved() * f.count / r->bandwidth) : json(nullptr)}});
+                               {"time_saved_bytes_only_s", r ? json(f.bytes_saved() * f.count / r->bandwidth) : json(nullptr)},
+                               {"time_saved_s", r ? json(fusion_time_saved(f, *r) * f.count) : json(nullptr)}});
     }
     std::fputs((j.dump(2) + "\n").c_str(), stdout);
     return;
@@ -372,6 +397,7 @@ void run_ops(const ops_options& o) {
   head += r ? fmt::format("roofs: {} — peak {}, bandwidth {}, ridge {:.1f} FLOP/B\n", r->source, si(r->peak, "FLOP/s"),
                           si(r->bandwidth, "B/s"), r->ridge())
             : "roofs: none (give --device NAME or --results FILE for bound and time)\n";
+  if (r) head += fmt::format("small work: {}\n", r->lat.source);
   head += "per instance; × = instances per step\n\n";
   std::fputs(head.c_str(), stdout);
   print_ops(ops, r, total_s);
@@ -405,13 +431,13 @@ void run_ops(const ops_options& o) {
     if (!tp->note.empty()) tail += "  " + tp->note + "\n";
   }
   if (o.fusion) {
-    tail += "\nfusion (per step = per instance × count):\n";
+    tail += "\nfusion (per step = per instance × count; time saved with the per-kernel floor and latency):\n";
     tail += fmt::format("{:<22} {:<36} {:>5} {:>10} {:>10} {:>8}{}\n", "fusion", "replaces", "×", "before B", "after B",
                         "saved", r ? fmt::format(" {:>11}", "time saved") : "");
     for (const auto& f : fusions)
       tail += fmt::format("{:<22} {:<36} {:>5} {:>10} {:>10} {:>7.1f}%{}\n", f.name, f.ops, f.count,
                           si(f.bytes_before, ""), si(f.bytes_after, ""), 100 * f.fraction_saved(),
-                          r ? fmt::format(" {:>11}", si(f.bytes_saved() * f.count / r->bandwidth, "s")) : "");
+                          r ? fmt::format(" {:>11}", si(fusion_time_saved(f, *r) * f.count, "s")) : "");
   }
   std::fputs(tail.c_str(), stdout);
 }

@@ -27,8 +27,9 @@ std::string joined_args(CLI::App& app) {
 /// --only takes probe groups or probe names ("bandwidth", "gemm/bf16").
 void check_only_arg(const std::vector<std::string>& only) {
   for (const auto& o : only)
-    if (o != "bandwidth" && o != "compute" && o != "gemm" && o != "launch" && o.find('/') == std::string::npos)
-      throw input_error("", "--only", "unknown probe group '" + o + "' (expected bandwidth, compute, gemm, launch or a probe name like gemm/bf16)");
+    if (o != "bandwidth" && o != "compute" && o != "gemm" && o != "launch" && o != "latency" &&
+        o.find('/') == std::string::npos)
+      throw input_error("", "--only", "unknown probe group '" + o + "' (expected bandwidth, compute, gemm, launch, latency or a probe name like gemm/bf16)");
 }
 
 void check_device_arg(const std::string& d) {
@@ -86,7 +87,7 @@ void add_run(CLI::App& app, context& ctx) {
   sub->add_option("--model", opt->model, "shipped model name or path to a HuggingFace config.json")->capture_default_str();
   sub->add_option("--out", opt->out, "output directory")->capture_default_str();
   sub->add_flag("--quick", opt->quick, "short run (tests): fewer sizes and repeats");
-  sub->add_option("--only", opt->only, "probe groups: bandwidth, compute, gemm, launch")->delimiter(',');
+  sub->add_option("--only", opt->only, "probe groups: bandwidth, compute, gemm, launch, latency")->delimiter(',');
   add_machine_options(sub, *opt);
   sub->add_option("--tpot", opt->tpot_s, "your measured time per output token (s, decode batch 1) for the TPOT → MFU row")
       ->check(CLI::Range(1e-9, 1e6));
@@ -116,7 +117,7 @@ void add_measure(CLI::App& app, context& ctx) {
   sub->add_option("--device", opt->device, "auto | cpu | cuda:N")->capture_default_str();
   sub->add_option("--out", *out, "results file")->capture_default_str();
   sub->add_flag("--quick", opt->quick, "short run: fewer sizes and repeats");
-  sub->add_option("--only", opt->only, "probe groups: bandwidth, compute, gemm, launch")->delimiter(',');
+  sub->add_option("--only", opt->only, "probe groups: bandwidth, compute, gemm, launch, latency")->delimiter(',');
   add_machine_options(sub, *opt);
   sub->callback([sub, opt, out, &ctx] {
     opt->measure_ops = false;

@@ -14,6 +14,7 @@
 
 #include "roofline/analysis.hpp"
 #include "roofline/error.hpp"
+#include "roofline/latency.hpp"
 #include "roofline/model.hpp"
 #include "roofline/sanity.hpp"
 
@@ -74,7 +75,8 @@ std::vector<op_desc> scenario_ops(const model_config& cfg, const std::string& dt
       }
       // The fused SwiGLU activation beside the unfused silu then mul (issue 6: fusion, measured):
       // 3 tensors instead of 5 — the measured time ratio is set against the 3/5 byte ratio.
-      if (op.kind == op_kind::mul && (o.ph == phase::prefill || o.batch > 1)) {
+      // At every scenario, decode batch 1 included: there the saving is a whole kernel's floor.
+      if (op.kind == op_kind::mul) {
         op_desc fused = elementwise_op(op_kind::silu_mul, "silu_mul", op.rows, op.cols, op.dtype_bytes);
         fused.ph = op.ph, fused.batch = op.batch, fused.seq = op.seq, fused.context = op.context;
         fused.count = op.count;
@@ -143,7 +145,7 @@ struct op_runner {
 /// predicted knee (intensity reaches the measured ridge) and the measured one (where the measured
 /// flat line — below the knee the time is the weights' bytes ÷ bandwidth, flat in B — meets the
 /// measured compute line through the largest batch).
-json batch_sweep(op_runner& run, const model_config& cfg, const std::string& dtype, double floor,
+json batch_sweep(op_runner& run, const model_config& cfg, const std::string& dtype, const latency_model& floor,
                  const progress_fn& progress) {
   struct shape { std::string label; std::int64_t k, n; };
   std::vector<shape> shapes = {{cfg.name + " gate_proj", cfg.hidden, cfg.intermediate}};
@@ -265,7 +267,7 @@ results run_pipeline(const run_options& opt, const model_config& cfg, const std:
                {"vocab_size", cfg.vocab},           {"tie_word_embeddings", cfg.tied_embeddings}};
   r.model = ms;
 
-  const double floor = be->launch_floor_s();
+  const latency_model floor = op_latency_model(*be, r, precision);
   const auto ops = scenario_ops(cfg, precision);
   const timing_options op_repeats = opt.quick ? quick_timing() : timing_options{1, 3, 50, 0.1, 1.0};
   op_runner runner{*be, r, opt, op_repeats, lost};
@@ -278,6 +280,7 @@ results run_pipeline(const run_options& opt, const model_config& cfg, const std:
     r.ops.push_back(std::move(res));
   }
   const json sweep = opt.measure_ops ? batch_sweep(runner, cfg, precision, floor, progress) : json(nullptr);
+  if (opt.measure_ops) measure_whole_steps(*be, r, cfg, precision, floor, opt, lost, progress, interrupted);
 
   progress("analysing", 0.97);
   flag_results(r);

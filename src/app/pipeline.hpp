@@ -1,9 +1,11 @@
 // The main job, as a library call: detect → nominal → measure → ops → analyse → (write).
 #pragma once
+#include <functional>
 #include <string>
 #include <vector>
 
 #include "roofline/backend.hpp"
+#include "roofline/latency.hpp"
 #include "roofline/model.hpp"
 #include "roofline/results.hpp"
 
@@ -32,6 +34,18 @@ results run_pipeline(const run_options& opt, const model_config& cfg, const std:
 
 /// Loads the model named by opt.model; throws input_error naming the file and field.
 model_config load_run_model(const run_options& opt, std::string& model_path);
+
+/// The small-work model ops are placed with (pipeline_whole_step.cpp): measured.small_work, else
+/// the backend's launch floor with the default latency of its kind; recorded in
+/// r.analysis["latency_model"].
+latency_model op_latency_model(backend& be, results& r, const std::string& precision);
+
+/// Whole steps (pipeline_whole_step.cpp): decode at batch 1 and 32 (context 2048) and prefill 2048,
+/// each run as one unit through backend::run_step, into r.whole_step with the prediction (Σ placed
+/// op time × count) and the sum of the isolated measured ops. Failures go to r.errors.
+void measure_whole_steps(backend& be, results& r, const model_config& cfg, const std::string& precision,
+                         const latency_model& lat, const run_options& opt, bool& lost, const progress_fn& progress,
+                         const std::function<bool()>& interrupted);
 
 /// Header fields every results.json carries (tool, host).
 void fill_provenance(results& r, const std::string& command);

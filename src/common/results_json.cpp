@@ -35,18 +35,22 @@ RL_JSON(compute_result, precision, engine, size, flops_per_s, median_flops_per_s
         verified, method, algo, burst_flops_per_s, telemetry, flags, rejected, rejected_reason, across_runs)
 RL_JSON(launch_result, kernel_s, graph_s, method)
 RL_JSON(probe_status, probe, status, reason)
-RL_JSON(measured_roofs, bandwidth, compute, launch, telemetry, skipped)
+RL_JSON(ramp_point, bytes, seconds)
+RL_JSON(small_work_result, floor_s, floor_one_block_s, ramp, method, verified)
+RL_JSON(measured_roofs, bandwidth, compute, launch, small_work, telemetry, skipped)
+RL_JSON(whole_step_result, phase, batch, context, seq, measured_s, best_s, predicted_s, sum_of_ops_s, kernels, note)
 RL_JSON(roofline_summary, precision, peak_nominal, peak_measured, bandwidth_nominal, bandwidth_measured,
         ridge_nominal, ridge_measured, l2_bandwidth_measured, per_precision)
 RL_JSON(op_result, name, phase, batch, seq, context, shape, dtype, count, flops, bytes, bytes_read,
-        bytes_written, intensity, bound, predicted_s, measured_s, measured_note, implementation, launch_floor_s, advice)
+        bytes_written, intensity, bound, predicted_s, measured_s, measured_note, implementation, launch_floor_s, memory_s,
+        compute_s, advice)
 RL_JSON(error_entry, probe, message)
 RL_JSON(tool_info, name, version, build_type, compiler, cuda_backend)
 RL_JSON(host_info, hostname, os, timestamp, command)
 RL_JSON(device_info, kind, name, id, properties)
 RL_JSON(model_summary, name, source, family, config, parameters)
 RL_JSON(results, schema_version, status, tool, host, device, nominal, measured, roofline, model, ops,
-        analysis, errors, interference, repeat)
+        whole_step, analysis, errors, interference, repeat)
 
 #undef RL_JSON
 
@@ -133,6 +137,17 @@ results parse_results(const std::string& text, const std::string& file) {
     require_rate(ops[i], "bytes", p, file);
     require_rate(ops[i], "predicted_s", p, file);
     require_rate(ops[i], "measured_s", p, file, true);
+  }
+  if (j.contains("whole_step")) {
+    const json& ws = require(j, "whole_step", json::value_t::array, "", file);
+    for (std::size_t i = 0; i < ws.size(); ++i) {
+      const std::string p = "whole_step[" + std::to_string(i) + "].";
+      require(ws[i], "phase", json::value_t::string, p, file);
+      require(ws[i], "batch", json::value_t::number_integer, p, file);
+      require_rate(ws[i], "measured_s", p, file, true);
+      require_rate(ws[i], "predicted_s", p, file);
+      require_rate(ws[i], "sum_of_ops_s", p, file, true);
+    }
   }
   try {
     return j.get<results>();

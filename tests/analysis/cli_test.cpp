@@ -78,16 +78,16 @@ TEST(CliMfu, RefusesASparsePeakAndMisusedFlags) {
   EXPECT_EQ(r.code, 2);
 }
 
-TEST(CliPlace, AMemoryBoundKernelAgainstMeasuredRoofs) {
+TEST(CliPlace, ABandwidthBoundKernelAgainstMeasuredRoofs) {
   const std::string file = write_h200_results();
   const auto r = run("place --flops 1e9 --bytes 1e10 --time 5e-3 --results " + file + " --json");
   ASSERT_EQ(r.code, 0) << r.out;
   const json j = json::parse(r.out);
   EXPECT_DOUBLE_EQ(j["intensity"].get<double>(), 0.1);
-  EXPECT_EQ(j["bound"], "memory");
+  EXPECT_EQ(j["bound"], "bandwidth");
   EXPECT_NEAR(j["fraction_of_measured_roof"].get<double>(), (1e10 / 4.3e12) / 5e-3, 1e-9);
   EXPECT_NEAR(j["fraction_of_nominal_roof"].get<double>(), (1e10 / 4.8e12) / 5e-3, 1e-9);
-  EXPECT_EQ(j["advice"].get<std::string>().rfind("memory-bound", 0), 0u);
+  EXPECT_EQ(j["advice"].get<std::string>().rfind("bandwidth-bound", 0), 0u);
 }
 
 TEST(CliPlace, BadValuesExit2NamingTheFlag) {

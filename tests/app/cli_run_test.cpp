@@ -116,7 +116,7 @@ TEST_F(QuickRun, ResultsJsonHasTheDesignFields) {
   for (const auto& op : r.ops) {
     EXPECT_GT(op.bytes, 0) << op.name;
     if (!busy) EXPECT_GT(op.predicted_s, 0) << op.name;
-    if (!busy) EXPECT_TRUE(op.bound == "memory" || op.bound == "compute") << op.name;
+    if (!busy) EXPECT_TRUE(op.bound == "bandwidth" || op.bound == "compute" || op.bound == "latency") << op.name;
     if (op.measured_s) ++measured;
     else EXPECT_FALSE(op.measured_note.empty()) << op.name << ": an unmeasured op says why";
   }

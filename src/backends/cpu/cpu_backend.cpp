@@ -7,6 +7,7 @@
 #include "backends/cpu/cpu_detect.hpp"
 #include "backends/cpu/cpu_probes.hpp"
 #include "backends/cpu/op_runner.hpp"
+#include "backends/cpu/probe_latency.hpp"
 #include "roofline/backend.hpp"
 #include "roofline/spec.hpp"
 
@@ -38,8 +39,15 @@ class cpu_backend final : public backend {
   void complete_nominal(nominal_roofs& n, const measured_roofs& m) override {
     cpu_nominal_from_measured(n, detection_.desc, m.compute);
   }
-  std::vector<probe> probes(const probe_options& opt) override { return cpu::cpu_probes(opt); }
+  std::vector<probe> probes(const probe_options& opt) override {
+    auto p = cpu::cpu_probes(opt);
+    p.push_back(cpu::small_work_probe(opt));  // measured.small_work: floor and cold-read ramp
+    return p;
+  }
   op_timing run_op(const op_desc& op, const timing_options& timing) override { return cpu::run_cpu_op(op, timing); }
+  op_timing run_step(const std::vector<op_desc>& step, const timing_options& timing) override {
+    return cpu::run_cpu_step(step, timing);
+  }
 
  private:
   cpu::cpu_detection detection_;

@@ -96,7 +96,9 @@ std::string cpu_implementation(const op_desc& op, int threads) {
   return "roofline cpu (unknown op kind)";
 }
 
-op_timing run_cpu_op(const op_desc& op, const timing_options& timing) {
+op_timing run_cpu_op(const op_desc& op, const timing_options& timing) { return run_cpu_op(op, timing, nullptr); }
+
+op_timing run_cpu_op(const op_desc& op, const timing_options& timing, const step_hook* hook) {
   const std::int64_t llc = detect_cpu().desc.l3_bytes > 0 ? detect_cpu().desc.l3_bytes : detect_cpu().desc.l2_bytes;
   arena ar;
   std::function<void(int)> kernel;   // runs the op on copy c
@@ -327,6 +329,7 @@ op_timing run_cpu_op(const op_desc& op, const timing_options& timing) {
   if (before) before();
   kernel(0);  // verification run (also a warm-up)
   verify();
+  if (hook) return (*hook)(ar.copies, kernel);
   timing_options t = timing;
   t.warmups = std::max(0, t.warmups - 1);
   int next = 1 % ar.copies;
@@ -347,6 +350,33 @@ op_timing run_cpu_op(const op_desc& op, const timing_options& timing) {
   r.note = note + fmt::format("; verified; {} threads", worker_threads());
   r.implementation = cpu_implementation(op, worker_threads());
   return r;
+}
+
+op_timing run_cpu_step(const std::vector<op_desc>& step, const timing_options& timing) {
+  const auto order = step_order(step);
+  const run_with_hook run = [&](const op_desc& op, const step_hook& hook) { return run_cpu_op(op, timing, &hook); };
+  const time_step_fn time_step = [&](const std::vector<captured_op>& ops) {
+    const auto samples = time_repeated(
+        [&] {
+          const double t0 = now_s();
+          for (const auto& l : order) {
+            const captured_op& c = ops[l.op];
+            (*c.launch)(static_cast<int>(l.instance % c.n_sets));
+          }
+          return now_s() - t0;
+        },
+        timing);
+    const stats_summary st = summarize(samples);
+    op_timing r;
+    r.seconds = st.median;
+    r.best_seconds = st.min;
+    r.repeats = st.n;
+    r.note = fmt::format("one pass over {} launches of {} distinct ops on {} threads, fp32, each op verified first; "
+                         "per-layer ops read input copy (layer mod copies); host clock, median of {}",
+                         order.size(), step.size(), worker_threads(), st.n);
+    return r;
+  };
+  return chain_step(step, run, time_step);
 }
 
 }  // namespace roofline::cpu

@@ -11,6 +11,7 @@
 // each run starts from DRAM, as the roofline's DRAM prediction assumes.
 #pragma once
 #include "roofline/backend.hpp"
+#include "roofline/whole_step.hpp"
 
 namespace roofline::cpu {
 
@@ -21,5 +22,14 @@ op_timing run_cpu_op(const op_desc& op, const timing_options& timing);
 /// "OpenBLAS 0.3.21 cblas_sgemm, row-major NN, 16 threads" or
 /// "roofline cpu rmsnorm (one pass per row; OpenMP, 16 threads, rows split)".
 std::string cpu_implementation(const op_desc& op, int threads);
+
+/// The same op, verified, then handed to `hook` (number of input copies, launch(copy)) instead of
+/// being timed: the whole-step runner (run_cpu_step) chains every op's launch this way.
+op_timing run_cpu_op(const op_desc& op, const timing_options& timing, const step_hook* hook);
+
+/// A whole step on the CPU: every op of `step` in step_order(), one after the other on the worker
+/// threads, timed as one pass on the host clock; per-layer ops use input copy (layer mod copies), so
+/// each layer reads its own weights as in the model. Throws probe_error as run_cpu_op.
+op_timing run_cpu_step(const std::vector<op_desc>& step, const timing_options& timing);
 
 }  // namespace roofline::cpu

@@ -7,6 +7,7 @@
 #include "backends/cuda/cuda_detect.hpp"
 #include "backends/cuda/cuda_env.hpp"
 #include "backends/cuda/cuda_ops.hpp"
+#include "backends/cuda/probe_latency.hpp"
 #include "backends/cuda/probes.hpp"
 #include "roofline/backend.hpp"
 #include "roofline/spec.hpp"
@@ -59,11 +60,24 @@ class cuda_backend final : public backend {
                      floor_s_ = m.launch->graph_s.value_or(m.launch->kernel_s);  // as in launch_floor_s()
                      env_.publish(m);
                    }});
+    all.push_back({"latency/small-work", "latency", [this, opt](measured_roofs& m) {
+                     if (opt.progress) opt.progress("latency/small-work: kernel-chain floor and cold-read ramp", 0.58);
+                     m.small_work = cuda::measure_small_work(env_, opt.timing, opt.quick);
+                   }});
     return all;
+  }
+
+  op_timing run_step(const std::vector<op_desc>& step, const timing_options& timing) override {
+    env_.activate();
+    return cuda::run_step(step, timing, context());
   }
 
   op_timing run_op(const op_desc& op, const timing_options& timing) override {
     env_.activate();
+    return cuda::run_op(op, timing, context());
+  }
+
+  cuda::op_context context() const {
     cuda::op_context ctx;
     ctx.device = env_.device;
     ctx.stream = env_.stream;
@@ -71,7 +85,7 @@ class cuda_backend final : public backend {
     ctx.workspace = env_.workspace.get();
     ctx.workspace_bytes = env_.workspace.bytes();
     ctx.l2_bytes = static_cast<std::size_t>(env_.l2_bytes);
-    return cuda::run_op(op, timing, ctx);
+    return ctx;
   }
 
   /// The measured launch floor (empty kernel alone); measured on first use when the launch probe did

@@ -5,6 +5,7 @@
 #include <cuda_runtime.h>
 
 #include "roofline/backend.hpp"
+#include "roofline/whole_step.hpp"
 
 namespace roofline::cuda {
 
@@ -16,12 +17,20 @@ struct op_context {
   void* workspace = nullptr;
   size_t workspace_bytes = 0;
   size_t l2_bytes = 0;  ///< for buffer rotation so small ops are not timed out of a warm L2
+  /// Whole-step chaining (whole_step.cpp): when set, the runner's timing step hands its launch
+  /// function and buffer-set count to this hook instead of timing the op alone, and returns its result.
+  const step_hook* step = nullptr;
 };
 
 /// Runs `op` (every op_kind) at its shape, checks its output against a reference (fp32 on the GPU or
 /// the host), times it with CUDA events through time_repeated(). Throws probe_error on a failed
 /// check or an unsupported kind; device_lost_error when the context is gone.
 op_timing run_op(const op_desc& op, const timing_options& timing, const op_context& ctx);
+
+/// A whole step (whole_step.cpp): every op of `step` verified by its runner, then every launch of
+/// step_order() captured into one CUDA graph (per-layer ops on buffer set layer mod sets), the graph
+/// replayed and timed with CUDA events. Throws probe_error when an op cannot be captured.
+op_timing run_step(const std::vector<op_desc>& step, const timing_options& timing, const op_context& ctx);
 
 /// The fewest bytes (read + written) the CUDA kernel for `op` moves through device memory, as counted
 /// in the opening comment of its ops_<kind>.cu file (e.g. silu_mul 3·n·b, silu 2·n·b, mul 3·n·b:

@@ -1,0 +1,68 @@
+// The small-work regime: a per-kernel floor and a latency-limited memory ramp, added to the roofline
+// so that an op moving a few KiB is predicted at what the machine really takes, not at bytes ÷ peak
+// bandwidth. Formulas and sources: docs/formulas-analysis.md §7 (Williams et al. 2009 for the roofs;
+// Little 1961 and Hockney 1994 for the latency term).
+#pragma once
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "roofline/model.hpp"
+#include "roofline/results.hpp"
+
+namespace roofline {
+
+/// What an op's predicted time is made of (seconds), and its class.
+struct time_terms {
+  double compute_s = 0;    ///< FLOPs ÷ P(shape)
+  double bandwidth_s = 0;  ///< bytes ÷ peak bandwidth (the classical roofline term)
+  double memory_s = 0;     ///< bytes ÷ BW(bytes): the ramp (or latency + bytes ÷ bandwidth); ≥ bandwidth_s
+  double floor_s = 0;      ///< per dependent kernel
+  double total_s = 0;      ///< max(compute_s, memory_s) + floor_s
+  std::string bound;       ///< "compute" | "bandwidth" | "latency" | "unknown"
+};
+
+/// The small-work model of one device: the per-kernel floor and the memory time as a function of
+/// the bytes moved (measured ramp, else the latency-bandwidth form latency_s + bytes ÷ bandwidth).
+struct latency_model {
+  double floor_s = 0;    ///< per dependent kernel (GPU: in a CUDA graph; CPU: per parallel region)
+  double latency_s = 0;  ///< memory latency of the latency-bandwidth form (used when ramp is empty)
+  /// Cold-read ramp: {bytes, seconds of the memory part = measured per-kernel time − floor_s},
+  /// ascending in bytes, seconds non-decreasing.
+  std::vector<ramp_point> ramp;
+  /// GEMM rate by size (measured.compute GEMM results of the op table's precision): {n, FLOP/s},
+  /// ascending in n; P(shape) reads it at n = (m·n·k)^(1/3). Empty: the single peak.
+  std::vector<std::pair<double, double>> gemm_rate;
+  std::string source;  ///< "measured: ..." or "default for <class>: ..." (shown with the predictions)
+
+  /// Memory part of the time to move `bytes` at asymptotic bandwidth `bw` (B/s):
+  /// ramp — log-log interpolation between points, bytes ÷ bw beyond the last point scaled from it;
+  /// no ramp — latency_s + bytes ÷ bw (Hockney's latency-bandwidth form). 0 for bytes ≤ 0.
+  double memory_time(double bytes, double bw) const;
+  /// P(shape): the GEMM rate at the size nearest (log) to (m·n·k)^(1/3), interpolated, at most `peak`;
+  /// `peak` when no rate by size is known or the op is not a GEMM.
+  double compute_rate(const op_desc& op, double peak) const;
+};
+
+/// The terms and class of an op of `flops` and `bytes` against peak `peak` (FLOP/s, 0 = unknown) and
+/// bandwidth `bw` (B/s, 0 = unknown): total = max(compute, memory) + floor. The class is "latency"
+/// when more than half the predicted time is the floor and the latency excess (memory − bandwidth),
+/// i.e. max(compute, bandwidth) < total / 2; otherwise "compute" when compute ≥ memory, else
+/// "bandwidth". "unknown" when peak or bw is 0.
+time_terms predict_time(double flops, double bytes, double peak, double bw, double floor_s, double memory_s);
+
+/// The model from a measurement: floor and ramp from measured.small_work, else the graph launch
+/// floor of measured.launch with the default latency of the device kind; GEMM rates by size of
+/// `precision` from measured.compute.
+latency_model latency_model_from(const measured_roofs& m, const std::string& device_kind,
+                                 const std::string& precision);
+
+/// Documented default floors (docs/formulas-analysis.md §7.3) for a device class without a
+/// measurement: "gpu" (a CUDA GPU: 0.6 µs per kernel in a graph, 0.8 µs DRAM latency) or "cpu"
+/// (2 µs per OpenMP parallel region, 0.1 µs DRAM latency). Throws input_error for another class.
+latency_model default_latency_model(const std::string& device_class);
+
+/// Summary of the model for results.json (analysis.latency_model): floor, latency, ramp, source.
+json latency_model_json(const latency_model& m);
+
+}  // namespace roofline

@@ -1,0 +1,50 @@
+// Whole-step measurement (results.whole_step[]): every op of one decode or prefill step, launched in
+// the model's order — embedding, then each layer's ops layer by layer, then the final norm and the
+// LM head — and timed as a unit (docs/formulas-analysis.md §8).
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "roofline/backend.hpp"
+#include "roofline/model.hpp"
+
+namespace roofline {
+
+/// One launch of a whole step: op `op` (index into the step's op list), its `instance`-th launch in
+/// the step (the layer index for per-layer ops, 0 for the others).
+struct step_launch {
+  std::size_t op = 0;
+  std::int64_t instance = 0;
+};
+
+/// The launch order of `step` (one build_catalogue result): the ops before the first per-layer op
+/// (count > 1) once, the contiguous block of per-layer ops `count` times (layer 0's ops, layer 1's,
+/// …), the ops after it once. TinyLlama-1.1B decode: 1 + 22 × 15 + 2 = 333 launches.
+/// Throws probe_error when the per-layer ops are not one contiguous block of equal counts, or an op
+/// outside it has count ≠ 1.
+std::vector<step_launch> step_order(const std::vector<op_desc>& step);
+
+/// Runs one op's runner with a hook; the runner calls the hook with its launch function (launch(set)
+/// runs the op once on buffer set `set`) and the number of buffer sets, after verifying the op and
+/// while its buffers are alive, and returns what the hook returns.
+using step_launch_fn = std::function<void(int set)>;
+using step_hook = std::function<op_timing(int n_sets, const step_launch_fn& launch)>;
+using run_with_hook = std::function<op_timing(const op_desc& op, const step_hook& hook)>;
+/// What the timing function gets: per op of the step, its launch function and number of sets.
+struct captured_op {
+  int n_sets = 1;
+  const step_launch_fn* launch = nullptr;
+};
+using time_step_fn = std::function<op_timing(const std::vector<captured_op>& ops)>;
+
+/// Chains the runners: op 0's hook runs op 1's runner, …, the last op's hook calls `time_step` with
+/// every launch function alive at once (each op verified first). Throws probe_error naming the op
+/// whose runner returned without calling its hook (it cannot be part of a whole step).
+op_timing chain_step(const std::vector<op_desc>& step, const run_with_hook& run, const time_step_fn& time_step);
+
+/// Σ predicted_s × count over `step`'s placed ops (the whole step's prediction).
+double sum_predicted(const std::vector<op_result>& placed);
+
+}  // namespace roofline

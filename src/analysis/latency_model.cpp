@@ -1,0 +1,155 @@
+// The small-work model: per-kernel floor + latency-limited memory time (docs/formulas-analysis.md §7).
+//   t = max(FLOPs ÷ P(shape), bytes ÷ BW(bytes)) + floor
+// BW(bytes) from the measured cold-read ramp (bytes ÷ (t_read(bytes) − floor)); without a ramp the
+// latency-bandwidth form t_mem = L + bytes ÷ BW (Hockney, Parallel Computing 20(3), 1994, §2), which
+// is Little's law (Little, Operations Research 9(3), 1961) read backwards: a kernel that moves fewer
+// than BW × L bytes cannot keep enough bytes in flight to reach BW.
+#include <algorithm>
+#include <cmath>
+#include <fmt/format.h>
+
+#include "lookup.hpp"
+#include "roofline/error.hpp"
+#include "roofline/latency.hpp"
+
+namespace roofline {
+
+namespace {
+
+/// Interpolates y at x on the log-log line through (x0, y0)–(x1, y1) (all > 0).
+double loglog(double x, double x0, double y0, double x1, double y1) {
+  if (x1 <= x0) return y0;
+  const double f = (std::log(x) - std::log(x0)) / (std::log(x1) - std::log(x0));
+  return std::exp(std::log(y0) + f * (std::log(y1) - std::log(y0)));
+}
+
+// Documented defaults (docs/formulas-analysis.md §7.3).
+constexpr double gpu_floor_s = 0.6e-6;    // per dependent kernel in a CUDA graph
+constexpr double gpu_latency_s = 0.8e-6;  // a cold read's first bytes + the kernel's tail
+constexpr double cpu_floor_s = 2e-6;      // per OpenMP parallel region (fork + join barrier)
+constexpr double cpu_latency_s = 0.1e-6;  // DRAM load-to-use latency
+
+}  // namespace
+
+double latency_model::memory_time(double bytes, double bw) const {
+  if (!(bytes > 0)) return 0;
+  const double flat = bw > 0 ? bytes / bw : 0;
+  if (ramp.empty()) return latency_s + flat;
+  // Below the first point: the latency of the smallest read (a kernel cannot beat it).
+  if (bytes <= ramp.front().bytes) return std::max(ramp.front().seconds, flat);
+  for (std::size_t i = 1; i < ramp.size(); ++i)
+    if (bytes <= ramp[i].bytes)
+      return std::max(flat, loglog(bytes, ramp[i - 1].bytes, ramp[i - 1].seconds, ramp[i].bytes, ramp[i].seconds));
+  // Beyond the last point: scale with the bytes at the last point's rate (it is already at the
+  // asymptote), never below bytes ÷ bw.
+  const ramp_point& last = ramp.back();
+  return std::max(flat, last.seconds * bytes / last.bytes);
+}
+
+double latency_model::compute_rate(const op_desc& op, double peak) const {
+  if (op.kind != op_kind::gemm || gemm_rate.empty() || op.m <= 0 || op.n <= 0 || op.k <= 0) return peak;
+  const double size = std::cbrt(double(op.m) * double(op.n) * double(op.k));
+  double rate = gemm_rate.back().second;
+  if (size <= gemm_rate.front().first) {
+    rate = gemm_rate.front().second;
+  } else {
+    for (std::size_t i = 1; i < gemm_rate.size(); ++i)
+      if (size <= gemm_rate[i].first) {
+        rate = loglog(size, gemm_rate[i - 1].first, gemm_rate[i - 1].second, gemm_rate[i].first, gemm_rate[i].second);
+        break;
+      }
+  }
+  return peak > 0 ? std::min(rate, peak) : rate;
+}
+
+time_terms predict_time(double flops, double bytes, double peak, double bw, double floor_s, double memory_s) {
+  time_terms t;
+  t.floor_s = std::max(0.0, floor_s);
+  t.compute_s = peak > 0 ? flops / peak : 0;
+  t.bandwidth_s = bw > 0 ? bytes / bw : 0;
+  t.memory_s = std::max(memory_s, t.bandwidth_s);
+  t.total_s = std::max(t.compute_s, t.memory_s) + t.floor_s;
+  if (!(peak > 0) || !(bw > 0)) {
+    t.bound = "unknown";
+  } else if (std::max(t.compute_s, t.bandwidth_s) < 0.5 * t.total_s) {
+    t.bound = "latency";  // most of the time is the floor and the bytes that are not yet in flight
+  } else {
+    t.bound = t.compute_s >= t.memory_s ? "compute" : "bandwidth";
+  }
+  return t;
+}
+
+latency_model default_latency_model(const std::string& device_class) {
+  latency_model m;
+  if (device_class == "gpu" || device_class == "cuda") {
+    m.floor_s = gpu_floor_s;
+    m.latency_s = gpu_latency_s;
+    m.source = "default for a CUDA GPU (no measurement): floor 0.6 µs per kernel in a CUDA graph, memory latency "
+               "0.8 µs (docs/formulas-analysis.md §7.3)";
+  } else if (device_class == "cpu") {
+    m.floor_s = cpu_floor_s;
+    m.latency_s = cpu_latency_s;
+    m.source = "default for a CPU (no measurement): floor 2 µs per parallel region, memory latency 0.1 µs "
+               "(docs/formulas-analysis.md §7.3)";
+  } else {
+    throw input_error("", "device class", "'" + device_class + "' is not gpu or cpu");
+  }
+  return m;
+}
+
+latency_model latency_model_from(const measured_roofs& meas, const std::string& device_kind,
+                                 const std::string& precision) {
+  latency_model m = default_latency_model(device_kind == "cpu" ? "cpu" : "gpu");
+  if (meas.small_work && meas.small_work->floor_s > 0) {
+    const small_work_result& sw = *meas.small_work;
+    m.floor_s = sw.floor_s;
+    std::vector<ramp_point> pts = sw.ramp;
+    std::sort(pts.begin(), pts.end(), [](const ramp_point& a, const ramp_point& b) { return a.bytes < b.bytes; });
+    m.ramp.clear();
+    double last = 0;
+    for (const auto& p : pts) {
+      if (!(p.bytes > 0) || !(p.seconds > 0)) continue;
+      // memory part = per-kernel time − floor; kept non-decreasing in bytes (noise must not make
+      // more bytes cheaper) and at least a tenth of the floor (a read is never free)
+      const double s = std::max({p.seconds - sw.floor_s, 0.1 * sw.floor_s, last});
+      m.ramp.push_back({p.bytes, s});
+      last = s;
+    }
+    m.latency_s = m.ramp.empty() ? m.latency_s : m.ramp.front().seconds;
+    m.source = fmt::format("measured: floor {:.2f} µs per dependent kernel, cold-read ramp of {} points "
+                           "(measured.small_work)", sw.floor_s * 1e6, m.ramp.size());
+  } else if (meas.launch && meas.launch->graph_s && *meas.launch->graph_s > 0) {
+    m.floor_s = *meas.launch->graph_s;
+    m.source = fmt::format("measured floor {:.2f} µs (empty kernel in a CUDA graph, measured.launch); memory latency "
+                           "{:.2f} µs by default (no ramp measured)", m.floor_s * 1e6, m.latency_s * 1e6);
+  }
+  for (const auto& c : meas.compute)
+    if (c.precision == precision && detail::is_gemm_engine(c.engine) && c.size && *c.size > 0 && c.flops_per_s > 0)
+      m.gemm_rate.emplace_back(static_cast<double>(*c.size), c.flops_per_s);
+  std::sort(m.gemm_rate.begin(), m.gemm_rate.end());
+  // one rate per size (the best), rates non-decreasing in size
+  std::vector<std::pair<double, double>> rates;
+  for (const auto& r : m.gemm_rate) {
+    if (!rates.empty() && rates.back().first == r.first) rates.back().second = std::max(rates.back().second, r.second);
+    else rates.push_back(r);
+  }
+  for (std::size_t i = 1; i < rates.size(); ++i) rates[i].second = std::max(rates[i].second, rates[i - 1].second);
+  m.gemm_rate = rates;
+  return m;
+}
+
+json latency_model_json(const latency_model& m) {
+  json ramp = json::array();
+  for (const auto& p : m.ramp)
+    ramp.push_back({{"bytes", p.bytes}, {"memory_s", p.seconds}, {"bytes_per_s", p.seconds > 0 ? p.bytes / p.seconds : 0}});
+  json rates = json::array();
+  for (const auto& [n, f] : m.gemm_rate) rates.push_back({{"n", n}, {"flops_per_s", f}});
+  return {{"formula", "t = max(FLOPs / P(shape), bytes / BW(bytes)) + floor"},
+          {"floor_s", m.floor_s},
+          {"latency_s", m.latency_s},
+          {"ramp", ramp},
+          {"gemm_rate", rates},
+          {"source", m.source}};
+}
+
+}  // namespace roofline

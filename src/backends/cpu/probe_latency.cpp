@@ -1,0 +1,151 @@
+// CPU small-work probe (docs/formulas-analysis.md §7.2).
+//  floor: a chain of dependent OpenMP parallel regions on the worker threads; each region's thread 0
+//         reads the counter the previous region wrote and writes it + 1 (the fork and the join
+//         barrier are what an op's parallel loop pays); per region = chain time ÷ regions.
+//  ramp:  one parallel region summing S bytes (uint64 words, split evenly over the threads) from a
+//         pool of ≥ 3 × LLC (and ≥ S), rotating through the pool so that each read starts from DRAM;
+//         the words hold their own index, so a read of words [a, a + n) must sum to
+//         n·a + n(n − 1)/2 (mod 2^64) — checked for every timed read.
+#include "backends/cpu/probe_latency.hpp"
+
+#ifdef ROOFLINE_HAVE_OPENMP
+#include <omp.h>
+#else
+namespace {
+int omp_get_thread_num() { return 0; }
+int omp_get_num_threads() { return 1; }
+}  // namespace
+#endif
+
+#include <algorithm>
+#include <atomic>
+#include <fmt/format.h>
+
+#include "backends/cpu/cpu_buffers.hpp"
+#include "backends/cpu/cpu_detect.hpp"
+#include "roofline/error.hpp"
+#include "roofline/measure.hpp"
+
+namespace roofline::cpu {
+
+std::vector<std::int64_t> ramp_sizes(std::int64_t max_bytes) {
+  std::vector<std::int64_t> s;
+  for (std::int64_t b = 4096; b <= max_bytes; b *= 4) s.push_back(b);
+  return s;
+}
+
+std::vector<double> parallel_region_chain(int threads, int regions, const timing_options& timing) {
+  if (threads < 1 || regions < 1) throw probe_error("parallel_region_chain: threads and regions must be positive");
+  std::int64_t counter = 0;
+  std::int64_t expected = 0;
+  auto chain = [&] {
+    for (int i = 0; i < regions; ++i) {
+#pragma omp parallel num_threads(threads)
+      {
+        if (omp_get_thread_num() == 0) {
+          std::atomic_ref<std::int64_t> c(counter);
+          c.store(c.load(std::memory_order_acquire) + 1, std::memory_order_release);
+        }
+      }
+    }
+  };
+  auto samples = time_repeated(
+      [&] {
+        const double t0 = now_s();
+        chain();
+        const double t = now_s() - t0;
+        expected += regions;
+        return t / regions;
+      },
+      timing);
+  // every run (warm-ups included) added `regions`: the counter is the chain's proof of work
+  if (counter != expected)
+    throw probe_error(fmt::format("latency/small-work: the parallel-region chain counted {} instead of {}", counter,
+                                  expected));
+  return samples;
+}
+
+namespace {
+
+/// Σ words [a, a + n) where word i holds i: n·a + n(n − 1)/2 (mod 2^64).
+std::uint64_t closed_sum(std::uint64_t a, std::uint64_t n) {
+  const std::uint64_t tri = n % 2 == 0 ? (n / 2) * (n - 1) : n * ((n - 1) / 2);
+  return n * a + tri;
+}
+
+}  // namespace
+
+small_work_result measure_small_work(const timing_options& timing, bool quick) {
+  const int threads = worker_threads();
+  const auto& d = detect_cpu().desc;
+  const std::int64_t llc = d.l3_bytes > 0 ? d.l3_bytes : d.l2_bytes > 0 ? d.l2_bytes : (32ll << 20);
+  const std::int64_t max_bytes = quick ? (64ll << 20) : (1ll << 30);
+  const auto sizes = ramp_sizes(max_bytes);
+
+  timing_options chain_t = timing;
+  chain_t.min_repeats = std::max(chain_t.min_repeats, 5);
+  chain_t.min_time_s = std::min(chain_t.min_time_s, 0.05);
+  chain_t.max_time_s = std::min(chain_t.max_time_s, 0.5);
+  const auto chain = parallel_region_chain(threads, 1000, chain_t);
+
+  const std::int64_t pool_bytes = std::max<std::int64_t>(max_bytes, 3 * llc);
+  const std::size_t words = static_cast<std::size_t>(pool_bytes / 8);
+  aligned_buffer<std::uint64_t> pool(words);
+#pragma omp parallel for num_threads(threads) schedule(static)
+  for (std::size_t i = 0; i < words; ++i) pool[i] = i;
+
+  small_work_result r;
+  r.floor_s = median(chain);
+  timing_options rt = timing;
+  rt.min_time_s = std::min(rt.min_time_s, 0.05);
+  rt.max_time_s = std::min(rt.max_time_s, 0.5);
+  rt.min_repeats = std::max(rt.min_repeats, 5);
+  std::vector<std::uint64_t> partial(static_cast<std::size_t>(threads) * 8);
+  for (const std::int64_t bytes : sizes) {
+    const std::uint64_t n = static_cast<std::uint64_t>(bytes / 8);
+    const std::uint64_t slots = std::max<std::uint64_t>(1, words / n);
+    std::uint64_t slot = 0;
+    bool ok = true;
+    const auto samples = time_repeated(
+        [&] {
+          const std::uint64_t a = (slot++ % slots) * n;
+          const double t0 = now_s();
+#pragma omp parallel num_threads(threads)
+          {
+            const int t = omp_get_thread_num(), nt = omp_get_num_threads();
+            const std::uint64_t lo = a + n * t / nt, hi = a + n * (t + 1) / nt;
+            std::uint64_t s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+            std::uint64_t i = lo;
+            for (; i + 4 <= hi; i += 4) s0 += pool[i], s1 += pool[i + 1], s2 += pool[i + 2], s3 += pool[i + 3];
+            for (; i < hi; ++i) s0 += pool[i];
+            partial[static_cast<std::size_t>(t) * 8] = s0 + s1 + s2 + s3;
+          }
+          const double dt = now_s() - t0;
+          std::uint64_t sum = 0;
+          for (int t = 0; t < threads; ++t) sum += partial[static_cast<std::size_t>(t) * 8];
+          if (sum != closed_sum(a, n)) ok = false;
+          return dt;
+        },
+        rt);
+    if (!ok)
+      throw probe_error(fmt::format("latency/small-work: a cold read of {} B summed to the wrong value", bytes));
+    r.ramp.push_back({static_cast<double>(bytes), median(samples)});
+  }
+  r.verified = true;
+  r.method = fmt::format(
+      "floor: median per region of a chain of 1000 dependent OpenMP parallel regions on {} threads (each reads the "
+      "counter the previous one wrote); ramp: one parallel region summing S bytes of a {} MiB pool (>= 3 x LLC), "
+      "rotating through the pool so each read starts from DRAM, median per S, floor included; sums checked against "
+      "their closed form",
+      threads, pool_bytes >> 20);
+  return r;
+}
+
+probe small_work_probe(const probe_options& opt) {
+  return {"latency/small-work", "latency", [opt](measured_roofs& out) {
+            if (opt.progress) opt.progress("latency/small-work: parallel-region floor and cold-read ramp", 0.58);
+            out.small_work = measure_small_work(opt.timing, opt.quick);
+          }};
+}
+
+}  // namespace roofline::cpu

@@ -1,0 +1,72 @@
+// Whole-step launch order and the runner chain (include/roofline/whole_step.hpp).
+#include "roofline/whole_step.hpp"
+
+#include <fmt/format.h>
+
+#include "roofline/error.hpp"
+
+namespace roofline {
+
+std::vector<step_launch> step_order(const std::vector<op_desc>& step) {
+  std::int64_t layers = 1;
+  for (const auto& op : step) layers = std::max(layers, op.count);
+  std::size_t first = step.size(), last = 0;
+  for (std::size_t i = 0; i < step.size(); ++i)
+    if (layers > 1 && step[i].count == layers) {
+      first = std::min(first, i);
+      last = i;
+    }
+  std::vector<step_launch> order;
+  for (std::size_t i = 0; i < step.size(); ++i) {
+    const bool in_block = first <= last && i >= first && i <= last;
+    if (in_block && step[i].count != layers)
+      throw probe_error(fmt::format("whole step: op {} has count {} inside the per-layer block of count {}",
+                                    step[i].name, step[i].count, layers));
+    if (!in_block && step[i].count != 1)
+      throw probe_error(fmt::format("whole step: op {} has count {} outside the per-layer block", step[i].name,
+                                    step[i].count));
+  }
+  for (std::size_t i = 0; i < std::min(first, step.size()); ++i) order.push_back({i, 0});
+  if (first <= last)
+    for (std::int64_t l = 0; l < layers; ++l)
+      for (std::size_t i = first; i <= last; ++i) order.push_back({i, l});
+  for (std::size_t i = (first <= last ? last + 1 : step.size()); i < step.size(); ++i) order.push_back({i, 0});
+  return order;
+}
+
+namespace {
+
+op_timing chain_from(const std::vector<op_desc>& step, std::size_t i, std::vector<captured_op>& got,
+                     const run_with_hook& run, const time_step_fn& time_step, bool& reached) {
+  if (i == step.size()) {
+    reached = true;
+    return time_step(got);
+  }
+  const step_hook hook = [&, i](int n_sets, const step_launch_fn& launch) {
+    got[i] = {std::max(1, n_sets), &launch};
+    return chain_from(step, i + 1, got, run, time_step, reached);
+  };
+  op_timing t = run(step[i], hook);
+  if (!reached)
+    throw probe_error(fmt::format("whole step: the runner of {} ({}) returned without handing over its launch "
+                                  "(it cannot be part of a whole step)",
+                                  step[i].name, to_string(step[i].kind)));
+  return t;
+}
+
+}  // namespace
+
+op_timing chain_step(const std::vector<op_desc>& step, const run_with_hook& run, const time_step_fn& time_step) {
+  if (step.empty()) throw probe_error("whole step: no ops");
+  std::vector<captured_op> got(step.size());
+  bool reached = false;
+  return chain_from(step, 0, got, run, time_step, reached);
+}
+
+double sum_predicted(const std::vector<op_result>& placed) {
+  double s = 0;
+  for (const auto& op : placed) s += op.predicted_s * static_cast<double>(op.count);
+  return s;
+}
+
+}  // namespace roofline

@@ -1,0 +1,152 @@
+// The small-work model: floor + latency-limited memory time, and the three classes.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "fixtures.hpp"
+#include "roofline/analysis.hpp"
+#include "roofline/error.hpp"
+#include "roofline/latency.hpp"
+
+using namespace roofline;
+
+namespace {
+
+roofline_summary h200_roofs() {
+  const results r = test::h200_results();
+  return summarize_roofline(r.nominal, r.measured, "fp16");  // measured: 760 TFLOP/s, 4.3 TB/s
+}
+
+op_desc residual_add_decode_b1() {  // TinyLlama attn_residual at decode batch 1: 3 × 2048 × 2 B
+  op_desc add = elementwise_op(op_kind::add, "attn_residual", 1, 2048, 2);
+  add.ph = phase::decode;
+  return add;
+}
+
+}  // namespace
+
+TEST(LatencyModel, DefaultGpuFloorMakesATinyOpLatencyBound) {
+  const latency_model gpu = default_latency_model("gpu");
+  EXPECT_DOUBLE_EQ(gpu.floor_s, 0.6e-6);
+  EXPECT_DOUBLE_EQ(gpu.latency_s, 0.8e-6);
+  const op_desc add = residual_add_decode_b1();
+  ASSERT_DOUBLE_EQ(add.bytes(), 12288.0);
+  const op_result r = place_op(add, h200_roofs(), gpu);
+  // 0.6 µs floor + 0.8 µs latency + 12288 B ÷ 4.3 TB/s (2.9 ns) = 1.4029 µs — the H200 measured
+  // 1.27 µs for this op (bench/results/h200-2026-11-29/results.json), bytes ÷ bandwidth alone 2.9 ns.
+  EXPECT_NEAR(r.predicted_s, 0.6e-6 + 0.8e-6 + 12288.0 / 4.3e12, 1e-15);
+  EXPECT_EQ(r.bound, "latency");
+  ASSERT_TRUE(r.memory_s);
+  EXPECT_NEAR(*r.memory_s, 0.8e-6 + 12288.0 / 4.3e12, 1e-15);
+  EXPECT_EQ(r.advice.rfind("latency-bound", 0), 0u);
+}
+
+TEST(LatencyModel, LargeOpsKeepTheirRoofClass) {
+  const latency_model gpu = default_latency_model("gpu");
+  // lm_head at decode batch 1: 131 MB of weights: 30.5 µs at 4.3 TB/s ≫ the 1.4 µs of floor + latency
+  op_desc lm = gemm_op("lm_head", 1, 32000, 2048, 2);
+  lm.ph = phase::decode;
+  const op_result r = place_op(lm, h200_roofs(), gpu);
+  EXPECT_EQ(r.bound, "bandwidth");
+  EXPECT_NEAR(r.predicted_s, 0.6e-6 + 0.8e-6 + lm.bytes() / 4.3e12, 1e-15);
+  op_desc up = gemm_op("up_proj", 2048, 5632, 2048, 2);
+  up.ph = phase::prefill;
+  const op_result c = place_op(up, h200_roofs(), gpu);
+  EXPECT_EQ(c.bound, "compute");
+  EXPECT_NEAR(c.predicted_s, up.flops / 760e12 + 0.6e-6, 1e-15);
+}
+
+TEST(LatencyModel, RampIsInterpolatedLogLog) {
+  latency_model m;
+  m.ramp = {{4096, 1e-6}, {1048576, 1.5e-6}, {1073741824, 250e-6}};
+  // 64 KiB sits halfway (in log) between 4 KiB and 1 MiB: √(1 µs × 1.5 µs)
+  EXPECT_NEAR(m.memory_time(65536, 4.3e12), std::sqrt(1e-6 * 1.5e-6), 1e-15);
+  EXPECT_DOUBLE_EQ(m.memory_time(100, 4.3e12), 1e-6);  // below the first point: its latency
+  EXPECT_DOUBLE_EQ(m.memory_time(4096, 4.3e12), 1e-6);
+  // beyond the last point: the last point's rate (4.295 TB/s here), never faster than bytes ÷ bw
+  EXPECT_NEAR(m.memory_time(2147483648.0, 4.3e12), 500e-6, 1e-12);
+  EXPECT_DOUBLE_EQ(m.memory_time(0, 4.3e12), 0);
+  latency_model hockney;
+  hockney.latency_s = 0.8e-6;
+  EXPECT_NEAR(hockney.memory_time(1e6, 4e12), 0.8e-6 + 0.25e-6, 1e-18);  // L + bytes ÷ BW
+}
+
+TEST(LatencyModel, FromMeasurementSubtractsTheFloorAndKeepsTheRampMonotonic) {
+  measured_roofs m;
+  small_work_result sw;
+  sw.floor_s = 0.5e-6;
+  sw.ramp = {{16384, 1.3e-6}, {4096, 1.4e-6}, {65536, 1.6e-6}};  // unsorted; 4 KiB noisier than 16 KiB
+  m.small_work = sw;
+  compute_result g1, g2;
+  g1.precision = g2.precision = "fp16";
+  g1.engine = g2.engine = "gemm";
+  g1.size = 1024, g1.flops_per_s = 400e12;
+  g2.size = 4096, g2.flops_per_s = 700e12;
+  m.compute = {g2, g1};
+  const latency_model lat = latency_model_from(m, "cuda", "fp16");
+  EXPECT_DOUBLE_EQ(lat.floor_s, 0.5e-6);
+  ASSERT_EQ(lat.ramp.size(), 3u);
+  EXPECT_DOUBLE_EQ(lat.ramp[0].bytes, 4096);
+  EXPECT_NEAR(lat.ramp[0].seconds, 0.9e-6, 1e-18);
+  EXPECT_NEAR(lat.ramp[1].seconds, 0.9e-6, 1e-18);  // 0.8 µs measured, kept at 0.9: more bytes are never cheaper
+  EXPECT_NEAR(lat.ramp[2].seconds, 1.1e-6, 1e-18);
+  EXPECT_EQ(lat.source.rfind("measured", 0), 0u);
+  // P(shape): a 2048³ GEMM between the 1024 and 4096 points, log-log: √(400 × 700) TFLOP/s
+  const op_desc g = gemm_op("q_proj", 2048, 2048, 2048, 2);
+  EXPECT_NEAR(lat.compute_rate(g, 760e12), std::sqrt(400e12 * 700e12), 1e3);
+  EXPECT_DOUBLE_EQ(lat.compute_rate(residual_add_decode_b1(), 760e12), 760e12);  // not a GEMM: the peak
+}
+
+TEST(LatencyModel, FromALaunchProbeOnlyUsesTheGraphFloorAndTheDefaultLatency) {
+  measured_roofs m;
+  launch_result l;
+  l.kernel_s = 10e-6;
+  l.graph_s = 0.53e-6;
+  m.launch = l;
+  const latency_model lat = latency_model_from(m, "cuda", "fp16");
+  EXPECT_DOUBLE_EQ(lat.floor_s, 0.53e-6);
+  EXPECT_DOUBLE_EQ(lat.latency_s, 0.8e-6);
+  EXPECT_TRUE(lat.ramp.empty());
+  const latency_model cpu = latency_model_from(measured_roofs{}, "cpu", "fp32");
+  EXPECT_DOUBLE_EQ(cpu.floor_s, 2e-6);
+  EXPECT_NE(cpu.source.find("default"), std::string::npos);
+}
+
+TEST(LatencyModel, Classes) {
+  // bandwidth-bound: 10 µs of bytes + 1 µs floor; latency-bound: 0.2 µs of bytes + 1.4 µs
+  EXPECT_EQ(predict_time(0, 43e6, 760e12, 4.3e12, 1e-6, 10e-6).bound, "bandwidth");
+  EXPECT_EQ(predict_time(0, 0.86e6, 760e12, 4.3e12, 0.6e-6, 1.0e-6).bound, "latency");
+  EXPECT_EQ(predict_time(760e6, 1e3, 760e12, 4.3e12, 0.1e-6, 0).bound, "compute");
+  EXPECT_EQ(predict_time(1, 1, 0, 4.3e12, 0, 0).bound, "unknown");
+  const time_terms t = predict_time(0, 0.86e6, 760e12, 4.3e12, 0.6e-6, 1.0e-6);
+  EXPECT_NEAR(t.total_s, 1.6e-6, 1e-18);
+  EXPECT_NEAR(t.bandwidth_s, 0.2e-6, 1e-18);
+  EXPECT_THROW(default_latency_model("tpu"), input_error);
+}
+
+TEST(LatencyModel, FusingSiluAndMulAtDecodeSavesAWholeKernel) {
+  // TinyLlama decode batch 1, fp16: silu 2 × 5632 × 2 B, mul 3 × 5632 × 2 B, fused 3 × 5632 × 2 B.
+  model_config cfg;
+  cfg.name = "TinyLlama-1.1B";
+  cfg.family = "llama";
+  cfg.hidden = 2048, cfg.intermediate = 5632, cfg.layers = 22, cfg.heads = 32, cfg.kv_heads = 4, cfg.head_dim = 64;
+  cfg.vocab = 32000;
+  catalogue_options o;
+  o.ph = phase::decode;
+  o.batch = 1;
+  const auto ops = build_catalogue(cfg, o);
+  const auto savings = fusion_savings(ops);
+  ASSERT_FALSE(savings.empty());
+  const fusion_saving& f = savings[0];
+  ASSERT_EQ(f.name, "silu_mul");
+  ASSERT_EQ(f.before_ops.size(), 2u);
+  ASSERT_EQ(f.after_ops.size(), 1u);
+  const latency_model gpu = default_latency_model("gpu");
+  double before = 0, after = 0;
+  for (const auto& op : f.before_ops) before += place_op(op, h200_roofs(), gpu).predicted_s;
+  for (const auto& op : f.after_ops) after += place_op(op, h200_roofs(), gpu).predicted_s;
+  // bytes alone save 2 × 5632 × 2 B = 22.5 kB ÷ 4.3 TB/s = 5.2 ns; with the model one kernel
+  // (0.6 µs floor + 0.8 µs latency + its bytes) disappears
+  EXPECT_NEAR(f.bytes_saved(), 22528.0, 1e-9);
+  EXPECT_NEAR(before - after, 0.6e-6 + 0.8e-6 + 22528.0 / 4.3e12, 1e-15);
+}

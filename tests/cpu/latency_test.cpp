@@ -1,0 +1,81 @@
+// The CPU small-work probe and the CPU whole step (correctness; no timing targets here).
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "backends/cpu/op_runner.hpp"
+#include "backends/cpu/probe_latency.hpp"
+#include "roofline/error.hpp"
+#include "roofline/model.hpp"
+#include "roofline/whole_step.hpp"
+
+using namespace roofline;
+using namespace roofline::cpu;
+
+TEST(CpuSmallWork, RampSizesAre4KiBTimesPowersOf4) {
+  const auto s = ramp_sizes(1ll << 30);
+  ASSERT_EQ(s.size(), 10u);  // 4 KiB, 16 KiB, …, 1 GiB
+  EXPECT_EQ(s.front(), 4096);
+  EXPECT_EQ(s.back(), 1ll << 30);
+  EXPECT_EQ(ramp_sizes(64ll << 20).size(), 8u);
+}
+
+TEST(CpuSmallWork, ParallelRegionChainCountsEveryRegion) {
+  const auto per_region = parallel_region_chain(2, 50, quick_timing());  // throws when the counter is off
+  ASSERT_FALSE(per_region.empty());
+  for (const double t : per_region) {
+    EXPECT_GT(t, 0);
+    EXPECT_LT(t, 0.01);  // a parallel region is microseconds, not 10 ms
+  }
+}
+
+TEST(CpuSmallWork, QuickProbeMeasuresFloorAndAVerifiedRamp) {
+  const small_work_result r = measure_small_work(quick_timing(), true);
+  EXPECT_TRUE(r.verified);
+  EXPECT_GT(r.floor_s, 0);
+  ASSERT_EQ(r.ramp.size(), 8u);  // 4 KiB … 64 MiB
+  for (const auto& p : r.ramp) EXPECT_GT(p.seconds, 0);
+  // 64 MiB from DRAM cannot be read faster than 1 TB/s on any CPU of this decade, nor in 4 KiB time
+  EXPECT_GT(r.ramp.back().seconds, (64 << 20) / 1e12);
+  EXPECT_GT(r.ramp.back().seconds, r.ramp.front().seconds);
+  EXPECT_FALSE(r.method.empty());
+}
+
+namespace {
+model_config small_llama() {
+  model_config cfg;
+  cfg.name = "small";
+  cfg.family = "llama";
+  cfg.hidden = 256, cfg.intermediate = 512, cfg.layers = 3, cfg.heads = 4, cfg.kv_heads = 2, cfg.head_dim = 64;
+  cfg.vocab = 1000;
+  return cfg;
+}
+}  // namespace
+
+TEST(CpuWholeStep, DecodeRunsEveryLaunchOfEveryLayerVerified) {
+  catalogue_options o;
+  o.ph = phase::decode;
+  o.batch = 2;
+  o.context = 64;
+  o.dtype = "fp32";
+  o.one_pass_norms = true;
+  const auto step = build_catalogue(small_llama(), o);
+  const op_timing t = run_cpu_step(step, quick_timing());
+  EXPECT_GT(t.seconds, 0);
+  EXPECT_TRUE(std::isfinite(t.seconds));
+  EXPECT_GE(t.seconds, t.best_seconds);
+  // 1 + 3 layers × 15 + 2 launches
+  EXPECT_NE(t.note.find("one pass over 48 launches of 18 distinct ops"), std::string::npos) << t.note;
+}
+
+TEST(CpuWholeStep, PrefillRunsAndABrokenOpFailsTheStep) {
+  catalogue_options o;
+  o.ph = phase::prefill;
+  o.seq = 32;
+  o.dtype = "fp32";
+  o.one_pass_norms = true;
+  auto step = build_catalogue(small_llama(), o);
+  EXPECT_GT(run_cpu_step(step, quick_timing()).seconds, 0);
+  step[2].m = 0;  // q_proj without its m: the runner throws before the step is timed
+  EXPECT_THROW(run_cpu_step(step, quick_timing()), probe_error);
+}

@@ -1,0 +1,90 @@
+// Whole-step launch order and the runner chain.
+#include <gtest/gtest.h>
+
+#include "roofline/error.hpp"
+#include "roofline/model.hpp"
+#include "roofline/whole_step.hpp"
+
+using namespace roofline;
+
+namespace {
+model_config tinyllama() {
+  model_config cfg;
+  cfg.name = "TinyLlama-1.1B";
+  cfg.family = "llama";
+  cfg.hidden = 2048, cfg.intermediate = 5632, cfg.layers = 22, cfg.heads = 32, cfg.kv_heads = 4, cfg.head_dim = 64;
+  cfg.vocab = 32000;
+  return cfg;
+}
+}  // namespace
+
+TEST(WholeStep, TinyLlamaDecodeLaunchesEmbeddingThenLayersThenHead) {
+  catalogue_options o;
+  o.ph = phase::decode;
+  const auto step = build_catalogue(tinyllama(), o);
+  const auto order = step_order(step);
+  // 1 embedding + 22 layers × 15 ops + final norm + lm_head
+  ASSERT_EQ(order.size(), 1u + 22u * 15u + 2u);
+  EXPECT_EQ(step[order.front().op].name, "embed_tokens");
+  EXPECT_EQ(step[order[1].op].name, "input_norm");
+  EXPECT_EQ(order[1].instance, 0);
+  EXPECT_EQ(step[order[16].op].name, "input_norm");  // layer 1 starts after layer 0's 15 ops
+  EXPECT_EQ(order[16].instance, 1);
+  EXPECT_EQ(step[order[15].op].name, "mlp_residual");
+  EXPECT_EQ(order[15].instance, 0);
+  EXPECT_EQ(step[order.back().op].name, "lm_head");
+  EXPECT_EQ(step[order[order.size() - 2].op].name, "final_norm");
+}
+
+TEST(WholeStep, AnOpOutsideTheLayerBlockWithACountIsRejected) {
+  catalogue_options o;
+  auto step = build_catalogue(tinyllama(), o);
+  step.back().count = 2;
+  EXPECT_THROW(step_order(step), probe_error);
+}
+
+TEST(WholeStep, ChainHandsEveryLaunchToTheTimerAtOnce) {
+  model_config cfg = tinyllama();
+  cfg.layers = 3;
+  catalogue_options o;
+  o.ph = phase::decode;
+  const auto step = build_catalogue(cfg, o);
+  int verified = 0;
+  std::vector<std::pair<std::string, int>> launched;
+  const run_with_hook run = [&](const op_desc& op, const step_hook& hook) {
+    ++verified;
+    const int sets = op.kind == op_kind::gemm ? 2 : 1;
+    const step_launch_fn launch = [&launched, name = op.name](int set) { launched.emplace_back(name, set); };
+    return hook(sets, launch);  // the launch function lives on this frame while the hook runs
+  };
+  const time_step_fn time = [&](const std::vector<captured_op>& ops) {
+    EXPECT_EQ(verified, static_cast<int>(step.size()));  // every op verified before the step is timed
+    for (const auto& l : step_order(step)) (*ops[l.op].launch)(static_cast<int>(l.instance % ops[l.op].n_sets));
+    op_timing t;
+    t.seconds = 1e-3;
+    return t;
+  };
+  const op_timing t = chain_step(step, run, time);
+  EXPECT_DOUBLE_EQ(t.seconds, 1e-3);
+  ASSERT_EQ(launched.size(), 1u + 3u * 15u + 2u);
+  // q_proj of layer 0, 1, 2 on buffer sets 0, 1, 0 (two sets)
+  std::vector<int> q_sets;
+  for (const auto& [name, set] : launched)
+    if (name == "q_proj") q_sets.push_back(set);
+  EXPECT_EQ(q_sets, (std::vector<int>{0, 1, 0}));
+}
+
+TEST(WholeStep, ARunnerThatDoesNotHandOverItsLaunchIsNamed) {
+  catalogue_options o;
+  const auto step = build_catalogue(tinyllama(), o);
+  const run_with_hook run = [&](const op_desc& op, const step_hook& hook) {
+    if (op.name == "rope") return op_timing{};  // never calls the hook
+    return hook(1, [](int) {});
+  };
+  try {
+    chain_step(step, run, [](const std::vector<captured_op>&) { return op_timing{}; });
+    FAIL() << "expected probe_error";
+  } catch (const probe_error& e) {
+    EXPECT_NE(std::string(e.what()).find("rope"), std::string::npos) << e.what();
+  }
+}
