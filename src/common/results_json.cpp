@@ -27,7 +27,7 @@ RL_JSON(stats_summary, n, min, max, median, mean, spread)
 RL_JSON(telemetry_summary, samples, sample_hz, sm_clock_mhz, mem_clock_mhz, power_w, temperature_c,
         throttle_reasons, throttled_fraction)
 RL_JSON(bandwidth_result, pattern, level, working_set_bytes, bytes_per_s, median_bytes_per_s, spread,
-        repeats, bytes_convention, verified, burst_bytes_per_s, telemetry, flags)
+        repeats, bytes_convention, verified, burst_bytes_per_s, telemetry, flags, rejected, rejected_reason)
 RL_JSON(compute_result, precision, engine, size, flops_per_s, median_flops_per_s, spread, repeats,
         verified, method, burst_flops_per_s, telemetry, flags)
 RL_JSON(launch_result, kernel_s, graph_s, method)

@@ -29,8 +29,11 @@ TEST(GpuProbes, BandwidthPatternsVerifiedAndPlausible) {
     EXPECT_GT(l2_best, 100e9) << pattern;
     // Each level is measured apart: L2 (writes too) faster than device memory, L1 faster than L2.
     EXPECT_GT(l2_best, dram_best) << pattern;
-    if (std::string(pattern) == "read") EXPECT_GT(l1_best, l2_best);
-    else EXPECT_EQ(l1_best, 0) << pattern << ": stores are written through to L2, no L1 level";
+    if (std::string(pattern) == "read") {
+      EXPECT_GT(l1_best, l2_best);
+    } else {
+      EXPECT_EQ(l1_best, 0) << pattern << ": stores are written through to L2, no L1 level";
+    }
   }
   EXPECT_TRUE(m.skipped.empty()) << m.skipped.front().probe << ": " << m.skipped.front().reason;
 }

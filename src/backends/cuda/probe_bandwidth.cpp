@@ -184,6 +184,8 @@ class bandwidth_runner {
     double best_t = 0;
     cand best{};
     stream_args best_args;
+    const auto max_grid = static_cast<std::size_t>(env_.sms) * 4;  // before any args keep its pointer
+    if (partials_.bytes() < max_grid * 4) partials_ = device_buffer(max_grid * 4);
     for (const cand& c : cands) {
       const int grid = env_.sms * c.bps;
       const auto slice = static_cast<std::size_t>(per_sm / c.bps / 16);
@@ -192,7 +194,6 @@ class bandwidth_runner {
       a.b = bufs_[0].as<uint4>();
       a.n = slice;
       a.reps = static_cast<int>(std::clamp<std::int64_t>((std::int64_t{8} << 30) / pass_bytes, 1, std::int64_t{1} << 20));
-      if (partials_.bytes() < static_cast<std::size_t>(grid) * 4) partials_ = device_buffer(static_cast<std::size_t>(grid) * 4);
       a.partials = partials_.as<std::uint32_t>();
       fill_pattern(bufs_[0].as<uint4>(), slice * grid, mult_b, add_b, env_.stream);
       ROOFLINE_CUDA_LAUNCH_CHECK();
