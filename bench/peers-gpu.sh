@@ -82,7 +82,9 @@ run_peer gpu-l2-cache 45 "$PEERS/gpu-benches/gpu-l2-cache/cuda-l2-cache"
 run_peer gpu-cache 35 "$PEERS/gpu-benches/gpu-cache/cuda-cache"
 run_peer gpu-stream 30 "$PEERS/gpu-benches/gpu-stream/cuda-stream"
 # 2^28 doubles = 2 GiB per array, 6 GiB in all (>= 4 × L2 many times over).
-run_peer babelstream 30 "$PEERS/BabelStream/build/babelstream" --arraysize 268435456 --numtimes 50 --csv
+BS="$PEERS/BabelStream/build/cuda-stream"  # the CUDA model's binary (older trees: babelstream)
+[ -x "$BS" ] || BS="$PEERS/BabelStream/build/babelstream"
+run_peer babelstream 30 "$BS" --arraysize 268435456 --numtimes 50 --csv
 
 stage "table"
 if [ -f "$OUT/results.json" ]; then

@@ -29,8 +29,8 @@ struct sanity_thresholds {
 ///  3. device memory faster than the level above it × (1 + level_tolerance): every device-memory byte
 ///     passes through that cache, so it is the cache's points (slower than device memory) that are
 ///     rejected, not the device memory's;
-///  4. a transition "a+b" above the best of level a or below the best of level b, by more than
-///     max(level_tolerance, its own spread).
+///  4. a transition "a+b" above the best of level a, or below the slowest point of level b, by more
+///     than max(level_tolerance, its own spread).
 /// Each level's best is taken over its points not rejected. Idempotent. Returns the number of points
 /// newly rejected.
 int reject_impossible(results& r, const sanity_thresholds& t = {});

@@ -71,6 +71,17 @@ void reject(bandwidth_result& b, std::string reason, int& count) {
   ++count;
 }
 
+/// Slowest rate of each rank over the pattern's points not rejected (0 = none).
+std::array<double, 5> worst_by_rank(const std::vector<bandwidth_result*>& pts) {
+  std::array<double, 5> worst{};
+  for (const auto* b : pts)
+    if (!b->rejected) {
+      const int k = level_rank(b->level);
+      if (k > 0 && b->bytes_per_s > 0 && (worst[k] == 0 || b->bytes_per_s < worst[k])) worst[k] = b->bytes_per_s;
+    }
+  return worst;
+}
+
 /// Best rate of each rank over the pattern's points not rejected (index 0 unused).
 std::array<double, 5> best_by_rank(const std::vector<bandwidth_result*>& pts) {
   std::array<double, 5> best{};
@@ -120,8 +131,9 @@ void apply_level_rules(std::vector<bandwidth_result*>& pts, const sanity_thresho
                                  rank_name(u), gbs(b->bytes_per_s), gbs(best[4]), rank_name(u), rank_name(u)),
                  count);
   }
-  // Transitions "a+b" lie between their two neighbours.
+  // Transitions "a+b" lie between their two neighbours: not above the best of a, not below every point of b.
   const auto best = best_by_rank(pts);
+  const auto worst = worst_by_rank(pts);
   for (auto* b : pts) {
     const auto plus = b->level.find('+');
     if (b->rejected || plus == std::string::npos) continue;
@@ -133,9 +145,10 @@ void apply_level_rules(std::vector<bandwidth_result*>& pts, const sanity_thresho
       reject(*b, fmt::format("transition {} at {} is faster than the {} best of {}: it must lie between its neighbours",
                              b->level, gbs(b->bytes_per_s), rank_name(upper), gbs(best[upper])),
              count);
-    else if (best[c] > 0 && b->bytes_per_s < best[c] * (1 - tol))
-      reject(*b, fmt::format("transition {} at {} is slower than the {} best of {}: it must lie between its neighbours",
-                             b->level, gbs(b->bytes_per_s), rank_name(c), gbs(best[c])),
+    else if (worst[c] > 0 && b->bytes_per_s < worst[c] * (1 - tol))
+      reject(*b, fmt::format("transition {} at {} is slower than every {} point (slowest {}): it must lie between its "
+                             "neighbours",
+                             b->level, gbs(b->bytes_per_s), rank_name(c), gbs(worst[c])),
              count);
   }
 }

@@ -168,8 +168,8 @@ TEST(SanityRules, TransitionBelowDeviceMemoryAndDramAboveNominalAreRejected) {
   r.measured.bandwidth.push_back(point("copy", "dram", 9000, 32 * MiB));       // in the 72 MB L2
   EXPECT_EQ(reject_impossible(r), 3);
   EXPECT_EQ(r.measured.bandwidth[6].rejected_reason,
-            "transition l2+dram at 3000.0 GB/s is slower than the device memory best of 4600.0 GB/s: it must lie "
-            "between its neighbours");
+            "transition l2+dram at 3000.0 GB/s is slower than every device memory point (slowest 4600.0 GB/s): it "
+            "must lie between its neighbours");
   EXPECT_EQ(r.measured.bandwidth[7].rejected_reason,
             "5400.0 GB/s is 12.5% above the nominal memory bandwidth 4800.0 GB/s");
   EXPECT_EQ(r.measured.bandwidth[8].rejected_reason,

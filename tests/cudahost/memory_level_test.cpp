@@ -66,7 +66,7 @@ TEST(MemoryLevel, SweepCoversL2TransitionsAndDram) {
   EXPECT_EQ(capped.back(), 90 * MiB);
 }
 
-TEST(StreamVariants, CachedRereadsUseOnlyL1BypassingLoads) {
+TEST(StreamVariants, CachedRereadsNeverUseStreamingLoads) {
   // With reps > 1 a .cs load could be served by L1 (the fault behind a 22.8 TB/s "L2" roof on an H200).
   for (int v = 0; v < stream_variant_count; ++v) {
     const bool cs = stream_variants[v].load == load_hint::cs;
@@ -93,4 +93,36 @@ TEST(StreamPattern, ClosedFormSum) {
   std::uint32_t brute = 0;
   for (std::uint32_t j = 0; j < 1000; ++j) brute += j * 2654435761u + 12345u;
   EXPECT_EQ(pattern_sum(1000, 2654435761u, 12345u), brute);
+}
+
+TEST(StreamVariants, RotatedPassesTouchEveryElementOnceAndMoveAcrossSms) {
+  // H200: 132 SMs × 8 resident blocks of 256 threads.
+  const std::size_t grid = 1056, block = 256, stride = grid * block;
+  const std::size_t shift = rotate_shift(grid, block);
+  EXPECT_EQ(shift, 653u * 256u);  // round(0.618 × 1056) blocks
+  std::vector<char> seen(stride);
+  for (std::size_t r : {std::size_t{0}, std::size_t{1}, std::size_t{7}}) {  // each pass is a permutation
+    std::fill(seen.begin(), seen.end(), 0);
+    for (std::size_t t = 0; t < stride; t += 97) seen[rotate_start(t, r, shift, stride)]++;
+    for (std::size_t t = 0; t < stride; t += 97) EXPECT_EQ(seen[rotate_start(t, r, shift, stride)], 1);
+  }
+  std::size_t s = 12345;
+  for (std::size_t r = 1; r < 300; ++r) {
+    s = rotate_next(s, shift, stride);
+    ASSERT_EQ(s, rotate_start(12345, r, shift, stride)) << r;
+  }
+  // The blocks of one SM (round-robin or contiguous placement) read, in the next 32 passes, none of
+  // the slices they read in this one: no pass is an L1 hit of an earlier one on the same SM.
+  auto vblock = [&](std::size_t b, std::size_t r) { return rotate_start(b * block, r, shift, stride) / block; };
+  for (int placement = 0; placement < 2; ++placement)
+    for (std::size_t sm = 0; sm < 132; sm += 13) {
+      std::vector<std::size_t> mine;
+      for (std::size_t b = 0; b < grid; ++b)
+        if ((placement == 0 ? b % 132 : b / 8) == sm) mine.push_back(b);
+      for (std::size_t d = 1; d <= 32; ++d)
+        for (std::size_t b1 : mine)
+          for (std::size_t b2 : mine) ASSERT_NE(vblock(b1, 0), vblock(b2, d)) << placement << " " << sm << " " << d;
+    }
+  EXPECT_TRUE(variant_allowed(stream_op::read, 7, 64));   // .ca, rotated: allowed for re-reads
+  EXPECT_FALSE(variant_allowed(stream_op::write, 7, 64));  // repeats row 0's stores
 }

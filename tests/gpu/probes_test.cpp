@@ -27,8 +27,14 @@ TEST(GpuProbes, BandwidthPatternsVerifiedAndPlausible) {
     }
     EXPECT_GT(dram_best, 100e9) << pattern;
     EXPECT_GT(l2_best, 100e9) << pattern;
-    // Each level is measured apart: L2 (writes too) faster than device memory, L1 faster than L2.
-    EXPECT_GT(l2_best, dram_best) << pattern;
+    // Each level is measured apart: L2 reads, copies and triads well above device memory (H200,
+    // 2026-11-30: 1.8×, 1.9×, 2.5×), L1 above L2. Writes: on that H200 every store hint (.wb, .cg, .cs,
+    // L2 evict_last) wrote to L2 at the HBM write rate (4.62 against 4.65 TB/s), so only "not below".
+    if (std::string(pattern) == "write") {
+      EXPECT_GT(l2_best, 0.9 * dram_best) << pattern;
+    } else {
+      EXPECT_GT(l2_best, 1.5 * dram_best) << pattern;
+    }
     if (std::string(pattern) == "read") {
       EXPECT_GT(l1_best, l2_best);
     } else {

@@ -9,7 +9,9 @@ namespace {
 template <load_hint H>
 __device__ __forceinline__ uint4 load16(const uint4* p) {
   uint4 v;
-  if constexpr (H == load_hint::cs)
+  if constexpr (H == load_hint::ca)
+    asm volatile("ld.global.ca.v4.u32 {%0,%1,%2,%3}, [%4];" : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w) : "l"(p));
+  else if constexpr (H == load_hint::cs)
     asm volatile("ld.global.cs.v4.u32 {%0,%1,%2,%3}, [%4];" : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w) : "l"(p));
   else
     asm volatile("ld.global.cg.v4.u32 {%0,%1,%2,%3}, [%4];" : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w) : "l"(p));
@@ -75,15 +77,17 @@ __device__ __forceinline__ void block_sum(std::uint32_t acc, std::uint32_t* out)
   }
 }
 
-template <stream_op OP, int U, load_hint LH, store_hint SH>
+template <stream_op OP, int U, load_hint LH, store_hint SH, bool ROT>
 __global__ void __launch_bounds__(stream_block) stream_kernel(stream_args p) {
   const std::uint64_t pol = SH == store_hint::evict_last ? evict_last_policy() : 0;
   const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
   const std::size_t tid = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   const std::size_t n = p.n;
+  const std::size_t shift = ROT ? rotate_shift(gridDim.x, blockDim.x) : 0;
   std::uint32_t acc = 0;
-  for (int r = 0; r < p.reps; ++r) {
-    std::size_t i = tid;
+  std::size_t start = tid;  // rotate_start(tid, r, shift, stride) in pass r
+  for (int r = 0; r < p.reps; ++r, start = ROT ? rotate_next(start, shift, stride) : start) {
+    std::size_t i = start;
     for (; i + (U - 1) * stride < n; i += U * stride) {
       if constexpr (OP == stream_op::read) {
         uint4 v[U];
@@ -154,16 +158,18 @@ __global__ void __launch_bounds__(stream_block) l1_read_kernel(stream_args p) {
 template <stream_op OP>
 void* kernel_for(int variant) {
   switch (variant) {
-    case 0: return reinterpret_cast<void*>(&stream_kernel<OP, 4, load_hint::cg, store_hint::wb>);
-    case 1: return reinterpret_cast<void*>(&stream_kernel<OP, 8, load_hint::cg, store_hint::wb>);
-    case 2: return reinterpret_cast<void*>(&stream_kernel<OP, 4, load_hint::cg, store_hint::cg>);
-    case 3: return reinterpret_cast<void*>(&stream_kernel<OP, 4, load_hint::cg, store_hint::cs>);
-    case 4: return reinterpret_cast<void*>(&stream_kernel<OP, 4, load_hint::cg, store_hint::evict_last>);
-    case 5: return reinterpret_cast<void*>(&stream_kernel<OP, 4, load_hint::cs, store_hint::cs>);
-    default: return reinterpret_cast<void*>(&stream_kernel<OP, 8, load_hint::cs, store_hint::cs>);
+    case 0: return reinterpret_cast<void*>(&stream_kernel<OP, 4, load_hint::cg, store_hint::wb, false>);
+    case 1: return reinterpret_cast<void*>(&stream_kernel<OP, 8, load_hint::cg, store_hint::wb, false>);
+    case 2: return reinterpret_cast<void*>(&stream_kernel<OP, 4, load_hint::cg, store_hint::cg, false>);
+    case 3: return reinterpret_cast<void*>(&stream_kernel<OP, 4, load_hint::cg, store_hint::cs, false>);
+    case 4: return reinterpret_cast<void*>(&stream_kernel<OP, 4, load_hint::cg, store_hint::evict_last, false>);
+    case 5: return reinterpret_cast<void*>(&stream_kernel<OP, 4, load_hint::cs, store_hint::cs, false>);
+    case 6: return reinterpret_cast<void*>(&stream_kernel<OP, 8, load_hint::cs, store_hint::cs, false>);
+    case 7: return reinterpret_cast<void*>(&stream_kernel<OP, 4, load_hint::ca, store_hint::wb, true>);
+    default: return reinterpret_cast<void*>(&stream_kernel<OP, 8, load_hint::ca, store_hint::wb, true>);
   }
 }
-static_assert(stream_variant_count == 7, "kernel_for has one case per stream_variants row");
+static_assert(stream_variant_count == 9, "kernel_for has one case per stream_variants row");
 
 void* l1_kernel_for(int unroll) {
   return unroll == 2 ? reinterpret_cast<void*>(&l1_read_kernel<2>) : reinterpret_cast<void*>(&l1_read_kernel<4>);
@@ -206,11 +212,12 @@ bool variant_allowed(stream_op op, int variant, int reps) {
   if (variant == stream_memcpy_variant) return op == stream_op::copy && reps == 1;
   if (variant < 0 || variant > stream_memcpy_variant) return false;
   const stream_variant v = stream_variants[variant];
-  if (reps > 1 && v.load == load_hint::cs && op != stream_op::write) return false;  // a re-read could hit L1
+  // A re-read (reps > 1) with an L1-allocating load could hit L1, unless the passes rotate.
+  if (reps > 1 && v.load != load_hint::cg && !v.rotate && op != stream_op::write) return false;
   // Reads have no stores: the store hint does not matter, keep one variant per (unroll, load hint).
   if (op == stream_op::read && v.store != (v.load == load_hint::cs ? store_hint::cs : store_hint::wb)) return false;
-  // Writes have no loads: keep the .cs-load rows only where they differ (none do).
-  if (op == stream_op::write && v.load == load_hint::cs) return false;
+  // Writes have no loads: keep the .cg-load rows only (the others repeat their stores).
+  if (op == stream_op::write && v.load != load_hint::cg) return false;
   return true;
 }
 
@@ -223,6 +230,8 @@ const char* variant_hints(int variant) {
     case 4: return "4 × 16 B in flight per thread, loads .cg, stores with an L2 evict_last policy";
     case 5: return "4 × 16 B in flight per thread, loads .cs, stores .cs";
     case 6: return "8 × 16 B in flight per thread, loads .cs, stores .cs";
+    case 7: return "4 × 16 B in flight per thread, loads .ca in passes rotated over the SMs, stores .wb";
+    case 8: return "8 × 16 B in flight per thread, loads .ca in passes rotated over the SMs, stores .wb";
     default: return "the driver's cudaMemcpyAsync device-to-device";
   }
 }

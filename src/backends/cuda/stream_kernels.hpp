@@ -23,29 +23,55 @@ namespace roofline::cuda {
 
 enum class stream_op { read, write, copy, triad };
 
-enum class load_hint { cg, cs };
+enum class load_hint { cg, cs, ca };
 enum class store_hint { wb, cg, cs, evict_last };
 
 /// A kernel variant of the grid-stride kernel: independent 16-byte accesses per thread per loop
-/// trip, and the cache hints of its loads and stores.
+/// trip, the cache hints of its loads and stores, and whether each pass rotates the threads over the
+/// array (rotate_start) so that no SM re-reads what it read in the passes before.
 struct stream_variant {
   int unroll;  ///< 4 or 8
   load_hint load;
   store_hint store;
+  bool rotate = false;
 };
 inline constexpr stream_variant stream_variants[] = {
-    {4, load_hint::cg, store_hint::wb}, {8, load_hint::cg, store_hint::wb},         {4, load_hint::cg, store_hint::cg},
-    {4, load_hint::cg, store_hint::cs}, {4, load_hint::cg, store_hint::evict_last}, {4, load_hint::cs, store_hint::cs},
-    {8, load_hint::cs, store_hint::cs},
+    {4, load_hint::cg, store_hint::wb},       {8, load_hint::cg, store_hint::wb},
+    {4, load_hint::cg, store_hint::cg},       {4, load_hint::cg, store_hint::cs},
+    {4, load_hint::cg, store_hint::evict_last}, {4, load_hint::cs, store_hint::cs},
+    {8, load_hint::cs, store_hint::cs},       {4, load_hint::ca, store_hint::wb, true},
+    {8, load_hint::ca, store_hint::wb, true},
 };
-inline constexpr int stream_variant_count = 7;
+inline constexpr int stream_variant_count = 9;
+
+/// Rotation of the grid-stride sweep: in pass r thread t starts at element
+/// (t + r · shift) mod stride, stride = grid × block threads, so every pass still touches every element
+/// exactly once. shift = round(0.618 · grid) blocks (the golden ratio spreads the multiples r · shift
+/// evenly), so the blocks of one SM read, pass after pass, slices other SMs read before: an SM meets
+/// the same slice again only after the whole array has gone through it, and an L1-allocating load
+/// (.ca) is an L2 hit, not an L1 hit, once the array exceeds the L1. Returns shift in threads.
+__host__ __device__ inline std::size_t rotate_shift(std::size_t grid, std::size_t block) {
+  const std::size_t blocks = (grid * 618 + 500) / 1000;
+  return (blocks == 0 || blocks >= grid ? 1 : blocks) * block;
+}
+/// First element of thread t in pass r.
+__host__ __device__ inline std::size_t rotate_start(std::size_t t, std::size_t r, std::size_t shift, std::size_t stride) {
+  return (t + (r % stride) * (shift % stride)) % stride;
+}
+/// rotate_start of the next pass from this pass's, without a division (shift < stride): what the
+/// kernel runs.
+__host__ __device__ inline std::size_t rotate_next(std::size_t start, std::size_t shift, std::size_t stride) {
+  start += shift;
+  return start >= stride ? start - stride : start;
+}
 /// Copy only: one more candidate beside our kernels, the driver's device-to-device cudaMemcpyAsync
 /// (what PyTorch's copy_ of a contiguous tensor runs); same bytes, same verification.
 inline constexpr int stream_memcpy_variant = stream_variant_count;
 
 /// Whether `variant` may time a sweep point whose launch passes over the same elements `reps` times:
-/// with reps > 1 only L1-bypassing (.cg) loads, so that a re-read cannot be an L1 hit; the driver's
-/// memcpy only with reps == 1 (one pass per call, as it is timed).
+/// with reps > 1 only L1-bypassing (.cg) loads, or L1-allocating ones (.ca) in rotating passes, so
+/// that a re-read cannot be an L1 hit; the driver's memcpy only with reps == 1 (one pass per call,
+/// as it is timed).
 bool variant_allowed(stream_op op, int variant, int reps);
 /// "4 × 16 B in flight per thread, loads .cg, stores .wb", or the memcpy's name.
 const char* variant_hints(int variant);
