@@ -13,7 +13,7 @@ struct sanity_thresholds {
   double spread = 0.25;          ///< (max − min) / median of the timed samples above this is flagged
   double throttled_fraction = 0.0;  ///< any throttled sample is flagged with its NVML reasons
   double level_tolerance = 0.05;  ///< noise allowed when one memory level's rate is compared with another's
-  /// A cache level whose rate reaches (1 − level_margin) × the level above it was served by that level:
+  /// A cache level whose read rate reaches (1 − level_margin) × the level above it was served by that level:
   /// published hierarchies are far apart (L2/L1 ≤ 0.6, LLC/L2 ≤ 0.6, docs/methodology.md "Physical rules").
   double level_margin = 0.25;
 };
@@ -25,7 +25,8 @@ struct sanity_thresholds {
 ///     "l3_bytes" on CPUs, "l2_bytes" on GPUs), or a rate above the nominal memory bandwidth by more
 ///     than `above_nominal`;
 ///  2. a cache level (l2, l3/llc) faster than the nearest measured level above it × (1 + level_tolerance),
-///     or within `level_margin` of it (e.g. an L1 point labelled L2);
+///     or, for reads, within `level_margin` of it (e.g. an L1 point labelled L2; writes and copies move
+///     lines both ways and can be bound by the same path at two levels, so only reads);
 ///  3. device memory faster than the level above it × (1 + level_tolerance): every device-memory byte
 ///     passes through that cache, so it is the cache's points (slower than device memory) that are
 ///     rejected, not the device memory's;

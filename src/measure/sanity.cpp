@@ -112,7 +112,7 @@ void apply_level_rules(std::vector<bandwidth_result*>& pts, const sanity_thresho
         reject(*b, fmt::format("{} {} is faster than the {} best of {}: a level cannot exceed the level above it",
                                rank_name(rank), gbs(b->bytes_per_s), rank_name(u), gbs(best[u])),
                count);
-      else if (b->bytes_per_s >= best[u] * (1 - t.level_margin))
+      else if (b->pattern == "read" && b->bytes_per_s >= best[u] * (1 - t.level_margin))
         reject(*b, fmt::format("{} {} is within {:.0f}% of the {} best of {}: served by the {}, not the {}",
                                rank_name(rank), gbs(b->bytes_per_s), 100 * t.level_margin, rank_name(u),
                                gbs(best[u]), rank_name(u), rank_name(rank)),
