@@ -26,8 +26,23 @@ RL_JSON(nominal_roofs, device_name, source, factors, peaks, memory_bandwidth_byt
 RL_JSON(stats_summary, n, min, max, median, mean, spread)
 RL_JSON(telemetry_summary, samples, sample_hz, sm_clock_mhz, mem_clock_mhz, power_w, temperature_c,
         throttle_reasons, throttled_fraction)
-RL_JSON(bandwidth_result, pattern, level, working_set_bytes, bytes_per_s, median_bytes_per_s, spread,
-        repeats, bytes_convention, verified, burst_bytes_per_s, telemetry, flags, rejected, rejected_reason)
+// bandwidth_result: `rejected` and `rejected_reason` are written only for a rejected point, so a
+// results.json without rejections reads and writes back unchanged.
+void to_json(json& nlohmann_json_j, const bandwidth_result& nlohmann_json_t) {
+  NLOHMANN_JSON_EXPAND(NLOHMANN_JSON_PASTE(NLOHMANN_JSON_TO, pattern, level, working_set_bytes, bytes_per_s,
+                                           median_bytes_per_s, spread, repeats, bytes_convention, verified,
+                                           burst_bytes_per_s, telemetry, flags))
+  if (nlohmann_json_t.rejected) {
+    nlohmann_json_j["rejected"] = true;
+    nlohmann_json_j["rejected_reason"] = nlohmann_json_t.rejected_reason;
+  }
+}
+void from_json(const json& nlohmann_json_j, bandwidth_result& nlohmann_json_t) {
+  const bandwidth_result nlohmann_json_default_obj{};
+  NLOHMANN_JSON_EXPAND(NLOHMANN_JSON_PASTE(NLOHMANN_JSON_FROM_WITH_DEFAULT, pattern, level, working_set_bytes,
+                                           bytes_per_s, median_bytes_per_s, spread, repeats, bytes_convention,
+                                           verified, burst_bytes_per_s, telemetry, flags, rejected, rejected_reason))
+}
 RL_JSON(compute_result, precision, engine, size, flops_per_s, median_flops_per_s, spread, repeats,
         verified, method, burst_flops_per_s, telemetry, flags)
 RL_JSON(launch_result, kernel_s, graph_s, method)
