@@ -85,7 +85,8 @@ struct telemetry_summary {
 
 struct bandwidth_result {
   std::string pattern;  ///< read | write | copy | triad
-  std::string level;    ///< l1 | l2 | llc | dram | hbm ("dram" for the device memory roof)
+  std::string level;    ///< l1 | l2 | llc | dram | hbm ("dram" for the device memory roof); "a+b" is a
+                        ///< transition between levels a and b (e.g. "l2+dram"), never a roof
   std::int64_t working_set_bytes = 0;
   double bytes_per_s = 0;         ///< best (the roof)
   double median_bytes_per_s = 0;
@@ -96,8 +97,8 @@ struct bandwidth_result {
   std::optional<double> burst_bytes_per_s;  ///< first ~100 ms (GPU)
   std::optional<telemetry_summary> telemetry;
   std::vector<std::string> flags;  ///< sanity warnings, e.g. "working set fits in LLC"
-  bool rejected = false;           ///< breaks a physical rule or was measured disturbed: never a roof
-  std::string rejected_reason;
+  bool rejected = false;           ///< breaks a physical rule (roofline/sanity.hpp) or was measured disturbed twice: never a roof
+  std::string rejected_reason;     ///< the rule and the numbers, or the interference, when rejected
   std::optional<stats_summary> across_runs;  ///< --repeat N: the best rate of each whole run
 };
 

@@ -47,7 +47,7 @@ const bandwidth_result* best_bandwidth(const measured_roofs& m, const std::strin
   const bandwidth_result* best = nullptr;
   for (const auto& b : m.bandwidth) {
     const bool level_ok = level_kind == "dram" ? is_device_memory(b.level) : b.level == level_kind;
-    if (!level_ok || (!pattern.empty() && b.pattern != pattern) || !(b.bytes_per_s > 0) || b.rejected) continue;
+    if (b.rejected || !level_ok || (!pattern.empty() && b.pattern != pattern) || !(b.bytes_per_s > 0)) continue;
     if (!best || b.bytes_per_s > best->bytes_per_s) best = &b;
   }
   return best;

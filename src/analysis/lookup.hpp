@@ -15,7 +15,8 @@ bool is_gemm_engine(const std::string& engine);
 /// The nominal peak of `precision`: tensor engine first, then vector (CPU), then any engine.
 const nominal_peak* nominal_peak_for(const nominal_roofs& nom, const std::string& precision);
 
-/// Best device-memory bandwidth result, optionally of one pattern ("" = any).
+/// Best bandwidth result of a level ("dram" = device memory), optionally of one pattern ("" = any);
+/// rejected points (roofline/sanity.hpp) are never a roof.
 const bandwidth_result* best_bandwidth(const measured_roofs& m, const std::string& level_kind,
                                        const std::string& pattern = "");
 /// Best compute result of `precision`: GEMM/tensor first; the vector result when there is no GEMM.

@@ -254,6 +254,7 @@ results run_pipeline(const run_options& opt, const model_config& cfg, const std:
   if (r.device.kind == "cpu") be->complete_nominal(r.nominal, r.measured);
 
   const std::string precision = r.device.kind == "cpu" ? "fp32" : "fp16";
+  reject_impossible(r);  // a point that breaks a physical rule is never a roof
   r.roofline = summarize_roofline(r.nominal, r.measured, precision);
 
   model_summary ms;

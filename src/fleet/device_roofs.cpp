@@ -35,7 +35,7 @@ device_roofs extract_roofs(const results& r, int rank) {
   d.status = r.status;
 
   for (const auto& b : r.measured.bandwidth)
-    if (is_device_memory(b.level) && !b.rejected && (!d.dram_bytes_per_s || b.bytes_per_s > *d.dram_bytes_per_s)) {
+    if (!b.rejected && is_device_memory(b.level) && (!d.dram_bytes_per_s || b.bytes_per_s > *d.dram_bytes_per_s)) {
       d.dram_bytes_per_s = b.bytes_per_s;
       d.dram_pattern = b.pattern;
     }

@@ -48,8 +48,7 @@ bool is_device_memory(const std::string& level) {
 const bandwidth_result* best_device_bandwidth(const measured_roofs& m, const std::string& pattern) {
   const bandwidth_result* best = nullptr;
   for (const auto& b : m.bandwidth)
-    if (is_device_memory(b.level) && !b.rejected && (pattern.empty() || b.pattern == pattern) &&
-        (!best || b.bytes_per_s > best->bytes_per_s))
+    if (!b.rejected && is_device_memory(b.level) && (pattern.empty() || b.pattern == pattern) && (!best || b.bytes_per_s > best->bytes_per_s))
       best = &b;
   return best;
 }
@@ -57,14 +56,16 @@ const bandwidth_result* best_device_bandwidth(const measured_roofs& m, const std
 const bandwidth_result* best_level_bandwidth(const measured_roofs& m, const std::string& level) {
   const bandwidth_result* best = nullptr;
   for (const auto& b : m.bandwidth)
-    if (b.level == level && !b.rejected && (!best || b.bytes_per_s > best->bytes_per_s)) best = &b;
+    if (!b.rejected && b.level == level && (!best || b.bytes_per_s > best->bytes_per_s)) best = &b;
   return best;
 }
 
 std::vector<std::string> cache_levels(const measured_roofs& m) {
   std::vector<std::string> v;
   for (const auto& b : m.bandwidth)
-    if (!is_device_memory(b.level) && b.bytes_per_s > 0 && !b.rejected) v.push_back(b.level);
+    // Roofs only: no rejected point, no transition ("l2+dram").
+    if (!b.rejected && !is_device_memory(b.level) && b.level.find('+') == std::string::npos && b.bytes_per_s > 0)
+      v.push_back(b.level);
   std::sort(v.begin(), v.end(), [](const std::string& a, const std::string& b) {
     const int ra = level_rank(a), rb = level_rank(b);
     return ra != rb ? ra < rb : a < b;

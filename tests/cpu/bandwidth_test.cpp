@@ -3,37 +3,57 @@
 #include <gtest/gtest.h>
 
 #include "backends/cpu/stream_kernels.hpp"
+#include "roofline/error.hpp"
 
 using namespace roofline::cpu;
 
 namespace {
-// This CI machine's caches (AMD EPYC Zen 3 KVM guest): 32 KiB L1d, 512 KiB L2 per core, 32 MiB L3.
+// AMD EPYC Zen 3 caches: 32 KiB L1d, 512 KiB L2 per core, 32 MiB L3.
 const cache_sizes zen3{32 * 1024, 512 * 1024, 32 * 1024 * 1024};
 constexpr std::int64_t KiB = 1024, MiB = 1024 * 1024;
 }  // namespace
 
 TEST(CpuBandwidth, LevelLabelsOnFixedCaches) {
-  EXPECT_EQ(memory_level(48 * KiB, 2, zen3), "l1");    // 24 KiB per thread
-  EXPECT_EQ(memory_level(64 * KiB, 2, zen3), "l1");    // exactly L1 per thread
-  EXPECT_EQ(memory_level(65 * KiB, 2, zen3), "l2");
-  EXPECT_EQ(memory_level(1 * MiB, 2, zen3), "l2");     // 512 KiB per thread
-  EXPECT_EQ(memory_level(16 * MiB, 2, zen3), "llc");
-  EXPECT_EQ(memory_level(32 * MiB, 2, zen3), "llc");
-  EXPECT_EQ(memory_level(64 * MiB, 2, zen3), "mixed");  // between LLC and 4x LLC
-  EXPECT_EQ(memory_level(128 * MiB, 2, zen3), "dram");  // 4x LLC
-  EXPECT_EQ(memory_level(128 * MiB, 1, zen3), "dram");
-  EXPECT_EQ(memory_level(1 * MiB, 1, cache_sizes{}), "unknown");
+  auto level = [](std::int64_t ws, int t, const cache_sizes& c) { return memory_level(ws, t, c).level; };
+  EXPECT_EQ(level(48 * KiB, 2, zen3), "l1");        // 24 KiB per thread = 3/4 L1d
+  EXPECT_EQ(level(64 * KiB, 2, zen3), "l1+l2");     // 32 KiB per thread: the whole L1d, partly cached
+  EXPECT_EQ(level(128 * KiB, 2, zen3), "l2");       // 2 × L1d per thread
+  EXPECT_EQ(level(768 * KiB, 2, zen3), "l2");       // 3/4 L2 per thread
+  EXPECT_EQ(level(1 * MiB, 2, zen3), "l2+llc");     // 512 KiB per thread: the whole L2
+  EXPECT_EQ(level(2 * MiB, 2, zen3), "llc");        // 2 × L2 per thread
+  EXPECT_EQ(level(24 * MiB, 2, zen3), "llc");       // 3/4 LLC
+  EXPECT_EQ(level(32 * MiB, 2, zen3), "llc+dram");  // the whole LLC
+  EXPECT_EQ(level(64 * MiB, 2, zen3), "llc+dram");
+  EXPECT_EQ(level(128 * MiB, 2, zen3), "dram");     // 4 × LLC
+  EXPECT_EQ(level(128 * MiB, 1, zen3), "dram");
+  EXPECT_EQ(level(1 * MiB, 1, cache_sizes{}), "unknown");
+  EXPECT_EQ(memory_level(48 * KiB, 2, zen3).why, "L1: 24 KiB per thread <= 3/4 of the 32 KiB L1d");
+  EXPECT_EQ(memory_level(128 * MiB, 2, zen3).why, "DRAM: 128 MiB in total >= 4× the 32 MiB last-level cache");
 }
 
-TEST(CpuBandwidth, SweepSpansL1ToFourTimesLlc) {
-  const auto s = sweep_sizes(zen3, 2, 16);
-  ASSERT_GE(s.size(), 10u);
-  EXPECT_LE(s.front(), 64 * KiB);
-  EXPECT_GE(s.back(), 128 * MiB);
+TEST(CpuBandwidth, SweepHasPointsInsideEveryLevel) {
+  const auto s = sweep_sizes(zen3, 2, 1, false);
+  std::vector<std::string> levels;
+  for (auto x : s) levels.push_back(memory_level(x, 2, zen3).level);
+  EXPECT_EQ(levels, (std::vector<std::string>{"l1", "l1", "l1", "l1+l2", "l2", "l2", "l2", "l2+llc", "llc", "llc",
+                                              "llc", "llc+dram", "dram"}));
   for (std::size_t i = 1; i < s.size(); ++i) EXPECT_GT(s[i], s[i - 1]);
-  EXPECT_EQ(memory_level(s.front(), 2, zen3), "l1");
-  EXPECT_EQ(memory_level(s.back(), 2, zen3), "dram");
-  EXPECT_EQ(sweep_sizes(zen3, 2, 5).size(), 5u);
+  for (auto x : s) EXPECT_EQ(x % (384 * 2), 0);
+  // Device memory: every array of a triad at 4 × LLC (STREAM's rule), 384 MiB in all.
+  EXPECT_EQ(sweep_sizes(zen3, 2, 3, false).back(), 384 * MiB);
+  const auto quick = sweep_sizes(zen3, 2, 1, true);
+  levels.clear();
+  for (auto x : quick) levels.push_back(memory_level(x, 2, zen3).level);
+  EXPECT_EQ(levels, (std::vector<std::string>{"l1", "l2", "llc", "dram"}));
+}
+
+TEST(CpuBandwidth, NonTemporalStoresOnlyBeyondTheCaches) {
+  EXPECT_EQ(kernels_for(stream_pattern::copy, false), (std::vector<stream_kernel>{stream_kernel::plain}));
+  EXPECT_EQ(kernels_for(stream_pattern::copy, true),
+            (std::vector<stream_kernel>{stream_kernel::plain, stream_kernel::nontemporal, stream_kernel::memcpy}));
+  EXPECT_EQ(kernels_for(stream_pattern::read, true), (std::vector<stream_kernel>{stream_kernel::plain, stream_kernel::read4}));
+  EXPECT_EQ(kernels_for(stream_pattern::triad, true),
+            (std::vector<stream_kernel>{stream_kernel::plain, stream_kernel::nontemporal}));
 }
 
 TEST(CpuBandwidth, ReadClosedForm) {
@@ -43,11 +63,13 @@ TEST(CpuBandwidth, ReadClosedForm) {
   EXPECT_DOUBLE_EQ(read_closed_form(2048), 2.0 * (1024.0 * 1023.0 / 2.0 + 512.0));
 }
 
-TEST(CpuBandwidth, EveryPatternVerifiedAndPositiveAtSmallSize) {
-  stream_arrays a(3 * MiB, 2);
-  for (auto p : {stream_pattern::read, stream_pattern::write, stream_pattern::copy, stream_pattern::triad, stream_pattern::read}) {
-    const std::int64_t n = 1000 + 8 * 37;  // not a multiple of the unroll
-    const double s = a.run(p, n, 3);
-    EXPECT_GT(s, 0) << to_string(p);
-  }
+TEST(CpuBandwidth, EveryPatternAndKernelVerifiedAndPositiveAtSmallSize) {
+  stream_arrays a(3 * MiB / 8, 2);
+  for (auto p : {stream_pattern::read, stream_pattern::write, stream_pattern::copy, stream_pattern::triad, stream_pattern::read})
+    for (auto k : kernels_for(p, true)) {
+      const std::int64_t n = 1000 + 8 * 37;  // not a multiple of the unroll
+      const double s = a.run(p, n, 3, k);
+      EXPECT_GT(s, 0) << to_string(p) << " " << to_string(k);
+    }
+  EXPECT_THROW(a.run(stream_pattern::read, 1000, 1, stream_kernel::nontemporal), roofline::probe_error);
 }

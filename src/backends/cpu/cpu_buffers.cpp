@@ -1,6 +1,11 @@
 #include "backends/cpu/cpu_buffers.hpp"
 
 #include <algorithm>
+#include <cstdint>
+
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
 
 #include "backends/cpu/cpu_detect.hpp"
 #ifdef ROOFLINE_HAVE_OPENMP
@@ -16,6 +21,19 @@ int worker_threads() {
 #else
   (void)cores;
   return 1;
+#endif
+}
+
+void advise_huge_pages(void* p, std::size_t bytes) {
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+  constexpr std::uintptr_t huge = std::uintptr_t{2} << 20;
+  if (bytes < 2 * huge) return;
+  const auto begin = (reinterpret_cast<std::uintptr_t>(p) + huge - 1) & ~(huge - 1);
+  const auto end = (reinterpret_cast<std::uintptr_t>(p) + bytes) & ~(huge - 1);
+  if (end > begin) (void)madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE);
+#else
+  (void)p;
+  (void)bytes;
 #endif
 }
 

@@ -34,6 +34,12 @@ class aligned_buffer {
   std::size_t n_ = 0;
 };
 
+/// Asks the kernel for transparent huge pages over the 2 MiB-aligned part of [p, p + bytes)
+/// (madvise MADV_HUGEPAGE; Linux Documentation/admin-guide/mm/transhuge.rst), before the first touch,
+/// so that streaming kernels are not limited by TLB misses where THP is in "madvise" mode. A hint:
+/// failures are ignored; does nothing for buffers under 4 MiB or off Linux.
+void advise_huge_pages(void* p, std::size_t bytes);
+
 /// Threads the probes and kernels use: the physical cores (detected), capped by OMP_NUM_THREADS.
 int worker_threads();
 

@@ -25,7 +25,7 @@ volatile double g_one_d = 1.0, g_step_d = 0x1.0p-52;
 
 constexpr const char* bytes_convention =
     "bytes the kernel reads + writes (read 8 B, write 8 B, copy 16 B, triad 24 B per element, fp64); "
-    "write-allocate (read-for-ownership) traffic is NOT counted";
+    "write-allocate (read-for-ownership) traffic of plain stores is NOT counted (non-temporal stores have none)";
 
 cache_sizes detected_caches() {
   const auto& d = detect_cpu().desc;
@@ -52,23 +52,37 @@ void bandwidth_probe(stream_pattern p, int index, const probe_options& opt,
                      std::shared_ptr<std::unique_ptr<stream_arrays>> arrays, measured_roofs& out) {
   const int threads = worker_threads();
   const cache_sizes caches = detected_caches();
-  const auto sizes = sweep_sizes(caches, threads, opt.quick ? 5 : 16);
-  if (!*arrays) *arrays = std::make_unique<stream_arrays>(sizes.back(), threads);
+  const auto sizes = sweep_sizes(caches, threads, arrays_of(p), opt.quick);
+  // One set of arrays for all patterns: each as large as the device-memory point's arrays.
+  if (!*arrays) *arrays = std::make_unique<stream_arrays>(sizes.back() / (8 * arrays_of(p)) + 384 * threads, threads);
   stream_arrays& s = **arrays;
   const double traffic_target = opt.quick ? 32.0 * 1048576 : 128.0 * 1048576;  // bytes per sample
   const timing_options t = sweep_timing(opt.timing);
   std::vector<bandwidth_result> results;
   for (std::size_t i = 0; i < sizes.size(); ++i) {
-    const std::int64_t n = std::min(sizes[i] / (8 * arrays_of(p)), s.max_elements(p));
+    const std::int64_t n = std::min(sizes[i] / (8 * arrays_of(p)), s.max_elements());
     const std::int64_t ws = n * 8 * arrays_of(p);
     const int passes = static_cast<int>(std::max(1.0, std::ceil(traffic_target / static_cast<double>(ws))));
     report(opt, fmt::format("bandwidth/{}: working set {:.3g} MiB ({}/{})", to_string(p), ws / 1048576.0, i + 1, sizes.size()),
            index, probe_count, static_cast<double>(i) / sizes.size());
-    const auto samples = time_repeated([&] { return s.run(p, n, passes); }, t);
+    const level_label level = memory_level(ws, threads, caches);
+    // Kernel variants: a brief trial of each allowed one (one warm-up, then the faster of two runs);
+    // non-temporal stores only beyond the caches.
+    const auto kernels = kernels_for(p, level.level == "dram" || level.level == "llc+dram");
+    stream_kernel best = kernels.front();
+    if (kernels.size() > 1) {
+      double best_t = 0;
+      for (const stream_kernel k : kernels) {
+        s.run(p, n, passes, k);
+        const double tk = std::min(s.run(p, n, passes, k), s.run(p, n, passes, k));
+        if (best_t == 0 || tk < best_t) best_t = tk, best = k;
+      }
+    }
+    const auto samples = time_repeated([&] { return s.run(p, n, passes, best); }, t);
     const rate_summary r = rates(static_cast<double>(ws) * passes, samples);
     bandwidth_result b;
     b.pattern = to_string(p);
-    b.level = memory_level(ws, threads, caches);
+    b.level = level.level;
     b.working_set_bytes = ws;
     b.bytes_per_s = r.best;
     b.median_bytes_per_s = r.median;
@@ -76,8 +90,9 @@ void bandwidth_probe(stream_pattern p, int index, const probe_options& opt,
     b.repeats = r.repeats;
     b.bytes_convention = bytes_convention;
     b.verified = true;
-    b.flags.push_back(fmt::format("{} threads, {} pass(es) per sample", threads, passes));
-    if (b.level == "mixed") b.flags.push_back("working set between the LLC and 4x LLC: partly cached");
+    b.flags.push_back(level.why);
+    b.flags.push_back(fmt::format("kernel: {} (fastest of {} tried), {} threads, {} pass(es) per sample", to_string(best),
+                                  kernels.size(), threads, passes));
     results.push_back(std::move(b));
   }
   out.bandwidth.insert(out.bandwidth.end(), results.begin(), results.end());

@@ -2,7 +2,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <fmt/format.h>
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
 
 #include "roofline/error.hpp"
 #ifdef ROOFLINE_HAVE_OPENMP
@@ -55,6 +59,94 @@ ROOFLINE_STREAM_KERNEL void triad_chunk(double* __restrict a, const double* __re
   for (std::int64_t i = 0; i < n; ++i) a[i] = b[i] + s * c[i];
 }
 
+// Four concurrent streams per thread (the quarters of its chunk), two accumulators each: more lines
+// in flight for the hardware prefetchers than one stream.
+ROOFLINE_STREAM_KERNEL double sum_chunk4(const double* __restrict a, std::int64_t n) {
+  const std::int64_t q = n / 64 * 16;  // each quarter: a multiple of 16 elements
+  double s[64] = {};
+  for (std::int64_t i = 0; i < q; i += 16) {
+#pragma omp simd
+    for (int l = 0; l < 16; ++l) {
+      s[l] += a[i + l];
+      s[16 + l] += a[q + i + l];
+      s[32 + l] += a[2 * q + i + l];
+      s[48 + l] += a[3 * q + i + l];
+    }
+  }
+  double r = 0;
+  for (int l = 0; l < 64; ++l) r += s[l];
+  for (std::int64_t i = 4 * q; i < n; ++i) r += a[i];
+  return r;
+}
+
+// Non-temporal stores: the line is written without being read first (no read-for-ownership) and
+// bypasses the caches (Intel SDM vol. 1 §10.4.6.2; AMD64 APM vol. 1 §3.9.1). `a` must be 64-byte
+// aligned: chunks start on 8-element boundaries of 64-byte aligned arrays. An sfence orders them.
+enum class isa_level { sse2, avx2, avx512 };
+isa_level store_isa() {
+#if defined(__x86_64__) && defined(__GNUC__)
+  static const isa_level l = __builtin_cpu_supports("avx512f") ? isa_level::avx512
+                             : __builtin_cpu_supports("avx2")  ? isa_level::avx2
+                                                               : isa_level::sse2;
+  return l;
+#else
+  return isa_level::sse2;
+#endif
+}
+
+#if defined(__x86_64__)
+// op: 0 write v, 1 copy b, 2 triad b + s·c.
+template <int OP>
+__attribute__((target("avx512f"))) void nt_chunk512(double* a, const double* b, const double* c, std::int64_t n, double v) {
+  const __m512d vv = _mm512_set1_pd(v);
+  std::int64_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    if constexpr (OP == 0) _mm512_stream_pd(a + i, vv);
+    if constexpr (OP == 1) _mm512_stream_pd(a + i, _mm512_load_pd(b + i));
+    if constexpr (OP == 2) _mm512_stream_pd(a + i, _mm512_add_pd(_mm512_load_pd(b + i), _mm512_mul_pd(vv, _mm512_load_pd(c + i))));
+  }
+  for (; i < n; ++i) a[i] = OP == 0 ? v : OP == 1 ? b[i] : b[i] + v * c[i];
+  _mm_sfence();
+}
+template <int OP>
+__attribute__((target("avx2"))) void nt_chunk256(double* a, const double* b, const double* c, std::int64_t n, double v) {
+  const __m256d vv = _mm256_set1_pd(v);
+  std::int64_t i = 0;
+  for (; i + 4 <= n; i += 4) {
+    if constexpr (OP == 0) _mm256_stream_pd(a + i, vv);
+    if constexpr (OP == 1) _mm256_stream_pd(a + i, _mm256_load_pd(b + i));
+    if constexpr (OP == 2) _mm256_stream_pd(a + i, _mm256_add_pd(_mm256_load_pd(b + i), _mm256_mul_pd(vv, _mm256_load_pd(c + i))));
+  }
+  for (; i < n; ++i) a[i] = OP == 0 ? v : OP == 1 ? b[i] : b[i] + v * c[i];
+  _mm_sfence();
+}
+template <int OP>
+void nt_chunk128(double* a, const double* b, const double* c, std::int64_t n, double v) {
+  const __m128d vv = _mm_set1_pd(v);
+  std::int64_t i = 0;
+  for (; i + 2 <= n; i += 2) {
+    if constexpr (OP == 0) _mm_stream_pd(a + i, vv);
+    if constexpr (OP == 1) _mm_stream_pd(a + i, _mm_load_pd(b + i));
+    if constexpr (OP == 2) _mm_stream_pd(a + i, _mm_add_pd(_mm_load_pd(b + i), _mm_mul_pd(vv, _mm_load_pd(c + i))));
+  }
+  for (; i < n; ++i) a[i] = OP == 0 ? v : OP == 1 ? b[i] : b[i] + v * c[i];
+  _mm_sfence();
+}
+#endif
+
+template <int OP>
+void nt_chunk(double* a, const double* b, const double* c, std::int64_t n, double v) {
+#if defined(__x86_64__)
+  switch (store_isa()) {
+    case isa_level::avx512: nt_chunk512<OP>(a, b, c, n, v); return;
+    case isa_level::avx2: nt_chunk256<OP>(a, b, c, n, v); return;
+    case isa_level::sse2: nt_chunk128<OP>(a, b, c, n, v); return;
+  }
+#else
+  for (std::int64_t i = 0; i < n; ++i) a[i] = OP == 0 ? v : OP == 1 ? b[i] : b[i] + v * c[i];
+#endif
+}
+
 /// Thread t's share [lo, hi) of n elements, split on 8-element (64 B) boundaries.
 std::pair<std::int64_t, std::int64_t> chunk(std::int64_t n, int t, int nt) {
   const std::int64_t blocks = n / 8;
@@ -100,30 +192,81 @@ int arrays_of(stream_pattern p) {
   return 1;
 }
 
-std::string memory_level(std::int64_t working_set_bytes, int threads, const cache_sizes& c) {
-  const int t = std::max(1, threads);
-  const double per_thread = static_cast<double>(working_set_bytes) / t;
-  if (c.l1d > 0 && per_thread <= c.l1d) return "l1";
-  if (c.l2 > 0 && per_thread <= c.l2) return "l2";
-  if (c.l3_total > 0 && per_thread <= static_cast<double>(c.l3_total) / t) return "llc";
-  const double llc = c.l3_total > 0 ? static_cast<double>(c.l3_total) : static_cast<double>(c.l2) * t;
-  if (llc <= 0) return c.l1d > 0 ? "mixed" : "unknown";
-  return static_cast<double>(working_set_bytes) >= 4.0 * llc ? "dram" : "mixed";
+std::string to_string(stream_kernel k) {
+  switch (k) {
+    case stream_kernel::plain: return "plain loads and stores";
+    case stream_kernel::read4: return "four concurrent streams per thread";
+    case stream_kernel::nontemporal: return "non-temporal stores";
+    case stream_kernel::memcpy: return "the C library's memcpy";
+  }
+  return "?";
 }
 
-std::vector<std::int64_t> sweep_sizes(const cache_sizes& c, int threads, int points) {
+std::vector<stream_kernel> kernels_for(stream_pattern p, bool beyond_caches) {
+  std::vector<stream_kernel> k{stream_kernel::plain};
+  if (p == stream_pattern::read) k.push_back(stream_kernel::read4);
+  if (p != stream_pattern::read && beyond_caches) k.push_back(stream_kernel::nontemporal);
+  if (p == stream_pattern::copy && beyond_caches) k.push_back(stream_kernel::memcpy);
+  return k;
+}
+
+namespace {
+std::string kib(double b) { return fmt::format("{:.4g} KiB", b / 1024); }
+std::string mib(double b) { return fmt::format("{:.4g} MiB", b / 1048576); }
+}  // namespace
+
+level_label memory_level(std::int64_t working_set_bytes, int threads, const cache_sizes& c) {
   const int t = std::max(1, threads);
-  const std::int64_t quantum = 384 * static_cast<std::int64_t>(t);  // 8 B × 8 lanes × lcm(1,2,3) × 2 per thread
+  const double total = static_cast<double>(working_set_bytes);
+  const double share = total / t;
+  const double l1 = static_cast<double>(c.l1d), l2 = static_cast<double>(c.l2), llc = static_cast<double>(c.l3_total);
+  if (l1 > 0 && share <= 0.75 * l1)
+    return {"l1", fmt::format("L1: {} per thread <= 3/4 of the {} L1d", kib(share), kib(l1))};
+  if (l1 > 0 && share < 2 * l1)
+    return {"l1+l2", fmt::format("transition: {} per thread is {:.2f}× the {} L1d", kib(share), share / l1, kib(l1))};
+  if (l2 > 0 && share <= 0.75 * l2)
+    return {"l2", fmt::format("L2: {} per thread, >= 2× the L1d and <= 3/4 of the {} L2", kib(share), kib(l2))};
+  if (l2 > 0 && share < 2 * l2 && (llc <= 0 || total < 0.75 * llc))
+    return {"l2+llc", fmt::format("transition: {} per thread is {:.2f}× the {} L2", kib(share), share / l2, kib(l2))};
+  if (llc > 0 && total <= 0.75 * llc)
+    return {"llc", fmt::format("LLC: {} in total, >= 2× the L2 per thread and <= 3/4 of the {} LLC", mib(total), mib(llc))};
+  const double last = llc > 0 ? llc : l2 * t;
+  if (last <= 0) return {c.l1d > 0 ? "l1+l2" : "unknown", "cache sizes unknown"};
+  if (total >= 4 * last)
+    return {"dram", fmt::format("DRAM: {} in total >= 4× the {} last-level cache", mib(total), mib(last))};
+  return {"llc+dram", fmt::format("transition: {} in total is {:.2f}× the {} last-level cache", mib(total), total / last, mib(last))};
+}
+
+std::vector<std::int64_t> sweep_sizes(const cache_sizes& c, int threads, int arrays, bool quick) {
+  const int t = std::max(1, threads);
+  const double quantum = 384.0 * t;  // 8 B × 8 lanes × lcm(1,2,3) × 2 per thread
+  const double l1 = c.l1d > 0 ? c.l1d : 32768.0;
+  const double l2 = c.l2 > 0 ? c.l2 : 16 * l1;
   const double llc = c.l3_total > 0 ? c.l3_total : c.l2 > 0 ? static_cast<double>(c.l2) * t : 64.0 * 1048576;
-  const double lo = std::max<double>(static_cast<double>(t) * (c.l1d > 0 ? c.l1d : 32768) / 2.0, 8.0 * quantum);
-  const double hi = 4.0 * llc;
+  // (bytes, rounding: +1 up, -1 down, 0 nearest) so that a point at a level's bound stays inside it.
+  std::vector<std::pair<double, int>> want;
+  auto inside = [&](double lo, double hi) {  // three points, geometric (quick: the middle one)
+    if (hi < lo) return;
+    const double mid = std::sqrt(lo * hi);
+    if (quick) want.push_back({mid, 0});
+    else want.insert(want.end(), {{lo, +1}, {mid, 0}, {hi, -1}});
+  };
+  auto between = [&](double lo, double hi) {
+    if (!quick && hi > lo) want.push_back({std::sqrt(lo * hi), 0});
+  };
+  inside(0.25 * l1 * t, 0.75 * l1 * t);
+  between(0.75 * l1 * t, 2 * l1 * t);
+  inside(2 * l1 * t, 0.75 * l2 * t);
+  between(0.75 * l2 * t, std::min(2 * l2 * t, 0.75 * llc));
+  inside(2 * l2 * t, 0.75 * llc);
+  between(0.75 * llc, 4 * llc);
+  want.push_back({4 * llc * std::max(1, arrays), +1});  // every array >= 4 × LLC (STREAM's rule)
   std::vector<std::int64_t> out;
-  const int n = std::max(2, points);
-  for (int i = 0; i < n; ++i) {
-    const double x = lo * std::pow(hi / lo, static_cast<double>(i) / (n - 1));
-    std::int64_t s = static_cast<std::int64_t>(std::llround(x / quantum)) * quantum;
-    if (i == n - 1) s = static_cast<std::int64_t>(std::ceil(hi / quantum)) * quantum;  // ≥ 4 × LLC
-    if (out.empty() || s > out.back()) out.push_back(s);
+  for (const auto& [bytes, mode] : want) {
+    const double x = bytes / quantum;
+    const double q = mode > 0 ? std::ceil(x) : mode < 0 ? std::floor(x) : std::round(x);
+    const auto v = static_cast<std::int64_t>(std::max(1.0, q) * quantum);
+    if (out.empty() || v > out.back()) out.push_back(v);
   }
   return out;
 }
@@ -135,39 +278,33 @@ double read_closed_form(std::int64_t n) {
          0.5 * static_cast<double>(rem);
 }
 
-stream_arrays::stream_arrays(std::int64_t max_working_set_bytes, int threads)
+stream_arrays::stream_arrays(std::int64_t max_elements, int threads)
     : threads_(std::max(1, threads)),
-      a_(static_cast<std::size_t>(max_working_set_bytes / 8 + 8)),
-      b_(static_cast<std::size_t>(max_working_set_bytes / 16 + 8)),
-      c_(static_cast<std::size_t>(max_working_set_bytes / 24 + 8)) {
+      a_(static_cast<std::size_t>(max_elements + 8)),
+      b_(static_cast<std::size_t>(max_elements + 8)),
+      c_(static_cast<std::size_t>(max_elements + 8)) {
   double* a = a_.data();
   double* b = b_.data();
   double* c = c_.data();
-  const std::int64_t na = a_.size(), nb = b_.size(), nc = c_.size();
+  const std::int64_t n = static_cast<std::int64_t>(a_.size());
+  for (double* x : {a, b, c}) advise_huge_pages(x, static_cast<std::size_t>(n) * sizeof(double));
 #pragma omp parallel num_threads(threads_)
   {
     const int t = thread_id(), nt = team_size();
-    auto [alo, ahi] = chunk(na, t, nt);
-    for (std::int64_t i = alo; i < ahi; ++i) a[i] = init_b(i);
-    auto [blo, bhi] = chunk(nb, t, nt);
-    for (std::int64_t i = blo; i < bhi; ++i) b[i] = init_b(i);
-    auto [clo, chi] = chunk(nc, t, nt);
-    for (std::int64_t i = clo; i < chi; ++i) c[i] = init_c(i);
+    auto [lo, hi] = chunk(n, t, nt);
+    for (std::int64_t i = lo; i < hi; ++i) {
+      a[i] = init_b(i);
+      b[i] = init_b(i);
+      c[i] = init_c(i);
+    }
   }
 }
 
-std::int64_t stream_arrays::max_elements(stream_pattern p) const {
-  switch (p) {
-    case stream_pattern::read:
-    case stream_pattern::write: return static_cast<std::int64_t>(a_.size()) - 8;
-    case stream_pattern::copy: return static_cast<std::int64_t>(b_.size()) - 8;
-    case stream_pattern::triad: return static_cast<std::int64_t>(c_.size()) - 8;
-  }
-  return 0;
-}
-
-double stream_arrays::run(stream_pattern p, std::int64_t n, int passes) {
-  if (n <= 0 || n > max_elements(p)) throw probe_error(fmt::format("bandwidth/{}: bad size {}", to_string(p), n));
+double stream_arrays::run(stream_pattern p, std::int64_t n, int passes, stream_kernel k) {
+  if (n <= 0 || n > max_elements()) throw probe_error(fmt::format("bandwidth/{}: bad size {}", to_string(p), n));
+  const auto allowed = kernels_for(p, true);
+  if (std::find(allowed.begin(), allowed.end(), k) == allowed.end())
+    throw probe_error(fmt::format("bandwidth/{}: no kernel variant '{}'", to_string(p), to_string(k)));
   ++sample_;
   const double scalar = 1.0 + static_cast<double>(sample_ % 3);
   const double write_base = 1.0 + static_cast<double>((sample_ * 7) % 1024);
@@ -192,12 +329,25 @@ double stream_arrays::run(stream_pattern p, std::int64_t n, int passes) {
     const int t = thread_id(), nt = team_size();
     const auto [lo, hi] = chunk(n, t, nt);
     double acc = 0;
-    for (int k = 0; k < passes; ++k) {
+    for (int pass = 0; pass < passes; ++pass) {
+      const bool nt = k == stream_kernel::nontemporal;
       switch (p) {
-        case stream_pattern::read: acc += sum_chunk(a + lo, hi - lo); break;
-        case stream_pattern::write: write_chunk(a + lo, hi - lo, write_base + k); break;
-        case stream_pattern::copy: copy_chunk(a + lo, b + lo, hi - lo); break;
-        case stream_pattern::triad: triad_chunk(a + lo, b + lo, c + lo, hi - lo, scalar); break;
+        case stream_pattern::read:
+          acc += k == stream_kernel::read4 ? sum_chunk4(a + lo, hi - lo) : sum_chunk(a + lo, hi - lo);
+          break;
+        case stream_pattern::write:
+          if (nt) nt_chunk<0>(a + lo, nullptr, nullptr, hi - lo, write_base + pass);
+          else write_chunk(a + lo, hi - lo, write_base + pass);
+          break;
+        case stream_pattern::copy:
+          if (nt) nt_chunk<1>(a + lo, b + lo, nullptr, hi - lo, 0);
+          else if (k == stream_kernel::memcpy) std::memcpy(a + lo, b + lo, static_cast<std::size_t>(hi - lo) * sizeof(double));
+          else copy_chunk(a + lo, b + lo, hi - lo);
+          break;
+        case stream_pattern::triad:
+          if (nt) nt_chunk<2>(a + lo, b + lo, c + lo, hi - lo, scalar);
+          else triad_chunk(a + lo, b + lo, c + lo, hi - lo, scalar);
+          break;
       }
       asm volatile("" ::: "memory");  // every pass reads and writes memory again
     }

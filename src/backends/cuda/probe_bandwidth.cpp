@@ -1,8 +1,13 @@
-// Bandwidth probes: read, write, copy and triad over a working-set sweep (256 KiB … ≥ 8× L2) and at
-// the device-memory roof (up to 4 GiB per array). Bytes = bytes read + bytes written by the kernel
-// (GPU L2 does not read a line before a full-sector write, so no write-allocate traffic is counted).
-// For working sets under 4× L2 one launch makes `reps` passes so a timed sample lasts long enough to
-// hide launch overhead. Each size picks the fastest of the stream_variants after a brief trial.
+// Bandwidth probes, one memory level at a time (docs/methodology-gpu.md, "Memory bandwidth"):
+//   l1   (read only): every block re-reads its own slice with L1-allocating loads; per-SM working
+//        sets up to half the L1;
+//   l2   : grid-stride kernels with L1-bypassing loads (.cg) over L2/8 … 3/4 L2, all SMs;
+//   l2+dram transitions (L2 … 3 × L2), dram (>= 4 × L2) and the device-memory roof (up to 4 GiB per array).
+// Bytes = bytes read + bytes written by the kernel (GPU L2 does not read a line before a full-sector
+// write, so no write-allocate traffic is counted). Under 4× L2 one launch makes `reps` passes so a
+// timed sample lasts long enough to hide launch overhead; then only .cg loads are allowed (a re-read
+// must not hit L1) and only the resident grid (every block alive for all passes). Each size picks the
+// fastest allowed variant after a brief trial and names it in the result's flags.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -64,6 +69,23 @@ class bandwidth_runner {
 
     for (int i = 0; i < p_.arrays; ++i) bufs_.emplace_back(static_cast<std::size_t>(hbm_array));
     std::vector<std::string> failures;
+    if (p_.op == stream_op::read) {
+      const std::int64_t l1 = l1_bytes_per_sm(static_cast<std::int64_t>(env_.prop.sharedMemPerMultiprocessor));
+      const int e = prepare_l1_kernels();
+      if (e != 0)
+        throw probe_error(fmt::format("bandwidth/read: cudaFuncSetAttribute(carve-out) failed: {}",
+                                      cudaGetErrorString(static_cast<cudaError_t>(e))));
+      for (const std::int64_t f : l1_sweep_sizes(l1, opt_.quick)) {
+        try {
+          measure_l1(f, l1, out);
+        } catch (const device_lost_error&) {
+          throw;
+        } catch (const probe_error& e) {
+          failures.push_back(fmt::format("L1 {} per SM: {}", human_bytes(f), e.what()));
+          out.skipped.push_back({fmt::format("bandwidth/read L1 {} per SM", human_bytes(f)), "failed", e.what()});
+        }
+      }
+    }
     for (std::size_t s = 0; s < sizes.size(); ++s) {
       const bool roof = s + 1 == sizes.size();
       try {
@@ -150,9 +172,84 @@ class bandwidth_runner {
     if (bad) throw probe_error(fmt::format("{}: {} of {} uint32 outputs differ from the expected values", what, bad, 4 * n));
   }
 
+  void measure_l1(std::int64_t per_sm, std::int64_t l1, measured_roofs& out) {
+    const std::string what = fmt::format("bandwidth/read at L1 {} per SM", human_bytes(per_sm));
+    // Candidates: blocks per SM × loads in flight per thread, where a block's slice is a whole number of trips.
+    struct cand { int bps, unroll; };
+    std::vector<cand> cands;
+    for (const int bps : {2, 4})
+      for (const int u : l1_unrolls)
+        if ((per_sm / bps) % (static_cast<std::int64_t>(u) * stream_block * 16) == 0) cands.push_back({bps, u});
+    if (cands.empty()) return;  // too small for a whole trip per thread
+    double best_t = 0;
+    cand best{};
+    stream_args best_args;
+    const auto max_grid = static_cast<std::size_t>(env_.sms) * 4;  // before any args keep its pointer
+    if (partials_.bytes() < max_grid * 4) partials_ = device_buffer(max_grid * 4);
+    for (const cand& c : cands) {
+      const int grid = env_.sms * c.bps;
+      const auto slice = static_cast<std::size_t>(per_sm / c.bps / 16);
+      const std::int64_t pass_bytes = static_cast<std::int64_t>(slice) * 16 * grid;
+      stream_args a;
+      a.b = bufs_[0].as<uint4>();
+      a.n = slice;
+      a.reps = static_cast<int>(std::clamp<std::int64_t>((std::int64_t{8} << 30) / pass_bytes, 1, std::int64_t{1} << 20));
+      a.partials = partials_.as<std::uint32_t>();
+      fill_pattern(bufs_[0].as<uint4>(), slice * grid, mult_b, add_b, env_.stream);
+      ROOFLINE_CUDA_LAUNCH_CHECK();
+      auto once = [&] {
+        return time_on_stream(env_.stream, [&] { launch_l1_read(c.unroll, grid, a, env_.stream); }) /
+               static_cast<double>(pass_bytes) / a.reps;
+      };
+      once();  // warm-up
+      const double t = std::min(once(), once());  // seconds per byte
+      if (best_t == 0 || t < best_t) best_t = t, best = c, best_args = a;
+    }
+    const int grid = env_.sms * best.bps;
+    const stream_args a = best_args;
+    const double bytes = static_cast<double>(a.n) * 16 * grid * a.reps;
+    const double t0 = now_s();
+    const auto samples =
+        time_repeated([&] { return time_on_stream(env_.stream, [&] { launch_l1_read(best.unroll, grid, a, env_.stream); }); },
+                      opt_.timing);
+    const double t1 = now_s();
+    std::vector<std::uint32_t> host(grid);
+    ROOFLINE_CUDA_CALL(cudaMemcpy(host.data(), partials_.get(), grid * sizeof(std::uint32_t), cudaMemcpyDeviceToHost));
+    const std::uint32_t got = std::accumulate(host.begin(), host.end(), std::uint32_t{0});
+    const std::uint32_t expect =
+        pattern_sum(4 * a.n * static_cast<std::uint64_t>(grid), mult_b, add_b) * static_cast<std::uint32_t>(a.reps);
+    if (got != expect)
+      throw probe_error(fmt::format("{}: checksum {:#010x} != expected {:#010x} ({} passes over {} blocks × {} uint4)",
+                                    what, got, expect, a.reps, grid, a.n));
+
+    const rate_summary r = rates(bytes, samples);
+    bandwidth_result res;
+    res.pattern = p_.name;
+    const memory_level lv = label_l1_level(per_sm, l1);
+    res.level = lv.level;
+    res.flags.push_back(lv.flag);
+    res.working_set_bytes = static_cast<std::int64_t>(a.n) * 16 * grid;
+    res.bytes_per_s = r.best;
+    res.median_bytes_per_s = r.median;
+    res.spread = r.spread;
+    res.repeats = r.repeats;
+    res.bytes_convention = fmt::format("bytes read by the kernel: 16 B per load, {} passes per launch", a.reps);
+    res.verified = true;
+    res.flags.push_back(fmt::format("kernel: L1 read, grid {} × {} ({} blocks per SM, each re-reading its own {} slice), "
+                                    "{} × 16 B loads (.ca) in flight per thread, shared-memory carve-out 0",
+                                    grid, stream_block, best.bps, human_bytes(static_cast<std::int64_t>(a.n) * 16),
+                                    best.unroll));
+    env_.attach(res.telemetry, res.flags, t0, t1);
+    out.bandwidth.push_back(std::move(res));
+  }
+
   void measure(std::int64_t ws, bool roof, measured_roofs& out) {
     const std::int64_t per_array = ws / p_.arrays / 16 * 16;
     const auto n = static_cast<std::size_t>(per_array / 16);
+    // Every resident thread needs at least one element per pass, or the point measures idle threads.
+    const std::size_t resident_threads =
+        static_cast<std::size_t>(env_.sms) * static_cast<std::size_t>(env_.prop.maxThreadsPerMultiProcessor);
+    if (!roof && n < resident_threads) return;
     const std::int64_t moved_per_pass = static_cast<std::int64_t>(n) * 16 * (p_.reads + p_.writes);
     // Under 4× L2 a pass is short: make >= 1 GiB per launch.
     const int reps = ws < 4 * env_.l2_bytes
@@ -169,12 +266,15 @@ class bandwidth_runner {
     // launch); for copy also the driver's memcpy. The fastest in a brief trial is timed.
     bool first = true;
     for (int v = 0; v < variants; ++v) {
+      if (!variant_allowed(p_.op, v, reps)) continue;
       const int resident = grid_for(v);
       const std::size_t per_block =
           static_cast<std::size_t>(stream_block) * (v < stream_variant_count ? stream_variants[v].unroll : 1);
       const int cover = static_cast<int>(std::min<std::size_t>((n + per_block - 1) / per_block, std::size_t{1} << 30));
       for (const int g : {resident, cover}) {
-        if (g != resident && (v == stream_memcpy_variant || g <= resident)) continue;
+        // A grid larger than the resident one only when each element is touched once per launch:
+        // with reps > 1 the late blocks would re-read only their own small chunk.
+        if (g != resident && (v == stream_memcpy_variant || g <= resident || reps > 1)) continue;
         if (partials_.bytes() < static_cast<std::size_t>(g) * 4) partials_ = device_buffer(static_cast<std::size_t>(g) * 4);
         const stream_args a = args_for(n, reps);
         time_once(v, g, a);  // warm-up
@@ -198,7 +298,7 @@ class bandwidth_runner {
     // HBM stacks have 1024-bit interfaces; GDDR buses are at most 512 bits wide.
     const memory_level lv = label_memory_level(ws, env_.l2_bytes, env_.prop.memoryBusWidth >= 1024);
     res.level = lv.level;
-    if (!lv.flag.empty()) res.flags.push_back(lv.flag);
+    res.flags.push_back(lv.flag);
     res.working_set_bytes = static_cast<std::int64_t>(n) * 16 * p_.arrays;
     res.bytes_per_s = r.best;
     res.median_bytes_per_s = r.median;
@@ -212,9 +312,7 @@ class bandwidth_runner {
     if (best_variant == stream_memcpy_variant) {
       res.flags.push_back("kernel: the driver's cudaMemcpyAsync device-to-device (faster than our copy kernels here)");
     } else {
-      const stream_variant sv = stream_variants[best_variant];
-      res.flags.push_back(fmt::format("kernel: {} × 16 B in flight per thread, {} hints, grid {} × {}", sv.unroll,
-                                      sv.streaming ? "streaming (.cs)" : "L2 (.cg/.wb)", grid, stream_block));
+      res.flags.push_back(fmt::format("kernel: {}, grid {} × {}", variant_hints(best_variant), grid, stream_block));
     }
     env_.attach(res.telemetry, res.flags, t0, t1);
 

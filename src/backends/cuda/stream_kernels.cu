@@ -6,22 +6,51 @@ namespace roofline::cuda {
 
 namespace {
 
-template <bool STREAMING>
+template <load_hint H>
 __device__ __forceinline__ uint4 load16(const uint4* p) {
   uint4 v;
-  if constexpr (STREAMING)
+  if constexpr (H == load_hint::ca)
+    asm volatile("ld.global.ca.v4.u32 {%0,%1,%2,%3}, [%4];" : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w) : "l"(p));
+  else if constexpr (H == load_hint::cs)
     asm volatile("ld.global.cs.v4.u32 {%0,%1,%2,%3}, [%4];" : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w) : "l"(p));
   else
     asm volatile("ld.global.cg.v4.u32 {%0,%1,%2,%3}, [%4];" : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w) : "l"(p));
   return v;
 }
 
-template <bool STREAMING>
-__device__ __forceinline__ void store16(uint4* p, uint4 v) {
-  if constexpr (STREAMING)
+__device__ __forceinline__ uint4 load16_l1(const uint4* p) {
+  uint4 v;
+  asm volatile("ld.global.ca.v4.u32 {%0,%1,%2,%3}, [%4];" : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w) : "l"(p));
+  return v;
+}
+
+/// The L2 cache policy "evict last" for every line (PTX createpolicy, sm_80+); 0 where unsupported.
+__device__ __forceinline__ std::uint64_t evict_last_policy() {
+  std::uint64_t pol = 0;
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  asm volatile("createpolicy.fractional.L2::evict_last.b64 %0, 1.0;" : "=l"(pol));
+#endif
+  return pol;
+}
+
+template <store_hint H>
+__device__ __forceinline__ void store16(uint4* p, uint4 v, std::uint64_t pol) {
+  if constexpr (H == store_hint::cs) {
     asm volatile("st.global.cs.v4.u32 [%0], {%1,%2,%3,%4};" ::"l"(p), "r"(v.x), "r"(v.y), "r"(v.z), "r"(v.w) : "memory");
-  else
+  } else if constexpr (H == store_hint::cg) {
+    asm volatile("st.global.cg.v4.u32 [%0], {%1,%2,%3,%4};" ::"l"(p), "r"(v.x), "r"(v.y), "r"(v.z), "r"(v.w) : "memory");
+  } else if constexpr (H == store_hint::evict_last) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    asm volatile("st.global.L2::cache_hint.v4.u32 [%0], {%1,%2,%3,%4}, %5;" ::"l"(p), "r"(v.x), "r"(v.y), "r"(v.z),
+                 "r"(v.w), "l"(pol)
+                 : "memory");
+#else
+    (void)pol;
     asm volatile("st.global.wb.v4.u32 [%0], {%1,%2,%3,%4};" ::"l"(p), "r"(v.x), "r"(v.y), "r"(v.z), "r"(v.w) : "memory");
+#endif
+  } else {
+    asm volatile("st.global.wb.v4.u32 [%0], {%1,%2,%3,%4};" ::"l"(p), "r"(v.x), "r"(v.y), "r"(v.z), "r"(v.w) : "memory");
+  }
 }
 
 __device__ __forceinline__ uint4 pattern_at(std::size_t i, std::uint32_t mult, std::uint32_t add) {
@@ -33,77 +62,117 @@ __device__ __forceinline__ uint4 triad(uint4 b, uint4 c, std::uint32_t s) {
   return make_uint4(b.x + s * c.x, b.y + s * c.y, b.z + s * c.z, b.w + s * c.w);
 }
 
-template <stream_op OP, int U, bool ST>
+// Block reduction of one uint32 per thread into out[blockIdx.x] (wrapping uint32 sum is associative,
+// so the order does not matter).
+__device__ __forceinline__ void block_sum(std::uint32_t acc, std::uint32_t* out) {
+  for (int off = 16; off > 0; off >>= 1) acc += __shfl_down_sync(0xffffffffu, acc, off);
+  __shared__ std::uint32_t warp_sums[stream_block / 32];
+  const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+  if (lane == 0) warp_sums[warp] = acc;
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    std::uint32_t s = 0;
+    for (int w = 0; w < stream_block / 32; ++w) s += warp_sums[w];
+    out[blockIdx.x] = s;
+  }
+}
+
+template <stream_op OP, int U, load_hint LH, store_hint SH, bool ROT>
 __global__ void __launch_bounds__(stream_block) stream_kernel(stream_args p) {
+  const std::uint64_t pol = SH == store_hint::evict_last ? evict_last_policy() : 0;
   const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
   const std::size_t tid = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   const std::size_t n = p.n;
+  const std::size_t shift = ROT ? rotate_shift(gridDim.x, blockDim.x) : 0;
   std::uint32_t acc = 0;
-  for (int r = 0; r < p.reps; ++r) {
-    std::size_t i = tid;
+  std::size_t start = tid;  // rotate_start(tid, r, shift, stride) in pass r
+  for (int r = 0; r < p.reps; ++r, start = ROT ? rotate_next(start, shift, stride) : start) {
+    std::size_t i = start;
     for (; i + (U - 1) * stride < n; i += U * stride) {
       if constexpr (OP == stream_op::read) {
         uint4 v[U];
 #pragma unroll
-        for (int k = 0; k < U; ++k) v[k] = load16<ST>(p.b + i + k * stride);
+        for (int k = 0; k < U; ++k) v[k] = load16<LH>(p.b + i + k * stride);
 #pragma unroll
         for (int k = 0; k < U; ++k) acc += v[k].x + v[k].y + v[k].z + v[k].w;
       } else if constexpr (OP == stream_op::write) {
 #pragma unroll
-        for (int k = 0; k < U; ++k) store16<ST>(p.a + i + k * stride, pattern_at(i + k * stride, p.mult, p.add));
+        for (int k = 0; k < U; ++k) store16<SH>(p.a + i + k * stride, pattern_at(i + k * stride, p.mult, p.add), pol);
       } else if constexpr (OP == stream_op::copy) {
         uint4 v[U];
 #pragma unroll
-        for (int k = 0; k < U; ++k) v[k] = load16<ST>(p.b + i + k * stride);
+        for (int k = 0; k < U; ++k) v[k] = load16<LH>(p.b + i + k * stride);
 #pragma unroll
-        for (int k = 0; k < U; ++k) store16<ST>(p.a + i + k * stride, v[k]);
+        for (int k = 0; k < U; ++k) store16<SH>(p.a + i + k * stride, v[k], pol);
       } else {
         uint4 v[U], w[U];
 #pragma unroll
         for (int k = 0; k < U; ++k) {
-          v[k] = load16<ST>(p.b + i + k * stride);
-          w[k] = load16<ST>(p.c + i + k * stride);
+          v[k] = load16<LH>(p.b + i + k * stride);
+          w[k] = load16<LH>(p.c + i + k * stride);
         }
 #pragma unroll
-        for (int k = 0; k < U; ++k) store16<ST>(p.a + i + k * stride, triad(v[k], w[k], p.scalar));
+        for (int k = 0; k < U; ++k) store16<SH>(p.a + i + k * stride, triad(v[k], w[k], p.scalar), pol);
       }
     }
     for (; i < n; i += stride) {  // the tail: fewer than U strides left
       if constexpr (OP == stream_op::read) {
-        const uint4 v = load16<ST>(p.b + i);
+        const uint4 v = load16<LH>(p.b + i);
         acc += v.x + v.y + v.z + v.w;
       } else if constexpr (OP == stream_op::write) {
-        store16<ST>(p.a + i, pattern_at(i, p.mult, p.add));
+        store16<SH>(p.a + i, pattern_at(i, p.mult, p.add), pol);
       } else if constexpr (OP == stream_op::copy) {
-        store16<ST>(p.a + i, load16<ST>(p.b + i));
+        store16<SH>(p.a + i, load16<LH>(p.b + i), pol);
       } else {
-        store16<ST>(p.a + i, triad(load16<ST>(p.b + i), load16<ST>(p.c + i), p.scalar));
+        store16<SH>(p.a + i, triad(load16<LH>(p.b + i), load16<LH>(p.c + i), p.scalar), pol);
       }
     }
   }
-  if constexpr (OP == stream_op::read) {
-    // Block reduction (wrapping uint32 sum is associative, so the order does not matter).
-    for (int off = 16; off > 0; off >>= 1) acc += __shfl_down_sync(0xffffffffu, acc, off);
-    __shared__ std::uint32_t warp_sums[stream_block / 32];
-    const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
-    if (lane == 0) warp_sums[warp] = acc;
-    __syncthreads();
-    if (threadIdx.x == 0) {
-      std::uint32_t s = 0;
-      for (int w = 0; w < stream_block / 32; ++w) s += warp_sums[w];
-      p.partials[blockIdx.x] = s;
-    }
-  }
+  if constexpr (OP == stream_op::read) block_sum(acc, p.partials);
 }
 
+// L1 read: block k re-reads its own slice [k·n, (k+1)·n) `reps` times with L1-allocating loads, so
+// after the first pass every load hits the L1 of the SM the block runs on (the slices of the blocks
+// resident on one SM together are the SM's working set). n is a multiple of U × stream_block.
+template <int U>
+__global__ void __launch_bounds__(stream_block) l1_read_kernel(stream_args p) {
+  const uint4* s = p.b + static_cast<std::size_t>(blockIdx.x) * p.n + threadIdx.x;
+  const std::size_t n = p.n;
+  std::uint32_t acc[U] = {};
+  for (int r = 0; r < p.reps; ++r) {
+    for (std::size_t j = 0; j < n; j += U * stream_block) {
+      uint4 v[U];
+#pragma unroll
+      for (int k = 0; k < U; ++k) v[k] = load16_l1(s + j + k * stream_block);
+#pragma unroll
+      for (int k = 0; k < U; ++k) acc[k] += (v[k].x + v[k].y) + (v[k].z + v[k].w);
+    }
+  }
+  std::uint32_t total = 0;
+#pragma unroll
+  for (int k = 0; k < U; ++k) total += acc[k];
+  block_sum(total, p.partials);
+}
+
+// One row per entry of stream_variants (same order).
 template <stream_op OP>
 void* kernel_for(int variant) {
   switch (variant) {
-    case 0: return reinterpret_cast<void*>(&stream_kernel<OP, 4, false>);
-    case 1: return reinterpret_cast<void*>(&stream_kernel<OP, 8, false>);
-    case 2: return reinterpret_cast<void*>(&stream_kernel<OP, 4, true>);
-    default: return reinterpret_cast<void*>(&stream_kernel<OP, 8, true>);
+    case 0: return reinterpret_cast<void*>(&stream_kernel<OP, 4, load_hint::cg, store_hint::wb, false>);
+    case 1: return reinterpret_cast<void*>(&stream_kernel<OP, 8, load_hint::cg, store_hint::wb, false>);
+    case 2: return reinterpret_cast<void*>(&stream_kernel<OP, 4, load_hint::cg, store_hint::cg, false>);
+    case 3: return reinterpret_cast<void*>(&stream_kernel<OP, 4, load_hint::cg, store_hint::cs, false>);
+    case 4: return reinterpret_cast<void*>(&stream_kernel<OP, 4, load_hint::cg, store_hint::evict_last, false>);
+    case 5: return reinterpret_cast<void*>(&stream_kernel<OP, 4, load_hint::cs, store_hint::cs, false>);
+    case 6: return reinterpret_cast<void*>(&stream_kernel<OP, 8, load_hint::cs, store_hint::cs, false>);
+    case 7: return reinterpret_cast<void*>(&stream_kernel<OP, 4, load_hint::ca, store_hint::wb, true>);
+    default: return reinterpret_cast<void*>(&stream_kernel<OP, 8, load_hint::ca, store_hint::wb, true>);
   }
+}
+static_assert(stream_variant_count == 9, "kernel_for has one case per stream_variants row");
+
+void* l1_kernel_for(int unroll) {
+  return unroll == 2 ? reinterpret_cast<void*>(&l1_read_kernel<2>) : reinterpret_cast<void*>(&l1_read_kernel<4>);
 }
 
 void* kernel_for(stream_op op, int variant) {
@@ -138,6 +207,48 @@ int simple_grid(std::size_t n) {
 }
 
 }  // namespace
+
+bool variant_allowed(stream_op op, int variant, int reps) {
+  if (variant == stream_memcpy_variant) return op == stream_op::copy && reps == 1;
+  if (variant < 0 || variant > stream_memcpy_variant) return false;
+  const stream_variant v = stream_variants[variant];
+  // A re-read (reps > 1) with an L1-allocating load could hit L1, unless the passes rotate.
+  if (reps > 1 && v.load != load_hint::cg && !v.rotate && op != stream_op::write) return false;
+  // Reads have no stores: the store hint does not matter, keep one variant per (unroll, load hint).
+  if (op == stream_op::read && v.store != (v.load == load_hint::cs ? store_hint::cs : store_hint::wb)) return false;
+  // Writes have no loads: keep the .cg-load rows only (the others repeat their stores).
+  if (op == stream_op::write && v.load != load_hint::cg) return false;
+  return true;
+}
+
+const char* variant_hints(int variant) {
+  switch (variant) {
+    case 0: return "4 × 16 B in flight per thread, loads .cg, stores .wb";
+    case 1: return "8 × 16 B in flight per thread, loads .cg, stores .wb";
+    case 2: return "4 × 16 B in flight per thread, loads .cg, stores .cg";
+    case 3: return "4 × 16 B in flight per thread, loads .cg, stores .cs";
+    case 4: return "4 × 16 B in flight per thread, loads .cg, stores with an L2 evict_last policy";
+    case 5: return "4 × 16 B in flight per thread, loads .cs, stores .cs";
+    case 6: return "8 × 16 B in flight per thread, loads .cs, stores .cs";
+    case 7: return "4 × 16 B in flight per thread, loads .ca in passes rotated over the SMs, stores .wb";
+    case 8: return "8 × 16 B in flight per thread, loads .ca in passes rotated over the SMs, stores .wb";
+    default: return "the driver's cudaMemcpyAsync device-to-device";
+  }
+}
+
+int prepare_l1_kernels() {
+  for (const int u : l1_unrolls) {
+    const cudaError_t e =
+        cudaFuncSetAttribute(l1_kernel_for(u), cudaFuncAttributePreferredSharedMemoryCarveout, cudaSharedmemCarveoutMaxL1);
+    if (e != cudaSuccess) return static_cast<int>(e);
+  }
+  return 0;
+}
+
+void launch_l1_read(int unroll, int grid, const stream_args& args, cudaStream_t stream) {
+  void* params[] = {const_cast<stream_args*>(&args)};
+  (void)cudaLaunchKernel(l1_kernel_for(unroll), dim3(grid), dim3(stream_block), params, 0, stream);
+}
 
 int stream_blocks_per_sm(stream_op op, int variant) {
   if (variant == stream_memcpy_variant) return 1;  // the driver picks its own launch
