@@ -73,6 +73,8 @@ struct bandwidth_result {
   std::optional<double> burst_bytes_per_s;  ///< first ~100 ms (GPU)
   std::optional<telemetry_summary> telemetry;
   std::vector<std::string> flags;  ///< sanity warnings, e.g. "working set fits in LLC"
+  bool rejected = false;           ///< breaks a physical rule (src/measure/sanity.cpp): never a roof
+  std::string rejected_reason;     ///< which rule, when rejected
 };
 
 struct compute_result {
@@ -142,6 +144,9 @@ struct op_result {
   std::string measured_note;  ///< why null, or verification notes
   std::optional<double> launch_floor_s;
   std::string advice;
+  /// "" for an op of the model's step; else the op(s) of the same scenario it is measured beside
+  /// (e.g. silu_mul beside "silu + mul"): shown in the op table, never added to a step total.
+  std::string alternative_to;
 };
 
 struct error_entry {

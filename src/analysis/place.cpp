@@ -47,7 +47,7 @@ bool is_elementwise_or_norm(op_kind k) {
 
 }  // namespace
 
-std::string op_advice(const op_desc& op, const std::string& bound) {
+std::string op_advice(const op_desc& op, const std::string& bound, const std::string& device_kind) {
   if (bound == "unknown") return "unknown (no roofs to place it against)";
   if (op.kind == op_kind::gemm && op.ph == phase::decode && bound == "memory")
     return "raise the batch: a decode linear reads all its weights once per step, so its intensity "
@@ -59,6 +59,8 @@ std::string op_advice(const op_desc& op, const std::string& bound) {
     return "use fused attention: the naive kernel writes and re-reads the scores";
   if (op.kind == op_kind::attention_decode)
     return "memory-bound on the KV cache: shrink it (GQA, a smaller KV dtype) or batch more queries per read";
+  if (bound == "compute" && device_kind == "cpu")
+    return "compute-bound: use a vectorised BLAS (all SIMD lanes and FMA pipes busy), block for the caches";
   if (bound == "compute")
     return "compute-bound: use the tensor cores, align shapes (multiples of 8/16), pick tile-friendly sizes";
   return "memory-bound: move fewer bytes (fuse, smaller dtypes, reuse through caches)";

@@ -27,7 +27,7 @@ RL_JSON(stats_summary, n, min, max, median, mean, spread)
 RL_JSON(telemetry_summary, samples, sample_hz, sm_clock_mhz, mem_clock_mhz, power_w, temperature_c,
         throttle_reasons, throttled_fraction)
 RL_JSON(bandwidth_result, pattern, level, working_set_bytes, bytes_per_s, median_bytes_per_s, spread,
-        repeats, bytes_convention, verified, burst_bytes_per_s, telemetry, flags)
+        repeats, bytes_convention, verified, burst_bytes_per_s, telemetry, flags, rejected, rejected_reason)
 RL_JSON(compute_result, precision, engine, size, flops_per_s, median_flops_per_s, spread, repeats,
         verified, method, burst_flops_per_s, telemetry, flags)
 RL_JSON(launch_result, kernel_s, graph_s, method)
@@ -36,7 +36,8 @@ RL_JSON(measured_roofs, bandwidth, compute, launch, telemetry, skipped)
 RL_JSON(roofline_summary, precision, peak_nominal, peak_measured, bandwidth_nominal, bandwidth_measured,
         ridge_nominal, ridge_measured, l2_bandwidth_measured, per_precision)
 RL_JSON(op_result, name, phase, batch, seq, context, shape, dtype, count, flops, bytes, bytes_read,
-        bytes_written, intensity, bound, predicted_s, measured_s, measured_note, launch_floor_s, advice)
+        bytes_written, intensity, bound, predicted_s, measured_s, measured_note, launch_floor_s, advice,
+        alternative_to)
 RL_JSON(error_entry, probe, message)
 RL_JSON(tool_info, name, version, build_type, compiler, cuda_backend)
 RL_JSON(host_info, hostname, os, timestamp, command)
