@@ -18,7 +18,8 @@ std::string render_place_svg(const results& r, const std::string& title);
 
 /// The terminal summary printed at the end of `run`, `measure` and fleet runs (under 25 lines):
 /// device and status, the record table (quantity, nominal, measured, measured ÷ nominal) and the
-/// three step ops furthest below their roofs (time at the roof ÷ measured time). `where` names the
+/// three step ops furthest below their roofs (measured ÷ predicted time, the launch floor included
+/// where modelled). `where` names the
 /// full report ("" = not mentioned).
 std::string render_summary(const results& r, const std::string& where = "");
 

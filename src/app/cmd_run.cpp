@@ -36,7 +36,7 @@ std::string joined_args(CLI::App& app) {
   for (const auto& o : app.get_options()) {
     if (o->count() == 0 || o->get_lnames().empty()) continue;
     s += " --" + o->get_lnames()[0];
-    if (o->get_type_size() == 0) continue;  // a flag
+    if (o->get_expected_min() == 0 && o->get_items_expected_max() == 0) continue;  // a flag: no value
     std::string v;
     for (const auto& x : o->results()) v += (v.empty() ? "" : ",") + x;
     s += " " + shell_word(v);

@@ -15,6 +15,7 @@
 #include "roofline/backend.hpp"
 #include "roofline/error.hpp"
 #include "roofline/spec.hpp"
+#include "report/units.hpp"
 #include "spec/device_table.hpp"
 
 namespace roofline::app {
@@ -148,8 +149,9 @@ void print_list(bool as_json) {
                     {"fp16_dense_flops_per_s", fp16 ? json(*fp16) : json(nullptr)},
                     {"fp32_vector_flops_per_s", fp32 ? json(*fp32) : json(nullptr)},
                     {"memory_bandwidth_bytes_per_s", n.memory_bandwidth_bytes_per_s ? json(*n.memory_bandwidth_bytes_per_s) : json(nullptr)}});
-    out += fmt::format("{:<18} {:<28} {:>16} {:>14} {:>12}\n", key, s.name, fp16 ? rate(*fp16, "FLOP/s") : "—", fp32 ? rate(*fp32, "FLOP/s") : "—",
-                       n.memory_bandwidth_bytes_per_s ? rate(*n.memory_bandwidth_bytes_per_s, "B/s") : "—");
+    out += fmt::format("{:<18} {:<28} {:>16} {:>14} {:>12}\n", key, s.name, fp16 ? report::rate_flops(*fp16) : "—",
+                       fp32 ? report::rate_flops(*fp32) : "—",
+                       n.memory_bandwidth_bytes_per_s ? report::rate_bytes(*n.memory_bandwidth_bytes_per_s) : "—");
   }
   if (as_json) std::puts(rows.dump(2).c_str());
   else std::fputs(out.c_str(), stdout);

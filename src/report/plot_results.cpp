@@ -157,9 +157,9 @@ void add_bandwidth_chart(plot& p, const results& r) {
   for (const auto& pat : patterns) p.legend.push_back({legend_item::kind::solid, pattern_color(pat), "bandwidth: " + pat, "bw-pattern-" + pat});
   for (const auto& lvl : levels)
     p.legend.push_back({legend_item::kind::filled, level_color(lvl),
-                        "bandwidth point claiming " + level_name(lvl) + (is_transition_level(lvl) ? " (a transition, never a roof)" : ""),
+                        "bandwidth at " + level_name(lvl) + (is_transition_level(lvl) ? " (transition)" : ""),
                         "bw-level-" + lvl});
-  if (rejected) p.legend.push_back({legend_item::kind::cross, "#c00000", "bandwidth point rejected (breaks a physical rule)", "bw-rejected"});
+  if (rejected) p.legend.push_back({legend_item::kind::cross, "#c00000", "bandwidth point rejected", "bw-rejected"});
 }
 
 int add_ops(plot& p, const results& r, const std::string& tag, bool labels, int palette) {

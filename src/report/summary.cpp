@@ -1,5 +1,6 @@
 // The terminal summary `run`, `measure` and fleet runs print at the end: the record table
-// (nominal, measured, ratio) and the three ops furthest below their roofs, under 25 lines. The same
+// (nominal, measured, ratio) and the three ops furthest below their roofs (measured ÷ predicted),
+// under 25 lines. The same
 // rows as report.md's record table (record_section), so the terminal and the files never disagree.
 #include <fmt/format.h>
 
@@ -9,7 +10,6 @@
 
 #include "report/sections.hpp"
 #include "report/units.hpp"
-#include "roofline/analysis.hpp"
 #include "roofline/report.hpp"
 
 namespace roofline {
@@ -82,21 +82,22 @@ std::string render_summary(const results& r, const std::string& where) {
     for (const auto& c : rows)
       o += fmt::format("  {}  {}  {}  {}\n", pad(c[0], w0, false), pad(c[1], w1, true), pad(c[2], w2, true), pad(c[3], 9, true));
   }
-  // The three step ops furthest below their roofs: time at the roof ÷ measured time, lowest first.
+  // The three step ops furthest below their roofs: measured ÷ predicted time (the roof plus the
+  // launch floor where modelled, so a launch-bound op is not mistaken for a slow one), highest first.
   std::vector<std::pair<double, std::size_t>> below;
   for (std::size_t i = 0; i < r.ops.size(); ++i) {
     const op_result& op = r.ops[i];
-    if (!op.alternative_to.empty()) continue;
-    if (const auto f = roof_fraction(op, r.roofline)) below.emplace_back(*f, i);
+    if (!op.alternative_to.empty() || !op.measured_s || !(op.predicted_s > 0)) continue;
+    below.emplace_back(-*op.measured_s / op.predicted_s, i);
   }
   std::stable_sort(below.begin(), below.end());
   if (!below.empty()) {
-    o += "furthest below their roofs (time at the roof ÷ measured time):\n";
+    o += "furthest below their roofs (measured ÷ predicted time):\n";
     for (std::size_t k = 0; k < std::min<std::size_t>(3, below.size()); ++k) {
       const op_result& op = r.ops[below[k].second];
       const std::string scenario = op.phase == "decode" ? fmt::format("decode b{}", op.batch) : fmt::format("{} seq {}", op.phase, op.seq);
-      o += fmt::format("  #{} {} ({}): {} measured, {} of the roof; {}\n", below[k].second + 1, op.name, scenario,
-                       seconds(*op.measured_s), percent(below[k].first), clip(op.advice.empty() ? op.bound + "-bound" : op.advice, 60));
+      o += fmt::format("  #{} {} ({}): {} vs {} predicted, {}; {}\n", below[k].second + 1, op.name, scenario, seconds(*op.measured_s),
+                       seconds(op.predicted_s), ratio(-below[k].first), clip(op.advice.empty() ? op.bound + "-bound" : op.advice, 56));
     }
   } else if (!r.ops.empty()) {
     o += "no op was measured: no op to rank against its roof\n";

@@ -105,7 +105,7 @@ TEST_F(QuickRun, TheModelPartFollowsItsFlagsWithOneOpSetPerBatch) {
     } else {
       EXPECT_EQ(op.seq, 256) << op.name;
     }
-    EXPECT_NE(op.name, "attention") << "prefill attention is named by its kind";
+    if (op.phase == "prefill") EXPECT_NE(op.name, "attention") << "prefill attention is named by its kind";
   }
   ASSERT_EQ(decode.size(), 2u);
   EXPECT_EQ(decode[1], decode[4]) << "the same ops at every batch";

@@ -39,9 +39,9 @@ TEST(Vocabulary, ModelNamesAreMatchedLikeGpuNames) {
 }
 
 TEST(Vocabulary, AMissSuggestsTheClosestNames) {
-  const auto r = run("ops --model lama-3-8b --phase decode");
+  const auto r = run("ops --model llama-3-7b --phase decode");
   EXPECT_EQ(r.code, 2);
-  EXPECT_NE(r.err.find("did you mean llama-3-8b"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("did you mean llama-2-7b, llama-3-8b"), std::string::npos) << r.err;
   const auto several = run("ops --model llama --phase decode");
   EXPECT_EQ(several.code, 2);
   EXPECT_NE(several.err.find("matches several"), std::string::npos) << several.err;

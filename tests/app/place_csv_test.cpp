@@ -10,6 +10,7 @@
 #include "app/place_csv.hpp"
 #include "roofline/error.hpp"
 #include "roofline/io.hpp"
+#include "roofline/json.hpp"
 
 namespace fs = std::filesystem;
 using namespace roofline;

@@ -22,6 +22,9 @@ TEST(TerminalSummary, GpuFixtureFitsAndRanksTheOpsFurthestBelowTheirRoofs) {
   EXPECT_NE(s.find("84.4%"), std::string::npos) << s;
   EXPECT_NE(s.find("furthest below their roofs"), std::string::npos) << s;
   EXPECT_EQ(test::count(s, "\n  #"), 3u) << s;
+  // the largest measured ÷ predicted: decode attention 5.5 ÷ 2.5 µs, then gate_proj b32 12.0 ÷ 7.60 µs
+  EXPECT_NE(s.find("  #8 attention (decode b1): 5.50 µs vs 2.50 µs predicted, 2.20×"), std::string::npos) << s;
+  EXPECT_LT(s.find("#8 attention"), s.find("#13 gate_proj (decode b32): 12.0 µs vs 7.60 µs predicted, 1.58×")) << s;
   EXPECT_EQ(s.find("[1]"), std::string::npos) << "note markers belong to the report, not the terminal";
 }
 
