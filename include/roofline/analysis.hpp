@@ -38,9 +38,10 @@ op_result place_op(const op_desc& op, const roofline_summary& roofs, double laun
 
 /// The roofline's advice for an op before it is measured: "raise the batch" (decode linears),
 /// "fuse" (elementwise chains, norms, softmax, RoPE), "use fused attention" (naive prefill
-/// attention), "compute-bound: ..." (large GEMMs), "latency-bound: fuse / graph / batch" (ops whose
-/// floor and latency dominate), "bandwidth-bound: move fewer bytes" (the rest).
-std::string op_advice(const op_desc& op, const std::string& bound);
+/// attention), "compute-bound: ..." (large GEMMs: tensor cores on a GPU, a vectorised BLAS on a CPU,
+/// `device_kind` "cpu"), "latency-bound: fuse / graph / batch" (ops whose floor and latency
+/// dominate), "bandwidth-bound: move fewer bytes" (the rest).
+std::string op_advice(const op_desc& op, const std::string& bound, const std::string& device_kind = "cuda");
 
 /// Fraction of the roof an op reached: roof time max(flops/peak, bytes/bw) ÷ measured time (no launch
 /// floor), with the measured roofs (else nominal). nullopt when not measured or no roof is known.

@@ -10,6 +10,11 @@ void write_file_atomic(const std::string& path, const std::string& content, cons
 /// Creates `dir` if needed and checks it is writable; throws input_error(field) otherwise.
 void prepare_output_dir(const std::string& dir, const std::string& field = "--out");
 
+/// Checks that `dir` could be written without creating anything: an existing directory that is
+/// writable, or a path whose nearest existing ancestor is a writable directory. Throws
+/// input_error(field) otherwise. prepare_output_dir creates it later, when there is output.
+void check_output_dir(const std::string& dir, const std::string& field = "--out");
+
 /// Reads a whole file; throws input_error(path, "", "cannot open ...").
 std::string read_file(const std::string& path);
 

@@ -12,8 +12,32 @@ std::string render_json(const results& r);      ///< results.json text (pretty, 
 std::string render_markdown(const results& r);  ///< report.md: record table first, then details
 std::string render_svg(const results& r);       ///< roofline.svg: log-log roofs + op points
 std::string render_html(const results& r);      ///< report.html: self-contained, figure inline
+/// place.svg of `roofline place --csv`: r's roofs with r.ops as the user's kernels (measured_s =
+/// their time, predicted_s = the same work at the roof), numbered as in the table.
+std::string render_place_svg(const results& r, const std::string& title);
 
-/// Writes results.json, report.md, roofline.svg and report.html into `dir` atomically (each file
+/// The terminal summary printed at the end of `run`, `measure` and fleet runs (under 25 lines):
+/// device and status, the record table (quantity, nominal, measured, measured ÷ nominal) and the
+/// three step ops furthest below their roofs (measured ÷ predicted time, the launch floor included
+/// where modelled). `where` names the
+/// full report ("" = not mentioned).
+std::string render_summary(const results& r, const std::string& where = "");
+
+// ---- CSV (src/report/csv.cpp, RFC 4180) ----
+/// One CSV line of `fields` (quoted where they hold a comma, quote or newline).
+std::string csv_line(const std::vector<std::string>& fields);
+/// An array of json objects (or one object) as CSV: a header of the keys in `first` (those present),
+/// then every other key in first-seen order; one line per object; numbers at full precision, null
+/// as an empty field, nested values as JSON.
+std::string render_csv(const json& rows, const std::vector<std::string>& first = {});
+/// results.ops as CSV (run's op table): number, name, phase, batch, seq, context, shape, dtype,
+/// count, flops, bytes, intensity, bound, predicted_s, measured_s, measured_over_predicted, …
+std::string render_ops_csv(const results& r);
+/// Parses CSV text into rows of fields (quotes, doubled quotes, CRLF). Throws input_error naming
+/// `file` on an unterminated quote.
+std::vector<std::vector<std::string>> parse_csv(const std::string& text, const std::string& file);
+
+/// Writes results.json, report.md, roofline.svg, report.html and ops.csv into `dir` atomically (each file
 /// through a temporary + rename). Throws input_error (field "--out") if `dir` is not writable.
 void write_outputs(const results& r, const std::string& dir);
 

@@ -201,6 +201,9 @@ struct op_result {
   std::optional<double> memory_s;   ///< bytes ÷ BW(bytes): the latency-aware memory term
   std::optional<double> compute_s;  ///< FLOPs ÷ P(shape)
   std::string advice;
+  /// "" for an op of the model's step; else the op(s) of the same scenario it is measured beside
+  /// (e.g. silu_mul beside "silu + mul"): shown in the op table, never added to a step total.
+  std::string alternative_to;
 };
 
 /// One measured whole step (decode: every layer's ops against a real KV cache of `context` tokens;

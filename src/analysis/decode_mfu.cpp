@@ -25,7 +25,7 @@ json decode_mfu(const results& r) {
     std::int64_t context = 0;
     int missing = 0;
     for (const auto& op : r.ops) {
-      if (op.phase != "decode" || op.batch != b) continue;
+      if (op.phase != "decode" || op.batch != b || !op.alternative_to.empty()) continue;  // beside, not in, the step
       const double c = static_cast<double>(op.count);
       flops += op.flops * c;
       bytes += op.bytes * c;

@@ -49,8 +49,11 @@ bool is_elementwise_or_norm(op_kind k) {
 
 }  // namespace
 
-std::string op_advice(const op_desc& op, const std::string& bound) {
+std::string op_advice(const op_desc& op, const std::string& bound, const std::string& device_kind) {
   if (bound == "unknown") return "unknown (no roofs to place it against)";
+  if (bound == "latency" && device_kind == "cpu")
+    return "latency-bound: the parallel-region floor and memory latency dominate; fuse it with its neighbours "
+           "or raise the batch";
   if (bound == "latency")
     return op.kind == op_kind::gemm && op.ph == phase::decode
                ? "latency-bound: too few bytes in flight to cover memory latency; raise the batch, fuse with "
@@ -67,6 +70,8 @@ std::string op_advice(const op_desc& op, const std::string& bound) {
     return "use fused attention: the naive kernel writes and re-reads the scores";
   if (op.kind == op_kind::attention_decode)
     return "memory-bound on the KV cache: shrink it (GQA, a smaller KV dtype) or batch more queries per read";
+  if (bound == "compute" && device_kind == "cpu")
+    return "compute-bound: use a vectorised BLAS (all SIMD lanes and FMA pipes busy), block for the caches";
   if (bound == "compute")
     return "compute-bound: use the tensor cores, align shapes (multiples of 8/16), pick tile-friendly sizes";
   return "bandwidth-bound: move fewer bytes (fuse, smaller dtypes, reuse through caches)";

@@ -7,6 +7,7 @@
 #include <memory>
 
 #include "app/commands.hpp"
+#include "roofline/report.hpp"
 #include "roofline/analysis.hpp"
 #include "roofline/error.hpp"
 #include "roofline/model.hpp"
@@ -22,7 +23,7 @@ struct mfu_options {
   std::int64_t batch = 1;
   std::optional<std::int64_t> seq;
   int gpus = 1;
-  bool recompute = false, json_out = false;
+  bool recompute = false, json_out = false, csv_out = false;
 };
 
 void check_positive(std::optional<double> v, const char* field) {
@@ -183,7 +184,7 @@ void run_mfu(const mfu_options& o) {
       "Megatron-LM: the embedding gather does no FLOPs{}); attention {}; HFU adds {}",
       matmul_parameters(cfg), cfg.experts > 0 ? "; MoE: the routed experts and the router" : "", to_string(used_conv),
       o.recompute ? "each layer's recomputed forward (not the embedding or logits: Megatron)" : "nothing (no recompute)");
-  if (o.json_out) {
+  if (o.json_out || o.csv_out) {
     auto opt = [](std::optional<double> v) { return v ? json(*v) : json(nullptr); };
     json j = {{"model", cfg.name}, {"phase", to_string(ph)}, {"batch", o.batch}, {"seq", T}, {"gpus", o.gpus},
               {"precision", prec}, {"peak_flops_per_s", peak_flops}, {"peak_source", peak_label},
@@ -196,7 +197,8 @@ void run_mfu(const mfu_options& o) {
               {"matmul_parameters", matmul_parameters(cfg)}, {"all_parameters_flops_per_token", fpt_all},
               {"all_parameters_mfu", mfu_all}, {"active_parameters", cfg.active_parameters()},
               {"plausible", plausible}, {"causes", causes}};
-    std::printf("%s\n", j.dump(2).c_str());
+    if (o.csv_out) std::fputs(render_csv(j, {"model", "phase", "batch", "seq", "gpus", "mfu", "hfu"}).c_str(), stdout);  // a header line and one value line
+    else std::printf("%s\n", j.dump(2).c_str());
     return;
   }
   std::string out = fmt::format("roofline mfu: {}, {}, batch {}, {} {}, {} GPU(s)\n", cfg.name, to_string(ph), o.batch,
@@ -234,7 +236,9 @@ void add_mfu(CLI::App& app, context& ctx) {
   sub->add_option("--tokens-per-s", o->tokens_per_s, "throughput of all --gpus together, tokens/s");
   sub->add_option("--step-time", o->step_time, "seconds per step of --batch sequences of --seq tokens");
   sub->add_option("--batch", o->batch, "sequences per step")->capture_default_str();
-  sub->add_option("--seq", o->seq, "prefill/train: tokens per sequence (required); decode: KV context (default: attention not counted)");
+  auto* seq = sub->add_option("--seq", o->seq, "prefill/train: tokens per sequence (required); decode: KV context (default: attention not counted)");
+  // decode: the KV context is also --context, as in `ops` and `run`
+  sub->add_option("--context", o->seq, "decode: KV-cache length (tokens)")->excludes(seq);
   sub->add_option("--device", o->device, "GPU name from the spec table");
   sub->add_option("--results", o->results_file, "results.json (nominal and measured roofs)");
   sub->add_option("--gpus", o->gpus, "GPUs the throughput was measured on")->capture_default_str();
@@ -243,6 +247,7 @@ void add_mfu(CLI::App& app, context& ctx) {
   sub->add_flag("--recompute", o->recompute, "training with full activation recompute (HFU counts it)");
   sub->add_option("--causal", o->causal, "attention FLOPs: full (PaLM) | halved (causal mask)")->capture_default_str();
   sub->add_flag("--json", o->json_out, "print JSON");
+  sub->add_flag("--csv", o->csv_out, "print CSV: a header line and one value line")->excludes("--json");
   sub->callback([o, &ctx] {
     run_mfu(*o);
     ctx.exit_code = 0;

@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "app/commands.hpp"
+#include "roofline/report.hpp"
 #include "roofline/analysis.hpp"
 #include "roofline/error.hpp"
 #include "roofline/fleet.hpp"
@@ -26,7 +27,7 @@ struct ops_options {
   std::int64_t context = 2048, seq = 2048;
   std::string dtype = "fp16", kv_dtype;
   std::string attention = "fused", causal = "halved";
-  bool recompute = false, fusion = false, fused_silu_mul = false, json = false;
+  bool recompute = false, fusion = false, fused_silu_mul = false, json = false, csv = false;
   std::string device, results;
   int tp = 1;             ///< tensor-parallel ranks: per-GPU shapes and the per-layer all-reduces
   double tp_busbw_gb = 0; ///< all-reduce bus bandwidth (GB/s); default: the --device's nominal link
@@ -251,6 +252,10 @@ void run_sweep(const model_config& cfg, const ops_options& o, std::int64_t b0, s
                           k["knee_batch"].is_null() ? std::string("never (the B→∞ limit 2kn/(b(k+n)) is below the ridge)")
                                                     : std::to_string(k["knee_batch"].get<std::int64_t>()));
   }
+  if (o.csv) {
+    std::fputs(render_csv(j["points"], {"name", "batch"}).c_str(), stdout);
+    return;
+  }
   std::fputs(o.json ? (j.dump(2) + "\n").c_str() : text.c_str(), stdout);
 }
 
@@ -334,7 +339,7 @@ void run_ops(const ops_options& o) {
   const auto tp = tp_plan(o, cfg, ph, opt.batch, opt.seq, tp_source);
   if (tp && r) total_s += tp->seconds_per_step;  // one GPU's ops, then its share of the all-reduces
 
-  if (o.json) {
+  if (o.json || o.csv) {
     json j;
     j["model"] = {{"name", cfg.name}, {"source", cfg.source}, {"family", cfg.family}, {"model_type", cfg.model_type},
                   {"parameters", cfg.parameters()}, {"matmul_parameters", matmul_parameters(cfg)}};
@@ -384,7 +389,8 @@ void run_ops(const ops_options& o) {
                                {"time_saved_bytes_only_s", r ? json(f.bytes_saved() * f.count / r->bandwidth) : json(nullptr)},
                                {"time_saved_s", r ? json(fusion_time_saved(f, *r) * f.count) : json(nullptr)}});
     }
-    std::fputs((j.dump(2) + "\n").c_str(), stdout);
+    if (o.csv) std::fputs(render_csv(j["ops"], {"name", "kind", "phase", "batch", "count", "flops", "bytes", "intensity", "bound", "predicted_s"}).c_str(), stdout);  // one line per op
+    else std::fputs((j.dump(2) + "\n").c_str(), stdout);
     return;
   }
 
@@ -466,6 +472,7 @@ void add_ops(CLI::App& app, context&) {
   sub->add_option("--tp-latency", o->tp_latency_us, "all-reduce latency in µs (default 10)")->check(CLI::NonNegativeNumber);
   sub->add_option("--tp-fleet", o->tp_fleet, "fleet results JSON: its measured all_reduce latency and busbw")->check(CLI::ExistingFile);
   sub->add_flag("--json", o->json, "machine-readable output");
+  sub->add_flag("--csv", o->csv, "the op table as CSV (one line per op; with B0:B1 one line per batch)")->excludes("--json");
   sub->callback([o] { run_ops(*o); });
 }
 

@@ -1,9 +1,12 @@
-// `roofline place`: the user's own kernel (FLOPs, bytes and time from a profiler) on the roofline.
+// `roofline place`: the user's own kernels (FLOPs, bytes and time from a profiler) on the roofline:
+// one by hand (--flops --bytes --time) or many from a CSV (--csv FILE, also an Nsight Compute export).
 #include <cstdio>
 #include <fmt/format.h>
 #include <memory>
 
 #include "app/commands.hpp"
+#include "app/place_csv.hpp"
+#include "roofline/io.hpp"
 #include "roofline/analysis.hpp"
 #include "roofline/error.hpp"
 #include "roofline/report.hpp"
@@ -16,20 +19,101 @@ namespace {
 struct place_options {
   double flops = 0, bytes = 0, seconds = 0;
   std::string device, results_file, precision;
+  std::string csv_in;  ///< --csv FILE: many kernels (roofline's CSV or an Nsight Compute export)
+  std::string out;     ///< --out DIR (with --csv): place.svg and place.csv
   bool json_out = false;
 };
 
 std::string pct(std::optional<double> f) { return f ? fmt::format("{:.1f}%", 100.0 * *f) : "unknown"; }
 
+json placement_json(const kernel_placement& k) {
+  auto opt = [](std::optional<double> v) { return v ? json(*v) : json(nullptr); };
+  return {{"flops", k.flops}, {"bytes", k.bytes}, {"seconds", k.seconds}, {"intensity", k.intensity},
+          {"achieved_flops_per_s", k.achieved_flops_per_s}, {"achieved_bytes_per_s", k.achieved_bytes_per_s},
+          {"attainable_measured_flops_per_s", opt(k.attainable_measured)},
+          {"attainable_nominal_flops_per_s", opt(k.attainable_nominal)},
+          {"fraction_of_measured_roof", opt(k.fraction_measured)},
+          {"fraction_of_nominal_roof", opt(k.fraction_nominal)},
+          {"bound", k.bound}, {"advice", k.advice}, {"plausible", k.plausible}, {"causes", k.causes}};
+}
+
+/// `place --csv FILE`: every kernel of the file placed; a table (or --json), and with --out DIR the
+/// figure place.svg (the kernels on the roofs: measured ones from --results) and place.csv.
+void run_place_many(const place_options& o, const roofline_summary& roofs, const std::string& source, const results* rr) {
+  if (!o.out.empty()) check_output_dir(o.out);
+  const auto kernels = read_kernel_csv(o.csv_in);
+  json rows = json::array();
+  std::vector<kernel_placement> placed;
+  for (std::size_t i = 0; i < kernels.size(); ++i) {
+    const auto& kr = kernels[i];
+    kernel_placement k;
+    try {
+      k = place_kernel(kr.flops, kr.bytes, kr.seconds, roofs);
+    } catch (const input_error& e) {
+      throw input_error(o.csv_in, "", fmt::format("kernel {} '{}': {}", i + 1, kr.name, e.what()));
+    }
+    json j = placement_json(k);
+    j["number"] = i + 1;
+    j["name"] = kr.name;
+    j["note"] = kr.note;
+    rows.push_back(j);
+    placed.push_back(k);
+  }
+  if (o.json_out) {
+    std::printf("%s\n", json{{"roofs", roofs}, {"source", source}, {"kernels", rows}}.dump(2).c_str());
+  } else {
+    std::string out = fmt::format("roofline place: {} kernel(s) from {} against {} ({})\n", kernels.size(), o.csv_in, source, roofs.precision);
+    out += fmt::format("{:>3}  {:<40} {:>11} {:>10} {:>12} {:>14} {:>10}  {}\n", "#", "kernel", "time", "FLOP/B", "achieved", "of the roof", "bound", "advice");
+    for (std::size_t i = 0; i < placed.size(); ++i) {
+      const auto& k = placed[i];
+      const auto frac = k.fraction_measured ? k.fraction_measured : k.fraction_nominal;
+      std::string name = kernels[i].name.size() > 40 ? kernels[i].name.substr(0, 39) + "…" : kernels[i].name;
+      out += fmt::format("{:>3}  {:<40} {:>11} {:>10.3g} {:>12} {:>14} {:>10}  {}\n", i + 1, name, format_si(k.seconds, "s"), k.intensity,
+                         format_si(k.achieved_flops_per_s, "FLOP/s"),
+                         frac ? fmt::format("{} {}", pct(frac), k.fraction_measured ? "meas." : "nom.") : "unknown", k.bound, k.advice);
+    }
+    std::fputs(out.c_str(), stdout);
+  }
+  if (!o.out.empty()) {
+    results r = rr ? *rr : results{};
+    if (!rr) {
+      r.device.kind = "cuda";
+      r.device.name = source;
+      r.nominal = gpu_nominal(o.device);
+    }
+    r.ops.clear();
+    for (std::size_t i = 0; i < kernels.size(); ++i) {
+      op_result op;
+      op.name = kernels[i].name;
+      op.phase = "kernel";
+      op.flops = kernels[i].flops;
+      op.bytes = kernels[i].bytes;
+      op.intensity = placed[i].intensity;
+      op.bound = placed[i].bound;
+      op.measured_s = kernels[i].seconds;
+      const auto att = placed[i].attainable_measured ? placed[i].attainable_measured : placed[i].attainable_nominal;
+      op.predicted_s = att && *att > 0 ? kernels[i].flops / *att : kernels[i].seconds;  // the time at the roof
+      op.advice = placed[i].advice;
+      r.ops.push_back(op);
+    }
+    write_files({{"place.svg", render_place_svg(r, "Your kernels on the roofline: " + source)}, {"place.csv", render_csv(rows, {"number", "name", "seconds", "flops", "bytes", "intensity", "bound"})}}, o.out);
+    std::fprintf(stderr, "roofline: wrote %s/{place.svg,place.csv}\n", o.out.c_str());
+  }
+}
+
 void run_place(const place_options& o) {
   // Check the numbers first: a bad value fails before any file is read.
-  (void)place_kernel(o.flops, o.bytes, o.seconds, roofline_summary{});
+  if (o.csv_in.empty()) (void)place_kernel(o.flops, o.bytes, o.seconds, roofline_summary{});
+  else if (o.flops != 0 || o.bytes != 0 || o.seconds != 0)
+    throw input_error("", "--csv", "give either --csv FILE or --flops/--bytes/--time, not both");
   if (!o.device.empty() && !o.results_file.empty())
     throw input_error("", "--device", "give either --device NAME or --results FILE, not both");
   roofline_summary roofs;
   std::string source;
+  std::optional<results> loaded;
   if (!o.results_file.empty()) {
-    const results r = load_results(o.results_file);
+    loaded = load_results(o.results_file);
+    const results& r = *loaded;
     const std::string prec = !o.precision.empty() ? o.precision
                              : !r.roofline.precision.empty() ? r.roofline.precision
                              : (r.device.kind == "cpu" ? "fp32" : "fp16");
@@ -45,18 +129,17 @@ void run_place(const place_options& o) {
   if (!(roofs.peak_nominal > 0) && !(roofs.peak_measured > 0))
     throw input_error(o.results_file.empty() ? "" : o.results_file, "--precision",
                       fmt::format("no {} peak known for this device", roofs.precision));
+  if (!o.csv_in.empty()) {
+    run_place_many(o, roofs, source, loaded ? &*loaded : nullptr);
+    return;
+  }
+  if (!o.out.empty()) throw input_error("", "--out", "--out goes with --csv FILE (the figure of many kernels)");
   const kernel_placement k = place_kernel(o.flops, o.bytes, o.seconds, roofs);
 
   if (o.json_out) {
-    auto opt = [](std::optional<double> v) { return v ? json(*v) : json(nullptr); };
-    json j = {{"roofs", roofs},  {"source", source},
-              {"flops", k.flops}, {"bytes", k.bytes}, {"seconds", k.seconds}, {"intensity", k.intensity},
-              {"achieved_flops_per_s", k.achieved_flops_per_s}, {"achieved_bytes_per_s", k.achieved_bytes_per_s},
-              {"attainable_measured_flops_per_s", opt(k.attainable_measured)},
-              {"attainable_nominal_flops_per_s", opt(k.attainable_nominal)},
-              {"fraction_of_measured_roof", opt(k.fraction_measured)},
-              {"fraction_of_nominal_roof", opt(k.fraction_nominal)},
-              {"bound", k.bound}, {"advice", k.advice}, {"plausible", k.plausible}, {"causes", k.causes}};
+    json j = placement_json(k);
+    j["roofs"] = roofs;
+    j["source"] = source;
     std::printf("%s\n", j.dump(2).c_str());
     return;
   }
@@ -95,14 +178,20 @@ void run_place(const place_options& o) {
 void add_place(CLI::App& app, context& ctx) {
   auto o = std::make_shared<place_options>();
   auto* sub = app.add_subcommand("place", "place your own kernel (FLOPs, bytes, time) on the roofline");
-  sub->add_option("--flops", o->flops, "FLOPs the kernel performs")->required();
-  sub->add_option("--bytes", o->bytes, "bytes it reads + writes to device memory")->required();
-  sub->add_option("--time", o->seconds, "its run time in seconds")->required();
+  auto* flops = sub->add_option("--flops", o->flops, "FLOPs the kernel performs");
+  auto* bytes = sub->add_option("--bytes", o->bytes, "bytes it reads + writes to device memory");
+  auto* time = sub->add_option("--time", o->seconds, "its run time in seconds");
+  auto* csv = sub->add_option("--csv", o->csv_in, "many kernels: a CSV of name,flops,bytes,time_s or an Nsight Compute CSV export");
+  flops->needs(bytes, time);
+  csv->excludes(flops, bytes, time);
+  sub->add_option("--out", o->out, "with --csv: write DIR/place.svg (your kernels on the roofs) and DIR/place.csv");
   sub->add_option("--device", o->device, "GPU name from the spec table (nominal roofs)");
   sub->add_option("--results", o->results_file, "results.json from `roofline run/measure` (measured + nominal roofs)");
   sub->add_option("--precision", o->precision, "fp16 bf16 fp32 tf32 fp64 fp8 int8 (default: the results' default, else fp16)");
   sub->add_flag("--json", o->json_out, "print JSON");
-  sub->callback([o, &ctx] {
+  sub->callback([o, sub, &ctx] {
+    if (o->csv_in.empty() && sub->get_option("--flops")->count() == 0)
+      throw input_error("", "--flops", "give --flops F --bytes B --time S (one kernel) or --csv FILE (many)");
     run_place(*o);
     ctx.exit_code = 0;
   });

@@ -1,4 +1,4 @@
-// `roofline report results.json [--out DIR]`: re-render every output from a results file, without
+// `roofline report results.json [--out DIR]` (DIR default out, as everywhere): re-render every output from a results file, without
 // measuring. `roofline compare A B [--out DIR]`: two devices (results files, spec --json files or
 // GPU names) side by side. Bad input (unreadable, malformed, old schema) throws input_error: exit 2,
 // nothing written.
@@ -12,14 +12,16 @@ namespace roofline::app {
 
 void add_report(CLI::App& app, context& ctx) {
   auto file = std::make_shared<std::string>();
-  auto out = std::make_shared<std::string>(".");
+  auto out = std::make_shared<std::string>("out");
   auto* sub = app.add_subcommand("report", "re-render results.json, report.md, roofline.svg and report.html from a results file");
   sub->add_option("results", *file, "results.json written by roofline run / measure")->required();
   sub->add_option("--out", *out, "output directory")->capture_default_str();
   sub->callback([file, out, &ctx] {
+    check_output_dir(*out);
     const results r = load_results(*file);
     write_outputs(r, *out);
-    std::fprintf(stderr, "roofline: wrote %s/{results.json,report.md,roofline.svg,report.html}\n", out->c_str());
+    std::fprintf(stderr, "roofline: wrote %s/{results.json,report.md,roofline.svg,report.html,ops.csv}\n", out->c_str());
+    std::fputs(render_summary(r, *out + "/report.html").c_str(), stdout);
     ctx.exit_code = 0;
   });
 }
@@ -27,12 +29,13 @@ void add_report(CLI::App& app, context& ctx) {
 void add_compare(CLI::App& app, context& ctx) {
   auto a = std::make_shared<std::string>();
   auto b = std::make_shared<std::string>();
-  auto out = std::make_shared<std::string>(".");
+  auto out = std::make_shared<std::string>("out");
   auto* sub = app.add_subcommand("compare", "two devices on one roofline and one table (results files, spec --json files or GPU names)");
   sub->add_option("A", *a, "results.json, `roofline spec NAME --json` output, or a GPU name")->required();
   sub->add_option("B", *b, "results.json, `roofline spec NAME --json` output, or a GPU name")->required();
   sub->add_option("--out", *out, "output directory")->capture_default_str();
   sub->callback([a, b, out, &ctx] {
+    check_output_dir(*out);
     const compare_side sa = load_compare_side(*a), sb = load_compare_side(*b);
     write_compare_outputs(sa, sb, *out);
     std::fprintf(stderr, "roofline: wrote %s/{compare.md,compare.svg,compare.html}\n", out->c_str());

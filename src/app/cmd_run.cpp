@@ -1,7 +1,12 @@
-// `roofline run` (the main job) and `roofline measure` (roofs only).
+// `roofline run` (the main job) and `roofline measure` (roofs only). Both take the same flags for
+// the same things (README "The commands"); --out is a directory for both, checked before anything is
+// measured and created only when the outputs are written, so a failed run leaves nothing behind.
 #include <cstdio>
 #include <cstdlib>
 #include <fmt/format.h>
+#ifdef ROOFLINE_HAVE_OPENMP
+#include <omp.h>
+#endif
 
 #include "app/commands.hpp"
 #include "app/pipeline.hpp"
@@ -14,13 +19,28 @@ namespace roofline::app {
 
 namespace {
 
+/// A command-line word as a POSIX shell reads it back: quoted when it holds anything but
+/// [A-Za-z0-9_./:,=+-].
+std::string shell_word(const std::string& s) {
+  if (!s.empty() && s.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_./:,=+-") == std::string::npos)
+    return s;
+  std::string o = "'";
+  for (char c : s) o += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return o + "'";
+}
+
+/// The command as given, re-runnable: flags bare (`--quick`, never `--quick true`), list options
+/// joined with commas, values quoted for the shell.
 std::string joined_args(CLI::App& app) {
   std::string s = "roofline " + app.get_name();
-  for (const auto& o : app.get_options())
-    if (o->count() > 0 && !o->get_lnames().empty()) {
-      s += " --" + o->get_lnames()[0];
-      for (const auto& v : o->results()) s += " " + v;
-    }
+  for (const auto& o : app.get_options()) {
+    if (o->count() == 0 || o->get_lnames().empty()) continue;
+    s += " --" + o->get_lnames()[0];
+    if (o->get_expected_min() == 0 && o->get_items_expected_max() == 0) continue;  // a flag: no value
+    std::string v;
+    for (const auto& x : o->results()) v += (v.empty() ? "" : ",") + x;
+    s += " " + shell_word(v);
+  }
   return s;
 }
 
@@ -37,15 +57,11 @@ void check_device_arg(const std::string& d) {
   throw input_error("", "--device", "unknown device '" + d + "' (expected auto, cpu or cuda:N)");
 }
 
-int finish(const results& r, const std::string& out_path, bool dir) {
-  if (dir) {
-    write_outputs(r, out_path);
-    std::fprintf(stderr, "[roofline 100%%] wrote %s/{results.json,report.md,roofline.svg,report.html}\n",
-                 out_path.c_str());
-  } else {
-    write_file_atomic(out_path, render_json(r));
-    std::fprintf(stderr, "[roofline 100%%] wrote %s\n", out_path.c_str());
-  }
+int finish(const results& r, const std::string& out_dir) {
+  write_outputs(r, out_dir);
+  std::fprintf(stderr, "[roofline 100%%] wrote %s/{results.json,report.md,roofline.svg,report.html,ops.csv}\n", out_dir.c_str());
+  std::fputs(render_summary(r, out_dir + "/report.html").c_str(), stdout);
+  std::fflush(stdout);
   if (r.interference && r.interference->busy)
     std::fprintf(stderr, "roofline: warning: %s\n", r.interference->summary.c_str());
   if (r.status == "complete") {
@@ -58,24 +74,44 @@ int finish(const results& r, const std::string& out_path, bool dir) {
   return 1;
 }
 
-/// The inputs `run` and `measure` share, checked before anything is written: the device string,
-/// --only, the model (loaded here); also the recorded command line and the test hook.
+/// The inputs `run` and `measure` share, checked before anything is measured or written: the
+/// device string, --only, --out (writable, not created yet), the model (loaded here), the model
+/// part's numbers; also the recorded command line and the test hook.
 model_config prepare_run(run_options& opt, CLI::App& sub, std::string& model_path) {
   check_device_arg(opt.device);
   check_only_arg(opt.only);
   check_overrides(opt.device, {opt.uarch, opt.memory});
+  check_output_dir(opt.out);
+  for (const auto b : opt.batches)
+    if (b < 1) throw input_error("", "--batch", fmt::format("{}: every batch must be >= 1", b));
+  if (opt.batches.empty()) throw input_error("", "--batch", "give at least one batch");
+  if (opt.context < 1) throw input_error("", "--context", "must be >= 1");
+  if (opt.seq < 1) throw input_error("", "--seq", "must be >= 1");
+  if (!opt.dtype.empty() && opt.dtype != "fp32" && opt.dtype != "fp16" && opt.dtype != "bf16")
+    throw input_error("", "--dtype", "'" + opt.dtype + "' (expected fp32, fp16 or bf16)");
+  if (opt.threads < 0) throw input_error("", "--threads", "must be >= 1");
   const model_config cfg = load_run_model(opt, model_path);
   opt.command = joined_args(sub);
   if (const char* f = std::getenv("ROOFLINE_FAIL_PROBE")) opt.fail_probe = f;
+#ifdef ROOFLINE_HAVE_OPENMP
+  if (opt.threads > 0) omp_set_num_threads(opt.threads);  // every OpenMP region and OpenBLAS call of the run
+#else
+  if (opt.threads > 1) throw input_error("", "--threads", "this build has no OpenMP: one thread only");
+#endif
   return cfg;
 }
 
-/// Options `run` and `measure` share beyond --device/--only: what the machine cannot tell, and repeats.
-void add_machine_options(CLI::App* sub, run_options& opt) {
+/// The flags `run` and `measure` share, with the same names, meanings and defaults.
+void add_common(CLI::App* sub, run_options& opt) {
+  sub->add_option("--device", opt.device, "auto | cpu | cuda:N")->capture_default_str();
+  sub->add_option("--out", opt.out, "output directory (results.json, report.md, roofline.svg, report.html, ops.csv)")->capture_default_str();
+  sub->add_flag("--quick", opt.quick, "short run: fewer sizes and repeats");
+  sub->add_option("--only", opt.only, "probe groups (bandwidth, compute, gemm, launch, latency) or probe names (gemm/bf16)")->delimiter(',');
   sub->add_option("--repeat", opt.repeat, "take the whole measurement N times: per-roof median and spread across runs")
       ->check(CLI::Range(1, 20))->capture_default_str();
   sub->add_option("--memory", opt.memory, "CPU DRAM configuration the machine cannot tell, e.g. \"12 x DDR5-4800\"");
   sub->add_option("--uarch", opt.uarch, "CPU microarchitecture when detection cannot tell (zen4, sky_lake, ...)");
+  sub->add_option("--threads", opt.threads, "CPU: OpenMP/OpenBLAS threads for the whole run (default: one per core)");
 }
 
 }  // namespace
@@ -83,12 +119,12 @@ void add_machine_options(CLI::App* sub, run_options& opt) {
 void add_run(CLI::App& app, context& ctx) {
   auto opt = std::make_shared<run_options>();
   auto* sub = app.add_subcommand("run", "measure this machine, place the model's ops, write the report");
-  sub->add_option("--device", opt->device, "auto | cpu | cuda:N")->capture_default_str();
+  add_common(sub, *opt);
   sub->add_option("--model", opt->model, "shipped model name or path to a HuggingFace config.json")->capture_default_str();
-  sub->add_option("--out", opt->out, "output directory")->capture_default_str();
-  sub->add_flag("--quick", opt->quick, "short run (tests): fewer sizes and repeats");
-  sub->add_option("--only", opt->only, "probe groups: bandwidth, compute, gemm, launch, latency")->delimiter(',');
-  add_machine_options(sub, *opt);
+  sub->add_option("--batch", opt->batches, "decode batches, comma-separated")->delimiter(',')->capture_default_str();
+  sub->add_option("--context", opt->context, "decode: KV-cache length (tokens)")->capture_default_str();
+  sub->add_option("--seq", opt->seq, "prefill: sequence length (tokens)")->capture_default_str();
+  sub->add_option("--dtype", opt->dtype, "ops' data type: fp32 | fp16 | bf16 (default: fp32 on a CPU, fp16 on a GPU)");
   sub->add_option("--tpot", opt->tpot_s, "your measured time per output token (s, decode batch 1) for the TPOT → MFU row")
       ->check(CLI::Range(1e-9, 1e6));
   auto fleet_opt = std::make_shared<fleet::fleet_options>();
@@ -97,34 +133,29 @@ void add_run(CLI::App& app, context& ctx) {
       ->check(CLI::Range(0.0, 1.0))->capture_default_str();
   sub->callback([sub, opt, fleet_opt, &ctx] {
     std::string model_path;
-    const model_config cfg = prepare_run(*opt, *sub, model_path);  // bad input fails before any write
+    const model_config cfg = prepare_run(*opt, *sub, model_path);  // bad input fails before any measuring or write
     if (fleet::launched_by_mpi()) {  // mpirun -np N roofline run: src/fleet measures, gathers, reports
       fleet_opt->quick = opt->quick;
       ctx.exit_code = fleet::run(*fleet_opt, opt->device, opt->out, cfg,
                                  [&](const std::string& dev) { run_options o = *opt; o.device = dev; return run_pipeline(o, cfg, model_path); });
       return;
     }
-    prepare_output_dir(opt->out);
     const results r = run_pipeline(*opt, cfg, model_path);
-    ctx.exit_code = finish(r, opt->out, true);
+    ctx.exit_code = finish(r, opt->out);
   });
 }
 
 void add_measure(CLI::App& app, context& ctx) {
   auto opt = std::make_shared<run_options>();
-  auto out = std::make_shared<std::string>("results.json");
-  auto* sub = app.add_subcommand("measure", "measure the roofs only; write results.json");
-  sub->add_option("--device", opt->device, "auto | cpu | cuda:N")->capture_default_str();
-  sub->add_option("--out", *out, "results file")->capture_default_str();
-  sub->add_flag("--quick", opt->quick, "short run: fewer sizes and repeats");
-  sub->add_option("--only", opt->only, "probe groups: bandwidth, compute, gemm, launch, latency")->delimiter(',');
-  add_machine_options(sub, *opt);
-  sub->callback([sub, opt, out, &ctx] {
+  auto* sub = app.add_subcommand("measure", "measure the roofs only (no model); write the report into --out");
+  add_common(sub, *opt);
+  sub->callback([sub, opt, &ctx] {
     opt->measure_ops = false;
+    opt->model_part = false;
     std::string model_path;
     const model_config cfg = prepare_run(*opt, *sub, model_path);
     const results r = run_pipeline(*opt, cfg, model_path);
-    ctx.exit_code = finish(r, *out, false);
+    ctx.exit_code = finish(r, opt->out);
   });
 }
 

@@ -2,6 +2,7 @@
 // table GPU (or of this machine's device), with the derivation (factor, value, unit, source), the
 // dense peak per data type, the memory bandwidth and the ridge point (peak ÷ bandwidth, FLOP/byte).
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <memory>
 #include <string>
@@ -14,6 +15,8 @@
 #include "roofline/backend.hpp"
 #include "roofline/error.hpp"
 #include "roofline/spec.hpp"
+#include "report/units.hpp"
+#include "spec/device_table.hpp"
 
 namespace roofline::app {
 namespace {
@@ -117,16 +120,48 @@ void print_text(const nominal_roofs& n) {
   std::fputs(out.c_str(), stdout);
 }
 
+/// The short key a user types for a table GPU: its shortest alias (else its name), lower case,
+/// spaces as '-' ("t4", "h100-sxm"); match_gpu_name accepts it.
+std::string gpu_key(const spec_detail::sku_row& s) {
+  std::string k = s.name;
+  for (const auto& a : s.aliases)
+    if (a.size() < k.size()) k = a;
+  std::string o;
+  for (unsigned char c : k) o += c == ' ' ? '-' : static_cast<char>(std::tolower(c));
+  return o;
+}
+
+/// `spec --list`: key, name, the headline dense peaks (fp16 tensor, fp32 vector) and the memory
+/// bandwidth of every table GPU; --json: the same as an array of objects.
+void print_list(bool as_json) {
+  const spec_detail::device_table t = spec_detail::load_default_table();
+  json rows = json::array();
+  std::string out = fmt::format("{:<18} {:<28} {:>16} {:>14} {:>12}\n", "key", "name", "fp16 dense", "fp32", "memory");
+  for (const auto& s : t.skus) {
+    const nominal_roofs n = gpu_nominal(s.name);
+    std::optional<double> fp16, fp32;
+    for (const auto& p : n.peaks) {
+      if (p.precision == "fp16" && (!fp16 || p.flops_per_s > *fp16)) fp16 = p.flops_per_s;
+      if (p.precision == "fp32" && p.engine == "vector") fp32 = p.flops_per_s;
+    }
+    const std::string key = gpu_key(s);
+    rows.push_back({{"key", key}, {"name", s.name}, {"aliases", s.aliases},
+                    {"fp16_dense_flops_per_s", fp16 ? json(*fp16) : json(nullptr)},
+                    {"fp32_vector_flops_per_s", fp32 ? json(*fp32) : json(nullptr)},
+                    {"memory_bandwidth_bytes_per_s", n.memory_bandwidth_bytes_per_s ? json(*n.memory_bandwidth_bytes_per_s) : json(nullptr)}});
+    out += fmt::format("{:<18} {:<28} {:>16} {:>14} {:>12}\n", key, s.name, fp16 ? report::rate_flops(*fp16) : "—",
+                       fp32 ? report::rate_flops(*fp32) : "—",
+                       n.memory_bandwidth_bytes_per_s ? report::rate_bytes(*n.memory_bandwidth_bytes_per_s) : "—");
+  }
+  if (as_json) std::puts(rows.dump(2).c_str());
+  else std::fputs(out.c_str(), stdout);
+}
+
 void run_spec(const spec_options& o) {
   const int modes = (!o.name.empty()) + (!o.device.empty()) + (o.list ? 1 : 0);
   if (modes != 1) throw input_error("", "spec", "give exactly one of NAME, --device DEV or --list");
   if (o.list) {
-    const auto names = gpu_names();
-    if (o.json) {
-      std::puts(json(names).dump(2).c_str());
-    } else {
-      for (const auto& s : names) std::puts(s.c_str());
-    }
+    print_list(o.json);
     return;
   }
   nominal_roofs n;
@@ -147,7 +182,7 @@ void add_spec(CLI::App& app, context&) {
   sub->add_option("name", opt->name, "GPU name; forgiving: t4, 'Tesla T4', h100-sxm, H200, 'a100 80gb'");
   sub->add_option("--device", opt->device, "derive for a device of this machine: cpu, cuda or cuda:N");
   sub->add_flag("--json", opt->json, "print JSON: {name, factors[], peaks[], memory_bandwidth_bytes_per_s, ridge_points[], notes}");
-  sub->add_flag("--list", opt->list, "list the GPUs in the device table");
+  sub->add_flag("--list", opt->list, "list the GPUs in the device table: key, name, headline peaks, memory bandwidth");
   sub->callback([opt] { run_spec(*opt); });
 }
 

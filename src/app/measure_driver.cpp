@@ -13,13 +13,6 @@ namespace roofline::app {
 
 namespace {
 
-bool selected(const std::vector<std::string>& only, const std::string& group, const std::string& name) {
-  if (only.empty()) return true;
-  for (const auto& o : only)
-    if (o == group || o == name) return true;
-  return false;
-}
-
 std::string bytes_label(std::int64_t b) {
   if (b >= (1LL << 30) && b % (1LL << 30) == 0) return fmt::format("{} GiB", b >> 30);
   if (b >= (1LL << 20) && b % (1LL << 20) == 0) return fmt::format("{} MiB", b >> 20);
@@ -114,6 +107,13 @@ interference_sample run_judged(const probe& p, const measure_plan& plan, measure
 
 }  // namespace
 
+bool probe_selected(const std::vector<std::string>& only, const probe& p) {
+  if (only.empty()) return true;
+  for (const auto& o : only)
+    if (o == p.group || o == p.name) return true;
+  return false;
+}
+
 std::vector<std::string> noisy_rows(const measured_roofs& m, double bound) {
   std::vector<std::string> out;
   for (const auto& b : m.bandwidth)
@@ -184,7 +184,7 @@ bool measure_probes(const std::vector<probe>& probes, const measure_plan& plan, 
     std::size_t done = 0;
     for (const auto& p : probes) {
       ++done;
-      if (!selected(plan.only, p.group, p.name)) {
+      if (!probe_selected(plan.only, p)) {
         m.skipped.push_back({p.name, "not run", "not selected by --only"});
         continue;
       }

@@ -24,6 +24,9 @@ struct measure_plan {
   progress_fn progress;
 };
 
+/// True when `only` (--only: probe groups or names) is empty or names p's group or p itself.
+bool probe_selected(const std::vector<std::string>& only, const probe& p);
+
 /// Runs `probes` into r.measured (and r.errors, r.interference, r.repeat). Returns true when the
 /// device was lost (the caller stops using it).
 bool measure_probes(const std::vector<probe>& probes, const measure_plan& plan, results& r);

@@ -5,6 +5,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <csignal>
@@ -50,11 +51,20 @@ std::string iso_now() {
   return buf;
 }
 
-/// The op scenarios of the default job: decode at batch 1 and 32 (context 2048), prefill at 2048
-/// with fused attention, plus naive prefill attention (and its softmax), the fused silu_mul and the
-/// two-pass input norm (decode batch 32 and prefill) for comparison.
-std::vector<op_desc> scenario_ops(const model_config& cfg, const std::string& dtype) {
+/// The op scenarios of the job: decode at each batch of opt.batches (context opt.context), prefill
+/// of opt.seq tokens with fused attention, plus, beside the ops they stand for (alternative_to, never
+/// in a step total): naive prefill attention and its softmax, the fused silu_mul and the two-pass
+/// input norm. Every decode batch has the same set of op names; attention is named by its kind
+/// (attention_fused, attention_naive) so names are unique within a phase.
+std::vector<op_desc> scenario_ops(const model_config& cfg, const run_options& opt, const std::string& dtype,
+                                  std::vector<std::string>& alternative_to) {
   std::vector<op_desc> all;
+  auto push = [&](op_desc op, std::string alt) {
+    if (op.kind == op_kind::attention_fused) op.name = "attention_fused";
+    if (op.kind == op_kind::attention_naive) op.name = "attention_naive";
+    all.push_back(std::move(op));
+    alternative_to.push_back(std::move(alt));
+  };
   auto add = [&](catalogue_options o, bool attention_only) {
     o.dtype = dtype;
     o.one_pass_norms = true;  // both backends run one-pass norm kernels
@@ -65,38 +75,38 @@ std::vector<op_desc> scenario_ops(const model_config& cfg, const std::string& dt
     for (std::size_t i = 0; i < ops.size(); ++i) {
       const op_desc& op = ops[i];
       if (attention_only && op.kind != op_kind::attention_naive) continue;
-      all.push_back(op);
-      // The two-pass form beside the one-pass input norm (issue 6: fusion, measured), decode batch
-      // 32 and prefill: x read twice, the catalogue's convention.
-      if (op.kind == op_kind::rmsnorm && op.name == "input_norm" && (o.ph == phase::prefill || o.batch > 1)) {
+      push(op, attention_only ? "attention_fused" : "");
+      // The two-pass form beside the one-pass input norm (fusion, measured): x read twice, the
+      // catalogue's convention.
+      if (op.kind == op_kind::rmsnorm && op.name == "input_norm") {
         op_desc two = unfused[i];
         two.name += "_two_pass";
-        all.push_back(two);
+        push(two, "input_norm");
       }
-      // The fused SwiGLU activation beside the unfused silu then mul (issue 6: fusion, measured):
+      // The fused SwiGLU activation beside the unfused silu then mul (fusion, measured):
       // 3 tensors instead of 5 — the measured time ratio is set against the 3/5 byte ratio.
       // At every scenario, decode batch 1 included: there the saving is a whole kernel's floor.
       if (op.kind == op_kind::mul) {
         op_desc fused = elementwise_op(op_kind::silu_mul, "silu_mul", op.rows, op.cols, op.dtype_bytes);
         fused.ph = op.ph, fused.batch = op.batch, fused.seq = op.seq, fused.context = op.context;
         fused.count = op.count;
-        all.push_back(fused);
+        push(fused, "silu + mul");
       }
       // The softmax inside naive attention, as its own row at the scores' shape (already part of
       // the attention op's bytes: listed beside it, never added to a step total).
-      if (op.kind == op_kind::attention_naive) all.push_back(attention_softmax_op(op));
+      if (op.kind == op_kind::attention_naive) push(attention_softmax_op(op), "attention_naive");
     }
   };
-  catalogue_options d;
-  d.ph = phase::decode;
-  d.context = 2048;
-  d.batch = 1;
-  add(d, false);
-  d.batch = 32;
-  add(d, false);
+  for (const auto b : opt.batches) {
+    catalogue_options d;
+    d.ph = phase::decode;
+    d.context = opt.context;
+    d.batch = b;
+    add(d, false);
+  }
   catalogue_options p;
   p.ph = phase::prefill;
-  p.seq = 2048;
+  p.seq = opt.seq;
   p.batch = 1;
   p.fused_attention = true;
   add(p, false);
@@ -219,6 +229,7 @@ progress_fn stderr_progress() {
 }
 
 model_config load_run_model(const run_options& opt, std::string& model_path) {
+  if (!opt.model_part) return model_config{};
   model_path = resolve_model_path(opt.model);
   return load_model_config(model_path);
 }
@@ -242,6 +253,14 @@ results run_pipeline(const run_options& opt, const model_config& cfg, const std:
   po.timing = opt.quick ? quick_timing() : default_timing();
   po.only = opt.only;
   po.progress = progress;
+  auto probes = be->probes(po);
+  if (!opt.only.empty() && std::none_of(probes.begin(), probes.end(), [&](const auto& p) { return probe_selected(opt.only, p); })) {
+    std::string names;
+    for (const auto& p : probes) names += (names.empty() ? "" : ", ") + p.name;
+    throw input_error("", "--only", fmt::format("selects no probe on {} ({}); its probes: {}", r.device.name, r.device.id, names));
+  }
+  if (r.device.kind == "cpu" && !opt.dtype.empty() && opt.dtype != "fp32")
+    throw input_error("", "--dtype", "'" + opt.dtype + "': the CPU backend runs its ops in fp32");
   measure_plan plan;
   plan.only = opt.only;
   plan.repeat = opt.repeat;
@@ -249,14 +268,22 @@ results run_pipeline(const run_options& opt, const model_config& cfg, const std:
   plan.fail_probe = opt.fail_probe;
   plan.interrupted = interrupted;
   plan.progress = progress;
-  bool lost = measure_probes(be->probes(po), plan, r);
+  bool lost = measure_probes(probes, plan, r);
   // A part the FMA table does not know: its nominal from the measured FMA rate, so labelled.
   if (r.device.kind == "cpu") be->complete_nominal(r.nominal, r.measured);
 
-  const std::string precision = r.device.kind == "cpu" ? "fp32" : "fp16";
+  const std::string precision = !opt.dtype.empty() ? opt.dtype : r.device.kind == "cpu" ? "fp32" : "fp16";
   reject_impossible(r);  // a point that breaks a physical rule is never a roof
   r.roofline = summarize_roofline(r.nominal, r.measured, precision);
 
+  if (!opt.model_part) {
+    progress("analysing", 0.97);
+    flag_results(r);
+    analyse(r);
+    if (interrupted()) r.status = "interrupted";
+    else if (!r.errors.empty()) r.status = "partial";
+    return r;
+  }
   model_summary ms;
   ms.name = cfg.name;
   ms.source = model_path;
@@ -269,12 +296,15 @@ results run_pipeline(const run_options& opt, const model_config& cfg, const std:
   r.model = ms;
 
   const latency_model floor = op_latency_model(*be, r, precision);
-  const auto ops = scenario_ops(cfg, precision);
+  std::vector<std::string> alternative_to;
+  const auto ops = scenario_ops(cfg, opt, precision, alternative_to);
   const timing_options op_repeats = opt.quick ? quick_timing() : timing_options{1, 3, 50, 0.1, 1.0};
   op_runner runner{*be, r, opt, op_repeats, lost};
   for (std::size_t i = 0; i < ops.size(); ++i) {
     const op_desc& op = ops[i];
     op_result res = place_op(op, r.roofline, floor);
+    res.alternative_to = alternative_to[i];
+    res.advice = op_advice(op, res.bound, r.device.kind);  // the backend's own words
     const std::string label = fmt::format("op {}/{}: {} {} b{}", i + 1, ops.size(), to_string(op.ph), op.name, op.batch);
     progress(label, 0.6 + 0.33 * i / std::max<std::size_t>(1, ops.size()));
     runner.measure(op, res, label);

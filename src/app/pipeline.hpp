@@ -17,11 +17,18 @@ struct run_options {
   std::string out = "out";
   bool quick = false;
   bool measure_ops = true;
+  bool model_part = true;  ///< false (measure): no ops, no model, no batch sweep
   std::vector<std::string> only;  ///< probe groups; empty = all
   int repeat = 1;                 ///< --repeat N: whole measurements (per-roof median and spread across runs)
   std::string uarch;              ///< --uarch: the CPU microarchitecture, when detection cannot tell
   std::string memory;             ///< --memory "12 x DDR5-4800": the DRAM configuration, likewise
   double tpot_s = 0;              ///< --tpot: a measured TPOT (s) for the record table's TPOT → MFU row
+  // The model part (run only): decode at each of `batches` with a KV context of `context` tokens,
+  // prefill of one sequence of `seq` tokens, ops in `dtype` ("" = fp32 on a CPU, fp16 on a GPU).
+  std::vector<std::int64_t> batches = {1, 32};
+  std::int64_t context = 2048, seq = 2048;
+  std::string dtype;
+  int threads = 0;  ///< --threads: OpenMP / OpenBLAS threads of the whole run (0 = one per core)
   std::string command;            ///< the command line, recorded in results.host
   /// Test hook: a probe whose name contains this string throws probe_error (ROOFLINE_FAIL_PROBE).
   std::string fail_probe;

@@ -43,6 +43,26 @@ void prepare_output_dir(const std::string& dir, const std::string& field) {
   if (::access(dir.c_str(), W_OK) != 0) throw input_error(dir, field, "directory is not writable");
 }
 
+void check_output_dir(const std::string& dir, const std::string& field) {
+  std::error_code ec;
+  if (dir.empty()) throw input_error(dir, field, "empty directory name");
+  fs::path p = fs::absolute(dir, ec);
+  if (fs::exists(p, ec)) {
+    if (!fs::is_directory(p, ec)) throw input_error(dir, field, "exists and is not a directory");
+    if (::access(p.c_str(), W_OK) != 0) throw input_error(dir, field, "directory is not writable");
+    return;
+  }
+  for (fs::path a = p.parent_path(); !a.empty(); a = a.parent_path()) {
+    if (fs::exists(a, ec)) {
+      if (!fs::is_directory(a, ec)) throw input_error(dir, field, a.string() + " exists and is not a directory");
+      if (::access(a.c_str(), W_OK) != 0) throw input_error(dir, field, "cannot create it: " + a.string() + " is not writable");
+      return;
+    }
+    if (a == a.parent_path()) break;
+  }
+  throw input_error(dir, field, "no existing parent directory");
+}
+
 std::string read_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw input_error(path, "", "cannot open for reading");

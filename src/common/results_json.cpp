@@ -43,7 +43,7 @@ RL_JSON(roofline_summary, precision, peak_nominal, peak_measured, bandwidth_nomi
         ridge_nominal, ridge_measured, l2_bandwidth_measured, per_precision)
 RL_JSON(op_result, name, phase, batch, seq, context, shape, dtype, count, flops, bytes, bytes_read,
         bytes_written, intensity, bound, predicted_s, measured_s, measured_note, implementation, launch_floor_s, memory_s,
-        compute_s, advice)
+        compute_s, advice, alternative_to)
 RL_JSON(error_entry, probe, message)
 RL_JSON(tool_info, name, version, build_type, compiler, cuda_backend)
 RL_JSON(host_info, hostname, os, timestamp, command)

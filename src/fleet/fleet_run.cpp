@@ -166,6 +166,11 @@ int run(const fleet_options& opt, const std::string& device_arg, const std::stri
     write_file_atomic(out_dir + "/fleet.md", render_fleet_markdown(f));
     std::fprintf(stderr, "[roofline 100%%] wrote %s/{fleet.json,fleet.md} and rank-0 … rank-%d/\n", out_dir.c_str(), f.ranks - 1);
     if (code == 1) std::fprintf(stderr, "roofline: fleet run partial: see the errors in %s/fleet.md\n", out_dir.c_str());
+    for (std::size_t r = 0; r < per_rank.size(); ++r)  // the terminal summary of the first rank that reported
+      if (parsed[r]) {
+        std::fputs(render_summary(per_rank[r], fmt::format("{}/rank-{}/report.html (fleet: {}/fleet.md)", out_dir, r, out_dir)).c_str(), stdout);
+        break;
+      }
   } catch (const std::exception& e) {  // rank 0 must still reach the broadcast below, or the others hang
     std::fprintf(stderr, "roofline: fleet report failed: %s\n", e.what());
     code = std::max(code, 1);

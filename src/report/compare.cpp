@@ -78,9 +78,10 @@ document compare_document(const compare_side& a, const compare_side& b) {
       const compute_result* c = best_compute(s.r.measured, p);
       return c ? std::optional<double>(c->flops_per_s) : std::nullopt;
     };
-    t.rows.push_back(row3(p + " nominal peak", nom(a), nom(b), rate_flops, "no " + p + " peak", "no " + p + " peak"));
+    auto rate = p == "int8" ? rate_ops : rate_flops;  // int8 peaks are integer operations
+    t.rows.push_back(row3(p + " nominal peak", nom(a), nom(b), rate, "no " + p + " peak", "no " + p + " peak"));
     if (meas(a) || meas(b))
-      t.rows.push_back(row3(p + " measured peak (best)", meas(a), meas(b), rate_flops, why(a, p), why(b, p)));
+      t.rows.push_back(row3(p + " measured peak (best)", meas(a), meas(b), rate, why(a, p), why(b, p)));
   }
   t.rows.push_back(row3("memory bandwidth, nominal", opt_rate(a.r.nominal.memory_bandwidth_bytes_per_s),
                         opt_rate(b.r.nominal.memory_bandwidth_bytes_per_s), rate_bytes, "unknown", "unknown"));
@@ -103,9 +104,10 @@ document compare_document(const compare_side& a, const compare_side& b) {
   }
   for (const auto& p : precs) {
     const ridge_pair ra = ridge_for(a.r, p), rb = ridge_for(b.r, p);
-    if (ra.nominal || rb.nominal) t.rows.push_back(row3(p + " ridge, nominal", ra.nominal, rb.nominal, intensity, "unknown", "unknown"));
+    auto ridge = p == "int8" ? intensity_ops : intensity;
+    if (ra.nominal || rb.nominal) t.rows.push_back(row3(p + " ridge, nominal", ra.nominal, rb.nominal, ridge, "unknown", "unknown"));
     if (ra.measured || rb.measured)
-      t.rows.push_back(row3(p + " ridge, measured", ra.measured, rb.measured, intensity, why(a, "ridge"), why(b, "ridge")));
+      t.rows.push_back(row3(p + " ridge, measured", ra.measured, rb.measured, ridge, why(a, "ridge"), why(b, "ridge")));
   }
   const decode_step da = decode_batch1(a.r), db = decode_batch1(b.r);
   if (da.tpot_s || db.tpot_s)
@@ -206,8 +208,8 @@ std::string render_compare_svg(const compare_side& a, const compare_side& b) {
   add_device_roofs(p, a.r, "A: ", 0, spec_precisions(a, b));
   add_device_roofs(p, b.r, "B: ", 1, spec_precisions(b, a));
   const int sa = add_ops(p, a.r, "A: ", false, 0), sb = add_ops(p, b.r, "B: ", false, 1);
-  if (!a.r.ops.empty()) p.legend.push_back({legend_item::kind::filled, device_color(0, false), "A ops"});
-  if (!b.r.ops.empty()) p.legend.push_back({legend_item::kind::filled, device_color(1, false), "B ops"});
+  p.legend.push_back({legend_item::kind::filled, device_color(0, false), "A ops", "dev0-ops"});
+  p.legend.push_back({legend_item::kind::filled, device_color(1, false), "B ops", "dev1-ops"});
   if (sa + sb > 0) p.notes.push_back(fmt::format("{} op(s) not plotted (0 FLOP or 0 B)", sa + sb));
   return draw_svg(p);
 }

@@ -2,17 +2,30 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cctype>
+
 namespace roofline::report {
 
 namespace {
 
-/// Markdown text: `<` would open raw HTML in GitHub markdown; keep it literal.
+/// Markdown text: `<` before a letter, `/`, `!` or `?` would open raw HTML in GitHub markdown: keep
+/// it literal there; "<=" is written "≤" (readable both raw and rendered); elsewhere `<` stays.
 std::string md_text(const std::string& s) {
   std::string o;
-  for (char c : s) {
-    if (c == '<') o += "&lt;";
-    else if (c == '\n') o += ' ';
-    else o += c;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    const char c = s[i];
+    const char next = i + 1 < s.size() ? s[i + 1] : ' ';
+    if (c == '<' && next == '=') {
+      o += "≤";
+      ++i;
+    } else if (c == '<' && (std::isalpha(static_cast<unsigned char>(next)) || next == '/' || next == '!' || next == '?')) {
+      o += "&lt;";
+    } else if (c == '\n') {
+      o += ' ';
+    } else {
+      o += c;
+    }
   }
   return o;
 }
@@ -43,7 +56,120 @@ std::string html_text(const std::string& s) {
   return o;
 }
 
+std::string md_table(const table& t) {
+  std::string o = "|";
+  for (const auto& h : t.header) {
+    o += ' ';
+    o += md_cell(h);
+    o += " |";
+  }
+  o += "\n|";
+  for (std::size_t i = 0; i < t.header.size(); ++i) o += t.numeric(i) ? " ---: |" : " --- |";
+  o += "\n";
+  for (const auto& row : t.rows) {
+    o += "|";
+    for (std::size_t i = 0; i < t.header.size(); ++i) {
+      o += ' ';
+      o += md_cell(i < row.size() ? row[i].text : "");
+      o += " |";
+    }
+    o += "\n";
+  }
+  o += "\n";
+  for (std::size_t i = 0; i < t.notes.size(); ++i) o += fmt::format("{}[{}] {}\n", i == 0 ? "" : "\n", i + 1, md_text(t.notes[i]));
+  if (!t.notes.empty()) o += "\n";
+  return o;
+}
+
+std::string md_section(const section& s, const std::string& level) {
+  std::string o = level + " " + md_text(s.title) + "\n\n";
+  for (const auto& b : s.blocks) {
+    switch (b.k) {
+      case block::kind::paragraph: o += md_text(b.lines.at(0)) + "\n\n"; break;
+      case block::kind::heading: o += level + "# " + md_text(b.lines.at(0)) + "\n\n"; break;
+      case block::kind::bullets:
+        for (const auto& l : b.lines) o += "- " + md_text(l) + "\n";
+        o += "\n";
+        break;
+      case block::kind::table: o += md_table(b.t); break;
+    }
+  }
+  return o;
+}
+
+std::string html_table(const table& t) {
+  std::string o = "<div class=\"tw\"><table class=\"sortable\">\n<thead><tr>";
+  std::vector<bool> num(t.header.size());
+  for (std::size_t i = 0; i < t.header.size(); ++i) num[i] = t.numeric(i);
+  for (std::size_t i = 0; i < t.header.size(); ++i)
+    o += std::string("<th") + (num[i] ? " class=\"num\"" : "") + " title=\"click to sort\">" + html_text(t.header[i]) + "</th>";
+  o += "</tr></thead>\n<tbody>\n";
+  for (const auto& row : t.rows) {
+    o += "<tr>";
+    for (std::size_t i = 0; i < t.header.size(); ++i) {
+      const cell c = i < row.size() ? row[i] : cell{};
+      o += "<td";
+      if (num[i]) o += " class=\"num\"";
+      if (c.key) o += fmt::format(" data-v=\"{:.17g}\"", *c.key);
+      o += '>';
+      o += html_text(c.text);
+      o += "</td>";
+    }
+    o += "</tr>\n";
+  }
+  o += "</tbody></table></div>\n";
+  if (!t.notes.empty()) {
+    o += "<ol class=\"notes\">\n";
+    for (const auto& n : t.notes) o += "<li>" + html_text(n) + "</li>\n";
+    o += "</ol>\n";
+  }
+  return o;
+}
+
+std::string html_blocks(const section& s) {
+  std::string o;
+  for (const auto& b : s.blocks) {
+    switch (b.k) {
+      case block::kind::paragraph: o += "<p>" + html_text(b.lines.at(0)) + "</p>\n"; break;
+      case block::kind::heading: o += "<h3>" + html_text(b.lines.at(0)) + "</h3>\n"; break;
+      case block::kind::bullets:
+        o += "<ul>\n";
+        for (const auto& l : b.lines) o += "<li>" + html_text(l) + "</li>\n";
+        o += "</ul>\n";
+        break;
+      case block::kind::table: o += html_table(b.t); break;
+    }
+  }
+  return o;
+}
+
 }  // namespace
+
+std::string table::note(const std::string& text) {
+  auto it = std::find(notes.begin(), notes.end(), text);
+  if (it == notes.end()) {
+    notes.push_back(text);
+    it = notes.end() - 1;
+  }
+  return fmt::format("[{}]", it - notes.begin() + 1);
+}
+
+bool table::numeric(std::size_t i) const {
+  // A cell that says why there is no number ("—", "not run [2]", "unknown [1]", "failed [3]") does
+  // not make a column of numbers a text column.
+  auto missing = [](const std::string& t) {
+    return t.empty() || t == "—" || t == " " || t.rfind("not ", 0) == 0 || t.rfind("unknown", 0) == 0 || t.rfind("failed", 0) == 0;
+  };
+  bool any = false;
+  for (const auto& row : rows) {
+    if (i >= row.size()) continue;
+    const cell& c = row[i];
+    if (!c.key && missing(c.text)) continue;
+    if (!c.key) return false;
+    any = true;
+  }
+  return any;
+}
 
 std::string html_escape(const std::string& s) {
   std::string o;
@@ -62,81 +188,46 @@ std::string html_escape(const std::string& s) {
 
 std::string to_markdown(const document& d) {
   std::string o = "# " + md_text(d.title) + "\n\n";
+  for (const auto& w : d.warnings) o += "**Warning:** " + md_text(w) + "\n\n";
   for (const auto& p : d.intro) o += md_text(p) + "\n\n";
+  bool appendix = false;
+  bool figure_done = false;
   for (std::size_t si = 0; si < d.sections.size(); ++si) {
     const section& s = d.sections[si];
-    if (si == d.figure_after && !d.figure_markdown.empty()) o += d.figure_markdown + "\n\n";
-    o += "## " + md_text(s.title) + "\n\n";
-    for (const auto& b : s.blocks) {
-      switch (b.k) {
-        case block::kind::paragraph: o += md_text(b.lines.at(0)) + "\n\n"; break;
-        case block::kind::heading: o += "### " + md_text(b.lines.at(0)) + "\n\n"; break;
-        case block::kind::bullets:
-          for (const auto& l : b.lines) o += "- " + md_text(l) + "\n";
-          o += "\n";
-          break;
-        case block::kind::table: {
-          const auto& t = b.t;
-          o += "|";
-          for (const auto& h : t.header) o += " " + md_cell(h) + " |";
-          o += "\n|";
-          for (std::size_t i = 0; i < t.header.size(); ++i) o += " --- |";
-          o += "\n";
-          for (const auto& row : t.rows) {
-            o += "|";
-            for (std::size_t i = 0; i < t.header.size(); ++i) o += " " + md_cell(i < row.size() ? row[i].text : "") + " |";
-            o += "\n";
-          }
-          o += "\n";
-          break;
-        }
-      }
+    if (si == d.figure_after && !d.figure_markdown.empty()) {
+      o += d.figure_markdown + "\n\n";
+      figure_done = true;
     }
+    if (s.detail && !appendix) {
+      o += "## Appendix: the detail behind every number\n\n";
+      appendix = true;
+    }
+    o += md_section(s, s.detail ? "###" : "##");
   }
+  if (!figure_done && !d.figure_markdown.empty()) o += d.figure_markdown + "\n\n";
   return o;
 }
 
 std::string to_html(const document& d) {
   std::string o = "<h1>" + html_text(d.title) + "</h1>\n";
+  for (const auto& w : d.warnings) o += "<p class=\"warning\"><strong>Warning:</strong> " + html_text(w) + "</p>\n";
   for (const auto& p : d.intro) o += "<p>" + html_text(p) + "</p>\n";
   o += "<nav><ul>";
   for (const auto& s : d.sections) o += "<li><a href=\"#" + s.id + "\">" + html_text(s.title) + "</a></li>";
   o += "</ul></nav>\n";
+  bool figure_done = false;
   for (std::size_t si = 0; si < d.sections.size(); ++si) {
     const section& s = d.sections[si];
-    if (si == d.figure_after && !d.figure_html.empty()) o += "<figure>" + d.figure_html + "</figure>\n";
-    o += "<section id=\"" + s.id + "\">\n<h2>" + html_text(s.title) + "</h2>\n";
-    for (const auto& b : s.blocks) {
-      switch (b.k) {
-        case block::kind::paragraph: o += "<p>" + html_text(b.lines.at(0)) + "</p>\n"; break;
-        case block::kind::heading: o += "<h3>" + html_text(b.lines.at(0)) + "</h3>\n"; break;
-        case block::kind::bullets:
-          o += "<ul>\n";
-          for (const auto& l : b.lines) o += "<li>" + html_text(l) + "</li>\n";
-          o += "</ul>\n";
-          break;
-        case block::kind::table: {
-          const auto& t = b.t;
-          o += "<div class=\"tw\"><table class=\"sortable\">\n<thead><tr>";
-          for (const auto& h : t.header) o += "<th title=\"click to sort\">" + html_text(h) + "</th>";
-          o += "</tr></thead>\n<tbody>\n";
-          for (const auto& row : t.rows) {
-            o += "<tr>";
-            for (std::size_t i = 0; i < t.header.size(); ++i) {
-              const cell c = i < row.size() ? row[i] : cell{};
-              if (c.key) o += fmt::format("<td data-v=\"{:.17g}\">", *c.key);
-              else o += "<td>";
-              o += html_text(c.text) + "</td>";
-            }
-            o += "</tr>\n";
-          }
-          o += "</tbody></table></div>\n";
-          break;
-        }
-      }
+    if (si == d.figure_after && !d.figure_html.empty()) {
+      o += "<figure>" + d.figure_html + "</figure>\n";
+      figure_done = true;
     }
-    o += "</section>\n";
+    if (s.detail)
+      o += "<details id=\"" + s.id + "\">\n<summary><h2>" + html_text(s.title) + "</h2></summary>\n" + html_blocks(s) + "</details>\n";
+    else
+      o += "<section id=\"" + s.id + "\">\n<h2>" + html_text(s.title) + "</h2>\n" + html_blocks(s) + "</section>\n";
   }
+  if (!figure_done && !d.figure_html.empty()) o += "<figure>" + d.figure_html + "</figure>\n";
   return o;
 }
 

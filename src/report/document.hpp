@@ -21,6 +21,13 @@ struct cell {
 struct table {
   std::vector<std::string> header;
   std::vector<std::vector<cell>> rows;
+  std::vector<std::string> notes;  ///< numbered notes under the table, each stated once
+
+  /// The marker of note `text` ("[1]"), adding it to `notes` the first time it is seen.
+  std::string note(const std::string& text);
+  /// True when every cell of column `i` that is not "—" or empty carries a number (key): the
+  /// column is right-aligned.
+  bool numeric(std::size_t i) const;
 };
 
 struct block {
@@ -34,6 +41,7 @@ struct section {
   std::string title;
   std::string id;  ///< HTML anchor
   std::vector<block> blocks;
+  bool detail = false;  ///< per-point detail: a collapsed <details> in HTML, the appendix in Markdown
 
   void para(std::string text) { blocks.push_back({block::kind::paragraph, {std::move(text)}, {}}); }
   void bullets(std::vector<std::string> items) {
@@ -47,9 +55,11 @@ struct document {
   std::string title;
   std::vector<std::string> intro;  ///< paragraphs under the title
   std::vector<section> sections;
-  /// The figure, shown after the first `figure_after` sections: markdown text / inline HTML.
+  /// The figure, shown after the first `figure_after` sections (at the end when there are fewer):
+  /// markdown text / inline HTML.
   std::string figure_markdown, figure_html;
   std::size_t figure_after = 1;
+  std::vector<std::string> warnings;  ///< shown above everything (e.g. a busy machine)
 };
 
 std::string to_markdown(const document& d);

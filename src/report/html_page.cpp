@@ -18,15 +18,21 @@ nav a { color: #1f4fa8; text-decoration: none; } nav a:hover { text-decoration: 
 figure { margin: 1.5rem 0; overflow-x: auto; } figure svg { max-width: 100%; height: auto; border: 1px solid #e3e6ea; }
 code { background: #f2f4f7; padding: 0.05rem 0.3rem; border-radius: 3px; font-size: 0.9em; }
 .tw { overflow-x: auto; margin: 0.6rem 0 1rem; }
-table { border-collapse: collapse; font-size: 0.88rem; font-variant-numeric: tabular-nums; }
-th, td { border: 1px solid #d8dde3; padding: 0.3rem 0.55rem; text-align: left; vertical-align: top; }
-th { background: #f3f5f8; cursor: pointer; user-select: none; white-space: nowrap; position: sticky; top: 0; }
+table { border-collapse: collapse; font-size: 0.88rem; font-variant-numeric: tabular-nums; max-width: 100%; }
+th, td { border: 1px solid #d8dde3; padding: 0.3rem 0.55rem; text-align: left; vertical-align: top; overflow-wrap: anywhere; }
+th.num, td.num { text-align: right; }
+td.num { white-space: nowrap; }
+ol.notes { font-size: 0.85rem; color: #444; margin-top: -0.4rem; }
+details { margin: 0.8rem 0; border-top: 1px solid #d8dde3; }
+details > summary { cursor: pointer; padding: 0.3rem 0; }
+details > summary h2 { display: inline; border: 0; font-size: 1.15rem; margin: 0; }
+p.warning { background: #fff4e5; border-left: 4px solid #e67e22; padding: 0.5rem 0.8rem; }
+th { background: #f3f5f8; cursor: pointer; user-select: none; position: sticky; top: 0; }
 th:hover { background: #e4e9f0; }
 th[data-sort="asc"]::after { content: " \25B2"; font-size: 0.7em; }
 th[data-sort="desc"]::after { content: " \25BC"; font-size: 0.7em; }
 tbody tr:nth-child(even) { background: #fafbfc; }
 tbody tr:hover { background: #eef4ff; }
-td[data-v] { white-space: nowrap; }
 )CSS";
 
 constexpr const char* script = R"JS(

@@ -27,13 +27,16 @@ std::string number_text(const std::string& key, double x) {
     return percent(x);
   if (has(key, "intensity") || has(key, "ridge")) return intensity(x);
   if (ends_with(key, "_mhz")) return sig(x, 4) + " MHz";
+  if (ends_with(key, "_hz")) return si(x, "Hz", 4);
+  if (has(key, "peak") && !has(key, "count")) return rate_flops(x);
   if (ends_with(key, "_w")) return sig(x) + " W";
   if (ends_with(key, "_c")) return sig(x) + " °C";
   if (key == "s" || ends_with(key, "_s") || ends_with(key, "_seconds") || key == "time") return seconds(x);
   if (has(key, "bytes")) return bytes_binary(x);
   if (has(key, "flops") || has(key, "flop_count")) return flop_count(x);
   if (ends_with(key, "ratio") || has(key, "speedup")) return ratio(x);
-  if (std::floor(x) == x && std::fabs(x) < 1e15) return fmt::format("{:.0f}", x);
+  if (std::floor(x) == x && std::fabs(x) < 1e6) return fmt::format("{:.0f}", x);
+  if (std::fabs(x) >= 1e6) return si(x, "");
   return sig(x, 4);
 }
 
@@ -95,11 +98,17 @@ cell json_cell(const std::string& key, const json& v) {
     for (const auto& e : v) s += (s.empty() ? "" : ", ") + json_cell(key, e).text;
     return cell(s);
   }
+  if (v.is_object()) {  // a small object (e.g. caches): "key value, key value" with units from the keys
+    std::string s;
+    for (auto it = v.begin(); it != v.end(); ++it)
+      if (!it.value().is_null()) s += (s.empty() ? "" : ", ") + label(it.key()) + " " + json_cell(it.key(), it.value()).text;
+    return cell(s.empty() ? "—" : s);
+  }
   return cell(v.dump());
 }
 
 void add_json(section& s, const json& j, const std::string& name, int depth) {
-  if (j.is_null()) return;
+  if (j.is_null() || ((j.is_array() || j.is_object()) && j.empty())) return;
   if (is_scalar(j)) {
     s.bullets({label(name) + ": " + json_cell(name, j).text});
     return;
@@ -121,7 +130,7 @@ void add_json(section& s, const json& j, const std::string& name, int depth) {
   std::vector<std::string> items;
   for (auto it = j.begin(); it != j.end(); ++it)
     if (is_scalar(it.value()) || (it.value().is_array() && std::all_of(it.value().begin(), it.value().end(), is_scalar)))
-      if (!it.value().is_null()) items.push_back(label(it.key()) + ": " + json_cell(name + "." + it.key(), it.value()).text);
+      if (!it.value().is_null() && !(it.value().is_array() && it.value().empty())) items.push_back(label(it.key()) + ": " + json_cell(name + "." + it.key(), it.value()).text);
   if (!items.empty() && !name.empty() && depth > 0) s.heading(label(last(name)));
   s.bullets(items);
   for (auto it = j.begin(); it != j.end(); ++it) {

@@ -1,5 +1,5 @@
-// report.md: the record table first, then the device, the derivations, the measured roofs, the
-// attribution, the op table, MFU/HFU, fusion and what did not run.
+// report.md: the record table, the figure and the op table first; the device, the derivations, the
+// measured roofs, the attribution, op shapes, fusion and what did not run in the appendix.
 #include "report/markdown.hpp"
 
 #include "report/sections.hpp"
@@ -15,24 +15,36 @@ document build_document(const results& r) {
                       (r.tool.version.empty() ? std::string("(unknown version)") : r.tool.version) + ".";
   if (r.status != "complete") intro += " Run status: " + r.status + " (see the errors at the end).";
   d.intro.push_back(intro);
+  if (r.tool.build_type != "Release" && !r.tool.build_type.empty())
+    d.warnings.push_back("not a Release build (" + r.tool.build_type + "): measured numbers may be low.");
+  // What people came for first: the record table, the figure, the op table; then the detail.
   if (r.interference && r.interference->busy)
-    d.intro.push_back("**Busy machine**: " + r.interference->summary +
-                      ". Results measured while other processes ran are marked unreliable and are not roofs.");
+    d.warnings.push_back("busy machine: " + r.interference->summary +
+                         ". Results measured while other processes ran are marked unreliable and are not roofs.");
   if (r.repeat > 1)
-    d.intro.push_back(std::to_string(r.repeat) + " whole measurements (--repeat): each roof is the median run's, "
-                      "with the spread across runs beside it in results.json (across_runs).");
+    d.warnings.push_back(std::to_string(r.repeat) + " whole measurements (--repeat): each roof is the median run's; "
+                         "results.json gives the spread across runs (across_runs).");
   d.sections.push_back(record_section(r));
-  d.sections.push_back(device_section(r));
-  d.sections.push_back(nominal_section(r));
-  d.sections.push_back(measured_section(r));
-  d.sections.push_back(roofline_section(r));
-  d.sections.push_back(attribution_section(r));
+  d.figure_after = 1;
   d.sections.push_back(ops_section(r));
   d.sections.push_back(mfu_section(r));
-  d.sections.push_back(fusion_section(r));
+  section problems = problems_section(r);
+  const bool trouble = !r.errors.empty();
+  if (trouble) d.sections.push_back(problems);
+  for (section s : {device_section(r), nominal_section(r), measured_section(r), roofline_section(r), attribution_section(r),
+                    op_detail_section(r), fusion_section(r)}) {
+    s.detail = true;
+    d.sections.push_back(std::move(s));
+  }
   section other = other_analysis_section(r);
-  if (!other.blocks.empty()) d.sections.push_back(std::move(other));
-  d.sections.push_back(problems_section(r));
+  if (!other.blocks.empty()) {
+    other.detail = true;
+    d.sections.push_back(std::move(other));
+  }
+  if (!trouble) {
+    problems.detail = true;
+    d.sections.push_back(std::move(problems));
+  }
   return d;
 }
 
@@ -42,7 +54,8 @@ namespace roofline {
 
 std::string render_markdown(const results& r) {
   report::document d = report::build_document(r);
-  d.figure_markdown = "![roofline: nominal (dashed) and measured (solid) roofs with every op placed](roofline.svg)";
+  d.figure_markdown = "![roofline: compute roofs (flat) and one memory roof per level (diagonal), nominal dashed and measured solid, "
+                      "every op placed; below, bandwidth against working set](roofline.svg)";
   return report::to_markdown(d);
 }
 

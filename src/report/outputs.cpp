@@ -25,6 +25,7 @@ void write_outputs(const results& r, const std::string& dir) {
       {"report.md", render_markdown(r)},
       {"roofline.svg", render_svg(r)},
       {"report.html", render_html(r)},
+      {"ops.csv", render_ops_csv(r)},
   };
   write_files(files, dir);
 }

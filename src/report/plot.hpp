@@ -9,7 +9,9 @@
 
 namespace roofline::report {
 
-/// A roof: min(peak, intensity × bw), one <path class="roof …">. Without bw it is flat.
+/// A roof: min(peak, intensity × bw), one <path class="roof …">. Without bw it is flat. `part`
+/// draws only the flat part (a compute roof from its ridge rightwards) or only the diagonal (a
+/// memory roof up to the peak it is capped at); "both" draws the whole min().
 struct plot_roof {
   std::string label;  ///< legend text, e.g. "fp16 tensor measured 712 TFLOP/s"
   std::string short_label;  ///< text on the flat part (placed only where it fits)
@@ -18,7 +20,8 @@ struct plot_roof {
   double peak = 0;
   std::optional<double> bw;
   double width = 2;
-  std::string cls;  ///< extra class: "nominal", "measured", "cache"
+  std::string cls;  ///< extra class tokens; the last is the roof's own (the legend's ref)
+  std::string part = "both";  ///< both | flat | diagonal
 };
 
 /// A marked point: an op (hollow = predicted, filled = measured), a ridge point, a sweep point.
@@ -26,9 +29,9 @@ struct plot_point {
   double x = 0, y = 0;  ///< FLOP/B, FLOP/s
   bool filled = true;
   std::string color;
-  std::string shape = "circle";  ///< circle | square | diamond
+  std::string shape = "circle";  ///< circle | square | diamond | triangle
   double size = 5;
-  std::string cls;    ///< "op-pred", "op-meas", "ridge", "sweep-point"
+  std::string cls;    ///< class tokens: "op-pred scenario-0", "op-meas …", "ridge …", "sweep-point"
   std::string title;  ///< hover text (<title>)
   std::string label;  ///< text beside it, placed without overlap ("" = none)
   int number = 0;     ///< >0: the number shown (and listed) where the label does not fit
@@ -46,9 +49,19 @@ struct plot_trace {  ///< a polyline, e.g. the decode batch sweep
   std::string color, label, cls = "sweep";
 };
 
+/// A legend entry. `ref` is a class token of the drawn elements it stands for: draw_svg keeps an
+/// entry only when an element with that token was drawn, so the legend never promises more.
 struct legend_item {
-  enum class kind { solid, dashed, hollow, filled, diamond, square, text } k = kind::text;
-  std::string color, label;
+  enum class kind { solid, dashed, hollow, filled, diamond, square, triangle, cross } k = kind::solid;
+  std::string color, label, ref;
+};
+
+/// One point of the bandwidth-against-working-set chart drawn under the roofline.
+struct bw_point {
+  double working_set = 0, bytes_per_s = 0;
+  std::string pattern, level;
+  bool rejected = false;
+  std::string title;  ///< hover text
 };
 
 struct plot {
@@ -59,6 +72,7 @@ struct plot {
   std::vector<plot_point> points;  ///< drawn in order; labels placed in order
   std::vector<legend_item> legend;
   std::vector<std::string> notes;  ///< shown under the legend (e.g. ops not plottable)
+  std::vector<bw_point> bandwidth;  ///< non-empty: a second chart, bandwidth against working set
 };
 
 /// Draws the figure, 1200 px wide. Deterministic (fixed-precision coordinates, input order).
@@ -68,5 +82,11 @@ std::string draw_svg(const plot& p);
 std::string precision_color(const std::string& precision);
 /// Colour of the i-th op scenario (decode b1, decode b32, prefill, …).
 std::string scenario_color(std::size_t i);
+/// Colour of a memory level (l1 pink, l2 olive, l3/llc gold, device memory near-black, others grey).
+std::string level_color(const std::string& level);
+/// Colour of an access pattern's line in the bandwidth chart (read, write, copy, triad).
+std::string pattern_color(const std::string& pattern);
+/// "L2", "LLC", "DRAM", "HBM": the level as the figure writes it.
+std::string level_name(const std::string& level);
 
 }  // namespace roofline::report

@@ -88,6 +88,9 @@ std::string marker(const plot_point& p, double cx, double cy) {
   if (p.shape == "square")
     return fmt::format("<rect{} x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\">{}</rect>", attrs, num(cx - s), num(cy - s), num(2 * s),
                        num(2 * s), title);
+  if (p.shape == "triangle")
+    return fmt::format("<path{} d=\"M{} {}L{} {}L{} {}Z\">{}</path>", attrs, num(cx), num(cy - s - 1.5), num(cx + s + 1), num(cy + s),
+                       num(cx - s - 1), num(cy + s), title);
   if (p.shape == "diamond")
     return fmt::format("<path{} d=\"M{} {}L{} {}L{} {}L{} {}Z\">{}</path>", attrs, num(cx), num(cy - s - 1), num(cx + s + 1), num(cy),
                        num(cx), num(cy + s + 1), num(cx - s - 1), num(cy), title);
@@ -133,9 +136,184 @@ std::string scenario_color(std::size_t i) {
   return c[i % (sizeof c / sizeof c[0])];
 }
 
+std::string level_color(const std::string& level) {
+  if (level == "l1") return "#d6619e";
+  if (level == "l2") return "#9a9a1c";
+  if (level == "l3" || level == "llc") return "#b3741a";
+  if (level == "dram" || level == "hbm" || level == "gddr" || level == "device" || level == "memory") return "#2b2b2b";
+  return "#8a8a8a";
+}
+
+std::string pattern_color(const std::string& pattern) {
+  if (pattern == "read") return "#1f77b4";
+  if (pattern == "write") return "#d62728";
+  if (pattern == "copy") return "#2ca02c";
+  if (pattern == "triad") return "#9467bd";
+  return "#7f7f7f";
+}
+
+std::string level_name(const std::string& level) {
+  if (level == "llc") return "LLC";
+  if (level == "dram" || level == "hbm" || level == "gddr") {
+    std::string up = level;
+    std::transform(up.begin(), up.end(), up.begin(), [](unsigned char c) { return std::toupper(c); });
+    return up;
+  }
+  if (level == "device" || level == "memory") return "device memory";
+  std::string up = level;
+  std::transform(up.begin(), up.end(), up.begin(), [](unsigned char c) { return std::toupper(c); });
+  return up;
+}
+
+namespace {
+
+/// The class tokens of a class attribute value.
+std::vector<std::string> tokens(const std::string& cls) {
+  std::vector<std::string> v;
+  std::size_t i = 0;
+  while (i < cls.size()) {
+    const auto j = cls.find(' ', i);
+    const std::string t = cls.substr(i, j == std::string::npos ? std::string::npos : j - i);
+    if (!t.empty()) v.push_back(t);
+    if (j == std::string::npos) break;
+    i = j + 1;
+  }
+  return v;
+}
+
+void legend_marker(std::string& o, const legend_item& li, double sx, double cy) {
+  switch (li.k) {
+    case legend_item::kind::solid:
+    case legend_item::kind::dashed:
+      o += fmt::format("<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"{}\" stroke-width=\"2.2\"{}/>", num(sx), num(cy - 4), num(sx + 28),
+                       num(cy - 4), li.color, li.k == legend_item::kind::dashed ? " stroke-dasharray=\"7,4\"" : "");
+      break;
+    case legend_item::kind::hollow:
+    case legend_item::kind::filled:
+      o += fmt::format("<circle cx=\"{}\" cy=\"{}\" r=\"5\" fill=\"{}\" stroke=\"{}\" stroke-width=\"1.8\"/>", num(sx + 14), num(cy - 4),
+                       li.k == legend_item::kind::filled ? li.color : "#ffffff", li.color);
+      break;
+    case legend_item::kind::diamond:
+      o += fmt::format("<path d=\"M{0} {1}L{2} {3}L{0} {4}L{5} {3}Z\" fill=\"{6}\" stroke=\"{6}\"/>", num(sx + 14), num(cy - 10), num(sx + 20),
+                       num(cy - 4), num(cy + 2), num(sx + 8), li.color);
+      break;
+    case legend_item::kind::triangle:
+      o += fmt::format("<path d=\"M{} {}L{} {}L{} {}Z\" fill=\"#ffffff\" stroke=\"{}\" stroke-width=\"1.8\"/>", num(sx + 14), num(cy - 11),
+                       num(sx + 20), num(cy + 1), num(sx + 8), num(cy + 1), li.color);
+      break;
+    case legend_item::kind::square:
+      o += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"8\" height=\"8\" fill=\"{}\"/>", num(sx + 10), num(cy - 8), li.color);
+      break;
+    case legend_item::kind::cross:
+      o += fmt::format("<path d=\"M{0} {1}L{2} {3}M{0} {3}L{2} {1}\" stroke=\"{4}\" stroke-width=\"2\"/>", num(sx + 9), num(cy - 9),
+                       num(sx + 19), num(cy + 1), li.color);
+      break;
+  }
+}
+
+/// The bandwidth-against-working-set chart: x log2 working set, y log10 B/s; one line per pattern,
+/// each point filled in its level's colour (a rejected point is a red ×), the levels named above
+/// the points that claim them. Appends the drawn class tokens to `drawn`.
+std::string draw_bandwidth(const std::vector<bw_point>& pts, double top, double bottom, std::vector<std::string>& drawn,
+                           std::vector<rect>& label_boxes) {
+  std::string o;
+  double wmin = 1e300, wmax = 0, bmin = 1e300, bmax = 0;
+  for (const auto& p : pts) {
+    if (p.working_set <= 0 || p.bytes_per_s <= 0) continue;
+    wmin = std::min(wmin, p.working_set), wmax = std::max(wmax, p.working_set);
+    bmin = std::min(bmin, p.bytes_per_s), bmax = std::max(bmax, p.bytes_per_s);
+  }
+  if (wmax <= 0) return o;
+  const double lx0 = std::floor(std::log2(wmin) / 2) * 2 - 1, lx1 = std::ceil(std::log2(wmax) / 2) * 2 + 1;
+  const double ly0 = std::floor(std::log10(bmin / 1.3)), ly1 = std::ceil(std::log10(bmax * 1.3));
+  const double py0 = top + 34, py1 = bottom;
+  auto X = [&](double w) { return X0 + (std::log2(w) - lx0) / (lx1 - lx0) * (X1 - X0); };
+  auto Y = [&](double b) { return py1 - (std::log10(b) - ly0) / (ly1 - ly0) * (py1 - py0); };
+  o += fmt::format("<g class=\"bandwidth-chart\">\n<text x=\"{}\" y=\"{}\" font-size=\"{}\" font-weight=\"bold\" fill=\"#222222\">"
+                   "Bandwidth against working set (each point: the level it was measured for)</text>\n",
+                   num(X0), num(top + 14), num(FONT));
+  o += "<g class=\"grid\" stroke=\"#e6e6e6\" stroke-width=\"1\">\n";
+  for (int k = static_cast<int>(std::ceil(lx0)); k <= static_cast<int>(lx1); ++k)
+    o += fmt::format("<line x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\"/>\n", num(X(std::pow(2.0, k))), num(py0), num(py1));
+  for (int k = static_cast<int>(ly0); k <= static_cast<int>(ly1); ++k)
+    o += fmt::format("<line x1=\"{0}\" y1=\"{1}\" x2=\"{2}\" y2=\"{1}\"/>\n", num(X0), num(Y(std::pow(10.0, k))), num(X1));
+  o += "</g>\n";
+  o += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"none\" stroke=\"#333333\" stroke-width=\"1.2\"/>\n", num(X0),
+                   num(py0), num(X1 - X0), num(py1 - py0));
+  o += fmt::format("<g class=\"ticks\" font-size=\"{}\" fill=\"#333333\">\n", num(SMALL));
+  for (int k = static_cast<int>(std::ceil(lx0)); k <= static_cast<int>(lx1); k += 2)
+    o += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}</text>\n", num(X(std::pow(2.0, k))), num(py1 + 16),
+                     esc(bytes_binary(std::pow(2.0, k))));
+  for (int k = static_cast<int>(ly0); k <= static_cast<int>(ly1); ++k)
+    o += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"end\">{}</text>\n", num(X0 - 8), num(Y(std::pow(10.0, k)) + 4),
+                     esc(si(std::pow(10.0, k), "B/s", 1)));
+  o += "</g>\n";
+  o += fmt::format("<text x=\"{}\" y=\"{}\" font-size=\"{}\" text-anchor=\"middle\" fill=\"#222222\">working set (log scale)</text>\n",
+                   num((X0 + X1) / 2), num(py1 + 34), num(FONT));
+  // one line per pattern, in working-set order
+  std::vector<std::string> patterns;
+  for (const auto& p : pts)
+    if (std::find(patterns.begin(), patterns.end(), p.pattern) == patterns.end()) patterns.push_back(p.pattern);
+  for (const auto& pat : patterns) {
+    std::vector<const bw_point*> v;
+    for (const auto& p : pts)
+      if (p.pattern == pat && p.working_set > 0 && p.bytes_per_s > 0) v.push_back(&p);
+    std::stable_sort(v.begin(), v.end(), [](const bw_point* a, const bw_point* b) { return a->working_set < b->working_set; });
+    if (v.size() >= 2) {
+      std::string d;
+      for (std::size_t i = 0; i < v.size(); ++i) d += fmt::format("{}{} {}", i == 0 ? "M" : "L", num(X(v[i]->working_set)), num(Y(v[i]->bytes_per_s)));
+      o += fmt::format("<path class=\"bw-line bw-pattern-{}\" d=\"{}\" fill=\"none\" stroke=\"{}\" stroke-width=\"1.4\"/>\n", pat, d,
+                       pattern_color(pat));
+      drawn.push_back("bw-pattern-" + pat);
+    }
+  }
+  // level names above the span of the points that claim them
+  std::vector<std::string> levels;
+  for (const auto& p : pts)
+    if (!p.rejected && std::find(levels.begin(), levels.end(), p.level) == levels.end()) levels.push_back(p.level);
+  for (const auto& lvl : levels) {
+    double lo = 1e300, hi = 0;
+    for (const auto& p : pts)
+      if (p.level == lvl && !p.rejected && p.working_set > 0) lo = std::min(lo, p.working_set), hi = std::max(hi, p.working_set);
+    if (hi <= 0) continue;
+    const std::string text = level_name(lvl);
+    const double cx = (X(lo) + X(hi)) / 2, w = text_width(text, SMALL);
+    rect box{cx - w / 2, py0 + 3, cx + w / 2, py0 + 3 + SMALL * 1.1};
+    for (int tries = 0; tries < 4 && std::any_of(label_boxes.begin(), label_boxes.end(), [&](const rect& t) { return t.hits(box); }); ++tries)
+      box.y0 += SMALL * 1.2, box.y1 += SMALL * 1.2;
+    if (std::any_of(label_boxes.begin(), label_boxes.end(), [&](const rect& t) { return t.hits(box); })) continue;
+    label_boxes.push_back(box);
+    o += fmt::format("<line class=\"level-span\" x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"{}\" stroke-width=\"3\"/>", num(X(lo)),
+                     num(py0 + 1.5), num(X(hi)), num(py0 + 1.5), level_color(lvl));
+    o += text_at(box, SMALL, level_color(lvl), text, "level-label");
+  }
+  for (const auto& p : pts) {
+    if (p.working_set <= 0 || p.bytes_per_s <= 0) continue;
+    const double cx = X(p.working_set), cy = Y(p.bytes_per_s);
+    const std::string title = "<title>" + esc(p.title) + "</title>";
+    if (p.rejected) {
+      o += fmt::format("<path class=\"bw-point bw-rejected\" d=\"M{0} {1}L{2} {3}M{0} {3}L{2} {1}\" stroke=\"#c00000\" stroke-width=\"2\">{4}</path>\n",
+                       num(cx - 4), num(cy - 4), num(cx + 4), num(cy + 4), title);
+      drawn.push_back("bw-rejected");
+    } else {
+      o += fmt::format("<circle class=\"bw-point bw-level-{}\" cx=\"{}\" cy=\"{}\" r=\"3.5\" fill=\"{}\" stroke=\"{}\" stroke-width=\"1\">{}</circle>\n",
+                       p.level, num(cx), num(cy), level_color(p.level), pattern_color(p.pattern), title);
+      drawn.push_back("bw-level-" + p.level);
+    }
+  }
+  o += "</g>\n";
+  return o;
+}
+
+}  // namespace
+
 std::string draw_svg(const plot& p) {
   const axes a = make_axes(p);
   std::string o;
+  std::vector<std::string> drawn;  // class tokens of every drawn element (the legend's refs)
+  auto mark_drawn = [&](const std::string& cls) {
+    for (auto& t : tokens(cls)) drawn.push_back(std::move(t));
+  };
   std::vector<std::pair<int, std::string>> numbered;
   const double line_h = 18;
   // grid, ticks and tick labels
@@ -184,45 +362,52 @@ std::string draw_svg(const plot& p) {
     const double cx = a.x(pt.x), cy = a.y(pt.y);
     taken.push_back({cx - pt.size - 1, cy - pt.size - 1, cx + pt.size + 1, cy + pt.size + 1});
   }
-  // roofs
+  // roofs: the whole min(peak, I × bw), or only its flat part (compute) or its diagonal (memory)
   o += "<g class=\"roofs\" clip-path=\"url(#plot-area)\" fill=\"none\">\n";
   const double xlo = std::pow(10.0, a.lx0), xhi = std::pow(10.0, a.lx1);
-  for (const auto& r : p.roofs) {
+  std::vector<bool> roof_drawn(p.roofs.size(), false);
+  for (std::size_t ri = 0; ri < p.roofs.size(); ++ri) {
+    const auto& r = p.roofs[ri];
     std::string d;
-    if (r.bw && *r.bw > 0) {
-      const double ridge = r.peak / *r.bw;
-      if (ridge <= xlo) {
-        d = fmt::format("M{} {}L{} {}", num(a.x(xlo)), num(a.y(r.peak)), num(a.x(xhi)), num(a.y(r.peak)));
-      } else {
-        // start the diagonal where it enters the plot (bottom edge or left edge)
-        const double x_start = std::max(xlo, std::pow(10.0, a.ly0) / *r.bw / 1.05);
-        d = fmt::format("M{} {}L{} {}", num(a.x(x_start)), num(a.y(x_start * *r.bw)), num(a.x(std::min(ridge, xhi))),
-                        num(a.y(std::min(ridge, xhi) * *r.bw)));
-        if (ridge < xhi) d += fmt::format("L{} {}", num(a.x(xhi)), num(a.y(r.peak)));
-      }
+    const bool has_bw = r.bw && *r.bw > 0;
+    const double ridge = has_bw ? r.peak / *r.bw : 0;
+    const double x_start = has_bw ? std::max(xlo, std::pow(10.0, a.ly0) / *r.bw / 1.05) : xlo;
+    if (!has_bw || ridge <= xlo) {
+      if (r.part != "diagonal") d = fmt::format("M{} {}L{} {}", num(a.x(xlo)), num(a.y(r.peak)), num(a.x(xhi)), num(a.y(r.peak)));
+    } else if (r.part == "flat") {
+      if (ridge < xhi) d = fmt::format("M{} {}L{} {}", num(a.x(ridge)), num(a.y(r.peak)), num(a.x(xhi)), num(a.y(r.peak)));
     } else {
-      d = fmt::format("M{} {}L{} {}", num(a.x(xlo)), num(a.y(r.peak)), num(a.x(xhi)), num(a.y(r.peak)));
+      d = fmt::format("M{} {}L{} {}", num(a.x(x_start)), num(a.y(x_start * *r.bw)), num(a.x(std::min(ridge, xhi))),
+                      num(a.y(std::min(ridge, xhi) * *r.bw)));
+      if (r.part == "both" && ridge < xhi) d += fmt::format("L{} {}", num(a.x(xhi)), num(a.y(r.peak)));
     }
+    if (d.empty()) continue;
+    roof_drawn[ri] = true;
+    mark_drawn(r.cls);
     o += fmt::format("<path class=\"roof {}\" d=\"{}\" stroke=\"{}\" stroke-width=\"{}\"{}><title>{}</title></path>\n", r.cls, d, r.color,
                      num(r.width), r.dashed ? " stroke-dasharray=\"9,6\"" : "", esc(r.label));
   }
   o += "</g>\n";
-  // roof labels on the flat parts, right-aligned; only where they fit
+  // roof labels: a memory roof's beside its diagonal, a compute roof's on its flat part at the right
   std::string labels;
-  for (const auto& r : p.roofs) {
-    if (r.short_label.empty()) continue;
-    if (r.cls == "cache" && r.bw && *r.bw > 0) {
-      // beside the diagonal, a decade below where it meets the compute roof
-      const double xm = std::min(r.peak / *r.bw, xhi) / 10.0;
-      if (xm > xlo)
+  for (std::size_t ri = 0; ri < p.roofs.size(); ++ri) {
+    const auto& r = p.roofs[ri];
+    if (r.short_label.empty() || !roof_drawn[ri]) continue;
+    if (r.part == "diagonal" && r.bw && *r.bw > 0) {
+      // beside the diagonal, first a decade below where it meets its cap, then further down
+      for (double f : {10.0, 30.0, 3.0, 100.0}) {
+        const double xm = std::min(r.peak / *r.bw, xhi) / f;
+        if (xm <= xlo) continue;
         if (auto box = place(r.short_label, SMALL, a.x(xm), a.y(xm * *r.bw), 4, taken)) {
           taken.push_back(*box);
           labels += text_at(*box, SMALL, r.color, r.short_label, "roof-label");
+          break;
         }
+      }
       continue;
     }
     const double w = text_width(r.short_label, SMALL), h = SMALL * 1.1, y = a.y(r.peak);
-    for (double dy : {-h - 3, 3.0, -2 * h - 4}) {
+    for (double dy : {-h - 3, 3.0, -2 * h - 4, h + 6}) {
       rect box{X1 - 6 - w, y + dy, X1 - 6, y + dy + h};
       if (box.y0 < Y0 + 2 || box.y1 > Y1 - 2) continue;
       if (std::any_of(taken.begin(), taken.end(), [&](const rect& t) { return t.hits(box); })) continue;
@@ -239,6 +424,7 @@ std::string draw_svg(const plot& p) {
       d += fmt::format("{}{} {}", i == 0 ? "M" : "L", num(a.x(t.pts[i].first)), num(a.y(t.pts[i].second)));
     o += fmt::format("<path class=\"{}\" d=\"{}\" fill=\"none\" stroke=\"{}\" stroke-width=\"1.6\" stroke-dasharray=\"3,3\" clip-path=\"url(#plot-area)\"><title>{}</title></path>\n",
                      t.cls, d, t.color, esc(t.label));
+    mark_drawn(t.cls);
   }
   // predicted → measured links
   for (const auto& l : p.links)
@@ -248,9 +434,12 @@ std::string draw_svg(const plot& p) {
   o += "<g class=\"points\">\n";
   for (const auto& pt : p.points) {
     o += marker(pt, a.x(pt.x), a.y(pt.y)) + "\n";
+    mark_drawn(pt.cls);
   }
   o += "</g>\n";
+  // op labels: the name where it fits, else the number (listed under the legend), else nothing
   std::vector<int> labelled_groups;
+  int unlabelled = 0;
   for (const auto& pt : p.points) {
     if (pt.label.empty() && pt.number <= 0) continue;
     if (pt.group >= 0 && std::find(labelled_groups.begin(), labelled_groups.end(), pt.group) != labelled_groups.end()) continue;
@@ -266,43 +455,40 @@ std::string draw_svg(const plot& p) {
       if (auto r = place(std::to_string(pt.number), SMALL, cx, cy, pt.size + 2, taken)) {
         taken.push_back(*r);
         labels += text_at(*r, SMALL, "#222222", std::to_string(pt.number), "point-number");
+        numbered.emplace_back(pt.number, pt.legend_text.empty() ? pt.label : pt.legend_text);
+        continue;
       }
-    if (pt.number > 0) numbered.emplace_back(pt.number, pt.legend_text.empty() ? pt.label : pt.legend_text);
+    ++unlabelled;
   }
   o += "<g class=\"labels\">\n" + labels + "</g>\n";
 
-  // legend
+  // the second chart: bandwidth against working set
+  double bottom = Y1 + 60;
+  std::vector<rect> bw_labels;
+  if (!p.bandwidth.empty()) {
+    const double top = Y1 + 64;
+    bottom = top + 300;
+    o += draw_bandwidth(p.bandwidth, top, bottom, drawn, bw_labels);
+    bottom += 50;
+  }
+
+  // legend: only the entries whose elements were drawn
   double y = Y0 + 4;
   o += fmt::format("<g class=\"legend\" font-size=\"{}\" fill=\"#222222\">\n", num(FONT - 0.5));
   o += fmt::format("<text x=\"{}\" y=\"{}\" font-weight=\"bold\">Legend</text>\n", num(LEGEND_X), num(y + 10));
   y += 28;
   for (const auto& li : p.legend) {
-    const double sx = LEGEND_X, cy = y;
-    switch (li.k) {
-      case legend_item::kind::solid:
-      case legend_item::kind::dashed:
-        o += fmt::format("<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"{}\" stroke-width=\"2.2\"{}/>", num(sx), num(cy - 4), num(sx + 28),
-                         num(cy - 4), li.color, li.k == legend_item::kind::dashed ? " stroke-dasharray=\"7,4\"" : "");
-        break;
-      case legend_item::kind::hollow:
-      case legend_item::kind::filled:
-        o += fmt::format("<circle cx=\"{}\" cy=\"{}\" r=\"5\" fill=\"{}\" stroke=\"{}\" stroke-width=\"1.8\"/>", num(sx + 14), num(cy - 4),
-                         li.k == legend_item::kind::filled ? li.color : "#ffffff", li.color);
-        break;
-      case legend_item::kind::diamond:
-        o += fmt::format("<path d=\"M{0} {1}L{2} {3}L{0} {4}L{5} {3}Z\" fill=\"{6}\" stroke=\"{6}\"/>", num(sx + 14), num(cy - 10), num(sx + 20),
-                         num(cy - 4), num(cy + 2), num(sx + 8), li.color);
-        break;
-      case legend_item::kind::square:
-        o += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"8\" height=\"8\" fill=\"{}\"/>", num(sx + 10), num(cy - 8), li.color);
-        break;
-      case legend_item::kind::text: break;
-    }
-    o += fmt::format("<text x=\"{}\" y=\"{}\">{}</text>\n", num(sx + 36), num(cy), esc(li.label));
+    if (!li.ref.empty() && std::find(drawn.begin(), drawn.end(), li.ref) == drawn.end()) continue;
+    o += fmt::format("<g class=\"legend-item\" data-ref=\"{}\">", esc(li.ref));
+    legend_marker(o, li, LEGEND_X, y);
+    o += fmt::format("<text x=\"{}\" y=\"{}\">{}</text></g>\n", num(LEGEND_X + 36), num(y), esc(li.label));
     y += line_h;
   }
-  for (const auto& n : p.notes) {
-    o += fmt::format("<text x=\"{}\" y=\"{}\" font-size=\"{}\" fill=\"#555555\">{}</text>\n", num(LEGEND_X), num(y), num(SMALL - 0.5), esc(n));
+  std::vector<std::string> notes = p.notes;
+  if (unlabelled > 0) notes.push_back(fmt::format("{} op(s) without a label here: hover a point for its name", unlabelled));
+  for (const auto& n : notes) {
+    o += fmt::format("<text class=\"legend-note\" x=\"{}\" y=\"{}\" font-size=\"{}\" fill=\"#555555\">{}</text>\n", num(LEGEND_X), num(y),
+                     num(SMALL - 0.5), esc(n));
     y += 16;
   }
   if (!numbered.empty()) {
@@ -310,12 +496,13 @@ std::string draw_svg(const plot& p) {
     o += fmt::format("<text x=\"{}\" y=\"{}\" font-weight=\"bold\">Numbered points</text>\n", num(LEGEND_X), num(y));
     y += 18;
     for (const auto& [n, text] : numbered) {
-      o += fmt::format("<text x=\"{}\" y=\"{}\" font-size=\"{}\">{} {}</text>\n", num(LEGEND_X), num(y), num(SMALL - 0.5), n, esc(text));
+      o += fmt::format("<text class=\"numbered-entry\" data-n=\"{}\" x=\"{}\" y=\"{}\" font-size=\"{}\">{} {}</text>\n", n, num(LEGEND_X), num(y),
+                       num(SMALL - 0.5), n, esc(text));
       y += 15;
     }
   }
   o += "</g>\n</svg>\n";
-  const double H = std::max(Y1 + 80, y + 20);
+  const double H = std::max(bottom + 20, y + 20);
   std::string head;
   head += fmt::format(
       "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"{0}\" height=\"{1}\" viewBox=\"0 0 {0} {1}\" "

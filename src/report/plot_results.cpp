@@ -44,89 +44,122 @@ void add_device_roofs(plot& p, const results& r, const std::string& tag, int pal
     if (std::find(extra_nominal.begin(), extra_nominal.end(), pr) != extra_nominal.end() ||
         std::find(measured.begin(), measured.end(), pr) != measured.end())
       precs.push_back(pr);
-  const std::string mem = r.device.kind == "cpu" ? "DRAM" : "memory";
-  double top = 0;
+  for (const auto& pr : measured)  // measured precisions without a nominal peak still get their roof
+    if (std::find(precs.begin(), precs.end(), pr) == precs.end()) precs.push_back(pr);
+  const std::string dev = palette >= 0 ? fmt::format("dev{}-", palette) : "";
+  const std::string mem = level_name(dram ? dram->level : r.device.kind == "cpu" ? "dram" : "memory");
+  double top_nominal = 0, top_measured = 0;
+  // Compute roofs: the flat part of min(peak, I × bw), from the ridge with the device memory of the
+  // same kind (nominal with nominal, measured with measured) rightwards; the diagonals are the
+  // memory roofs below, one per level.
   for (const auto& pr : precs) {
     const nominal_peak* np = peak_for(r.nominal, pr);
     const compute_result* mc = best_compute(r.measured, pr);
     const std::string color_nom = palette >= 0 ? device_color(palette, true) : precision_color(pr);
     const std::string color_meas = palette >= 0 ? device_color(palette, false) : precision_color(pr);
-    const std::string eng = np->engine == "tensor" ? " tensor" : "";
-    plot_roof nr;
-    nr.label = fmt::format("{}{}{} nominal: {}{}", tag, pr, eng, rate_flops(np->flops_per_s),
-                           nom_bw ? ", " + mem + " " + rate_bytes(*nom_bw) : std::string(", memory bandwidth unknown"));
-    nr.short_label = fmt::format("{}{}{} nominal {}", tag, pr, eng, rate_flops(np->flops_per_s));
-    nr.color = color_nom;
-    nr.dashed = true;
-    nr.peak = np->flops_per_s;
-    nr.bw = nom_bw;
-    nr.cls = "nominal";
-    p.roofs.push_back(nr);
-    p.legend.push_back({legend_item::kind::dashed, color_nom, nr.short_label});
-    top = std::max(top, np->flops_per_s);
-    if (nom_bw)
-      p.points.push_back({np->flops_per_s / *nom_bw, np->flops_per_s, false, color_nom, "diamond", 5, "ridge",
-                          fmt::format("{}{} nominal ridge: {} = {} ÷ {}", tag, pr, intensity(np->flops_per_s / *nom_bw),
-                                      rate_flops(np->flops_per_s), rate_bytes(*nom_bw)),
-                          "", 0, -1, ""});
+    if (np) {
+      const std::string eng = np->engine == "tensor" ? " tensor" : "";
+      plot_roof nr;
+      nr.label = fmt::format("{}{}{} nominal: {}", tag, pr, eng, rate_flops(np->flops_per_s));
+      nr.short_label = fmt::format("{}{}{} nominal {}", tag, pr, eng, rate_flops(np->flops_per_s));
+      nr.color = color_nom;
+      nr.dashed = true;
+      nr.peak = np->flops_per_s;
+      nr.bw = nom_bw;
+      nr.part = "flat";
+      nr.cls = fmt::format("compute nominal {}roof-{}-nominal", dev, pr);
+      p.roofs.push_back(nr);
+      p.legend.push_back({legend_item::kind::dashed, color_nom, nr.short_label, fmt::format("{}roof-{}-nominal", dev, pr)});
+      top_nominal = std::max(top_nominal, np->flops_per_s);
+      if (nom_bw)
+        p.points.push_back({np->flops_per_s / *nom_bw, np->flops_per_s, false, color_nom, "diamond", 5, "ridge ridge-nominal",
+                            fmt::format("{}{} nominal ridge: {} = {} ÷ {}", tag, pr, intensity(np->flops_per_s / *nom_bw),
+                                        rate_flops(np->flops_per_s), rate_bytes(*nom_bw)),
+                            "", 0, -1, ""});
+    }
     if (mc) {
       plot_roof mr;
       mr.label = fmt::format("{}{} measured: {} ({}{}){}", tag, pr, rate_flops(mc->flops_per_s), mc->engine,
-                             mc->size ? fmt::format(" n = {}", *mc->size) : std::string(),
-                             dram ? ", " + mem + " " + rate_bytes(dram->bytes_per_s) + " (" + dram->pattern + ")" : std::string());
+                             mc->size ? fmt::format(" n = {}", *mc->size) : std::string(), np ? "" : " (no nominal peak)");
       mr.short_label = fmt::format("{}{} measured {}", tag, pr, rate_flops(mc->flops_per_s));
       mr.color = color_meas;
       mr.peak = mc->flops_per_s;
       if (dram) mr.bw = dram->bytes_per_s;
-      mr.cls = "measured";
+      mr.part = "flat";
+      mr.cls = fmt::format("compute measured {}roof-{}-measured", dev, pr);
       mr.width = 2.4;
       p.roofs.push_back(mr);
-      p.legend.push_back({legend_item::kind::solid, color_meas, mr.short_label});
-      top = std::max(top, mc->flops_per_s);
+      p.legend.push_back({legend_item::kind::solid, color_meas, mr.short_label, fmt::format("{}roof-{}-measured", dev, pr)});
+      top_measured = std::max(top_measured, mc->flops_per_s);
       if (dram)
-        p.points.push_back({mc->flops_per_s / dram->bytes_per_s, mc->flops_per_s, true, color_meas, "diamond", 5, "ridge",
+        p.points.push_back({mc->flops_per_s / dram->bytes_per_s, mc->flops_per_s, true, color_meas, "diamond", 5, "ridge ridge-measured",
                             fmt::format("{}{} measured ridge: {} = {} ÷ {}", tag, pr, intensity(mc->flops_per_s / dram->bytes_per_s),
                                         rate_flops(mc->flops_per_s), rate_bytes(dram->bytes_per_s)),
                             "", 0, -1, ""});
     }
   }
-  // Measured precisions without a nominal peak still get their measured roof.
-  for (const auto& pr : measured) {
-    if (std::find(precs.begin(), precs.end(), pr) != precs.end()) continue;
-    const compute_result* mc = best_compute(r.measured, pr);
-    plot_roof mr;
-    mr.label = fmt::format("{}{} measured: {} (no nominal peak)", tag, pr, rate_flops(mc->flops_per_s));
-    mr.short_label = fmt::format("{}{} measured {}", tag, pr, rate_flops(mc->flops_per_s));
-    mr.color = palette >= 0 ? device_color(palette, false) : precision_color(pr);
-    mr.peak = mc->flops_per_s;
-    if (dram) mr.bw = dram->bytes_per_s;
-    mr.cls = "measured";
-    p.roofs.push_back(mr);
-    p.legend.push_back({legend_item::kind::solid, mr.color, mr.short_label});
-    top = std::max(top, mc->flops_per_s);
+  // Memory roofs: the nominal device memory (dashed), then one measured roof per level (the best
+  // usable point of the level: never a rejected point, never a transition such as "l2+dram"),
+  // each in its level's colour and labelled with level and pattern.
+  if (nom_bw && top_nominal > 0) {
+    plot_roof m;
+    m.label = fmt::format("{}{} nominal: {}", tag, mem, rate_bytes(*nom_bw));
+    m.short_label = fmt::format("{}{} nominal {}", tag, mem, rate_bytes(*nom_bw));
+    m.color = palette >= 0 ? device_color(palette, true) : level_color("dram");
+    m.dashed = true;
+    m.peak = top_nominal;
+    m.bw = nom_bw;
+    m.part = "diagonal";
+    m.width = 1.6;
+    m.cls = fmt::format("memory nominal {}roof-memory-nominal", dev);
+    p.roofs.push_back(m);
+    p.legend.push_back({legend_item::kind::dashed, m.color, m.short_label, fmt::format("{}roof-memory-nominal", dev)});
+  } else if (!r.nominal.peaks.empty()) {
+    p.notes.push_back(tag + "nominal memory bandwidth unknown: no nominal memory roof");
   }
-  // Cache-level roofs under the highest compute roof (one path per measured level).
-  for (const auto& lvl : cache_levels(r.measured)) {
-    const bandwidth_result* b = best_level_bandwidth(r.measured, lvl);
+  const double top = std::max(top_measured, top_nominal);
+  std::vector<std::pair<std::string, const bandwidth_result*>> levels;
+  for (const auto& lvl : cache_levels(r.measured)) levels.emplace_back(lvl, best_level_bandwidth(r.measured, lvl));
+  if (dram) levels.emplace_back(dram->level, dram);
+  for (const auto& [lvl, b] : levels) {
     if (!b || top <= 0) continue;
     plot_roof cr;
-    std::string up = lvl;
-    std::transform(up.begin(), up.end(), up.begin(), [](unsigned char c) { return std::toupper(c); });
-    cr.label = fmt::format("{}{} roof (measured {}): {}", tag, up, b->pattern, rate_bytes(b->bytes_per_s));
-    cr.color = palette >= 0 ? device_color(palette, true) : "#7a7a7a";
-    cr.short_label = fmt::format("{}{} {}", tag, up, rate_bytes(b->bytes_per_s));
-    cr.peak = top;
+    const std::string name = level_name(lvl);
+    cr.label = fmt::format("{}{} roof, measured {}: {} ({} working set)", tag, name, b->pattern, rate_bytes(b->bytes_per_s),
+                           bytes_binary(static_cast<double>(b->working_set_bytes)));
+    cr.short_label = fmt::format("{}{} {} {}", tag, name, b->pattern, rate_bytes(b->bytes_per_s));
+    cr.color = palette >= 0 ? device_color(palette, false) : level_color(lvl);
+    cr.peak = top_measured > 0 ? top_measured : top;
     cr.bw = b->bytes_per_s;
-    cr.cls = "cache";
-    cr.width = 1.4;
+    cr.part = "diagonal";
+    cr.width = is_device_memory(lvl) ? 2.4 : 1.6;
+    cr.cls = fmt::format("memory measured {}roof-level-{}", dev, lvl);
     p.roofs.push_back(cr);
-    p.legend.push_back({legend_item::kind::solid, cr.color, fmt::format("{}{} {}", tag, up, rate_bytes(b->bytes_per_s))});
+    p.legend.push_back({legend_item::kind::solid, cr.color, cr.short_label, fmt::format("{}roof-level-{}", dev, lvl)});
   }
-  if (dram)
-    p.legend.push_back({legend_item::kind::text, "", fmt::format("{}{} measured {} ({})", tag, mem, rate_bytes(dram->bytes_per_s), dram->pattern)});
-  if (nom_bw) p.legend.push_back({legend_item::kind::text, "", fmt::format("{}{} nominal {}", tag, mem, rate_bytes(*nom_bw))});
-  else if (!r.nominal.peaks.empty())
-    p.notes.push_back(tag + "nominal bandwidth unknown: nominal roofs flat");
+}
+
+void add_bandwidth_chart(plot& p, const results& r) {
+  std::vector<std::string> patterns, levels;
+  bool rejected = false;
+  for (const auto& b : r.measured.bandwidth) {
+    if (b.working_set_bytes <= 0 || b.bytes_per_s <= 0) continue;
+    p.bandwidth.push_back({static_cast<double>(b.working_set_bytes), b.bytes_per_s, b.pattern, b.level, b.rejected,
+                           fmt::format("{} {} at {}: {}{}", level_name(b.level), b.pattern, bytes_binary(static_cast<double>(b.working_set_bytes)),
+                                       rate_bytes(b.bytes_per_s),
+                                       b.rejected ? " — rejected, not a roof: " + (b.rejected_reason.empty() ? std::string("no reason recorded")
+                                                                                                            : b.rejected_reason)
+                                                  : std::string())});
+    if (std::find(patterns.begin(), patterns.end(), b.pattern) == patterns.end()) patterns.push_back(b.pattern);
+    if (b.rejected) rejected = true;
+    else if (std::find(levels.begin(), levels.end(), b.level) == levels.end()) levels.push_back(b.level);
+  }
+  for (const auto& pat : patterns) p.legend.push_back({legend_item::kind::solid, pattern_color(pat), "bandwidth: " + pat, "bw-pattern-" + pat});
+  for (const auto& lvl : levels)
+    p.legend.push_back({legend_item::kind::filled, level_color(lvl),
+                        "bandwidth at " + level_name(lvl) + (is_transition_level(lvl) ? " (transition)" : ""),
+                        "bw-level-" + lvl});
+  if (rejected) p.legend.push_back({legend_item::kind::cross, "#c00000", "bandwidth point rejected", "bw-rejected"});
 }
 
 int add_ops(plot& p, const results& r, const std::string& tag, bool labels, int palette) {
@@ -148,11 +181,15 @@ int add_ops(plot& p, const results& r, const std::string& tag, bool labels, int 
     const std::string name = fmt::format("{}{} ({})", tag, op.name, sc);
     const std::string base = fmt::format("#{} {}: {}, {}, {}", number, name, flop_count(op.flops), bytes_binary(op.bytes), intensity(x));
     const double yp = op.flops / op.predicted_s;
-    p.points.push_back({x, yp, false, color, "circle", 4.5, "op-pred", base + fmt::format("; predicted {} ({})", seconds(op.predicted_s), rate_flops(yp)),
+    const bool latency = op.bound == "latency";
+    const std::string sc_cls = palette >= 0 ? fmt::format("dev{}-ops", palette) : fmt::format("scenario-{}", si);
+    p.points.push_back({x, yp, false, color, latency ? "triangle" : "circle", 4.5,
+                        fmt::format("op-pred{} {}", latency ? " op-latency" : "", sc_cls),
+                        base + fmt::format("; predicted {} ({}, {}-bound)", seconds(op.predicted_s), rate_flops(yp), op.bound),
                         labels ? op.name : "", labels ? number : 0, static_cast<int>(i), name});
     if (op.measured_s && *op.measured_s > 0) {
       const double ym = op.flops / *op.measured_s;
-      p.points.push_back({x, ym, true, color, "circle", 4.5, "op-meas",
+      p.points.push_back({x, ym, true, color, "circle", 4.5, "op-meas " + sc_cls,
                           base + fmt::format("; measured {} ({}), {} of predicted", seconds(*op.measured_s), rate_flops(ym),
                                              ratio(*op.measured_s / op.predicted_s)),
                           labels ? op.name : "", labels ? number : 0, static_cast<int>(i), name});
@@ -160,7 +197,8 @@ int add_ops(plot& p, const results& r, const std::string& tag, bool labels, int 
     }
   }
   if (palette < 0)
-    for (std::size_t i = 0; i < scenarios.size(); ++i) p.legend.push_back({legend_item::kind::filled, scenario_color(i), "ops: " + scenarios[i]});
+    for (std::size_t i = 0; i < scenarios.size(); ++i)
+      p.legend.push_back({legend_item::kind::filled, scenario_color(i), "ops: " + scenarios[i], fmt::format("scenario-{}", i)});
   return skipped;
 }
 
@@ -198,7 +236,7 @@ bool add_batch_sweep(plot& p, const json& sweep, const std::string& color) {
   t.label = fmt::format("decode batch sweep ({} points)", t.pts.size());
   p.traces.push_back(t);
   for (auto& pt : pts) p.points.push_back(pt);
-  p.legend.push_back({legend_item::kind::square, color, "decode batch sweep"});
+  p.legend.push_back({legend_item::kind::square, color, "decode batch sweep", "sweep-point"});
   return true;
 }
 
@@ -210,20 +248,62 @@ std::string render_svg(const results& r) {
   using namespace report;
   plot p;
   p.title = "Roofline: " + (r.device.name.empty() ? std::string("unknown device") : r.device.name);
-  p.subtitle = fmt::format("{}{} · roofline {} · dashed = nominal, solid = measured · hollow = predicted op, filled = measured op",
+  p.subtitle = fmt::format("{}{} · roofline {} · dashed = nominal, solid = measured · flat = compute, diagonal = memory level",
                            r.host.hostname.empty() ? "" : r.host.hostname + " · ", r.host.timestamp.empty() ? "time unknown" : r.host.timestamp,
                            r.tool.version.empty() ? "?" : r.tool.version);
   add_device_roofs(p, r, "", -1);
-  p.legend.push_back({legend_item::kind::diamond, "#444444", "ridge point (hollow = nominal)"});
-  p.legend.push_back({legend_item::kind::hollow, "#444444", "op predicted"});
-  p.legend.push_back({legend_item::kind::filled, "#444444", "op measured"});
+  p.legend.push_back({legend_item::kind::diamond, "#444444", "nominal ridge point", "ridge-nominal"});
+  p.legend.push_back({legend_item::kind::diamond, "#444444", "measured ridge point", "ridge-measured"});
+  p.legend.push_back({legend_item::kind::hollow, "#444444", "op predicted", "op-pred"});
+  p.legend.push_back({legend_item::kind::triangle, "#444444", "op predicted latency-bound", "op-latency"});
+  p.legend.push_back({legend_item::kind::filled, "#444444", "op measured", "op-meas"});
   if (r.analysis.is_object()) {
     auto it = r.analysis.find("batch_sweep");
     if (it != r.analysis.end() && !it->is_null()) add_batch_sweep(p, *it, "#00838f");
   }
   const int skipped = add_ops(p, r, "", true, -1);
   if (skipped > 0) p.notes.push_back(fmt::format("{} op(s) not plotted (0 FLOP or 0 B)", skipped));
-  if (p.roofs.empty()) p.notes.push_back("no roof: no precision has both a nominal peak and a measured result");
+  if (p.roofs.empty()) p.notes.push_back("no roof: no nominal peak and no measured result");
+  add_bandwidth_chart(p, r);
+  return draw_svg(p);
+}
+
+}  // namespace roofline
+
+namespace roofline {
+
+std::string render_place_svg(const results& r, const std::string& title) {
+  using namespace report;
+  plot p;
+  p.title = title;
+  p.subtitle = "dashed = nominal, solid = measured · filled = your kernel's measured point, hollow = the same work at the roof";
+  add_device_roofs(p, r, "", -1);
+  int skipped = 0;
+  for (std::size_t i = 0; i < r.ops.size(); ++i) {
+    const op_result& op = r.ops[i];
+    if (op.flops <= 0 || op.bytes <= 0 || !op.measured_s || *op.measured_s <= 0) {
+      ++skipped;
+      continue;
+    }
+    const double x = op.flops / op.bytes, ym = op.flops / *op.measured_s;
+    const int n = static_cast<int>(i + 1);
+    const std::string color = scenario_color(0);
+    if (op.predicted_s > 0) {
+      const double yr = op.flops / op.predicted_s;
+      p.points.push_back({x, yr, false, color, "circle", 4, "kernel-roof", fmt::format("#{} {} at the roof: {}", n, op.name, rate_flops(yr)),
+                          "", 0, static_cast<int>(i), ""});
+      p.links.push_back({x, yr, x, ym, color});
+    }
+    p.points.push_back({x, ym, true, color, "circle", 4.5, "kernel",
+                        fmt::format("#{} {}: {}, {}, {}; {} → {} ({})", n, op.name, flop_count(op.flops), bytes_binary(op.bytes), intensity(x),
+                                    seconds(*op.measured_s), rate_flops(ym), op.advice),
+                        "", n, static_cast<int>(i), op.name});
+  }
+  p.legend.push_back({legend_item::kind::filled, scenario_color(0), "your kernel (measured)", "kernel"});
+  p.legend.push_back({legend_item::kind::hollow, scenario_color(0), "the same work at the roof", "kernel-roof"});
+  p.legend.push_back({legend_item::kind::diamond, "#444444", "nominal ridge point", "ridge-nominal"});
+  p.legend.push_back({legend_item::kind::diamond, "#444444", "measured ridge point", "ridge-measured"});
+  if (skipped > 0) p.notes.push_back(fmt::format("{} kernel(s) not plotted (0 FLOP or 0 B)", skipped));
   return draw_svg(p);
 }
 

@@ -7,13 +7,19 @@
 
 namespace roofline::report {
 
-/// Adds the roofs of one device: for each precision with both a nominal peak and a measured result,
-/// the nominal roof (dashed) and the measured roof (solid); the measured cache-level roofs (L2, …);
-/// the ridge points (diamonds). `tag` prefixes labels (compare: "A: "); `palette` ≥ 0 overrides the
+/// Adds the roofs of one device: for each precision with a measured result (or in extra_nominal),
+/// the flat part of its nominal roof (dashed) and of its measured roof (solid); the memory roofs as
+/// diagonals: nominal device memory (dashed), then one measured roof per level (L1, L2, LLC, DRAM),
+/// each in its own colour, labelled with level and pattern, from its best usable point; the ridge
+/// points (diamonds). `tag` prefixes labels (compare: "A: "); `palette` ≥ 0 overrides the
 /// precision colours with a per-device colour. `extra_nominal` names precisions whose nominal roof is
 /// drawn even without a measured result (spec-only devices in a comparison).
 void add_device_roofs(plot& p, const results& r, const std::string& tag, int palette,
                       const std::vector<std::string>& extra_nominal = {});
+
+/// Adds every measured bandwidth point (working set, B/s, level, pattern; rejected ones marked) for
+/// the second chart, with legend entries for the patterns and levels drawn.
+void add_bandwidth_chart(plot& p, const results& r);
 
 /// Adds every op with FLOPs > 0 as a hollow predicted point and, when run, a filled measured point;
 /// returns the number of ops that could not be placed on log axes (0 FLOP or 0 B).

@@ -45,10 +45,17 @@ bool is_device_memory(const std::string& level) {
   return level == "dram" || level == "hbm" || level == "gddr" || level == "device" || level == "memory";
 }
 
+bool is_transition_level(const std::string& level) {
+  return level.find('+') != std::string::npos || level == "mixed" || level == "transition" || level.empty();
+}
+
+bool usable_as_roof(const bandwidth_result& b) { return !b.rejected && b.bytes_per_s > 0 && !is_transition_level(b.level); }
+
 const bandwidth_result* best_device_bandwidth(const measured_roofs& m, const std::string& pattern) {
   const bandwidth_result* best = nullptr;
   for (const auto& b : m.bandwidth)
-    if (!b.rejected && is_device_memory(b.level) && (pattern.empty() || b.pattern == pattern) && (!best || b.bytes_per_s > best->bytes_per_s))
+    if (usable_as_roof(b) && is_device_memory(b.level) && (pattern.empty() || b.pattern == pattern) &&
+        (!best || b.bytes_per_s > best->bytes_per_s))
       best = &b;
   return best;
 }
@@ -56,16 +63,14 @@ const bandwidth_result* best_device_bandwidth(const measured_roofs& m, const std
 const bandwidth_result* best_level_bandwidth(const measured_roofs& m, const std::string& level) {
   const bandwidth_result* best = nullptr;
   for (const auto& b : m.bandwidth)
-    if (!b.rejected && b.level == level && (!best || b.bytes_per_s > best->bytes_per_s)) best = &b;
+    if (usable_as_roof(b) && b.level == level && (!best || b.bytes_per_s > best->bytes_per_s)) best = &b;
   return best;
 }
 
 std::vector<std::string> cache_levels(const measured_roofs& m) {
   std::vector<std::string> v;
   for (const auto& b : m.bandwidth)
-    // Roofs only: no rejected point, no transition ("l2+dram").
-    if (!b.rejected && !is_device_memory(b.level) && b.level.find('+') == std::string::npos && b.bytes_per_s > 0)
-      v.push_back(b.level);
+    if (usable_as_roof(b) && !is_device_memory(b.level)) v.push_back(b.level);
   std::sort(v.begin(), v.end(), [](const std::string& a, const std::string& b) {
     const int ra = level_rank(a), rb = level_rank(b);
     return ra != rb ? ra < rb : a < b;
@@ -129,22 +134,28 @@ std::string main_precision(const results& r) {
 
 std::string second_precision(const results& r) { return r.device.kind == "cpu" ? "fp64" : "fp32"; }
 
-std::optional<double> nominal_clock_mhz(const nominal_roofs& n, const nominal_peak* p) {
-  auto scan = [](const std::vector<factor>& fs) -> std::optional<double> {
+const factor* nominal_clock_factor(const nominal_roofs& n, const nominal_peak* p) {
+  auto scan = [](const std::vector<factor>& fs) -> const factor* {
     for (const auto& f : fs) {
       std::string name = f.name;
       std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) { return std::tolower(c); });
       if (name.find("clock") == std::string::npos && name.find("frequency") == std::string::npos) continue;
       if (name.find("mem") != std::string::npos) continue;
-      if (f.unit == "MHz") return f.value;
-      if (f.unit == "GHz") return f.value * 1e3;
-      if (f.unit == "Hz") return f.value / 1e6;
+      if (f.unit == "MHz" || f.unit == "GHz" || f.unit == "Hz") return &f;
     }
-    return std::nullopt;
+    return nullptr;
   };
   if (p)
-    if (auto v = scan(p->factors)) return v;
+    if (const factor* f = scan(p->factors)) return f;
   return scan(n.factors);
+}
+
+std::optional<double> nominal_clock_mhz(const nominal_roofs& n, const nominal_peak* p) {
+  const factor* f = nominal_clock_factor(n, p);
+  if (!f) return std::nullopt;
+  if (f->unit == "GHz") return f->value * 1e3;
+  if (f->unit == "Hz") return f->value / 1e6;
+  return f->value;
 }
 
 std::optional<double> property_number(const results& r, const std::vector<std::string>& keys) {
@@ -173,7 +184,7 @@ std::optional<std::string> ecc_state(const results& r) {
 decode_step decode_batch1(const results& r) {
   decode_step d;
   for (const auto& op : r.ops) {
-    if (op.phase != "decode" || op.batch != 1) continue;
+    if (op.phase != "decode" || op.batch != 1 || !op.alternative_to.empty()) continue;
     ++d.ops;
     d.flops += op.flops * static_cast<double>(op.count);
     d.bytes += op.bytes * static_cast<double>(op.count);
@@ -186,7 +197,7 @@ decode_step decode_batch1(const results& r) {
   } else {
     double t = 0;
     for (const auto& op : r.ops)
-      if (op.phase == "decode" && op.batch == 1) t += *op.measured_s * static_cast<double>(op.count);
+      if (op.phase == "decode" && op.batch == 1 && op.alternative_to.empty()) t += *op.measured_s * static_cast<double>(op.count);
     d.tpot_s = t;
   }
   return d;

@@ -13,11 +13,16 @@ namespace roofline::report {
 /// True for the device-memory level names ("dram", "hbm", "gddr", "device", "memory").
 bool is_device_memory(const std::string& level);
 
+/// True for a level that names a transition between two levels ("l2+dram", "mixed"): never a roof.
+bool is_transition_level(const std::string& level);
+/// A bandwidth point that may be a roof: not rejected by the sanity rules, not a transition, > 0.
+bool usable_as_roof(const bandwidth_result& b);
+
 /// Best (highest bytes_per_s) result of `pattern` ("" = any) at device memory; nullptr if none.
 const bandwidth_result* best_device_bandwidth(const measured_roofs& m, const std::string& pattern = "");
-/// Best result at cache level `level` ("l2", "llc", ...), any pattern; nullptr if none.
+/// Best usable result at level `level` ("l2", "llc", ...), any pattern; nullptr if none.
 const bandwidth_result* best_level_bandwidth(const measured_roofs& m, const std::string& level);
-/// Cache levels measured, in order l1, l2, l3, llc, then others alphabetically.
+/// Cache levels with a usable point (usable_as_roof), in order l1, l2, l3, llc, then others alphabetically.
 std::vector<std::string> cache_levels(const measured_roofs& m);
 
 /// Best GEMM/tensor result of `precision` at size n (engine != "vector"); nullptr if none.
@@ -42,6 +47,9 @@ std::string second_precision(const results& r);
 /// Clock (MHz) among a peak's or the device's factors: a factor whose name mentions "clock" (or
 /// "frequency") with unit MHz, GHz or Hz. nullopt if none.
 std::optional<double> nominal_clock_mhz(const nominal_roofs& n, const nominal_peak* p);
+/// The factor nominal_clock_mhz reads (its source says whether the clock is a datasheet value or
+/// measured, e.g. a CPU's dependent-add chain); nullptr if none.
+const factor* nominal_clock_factor(const nominal_roofs& n, const nominal_peak* p);
 
 /// A number from device.properties or measured.telemetry under any of `keys` (numbers only).
 std::optional<double> property_number(const results& r, const std::vector<std::string>& keys);

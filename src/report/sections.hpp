@@ -13,7 +13,8 @@ section nominal_section(const results& r);      ///< sections_device.cpp: nomina
 section measured_section(const results& r);     ///< sections_measured.cpp: bandwidth + compute tables
 section roofline_section(const results& r);     ///< sections_measured.cpp: roofs + ridge points
 section attribution_section(const results& r);  ///< sections_analysis.cpp: the two waterfalls
-section ops_section(const results& r);          ///< sections_ops.cpp: the op table
+section ops_section(const results& r);          ///< sections_ops.cpp: the op table (time, ratio, bound, advice)
+section op_detail_section(const results& r);    ///< sections_ops.cpp: shapes, FLOPs, bytes, accuracy (detail)
 section mfu_section(const results& r);          ///< sections_analysis.cpp: MFU / HFU
 section fusion_section(const results& r);       ///< sections_analysis.cpp: fusion savings
 section other_analysis_section(const results& r);  ///< sections_analysis.cpp: keys not shown above

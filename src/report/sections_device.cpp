@@ -34,8 +34,6 @@ section device_section(const results& r) {
       "command: `" + or_unknown(r.host.command) + "`",
       "status: " + r.status + "; results schema " + r.schema_version,
   });
-  if (r.tool.build_type != "Release" && !r.tool.build_type.empty())
-    s.para("Warning: not a Release build (" + r.tool.build_type + "); measured numbers may be low.");
   if (r.device.properties.is_object() && !r.device.properties.empty()) {
     table t;
     t.header = {"property", "value"};
@@ -51,7 +49,7 @@ section device_section(const results& r) {
     s.heading("Model");
     std::vector<std::string> items = {
         "model: " + or_unknown(m.name) + (m.family.empty() ? "" : " (" + m.family + ")"),
-        "parameters: " + fmt::format("{}", m.parameters) + " (" + si(static_cast<double>(m.parameters), "") + ")",
+        "parameters: " + si(static_cast<double>(m.parameters), ""),
         "config: " + or_unknown(m.source)};
     if (m.config.is_object())
       for (auto it = m.config.begin(); it != m.config.end(); ++it) items.push_back(it.key() + ": " + property_text(it.key(), it.value()));

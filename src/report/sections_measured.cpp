@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "report/plot.hpp"
 #include "report/query.hpp"
 #include "report/sections.hpp"
 #include "report/units.hpp"
@@ -23,6 +24,13 @@ cell stat_cell(const std::optional<stats_summary>& st, const char* unit, int dig
   return cell(fmt::format("{} {} ({}–{})", sig(st->median, digits), unit, sig(st->min, digits), sig(st->max, digits)), st->median);
 }
 
+cell notes_cell(table& t, const compute_result& c) {
+  std::string notes;
+  for (const auto& f : c.flags) notes += (notes.empty() ? "" : " ") + t.note(f);
+  if (!c.verified) notes += (notes.empty() ? "" : " ") + t.note("not verified against a reference result");
+  return cell(notes.empty() ? "—" : notes);
+}
+
 }  // namespace
 
 section measured_section(const results& r) {
@@ -34,16 +42,22 @@ section measured_section(const results& r) {
   } else {
     const auto nom = r.nominal.memory_bandwidth_bytes_per_s;
     table t;
-    t.header = {"pattern", "level", "working set", "best", "median", "spread", "repeats", "% of nominal", "verified", "bytes counted", "notes"};
+    t.header = {"pattern", "level", "working set", "best", "median", "spread", "repeats", "% of nominal", "roof?", "notes"};
     for (const auto& b : m.bandwidth) {
       const bool device = is_device_memory(b.level);
+      std::string notes;
+      if (!b.bytes_convention.empty()) notes += t.note("bytes counted: " + b.bytes_convention);
+      for (const auto& f : b.flags) notes += (notes.empty() ? "" : " ") + t.note(f);
+      if (!b.verified) notes += (notes.empty() ? "" : " ") + t.note("not verified against the closed-form value");
+      std::string roof = usable_as_roof(b) ? "yes" : "no";
+      if (b.rejected) roof = "rejected " + t.note("rejected: " + (b.rejected_reason.empty() ? std::string("no reason recorded") : b.rejected_reason));
+      else if (is_transition_level(b.level)) roof = "no " + t.note("a transition between two levels: never a roof");
       t.rows.push_back({cell(b.pattern), cell(b.level),
                         cell(bytes_binary(static_cast<double>(b.working_set_bytes)), static_cast<double>(b.working_set_bytes)),
                         cell(rate_bytes(b.bytes_per_s), b.bytes_per_s), cell(rate_bytes(b.median_bytes_per_s), b.median_bytes_per_s),
                         cell(percent(b.spread), b.spread), cell(std::to_string(b.repeats), b.repeats),
-                        device && nom && *nom > 0 ? cell(percent(b.bytes_per_s / *nom), b.bytes_per_s / *nom) : cell("—"),
-                        cell(b.verified ? "yes" : "no"), cell(b.bytes_convention.empty() ? "—" : b.bytes_convention),
-                        cell(join(b.flags))});
+                        device && nom && *nom > 0 ? cell(percent(b.bytes_per_s / *nom), b.bytes_per_s / *nom) : cell("—"), cell(roof),
+                        cell(notes.empty() ? "—" : notes)});
     }
     s.add(std::move(t));
   }
@@ -52,7 +66,7 @@ section measured_section(const results& r) {
     s.para("No compute results.");
   } else {
     table t;
-    t.header = {"precision", "engine", "n", "best", "median", "spread", "% of nominal", "SM clock", "power", "temperature",
+    t.header = {"precision", "engine", "n", "best", "median", "spread", "% of nominal", r.device.kind == "cpu" ? "clock" : "SM clock", "power", "temperature",
                 "throttle", "method", "notes"};
     for (const auto& c : m.compute) {
       const nominal_peak* p = c.engine == "vector" ? vector_peak_for(r.nominal, c.precision) : peak_for(r.nominal, c.precision);
@@ -70,7 +84,7 @@ section measured_section(const results& r) {
                         p ? cell(percent(c.flops_per_s / p->flops_per_s), c.flops_per_s / p->flops_per_s) : cell("—"),
                         tel ? stat_cell(tel->sm_clock_mhz, "MHz", 4) : cell("—"), tel ? stat_cell(tel->power_w, "W") : cell("—"),
                         tel ? stat_cell(tel->temperature_c, "°C") : cell("—"), cell(throttle),
-                        cell(c.method.empty() ? "—" : c.method), cell(join(c.flags) + (c.verified ? "" : " (not verified)"))});
+                        cell(c.method.empty() ? "—" : c.method), notes_cell(t, c)});
     }
     s.add(std::move(t));
     s.para("Best = the roof (work ÷ fastest repeat); median = work ÷ median time; spread = (max − min) ÷ median of the repeats' times. Telemetry: median (min–max) over the probe.");
@@ -115,12 +129,13 @@ section roofline_section(const results& r) {
   std::vector<std::string> items;
   if (!rs.precision.empty())
     items.push_back(fmt::format("ops are placed against the {} roofs: peak {} measured ({} nominal), bandwidth {} measured ({} nominal)",
-                                rs.precision, rate_flops(rs.peak_measured), rate_flops(rs.peak_nominal),
-                                rate_bytes(rs.bandwidth_measured),
-                                rs.bandwidth_nominal ? rate_bytes(*rs.bandwidth_nominal) : std::string("unknown")));
+                                rs.precision, rs.peak_measured > 0 ? rate_flops(rs.peak_measured) : std::string("unknown"),
+                                rs.peak_nominal > 0 ? rate_flops(rs.peak_nominal) : std::string("unknown"),
+                                rs.bandwidth_measured > 0 ? rate_bytes(rs.bandwidth_measured) : std::string("unknown"),
+                                rs.bandwidth_nominal && *rs.bandwidth_nominal > 0 ? rate_bytes(*rs.bandwidth_nominal) : std::string("unknown")));
   for (const auto& lvl : cache_levels(r.measured))
     if (const bandwidth_result* b = best_level_bandwidth(r.measured, lvl))
-      items.push_back(fmt::format("{} roof: {} ({}, {} working set)", lvl, rate_bytes(b->bytes_per_s), b->pattern,
+      items.push_back(fmt::format("{} roof: {} ({}, {} working set)", level_name(lvl), rate_bytes(b->bytes_per_s), b->pattern,
                                   bytes_binary(static_cast<double>(b->working_set_bytes))));
   s.bullets(items);
   if (r.analysis.is_object()) {

@@ -7,39 +7,73 @@
 
 namespace roofline::report {
 
+namespace {
+
+std::string scenario_text(const op_result& op) {
+  return op.phase == "decode" ? fmt::format("decode b{} ctx {}", op.batch, op.context)
+                              : fmt::format("{} b{} seq {}", op.phase, op.batch, op.seq);
+}
+
+std::string op_name(const op_result& op) {
+  return op.alternative_to.empty() ? op.name : op.name + " (beside " + op.alternative_to + ")";
+}
+
+/// The measured cell: the time, or why not (the reason stated once under the table).
+cell measured_cell(table& t, const op_result& op) {
+  if (op.measured_s) return cell(seconds(*op.measured_s), *op.measured_s);
+  const std::string& n = op.measured_note;
+  const bool failed = n.rfind("failed", 0) == 0;
+  std::string why = n;
+  if (n.rfind("not run (", 0) == 0 && n.back() == ')') why = n.substr(9, n.size() - 10);
+  else if (n.rfind("failed: ", 0) == 0) why = n.substr(8);
+  return cell((failed ? "failed " : "not run ") + t.note(why.empty() ? "no reason recorded" : why));
+}
+
+}  // namespace
+
 section ops_section(const results& r) {
   section s{"Ops on the roofline", "ops", {}};
   if (r.ops.empty()) {
     s.para("No ops in the results (no model was placed).");
     return s;
   }
-  s.para("Per instance (× count per step). Predicted = max(FLOPs ÷ peak, bytes ÷ bandwidth) against the " +
-         main_precision(r) + " roofs (plus the launch floor where modelled); # is the point number in the figure.");
+  s.para("Per instance (× count per step). Predicted = max(FLOPs ÷ peak, bytes ÷ bandwidth) against the measured " +
+         main_precision(r) + " roofs (plus the launch floor where modelled); # is the point number in the figure. "
+         "An op shown \"beside\" others is measured for comparison and not part of the step.");
   table t;
-  t.header = {"#", "op", "phase", "batch", "seq / context", "shape", "dtype", "count", "FLOPs", "bytes", "intensity", "bound",
-              "predicted", "measured", "measured ÷ predicted", "achieved", "advice"};
+  t.header = {"#", "op", "scenario", "predicted", "measured", "measured ÷ predicted", "bound", "advice"};
   for (std::size_t i = 0; i < r.ops.size(); ++i) {
     const op_result& op = r.ops[i];
-    cell measured = op.measured_s ? cell(seconds(*op.measured_s), *op.measured_s)
-                                  : cell(op.measured_note.empty() ? "not run" : (op.measured_note.rfind("not run", 0) == 0 ||
-                                                                                         op.measured_note.rfind("failed", 0) == 0
-                                                                                     ? op.measured_note
-                                                                                     : "not run (" + op.measured_note + ")"));
     cell ratio_cell = op.measured_s && op.predicted_s > 0 ? cell(ratio(*op.measured_s / op.predicted_s), *op.measured_s / op.predicted_s)
                                                           : cell("—");
+    t.rows.push_back({cell(std::to_string(i + 1), static_cast<double>(i + 1)), cell(op_name(op)), cell(scenario_text(op)),
+                      cell(seconds(op.predicted_s), op.predicted_s), measured_cell(t, op), ratio_cell,
+                      cell(op.bound.empty() ? "—" : op.bound), cell(op.advice.empty() ? "—" : op.advice)});
+  }
+  s.add(std::move(t));
+  return s;
+}
+
+section op_detail_section(const results& r) {
+  section s{"Op shapes, FLOPs and bytes", "op-detail", {}};
+  s.detail = true;
+  if (r.ops.empty()) {
+    s.para("No ops in the results.");
+    return s;
+  }
+  table t;
+  t.header = {"#", "op", "scenario", "shape", "dtype", "count", "FLOPs", "bytes", "intensity", "achieved", "notes"};
+  for (std::size_t i = 0; i < r.ops.size(); ++i) {
+    const op_result& op = r.ops[i];
     const double secs = op.measured_s ? *op.measured_s : op.predicted_s;
     cell achieved_cell = secs > 0 && op.flops > 0
                              ? cell(rate_flops(op.flops / secs) + (op.measured_s ? "" : " (predicted)"), op.flops / secs)
                              : cell("—");
-    t.rows.push_back({cell(std::to_string(i + 1), static_cast<double>(i + 1)), cell(op.name), cell(op.phase),
-                      cell(std::to_string(op.batch), static_cast<double>(op.batch)),
-                      cell(op.phase == "decode" ? fmt::format("context {}", op.context) : fmt::format("seq {}", op.seq),
-                           static_cast<double>(op.phase == "decode" ? op.context : op.seq)),
+    t.rows.push_back({cell(std::to_string(i + 1), static_cast<double>(i + 1)), cell(op.name), cell(scenario_text(op)),
                       cell(op.shape.empty() ? "—" : op.shape), cell(op.dtype.empty() ? "—" : op.dtype),
                       cell(std::to_string(op.count), static_cast<double>(op.count)), cell(flop_count(op.flops), op.flops),
-                      cell(bytes_binary(op.bytes), op.bytes), cell(intensity(op.intensity), op.intensity),
-                      cell(op.bound.empty() ? "—" : op.bound), cell(seconds(op.predicted_s), op.predicted_s), measured, ratio_cell,
-                      achieved_cell, cell(op.advice.empty() ? "—" : op.advice)});
+                      cell(bytes_binary(op.bytes), op.bytes), cell(intensity(op.intensity), op.intensity), achieved_cell,
+                      cell(op.measured_s && !op.measured_note.empty() ? t.note(op.measured_note) : "—")});
   }
   s.add(std::move(t));
   if (r.analysis.is_object()) {

@@ -32,6 +32,7 @@ std::string si(double x, const std::string& unit, int digits) {
 
 std::string rate_bytes(double v) { return si(v, "B/s"); }
 std::string rate_flops(double v) { return si(v, "FLOP/s"); }
+std::string rate_ops(double v) { return si(v, "OP/s"); }
 std::string flop_count(double v) { return si(v, "FLOP"); }
 
 std::string bytes_binary(double b) {
@@ -55,6 +56,7 @@ std::string percent(double f) {
 }
 
 std::string intensity(double v) { return sig(v, 3) + " FLOP/B"; }
+std::string intensity_ops(double v) { return sig(v, 3) + " OP/B"; }
 
 std::string ratio(double x) { return sig(x, 3) + "×"; }
 

@@ -13,11 +13,13 @@ std::string sig(double x, int digits = 3);
 std::string si(double x, const std::string& unit, int digits = 3);
 std::string rate_bytes(double bytes_per_s);  ///< "3.35 TB/s"
 std::string rate_flops(double flops_per_s);  ///< "989 TFLOP/s"
+std::string rate_ops(double ops_per_s);      ///< "1.98 POP/s" (integer operations: int8)
 std::string flop_count(double flops);        ///< "4.19 GFLOP"
 std::string bytes_binary(double bytes);      ///< "8.00 MiB", "32.0 KiB", "512 B"
 std::string seconds(double s);               ///< "12.3 ms", "850 µs"
 std::string percent(double fraction);        ///< 0.725 -> "72.5%"
 std::string intensity(double flop_per_byte); ///< "1365 FLOP/B"
+std::string intensity_ops(double op_per_byte);  ///< "412 OP/B" (int8)
 std::string ratio(double x);                 ///< "1.07×"
 std::string si_range(double lo, double hi, const std::string& unit);  ///< "3.60–4.32 TB/s" (prefix of hi)
 std::string plain(double x);                 ///< up to 6 significant digits, no trailing zeros: "132", "7.5"

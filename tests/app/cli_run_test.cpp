@@ -6,6 +6,8 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <map>
+#include <set>
 #include <string>
 
 #include "roofline/io.hpp"
@@ -18,17 +20,20 @@ namespace {
 
 struct run_result {
   int code;
-  std::string err;
+  std::string err, out;
 };
 
 run_result run_cli(const std::string& args) {
   const fs::path err = fs::temp_directory_path() / ("roofline_err_" + std::to_string(::getpid()));
-  const std::string cmd = std::string(ROOFLINE_BINARY) + " " + args + " 2>" + err.string() + " >/dev/null";
+  const fs::path out = fs::temp_directory_path() / ("roofline_out_" + std::to_string(::getpid()));
+  const std::string cmd = std::string(ROOFLINE_BINARY) + " " + args + " 2>" + err.string() + " >" + out.string();
   const int st = std::system(cmd.c_str());
-  run_result r{WIFEXITED(st) ? WEXITSTATUS(st) : -1, ""};
-  std::ifstream in(err);
+  run_result r{WIFEXITED(st) ? WEXITSTATUS(st) : -1, "", ""};
+  std::ifstream in(err), o(out);
   r.err.assign(std::istreambuf_iterator<char>(in), {});
+  r.out.assign(std::istreambuf_iterator<char>(o), {});
   fs::remove(err);
+  fs::remove(out);
   return r;
 }
 
@@ -53,19 +58,22 @@ class QuickRun : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
     dir_ = fresh_dir("quick");
-    const auto r = run_cli("run --device cpu --quick --tpot 0.025 --out " + dir_.string());
+    // the model part's flags, and the model as the README spells it
+    const auto r = run_cli("run --device cpu --quick --tpot 0.025 --model TinyLlama-1.1B --batch 1,4 --context 512 --seq 256 "
+                           "--threads 2 --out " + dir_.string());
     code_ = r.code;
     err_ = r.err;
+    out_ = r.out;
   }
   static void TearDownTestSuite() { fs::remove_all(dir_); }
   static inline fs::path dir_;
   static inline int code_ = -1;
-  static inline std::string err_;
+  static inline std::string err_, out_;
 };
 
 TEST_F(QuickRun, ExitsZeroAndWritesAllFourFiles) {
   EXPECT_EQ(code_, 0) << err_;
-  for (const char* f : {"results.json", "report.md", "roofline.svg", "report.html"})
+  for (const char* f : {"results.json", "report.md", "roofline.svg", "report.html", "ops.csv"})
     EXPECT_TRUE(fs::exists(dir_ / f)) << f;
   EXPECT_NE(err_.find("[roofline"), std::string::npos) << "progress goes to stderr";
 }
@@ -73,7 +81,46 @@ TEST_F(QuickRun, ExitsZeroAndWritesAllFourFiles) {
 TEST_F(QuickRun, TpotFillsTheRecordTablesMfuRow) {
   std::ifstream in(dir_ / "report.md");
   const std::string md(std::istreambuf_iterator<char>(in), {});
-  EXPECT_NE(md.find("TPOT 25.0 ms (--tpot)"), std::string::npos);
+  EXPECT_NE(md.find(" in 25.0 ms ["), std::string::npos);
+  EXPECT_NE(md.find("TPOT from --tpot"), std::string::npos);
+}
+
+TEST_F(QuickRun, TheTerminalShowsTheAnswer) {
+  // stdout: the record table and the three ops furthest below their roofs, under 25 lines
+  EXPECT_NE(out_.find("DRAM read bandwidth"), std::string::npos) << out_;
+  EXPECT_NE(out_.find("furthest below their roofs"), std::string::npos) << out_;
+  EXPECT_LT(std::count(out_.begin(), out_.end(), '\n'), 25) << out_;
+  EXPECT_EQ(out_.find("[roofline"), std::string::npos) << "progress stays on stderr";
+}
+
+TEST_F(QuickRun, TheModelPartFollowsItsFlagsWithOneOpSetPerBatch) {
+  const results r = load_results((dir_ / "results.json").string());
+  std::map<std::int64_t, std::set<std::string>> decode;
+  std::set<std::pair<std::string, std::string>> seen;  // (phase + batch, name): unique
+  for (const auto& op : r.ops) {
+    EXPECT_TRUE(seen.insert({op.phase + std::to_string(op.batch), op.name}).second) << op.phase << " b" << op.batch << " " << op.name;
+    if (op.phase == "decode") {
+      decode[op.batch].insert(op.name);
+      EXPECT_EQ(op.context, 512) << op.name;
+    } else {
+      EXPECT_EQ(op.seq, 256) << op.name;
+    }
+    if (op.phase == "prefill") EXPECT_NE(op.name, "attention") << "prefill attention is named by its kind";
+  }
+  ASSERT_EQ(decode.size(), 2u);
+  EXPECT_EQ(decode[1], decode[4]) << "the same ops at every batch";
+  EXPECT_TRUE(decode[1].count("silu_mul") && decode[1].count("input_norm_two_pass"));
+  EXPECT_TRUE(seen.count({"prefill1", "attention_fused"}) && seen.count({"prefill1", "attention_naive"}));
+}
+
+TEST_F(QuickRun, TheRecordedCommandRunsAgainAsGiven) {
+  const results r = load_results((dir_ / "results.json").string());
+  const std::string& c = r.host.command;
+  EXPECT_EQ(c.rfind("roofline run ", 0), 0u) << c;
+  EXPECT_NE(c.find(" --quick"), std::string::npos) << c;
+  EXPECT_EQ(c.find(" true"), std::string::npos) << c << ": a flag written with a value cannot be re-run";
+  EXPECT_NE(c.find(" --batch 1,4"), std::string::npos) << c;
+  EXPECT_NE(c.find(" --model TinyLlama-1.1B"), std::string::npos) << c;
 }
 
 TEST_F(QuickRun, ResultsJsonHasTheDesignFields) {
@@ -161,5 +208,33 @@ TEST(BadInput, UnwritableOutExitsTwo) {
   const auto r = run_cli("run --device cpu --quick --out " + (d / "file" / "sub").string());
   EXPECT_EQ(r.code, 2) << r.err;
   EXPECT_NE(last_line(r.err).find("--out"), std::string::npos) << r.err;
+  fs::remove_all(d);
+}
+
+TEST(BadInput, OnlySelectingNothingOnThisDeviceIsAnInputErrorAndCreatesNothing) {
+  const fs::path d = fresh_dir("onlynothing");
+  const auto r = run_cli("measure --device cpu --quick --only gemm/bf16 --out " + d.string());
+  EXPECT_EQ(r.code, 2) << r.err;
+  EXPECT_NE(last_line(r.err).find("--only"), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(d)) << "nothing created on failure";
+}
+
+TEST(BadInput, AFailedRunLeavesNoOutputFolder) {
+#ifndef ROOFLINE_HAVE_CUDA
+  const fs::path d = fresh_dir("nocuda");
+  const auto r = run_cli("run --device cuda:0 --quick --out " + d.string());
+  EXPECT_NE(r.code, 0) << r.err;
+  EXPECT_FALSE(fs::exists(d)) << "nothing created on failure";
+#endif
+}
+
+TEST(Measure, OutIsADirectoryAsForRun) {
+  const fs::path d = fresh_dir("measuredir");
+  const auto r = run_cli("measure --device cpu --quick --only compute --out " + d.string());
+  EXPECT_EQ(r.code, 0) << r.err;
+  for (const char* f : {"results.json", "report.md", "roofline.svg", "report.html"}) EXPECT_TRUE(fs::exists(d / f)) << f;
+  EXPECT_NE(r.out.find("roofline: "), std::string::npos) << "the terminal summary";
+  const results res = load_results((d / "results.json").string());
+  EXPECT_TRUE(res.ops.empty()) << "measure: roofs only";
   fs::remove_all(d);
 }

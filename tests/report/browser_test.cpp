@@ -23,7 +23,7 @@ test::run_result load(const std::string& browser, const std::string& file, const
   return test::run("timeout 120 " + browser +
                        " --headless --no-sandbox --disable-gpu --no-first-run --no-default-browser-check"
                        " --user-data-dir=" + (d / "profile") +
-                       " --enable-logging=stderr --v=0 --virtual-time-budget=3000 --dump-dom file://" + file,
+                       " --enable-logging=stderr --v=0 --window-size=1300,900 --virtual-time-budget=3000 --dump-dom file://" + file,
                    d);
 }
 
@@ -75,14 +75,34 @@ TEST(Browser, ReportHtmlLoadsWithoutConsoleErrorsAndDrawsEverything) {
   const auto page = load(browser, d / "report.html", d);
   ASSERT_NE(page.out.find("id=\"roofline-js-ok\""), std::string::npos) << "the page script did not finish\n" << page.err;
   EXPECT_EQ(console_errors(page.err), "");
-  // the inline SVG drew every roof and every op point
-  EXPECT_EQ(test::count(page.out, "<path class=\"roof "), 7u);
-  EXPECT_EQ(test::count(page.out, "class=\"op-pred\""), 15u);
-  EXPECT_EQ(test::count(page.out, "class=\"op-meas\""), 14u);
+  // the inline SVG drew every roof and every op point: 3 precisions × (nominal, measured) compute
+  // roofs, the nominal HBM roof, the measured L2 and HBM roofs; 15 ops with FLOPs, 14 of them run
+  EXPECT_EQ(test::count(page.out, "<path class=\"roof "), 9u);
+  EXPECT_EQ(test::count(page.out, "class=\"op-pred "), 15u);
+  EXPECT_EQ(test::count(page.out, "class=\"op-meas "), 14u);
+  EXPECT_EQ(test::count(page.out, "class=\"bw-point "), r.measured.bandwidth.size());
   // every table is sortable and nothing refers to the network
   EXPECT_NE(page.out.find("data-tables=\"" + std::to_string(test::count(html, "<table class=\"sortable\">")) + "\""), std::string::npos);
   EXPECT_EQ(html.find("http://"), html.find("http://www.w3.org/2000/svg"));
   EXPECT_EQ(html.find("https://"), std::string::npos);
+
+  // Layout at 1300 px: every <details> opened, no table wider than the space it has (no horizontal
+  // scroll of a table, nor of the page).
+  const std::string layout =
+      "<script>(function(){Array.prototype.forEach.call(document.querySelectorAll('details'),function(x){x.open=true;});"
+      "var wide=[];Array.prototype.forEach.call(document.querySelectorAll('table'),function(t){"
+      "var w=t.parentNode.clientWidth;if(t.scrollWidth>w+1)wide.push(t.closest('section,details').id+':'+t.scrollWidth+'>'+w);});"
+      "var m=document.createElement('div');m.id='layout-check';"
+      "var de=document.documentElement;m.textContent='viewport='+window.innerWidth+' pagefits='+(de.scrollWidth<=de.clientWidth)+' wide='+wide.length+(wide.length?': '+wide.join(' '):'');"
+      "document.body.appendChild(m);})();</script>";
+  std::string laid = html;
+  laid.insert(laid.rfind("</body>"), layout);
+  write_file_atomic(d / "layout.html", laid);
+  const auto lay = load(browser, d / "layout.html", d);
+  const auto at = lay.out.find("<div id=\"layout-check\">");
+  ASSERT_NE(at, std::string::npos) << lay.err;
+  const std::string check = lay.out.substr(at, lay.out.find("</div>", at) - at);
+  EXPECT_NE(check.find("viewport=1300 pagefits=true wide=0"), std::string::npos) << check;
 
   const auto sorted = load(browser, d / "probed.html", d);
   EXPECT_NE(sorted.out.find("<div id=\"sort-check\">first=16</div>"), std::string::npos) << sorted.err;

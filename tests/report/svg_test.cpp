@@ -12,27 +12,31 @@ using test::count;
 TEST(RooflineSvg, GpuFixtureDrawsEveryRoofAndOp) {
   const results r = load_results(test::data("results-gpu.json"));
   const std::string svg = render_svg(r);
-  // fp32, bf16, fp16 have a nominal peak and a measured result: nominal (dashed) + measured (solid)
-  // each; fp8 has no measured result (not drawn); plus the measured L2 roof.
-  EXPECT_EQ(count(svg, "class=\"roof nominal\""), 3u);
-  EXPECT_EQ(count(svg, "class=\"roof measured\""), 3u);
-  EXPECT_EQ(count(svg, "class=\"roof cache\""), 1u);
-  EXPECT_EQ(count(svg, "<path class=\"roof "), 7u);
-  EXPECT_EQ(count(svg, "stroke-dasharray=\"9,6\""), 3u);  // only nominal roofs are dashed
+  // fp32, bf16, fp16 have a nominal peak and a measured result: the flat part of the nominal (dashed)
+  // and measured (solid) roof each; fp8 has no measured result (not drawn); the memory roofs: HBM
+  // nominal (dashed), then the measured L2 and HBM roofs.
+  EXPECT_EQ(count(svg, "class=\"roof compute nominal "), 3u);
+  EXPECT_EQ(count(svg, "class=\"roof compute measured "), 3u);
+  EXPECT_EQ(count(svg, "class=\"roof memory nominal "), 1u);
+  EXPECT_EQ(count(svg, "class=\"roof memory measured roof-level-l2\""), 1u);
+  EXPECT_EQ(count(svg, "class=\"roof memory measured roof-level-dram\""), 1u);
+  EXPECT_EQ(count(svg, "<path class=\"roof "), 9u);
+  EXPECT_EQ(count(svg, "stroke-dasharray=\"9,6\""), 4u);  // only nominal roofs are dashed
   // 16 ops; the embedding has 0 FLOP (not on log axes): 15 predicted points; attention_naive failed: 14 measured.
-  EXPECT_EQ(count(svg, "class=\"op-pred\""), 15u);
-  EXPECT_EQ(count(svg, "class=\"op-meas\""), 14u);
-  EXPECT_EQ(count(svg, "class=\"op-meas\" fill=\"#ffffff\""), 0u);  // measured = filled
-  EXPECT_EQ(count(svg, "class=\"op-pred\" fill=\"#ffffff\""), 15u);  // predicted = hollow
+  EXPECT_EQ(count(svg, "class=\"op-pred "), 15u);
+  EXPECT_EQ(count(svg, "class=\"op-meas "), 14u);
+  EXPECT_EQ(count(svg, "fill=\"#ffffff\" stroke=\"#ff7f0e\""), count(svg, "class=\"op-pred scenario-0\""));  // predicted = hollow
+  EXPECT_EQ(count(svg, "class=\"op-meas scenario-0\" fill=\"#ff7f0e\""), 10u);  // measured = filled: decode b1, 11 ops less the 0-FLOP embedding
   // ridge points: nominal + measured of each drawn precision
-  EXPECT_EQ(count(svg, "class=\"ridge\""), 6u);
+  EXPECT_EQ(count(svg, "class=\"ridge ridge-nominal\""), 3u);
+  EXPECT_EQ(count(svg, "class=\"ridge ridge-measured\""), 3u);
   // the decode batch sweep: one trace of 9 points
   EXPECT_EQ(count(svg, "<path class=\"sweep\""), 1u);
   EXPECT_EQ(count(svg, "class=\"sweep-point\""), 9u);
   // every point element has a hover title
   EXPECT_EQ(count(svg, "</title></circle>"), count(svg, "<circle class="));
   EXPECT_EQ(count(svg, "</title></rect>"), count(svg, "<rect class=\"sweep-point\""));
-  EXPECT_EQ(count(svg, "</title></path>"), count(svg, "<path class="));
+  EXPECT_EQ(count(svg, "</title></path>"), count(svg, "<path class=") - count(svg, "<path class=\"bw-line"));
   EXPECT_NE(svg.find("<title>#1 q_proj (decode b1): 8.39 MFLOP, 8.01 MiB, 0.999 FLOP/B; measured 4.10 µs"), std::string::npos);
   // plain SVG 1.1: no script, no external reference, no foreignObject
   EXPECT_EQ(svg.find("<script"), std::string::npos);
@@ -45,42 +49,16 @@ TEST(RooflineSvg, GpuFixtureDrawsEveryRoofAndOp) {
   EXPECT_EQ(svg, render_svg(r));  // deterministic
 }
 
-TEST(RooflineSvg, CpuFixtureHasCacheRoofsAndFlatNominalRoofs) {
+TEST(RooflineSvg, CpuFixtureHasLevelRoofsAndFlatNominalRoofs) {
   const results r = load_results(test::data("results-cpu.json"));
   const std::string svg = render_svg(r);
-  EXPECT_EQ(count(svg, "class=\"roof nominal\""), 2u);   // fp32, fp64
-  EXPECT_EQ(count(svg, "class=\"roof measured\""), 2u);
-  EXPECT_EQ(count(svg, "class=\"roof cache\""), 3u);     // l1, l2, llc
-  EXPECT_EQ(count(svg, "class=\"op-pred\""), 10u);       // 11 ops, the embedding has 0 FLOP
-  EXPECT_EQ(count(svg, "class=\"op-meas\""), 5u);        // q, k, v, o, rmsnorm
-  EXPECT_NE(svg.find("nominal bandwidth unknown: nominal roofs flat"), std::string::npos);
-}
-
-TEST(RooflineSvg, LabelsDoNotOverlap) {
-  // Every placed text box (labels and numbers inside the plot) is disjoint from every other one.
-  for (const char* f : {"results-gpu.json", "results-cpu.json"}) {
-    const std::string svg = render_svg(load_results(test::data(f)));
-    struct box { double x0, y0, x1, y1; };
-    std::vector<box> boxes;
-    for (const char* cls : {"class=\"point-label\"", "class=\"point-number\"", "class=\"roof-label\""})
-      for (auto p = svg.find(cls); p != std::string::npos; p = svg.find(cls, p + 1)) {
-        double x = 0, y = 0, size = 0;
-        std::sscanf(svg.c_str() + p, "class=\"%*[^\"]\" x=\"%lf\" y=\"%lf\" font-size=\"%lf\"", &x, &y, &size);
-        const auto gt = svg.find('>', p), lt = svg.find('<', gt);
-        std::size_t glyphs = 0;
-        for (std::size_t i = gt + 1; i < lt; ++i)
-          if ((static_cast<unsigned char>(svg[i]) & 0xC0) != 0x80) ++glyphs;
-        boxes.push_back({x, y - size * 0.85, x + 0.58 * size * static_cast<double>(glyphs), y + size * 0.2});
-      }
-    EXPECT_GT(boxes.size(), 4u) << f;
-    for (std::size_t i = 0; i < boxes.size(); ++i)
-      for (std::size_t j = i + 1; j < boxes.size(); ++j) {
-        const box& a = boxes[i];
-        const box& b = boxes[j];
-        EXPECT_FALSE(a.x0 < b.x1 - 0.5 && b.x0 < a.x1 - 0.5 && a.y0 < b.y1 - 0.5 && b.y0 < a.y1 - 0.5)
-            << f << ": label " << i << " overlaps label " << j;
-      }
-  }
+  EXPECT_EQ(count(svg, "class=\"roof compute nominal "), 2u);   // fp32, fp64
+  EXPECT_EQ(count(svg, "class=\"roof compute measured "), 2u);
+  EXPECT_EQ(count(svg, "class=\"roof memory measured "), 4u);   // l1, l2, llc, dram
+  EXPECT_EQ(count(svg, "class=\"roof memory nominal "), 0u);    // nominal DRAM bandwidth unknown
+  EXPECT_EQ(count(svg, "class=\"op-pred "), 10u);       // 11 ops, the embedding has 0 FLOP
+  EXPECT_EQ(count(svg, "class=\"op-meas "), 5u);        // q, k, v, o, rmsnorm
+  EXPECT_NE(svg.find("nominal memory bandwidth unknown: no nominal memory roof"), std::string::npos);
 }
 
 }  // namespace

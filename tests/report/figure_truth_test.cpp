@@ -1,0 +1,175 @@
+// The figure never promises what it does not draw: every legend entry names a drawn element, every
+// numbered entry is a number drawn in the plot (and the reverse), one roof and one colour per
+// memory level, no rejected or transition point as a roof, labels apart (geometrically), and the
+// bandwidth-against-working-set chart with one point per measured bandwidth result.
+#include <gtest/gtest.h>
+
+#include <map>
+#include <regex>
+#include <set>
+
+#include "roofline/report.hpp"
+#include "test_util.hpp"
+
+namespace roofline {
+namespace {
+
+using test::count;
+
+/// Class tokens of every element drawn before the legend.
+std::set<std::string> drawn_tokens(const std::string& svg) {
+  const std::string body = svg.substr(0, svg.find("<g class=\"legend\""));
+  std::set<std::string> out;
+  static const std::regex cls("class=\"([^\"]*)\"");
+  for (auto it = std::sregex_iterator(body.begin(), body.end(), cls); it != std::sregex_iterator(); ++it) {
+    std::string v = (*it)[1];
+    std::size_t i = 0;
+    while (i < v.size()) {
+      const auto j = v.find(' ', i);
+      out.insert(v.substr(i, j == std::string::npos ? std::string::npos : j - i));
+      if (j == std::string::npos) break;
+      i = j + 1;
+    }
+  }
+  return out;
+}
+
+std::vector<std::string> legend_refs(const std::string& svg) {
+  std::vector<std::string> out;
+  static const std::regex ref("class=\"legend-item\" data-ref=\"([^\"]*)\"");
+  for (auto it = std::sregex_iterator(svg.begin(), svg.end(), ref); it != std::sregex_iterator(); ++it) out.push_back((*it)[1]);
+  return out;
+}
+
+/// A results file with the shapes issue 15 found on the H200: a rejected L2 point faster than L1,
+/// an "l2+dram" transition point, a latency-bound op.
+results with_rejected_and_transition() {
+  results r = load_results(test::data("results-cpu.json"));
+  bandwidth_result bad;
+  bad.pattern = "read";
+  bad.level = "l2";
+  bad.working_set_bytes = 1 << 20;
+  bad.bytes_per_s = 900e9;  // above the 181 GB/s L1 point: breaks "a cache level is not faster than the one above it"
+  bad.rejected = true;
+  bad.rejected_reason = "faster than L1 (181 GB/s)";
+  r.measured.bandwidth.push_back(bad);
+  bandwidth_result mixed;
+  mixed.pattern = "read";
+  mixed.level = "l2+dram";
+  mixed.working_set_bytes = 64 << 20;
+  mixed.bytes_per_s = 500e9;
+  r.measured.bandwidth.push_back(mixed);
+  r.ops[7].bound = "latency";  // rmsnorm, decode b1
+  return r;
+}
+
+TEST(FigureTruth, EveryLegendEntryNamesADrawnElement) {
+  for (const char* f : {"results-gpu.json", "results-cpu.json"}) {
+    const std::string svg = render_svg(load_results(test::data(f)));
+    const auto drawn = drawn_tokens(svg);
+    const auto refs = legend_refs(svg);
+    EXPECT_GT(refs.size(), 5u) << f;
+    for (const auto& ref : refs) {
+      EXPECT_FALSE(ref.empty()) << f << ": a legend entry without a drawn element to point at";
+      EXPECT_TRUE(drawn.count(ref)) << f << ": legend entry '" << ref << "' but nothing drawn with that class";
+    }
+  }
+}
+
+TEST(FigureTruth, ACpuFigureWithoutNominalBandwidthPromisesNoNominalRidge) {
+  const std::string svg = render_svg(load_results(test::data("results-cpu.json")));
+  EXPECT_EQ(count(svg, "ridge-nominal"), 0u);  // neither drawn nor in the legend
+  EXPECT_GT(count(svg, "class=\"ridge ridge-measured\""), 0u);
+  EXPECT_NE(svg.find("data-ref=\"ridge-measured\""), std::string::npos);
+}
+
+TEST(FigureTruth, NumberedEntriesAreExactlyTheNumbersDrawn) {
+  for (const char* f : {"results-gpu.json", "results-cpu.json"}) {
+    const std::string svg = render_svg(load_results(test::data(f)));
+    std::multiset<int> drawn, listed;
+    static const std::regex num("class=\"point-number\"[^>]*>([0-9]+)<");
+    static const std::regex entry("class=\"numbered-entry\" data-n=\"([0-9]+)\"");
+    for (auto it = std::sregex_iterator(svg.begin(), svg.end(), num); it != std::sregex_iterator(); ++it) drawn.insert(std::stoi((*it)[1]));
+    for (auto it = std::sregex_iterator(svg.begin(), svg.end(), entry); it != std::sregex_iterator(); ++it) listed.insert(std::stoi((*it)[1]));
+    EXPECT_EQ(drawn, listed) << f;
+  }
+}
+
+TEST(FigureTruth, OneRoofAndOneColourPerMemoryLevelLabelledWithLevelAndPattern) {
+  const std::string svg = render_svg(load_results(test::data("results-cpu.json")));
+  // the CPU fixture measured l1, l2, llc and dram: one measured memory roof each
+  std::map<std::string, std::string> colour;
+  static const std::regex roof("<path class=\"roof memory measured roof-level-([a-z0-9+]+)\" d=\"[^\"]*\" stroke=\"(#[0-9a-f]{6})\"");
+  for (auto it = std::sregex_iterator(svg.begin(), svg.end(), roof); it != std::sregex_iterator(); ++it) {
+    EXPECT_EQ(colour.count((*it)[1]), 0u) << "two roofs for level " << (*it)[1];
+    colour[(*it)[1]] = (*it)[2];
+  }
+  EXPECT_EQ(colour.size(), 4u);
+  std::set<std::string> distinct;
+  for (const auto& [lvl, c] : colour) distinct.insert(c);
+  EXPECT_EQ(distinct.size(), colour.size()) << "each level its own colour";
+  for (const char* label : {">L1 read 181 GB/s<", ">L2 read 96.5 GB/s<", ">LLC read 41.0 GB/s<", ">DRAM read 9.80 GB/s<"})
+    EXPECT_NE(svg.find(label), std::string::npos) << label;
+}
+
+TEST(FigureTruth, RejectedAndTransitionPointsAreNeverRoofs) {
+  const std::string svg = render_svg(with_rejected_and_transition());
+  EXPECT_EQ(svg.find("900 GB/s"), svg.find("900 GB/s — rejected"));  // only in the bandwidth chart's hover text
+  EXPECT_NE(svg.find("L2 read at 1.00 MiB: 900 GB/s — rejected, not a roof: faster than L1 (181 GB/s)"), std::string::npos);
+  EXPECT_EQ(count(svg, "roof-level-l2+dram"), 0u);
+  EXPECT_EQ(count(svg, "L2+DRAM read"), 1u);  // the transition point's hover text in the chart, nothing else
+  EXPECT_NE(svg.find(">L2 read 96.5 GB/s<"), std::string::npos);  // the L2 roof is the good L2 point
+  EXPECT_EQ(count(svg, "class=\"bw-point bw-rejected\""), 1u);
+  EXPECT_NE(svg.find("data-ref=\"bw-rejected\""), std::string::npos);
+}
+
+TEST(FigureTruth, LatencyBoundOpsHaveTheirOwnMarkerAndLegendEntry) {
+  const std::string plain = render_svg(load_results(test::data("results-cpu.json")));
+  EXPECT_EQ(count(plain, "op-latency"), 0u);
+  const std::string svg = render_svg(with_rejected_and_transition());
+  EXPECT_EQ(count(svg, "class=\"op-pred op-latency scenario-0\""), 1u);
+  EXPECT_NE(svg.find("data-ref=\"op-latency\""), std::string::npos);
+}
+
+TEST(FigureTruth, TheBandwidthChartDrawsEveryMeasuredPoint) {
+  for (const char* f : {"results-gpu.json", "results-cpu.json"}) {
+    const results r = load_results(test::data(f));
+    const std::string svg = render_svg(r);
+    EXPECT_EQ(count(svg, "class=\"bw-point "), r.measured.bandwidth.size()) << f;
+    EXPECT_NE(svg.find("Bandwidth against working set"), std::string::npos);
+    std::set<std::string> levels;
+    for (const auto& b : r.measured.bandwidth) levels.insert(b.level);
+    EXPECT_EQ(count(svg, "class=\"level-label\""), levels.size()) << f << ": every level named once";
+  }
+}
+
+TEST(FigureTruth, NoTwoLabelsOverlap) {
+  // Every placed text box (op labels and numbers, roof labels, level names) is disjoint from every other.
+  for (const results& r : {load_results(test::data("results-gpu.json")), load_results(test::data("results-cpu.json")),
+                           with_rejected_and_transition()}) {
+    const std::string svg = render_svg(r);
+    struct box { double x0, y0, x1, y1; };
+    std::vector<box> boxes;
+    for (const char* cls : {"class=\"point-label\"", "class=\"point-number\"", "class=\"roof-label\"", "class=\"level-label\""})
+      for (auto p = svg.find(cls); p != std::string::npos; p = svg.find(cls, p + 1)) {
+        double x = 0, y = 0, size = 0;
+        std::sscanf(svg.c_str() + p, "class=\"%*[^\"]\" x=\"%lf\" y=\"%lf\" font-size=\"%lf\"", &x, &y, &size);
+        const auto gt = svg.find('>', p), lt = svg.find('<', gt);
+        std::size_t glyphs = 0;
+        for (std::size_t i = gt + 1; i < lt; ++i)
+          if ((static_cast<unsigned char>(svg[i]) & 0xC0) != 0x80) ++glyphs;
+        boxes.push_back({x, y - size * 0.85, x + 0.58 * size * static_cast<double>(glyphs), y + size * 0.2});
+      }
+    EXPECT_GT(boxes.size(), 4u);
+    for (std::size_t i = 0; i < boxes.size(); ++i)
+      for (std::size_t j = i + 1; j < boxes.size(); ++j) {
+        const box& a = boxes[i];
+        const box& b = boxes[j];
+        EXPECT_FALSE(a.x0 < b.x1 - 0.5 && b.x0 < a.x1 - 0.5 && a.y0 < b.y1 - 0.5 && b.y0 < a.y1 - 0.5)
+            << r.device.name << ": label " << i << " overlaps label " << j;
+      }
+  }
+}
+
+}  // namespace
+}  // namespace roofline
