@@ -90,6 +90,21 @@ TEST(MeasureDriver, RepeatKeepsTheMedianRunAndTheSpreadAcrossRuns) {
   EXPECT_DOUBLE_EQ(c.across_runs->range, 20.0 / 110);
 }
 
+TEST(MeasureDriver, EveryMeasuredFieldOfAProbeIsKept) {
+  results r;
+  const probe p{"latency/small-work", "latency", [](measured_roofs& out) {
+                  out.small_work = small_work_result{};
+                  out.small_work->floor_s = 1e-6;
+                  out.launch = launch_result{2e-6, 1e-6, "test"};
+                  out.telemetry["sampler_hz"] = 50;
+                }};
+  measure_probes({p}, measure_plan{}, r);
+  ASSERT_TRUE(r.measured.small_work.has_value());
+  EXPECT_DOUBLE_EQ(r.measured.small_work->floor_s, 1e-6);
+  ASSERT_TRUE(r.measured.launch.has_value());
+  EXPECT_EQ(r.measured.telemetry["sampler_hz"], 50);
+}
+
 TEST(MeasureDriver, UnselectedAndFailedProbesAreListed) {
   results r;
   measure_plan plan;

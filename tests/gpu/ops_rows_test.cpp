@@ -30,7 +30,7 @@ TEST(ops_rows, two_pass_rmsnorm_verifies_and_is_not_faster_than_one_pass) {
   two.name = "rmsnorm_two_pass";
   const op_timing t1 = run_op(one, quick_timing(), g.ctx), t2 = run_op(two, quick_timing(), g.ctx);
   expect_verified(t2, two);
-  EXPECT_NE(t2.note.find("two-pass"), std::string::npos) << t2.note;
+  EXPECT_NE(t2.implementation.find("two-pass"), std::string::npos) << t2.implementation;
   // bytes: one pass 2·n·b + w, two passes 3·n·b + w + per-row stats: 3/2 as many
   EXPECT_NEAR(kernel_bytes(two) / kernel_bytes(one), 1.5, 0.01);
   EXPECT_LE(t1.seconds, t2.seconds * 1.05) << "one-pass " << t1.seconds << " s, two-pass " << t2.seconds << " s";
