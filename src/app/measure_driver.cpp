@@ -142,12 +142,17 @@ measured_roofs combine_runs(const std::vector<measured_roofs>& runs) {
     using row_t = typename std::decay_t<decltype((runs.front().*member))>::value_type;
     std::vector<std::string> order;
     std::map<std::string, std::vector<const row_t*>> rows;
-    for (const auto& run : runs)
+    for (const auto& run : runs) {
+      // The k-th row with a label in one run is the k-th in every run (probes run in one order;
+      // e.g. fp16 GEMMs with fp32 and with fp16 accumulation share precision, engine and size).
+      std::map<std::string, int> seen;
       for (const auto& row : run.*member) {
-        const std::string k = row_label(row);
+        const std::string label = row_label(row);
+        const std::string k = label + "#" + std::to_string(seen[label]++);
         if (!rows.count(k)) order.push_back(k);
         rows[k].push_back(&row);
       }
+    }
     for (const auto& k : order) {
       auto v = rows[k];
       std::vector<double> best;

@@ -90,6 +90,25 @@ TEST(MeasureDriver, RepeatKeepsTheMedianRunAndTheSpreadAcrossRuns) {
   EXPECT_DOUBLE_EQ(c.across_runs->range, 20.0 / 110);
 }
 
+TEST(MeasureDriver, RepeatPairsRowsThatShareALabelByTheirOrder) {
+  // Two variants of one roof per run (fp16 GEMM accumulating in fp32, then in fp16): each keeps its own.
+  int calls = 0;
+  results r;
+  measure_plan plan;
+  plan.repeat = 2;
+  const probe p{"gemm/fp16", "gemm", [&calls](measured_roofs& out) {
+                  out.compute.push_back(row(700 + calls, 0.01));
+                  out.compute.push_back(row(300 + calls, 0.01));
+                  ++calls;
+                }};
+  measure_probes({p}, plan, r);
+  ASSERT_EQ(r.measured.compute.size(), 2u);
+  EXPECT_EQ(r.measured.compute[0].across_runs->n, 2);
+  EXPECT_EQ(r.measured.compute[1].across_runs->n, 2);
+  EXPECT_DOUBLE_EQ(r.measured.compute[0].across_runs->min, 700);
+  EXPECT_DOUBLE_EQ(r.measured.compute[1].across_runs->max, 301);
+}
+
 TEST(MeasureDriver, EveryMeasuredFieldOfAProbeIsKept) {
   results r;
   const probe p{"latency/small-work", "latency", [](measured_roofs& out) {
