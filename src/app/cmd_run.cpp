@@ -137,7 +137,14 @@ void add_run(CLI::App& app, context& ctx) {
     if (fleet::launched_by_mpi()) {  // mpirun -np N roofline run: src/fleet measures, gathers, reports
       fleet_opt->quick = opt->quick;
       ctx.exit_code = fleet::run(*fleet_opt, opt->device, opt->out, cfg,
-                                 [&](const std::string& dev) { run_options o = *opt; o.device = dev; return run_pipeline(o, cfg, model_path); });
+                                 [&](const std::string& dev) {
+                                   run_options o = *opt;
+                                   o.device = dev;
+                                   // ranks share their host by design: another rank is not interference
+                                   // (stragglers are the fleet's own check); repeats that disagree still are
+                                   o.judge_interference = false;
+                                   return run_pipeline(o, cfg, model_path);
+                                 });
       return;
     }
     const results r = run_pipeline(*opt, cfg, model_path);

@@ -264,7 +264,7 @@ results run_pipeline(const run_options& opt, const model_config& cfg, const std:
   measure_plan plan;
   plan.only = opt.only;
   plan.repeat = opt.repeat;
-  plan.judge_cpu_interference = r.device.kind == "cpu";
+  plan.judge_cpu_interference = r.device.kind == "cpu" && opt.judge_interference;
   plan.fail_probe = opt.fail_probe;
   plan.interrupted = interrupted;
   plan.progress = progress;

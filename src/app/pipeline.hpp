@@ -19,6 +19,7 @@ struct run_options {
   bool measure_ops = true;
   bool model_part = true;  ///< false (measure): no ops, no model, no batch sweep
   std::vector<std::string> only;  ///< probe groups; empty = all
+  bool judge_interference = true; ///< CPU: judge other processes and steal around each probe
   int repeat = 1;                 ///< --repeat N: whole measurements (per-roof median and spread across runs)
   std::string uarch;              ///< --uarch: the CPU microarchitecture, when detection cannot tell
   std::string memory;             ///< --memory "12 x DDR5-4800": the DRAM configuration, likewise
