@@ -8,14 +8,8 @@
 using namespace roofline;
 
 namespace {
-model_config tinyllama() {
-  model_config cfg;
-  cfg.name = "TinyLlama-1.1B";
-  cfg.family = "llama";
-  cfg.hidden = 2048, cfg.intermediate = 5632, cfg.layers = 22, cfg.heads = 32, cfg.kv_heads = 4, cfg.head_dim = 64;
-  cfg.vocab = 32000;
-  return cfg;
-}
+/// The shipped TinyLlama-1.1B config (models/tinyllama-1.1b.json), through the loader users get.
+model_config tinyllama() { return load_model_config(resolve_model_path("tinyllama-1.1b")); }
 }  // namespace
 
 TEST(WholeStep, TinyLlamaDecodeLaunchesEmbeddingThenLayersThenHead) {
