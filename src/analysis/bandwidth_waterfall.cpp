@@ -5,25 +5,17 @@
 #include <cctype>
 #include <fmt/format.h>
 
-#include "lookup.hpp"
+#include "roofline/vocabulary.hpp"
 #include "roofline/analysis.hpp"
 
 namespace roofline {
 
 namespace {
 
-json ecc_state(const results& r) {
-  const std::pair<const json*, const char*> sources[] = {{&r.device.properties, "device.properties."},
-                                                         {&r.measured.telemetry, "measured.telemetry."}};
-  for (const auto& [src, prefix] : sources) {
-    if (!src->is_object()) continue;
-    for (const char* key : {"ecc", "ecc_enabled"}) {
-      if (!src->contains(key)) continue;
-      const json& v = src->at(key);
-      if (v.is_boolean()) return {{"state", v.get<bool>() ? "on" : "off"}, {"source", std::string(prefix) + key}};
-      if (v.is_string()) return {{"state", v.get<std::string>()}, {"source", std::string(prefix) + key}};
-    }
-  }
+/// The ECC state with the field it came from, for results.analysis.bandwidth_waterfall.ecc.
+json ecc_json(const results& r) {
+  std::string source;
+  if (const auto state = ecc_state(r, &source)) return {{"state", *state}, {"source", source}};
   return {{"state", "unknown"}, {"source", "not reported (device.properties.ecc absent)"}};
 }
 
@@ -52,7 +44,7 @@ json dram_estimates(const results& r) {
                {"high_percent", 10.0},
                {"source", "Jacob, Ng, Wang (2008), ch. 11: tWTR / tRTW bus turnaround; affects mixed streams "
                           "(copy, triad), not pure read or write"}});
-  const json ecc = ecc_state(r);
+  const json ecc = ecc_json(r);
   const bool on = ecc["state"] == "on";
   const bool hbm = memory_type(r) == "hbm";
   e.push_back({{"name", "ECC"}, {"label", "estimate"}, {"low_percent", 0.0}, {"high_percent", on && !hbm ? 6.25 : 0.0},
@@ -69,21 +61,21 @@ json dram_estimates(const results& r) {
 json bandwidth_waterfall(const results& r) {
   json out = {{"unit", "% of nominal memory bandwidth"}};
   const auto nom = r.nominal.memory_bandwidth_bytes_per_s;
-  out["nominal_bytes_per_s"] = detail::num_or_null(nom);
+  out["nominal_bytes_per_s"] = num_or_null(nom);
   if (!nom) out["nominal_reason"] = r.nominal.memory_bandwidth_reason.empty() ? "unknown" : r.nominal.memory_bandwidth_reason;
   out["nominal_formula"] = r.nominal.memory_bandwidth_formula;
   auto pct = [&](double v) { return nom && *nom > 0 ? json(100.0 * v / *nom) : json(nullptr); };
 
-  const bandwidth_result* best = detail::best_bandwidth(r.measured, "dram");
+  const bandwidth_result* best = best_device_bandwidth(r.measured);
   json steps = json::array();
-  steps.push_back({{"step", "nominal"}, {"bytes_per_s", detail::num_or_null(nom)}, {"percent_of_nominal", nom ? json(100.0) : json(nullptr)}});
+  steps.push_back({{"step", "nominal"}, {"bytes_per_s", num_or_null(nom)}, {"percent_of_nominal", nom ? json(100.0) : json(nullptr)}});
   if (best) {
     steps.push_back({{"step", "best pattern (" + best->pattern + ")"}, {"pattern", best->pattern},
                      {"bytes_per_s", best->bytes_per_s}, {"percent_of_nominal", pct(best->bytes_per_s)}});
   }
   json patterns = json::array();
   for (const char* p : {"read", "write", "copy", "triad"}) {
-    const bandwidth_result* b = detail::best_bandwidth(r.measured, "dram", p);
+    const bandwidth_result* b = best_device_bandwidth(r.measured, p);
     if (!b) {
       patterns.push_back({{"pattern", p}, {"bytes_per_s", nullptr}, {"note", "not measured"}});
       continue;
@@ -100,13 +92,13 @@ json bandwidth_waterfall(const results& r) {
   out["patterns"] = patterns;
   if (!best) out["note"] = "no device-memory bandwidth measured";
 
-  const bandwidth_result* l2 = detail::best_bandwidth(r.measured, "l2");
+  const bandwidth_result* l2 = best_level_bandwidth(r.measured, "l2");
   if (l2)
     out["l2"] = {{"bytes_per_s", l2->bytes_per_s}, {"pattern", l2->pattern}, {"working_set_bytes", l2->working_set_bytes},
                  {"ratio_to_dram", best ? json(l2->bytes_per_s / best->bytes_per_s) : json(nullptr)}};
   else
     out["l2"] = {{"bytes_per_s", nullptr}, {"note", "no L2 bandwidth measured"}};
-  out["ecc"] = ecc_state(r);
+  out["ecc"] = ecc_json(r);
   out["dram_overheads"] = dram_estimates(r);
   if (best && nom && *nom > 0) {
     double lo = 0, hi = 0;

@@ -7,7 +7,7 @@
 #include <fmt/format.h>
 #include <map>
 
-#include "lookup.hpp"
+#include "roofline/vocabulary.hpp"
 #include "roofline/analysis.hpp"
 
 namespace roofline {
@@ -55,7 +55,7 @@ factors attribute(const results& r, const compute_result& c, double peak, std::o
   } else {
     f.clock_note = "no datasheet clock among the nominal factors; factor not applied";
   }
-  const auto sms = detail::sm_count(r);
+  const auto sms = sm_count(r);
   if (r.device.kind == "cpu") {
     f.wave_note = "not applicable on the CPU (no SM waves)";
     f.tile_note = "not applicable on the CPU (BLAS blocking is not reported)";
@@ -110,17 +110,17 @@ json compute_waterfall(const results& r) {
               {"per_precision", json::array()}};
   std::map<std::string, std::vector<const compute_result*>> by_precision;
   for (const auto& c : r.measured.compute)
-    if (detail::is_gemm_engine(c.engine) && c.size && c.flops_per_s > 0) by_precision[c.precision].push_back(&c);
+    if (is_gemm_engine(c.engine) && c.size && c.flops_per_s > 0) by_precision[c.precision].push_back(&c);
   for (auto& [prec, list] : by_precision) {
     std::sort(list.begin(), list.end(), [](auto* a, auto* b) { return *a->size < *b->size; });
-    const nominal_peak* peak = detail::nominal_peak_for(r.nominal, prec);
+    const nominal_peak* peak = peak_for(r.nominal, prec);
     json e = {{"precision", prec}};
     if (!peak) {
       e["note"] = "no nominal peak for this precision: nothing to attribute against";
       out["per_precision"].push_back(e);
       continue;
     }
-    const auto ds_clock = detail::datasheet_clock_mhz(r.nominal, peak);
+    const auto ds_clock = nominal_clock_mhz(r.nominal, peak);
     const compute_result* best = *std::max_element(list.begin(), list.end(),
                                                    [](auto* a, auto* b) { return a->flops_per_s < b->flops_per_s; });
     const factors f = attribute(r, *best, peak->flops_per_s, ds_clock);
@@ -130,7 +130,7 @@ json compute_waterfall(const results& r) {
                      {"detail", peak->formula.empty() ? peak->engine + " peak" : peak->formula}});
     auto add = [&](const char* name, std::optional<double> factor, const std::string& note) {
       if (factor) cum *= *factor;
-      steps.push_back({{"step", name}, {"factor", detail::num_or_null(factor)}, {"percent_of_nominal", cum}, {"detail", note}});
+      steps.push_back({{"step", name}, {"factor", num_or_null(factor)}, {"percent_of_nominal", cum}, {"detail", note}});
     };
     add("clock", f.clock, f.clock_note);
     add("wave quantization", f.wave, f.wave_note);
@@ -139,7 +139,7 @@ json compute_waterfall(const results& r) {
         "measured ÷ (nominal × the factors above)");
     e["nominal_flops_per_s"] = peak->flops_per_s;
     e["nominal_engine"] = peak->engine;
-    e["datasheet_clock_mhz"] = detail::num_or_null(ds_clock);
+    e["datasheet_clock_mhz"] = num_or_null(ds_clock);
     e["best_size"] = *best->size;
     e["measured_flops_per_s"] = best->flops_per_s;
     e["measured_percent_of_nominal"] = 100.0 * f.measured_fraction;
@@ -151,9 +151,9 @@ json compute_waterfall(const results& r) {
       sweep.push_back({{"n", *c->size},
                        {"flops_per_s", c->flops_per_s},
                        {"percent_of_nominal", 100.0 * g.measured_fraction},
-                       {"clock_factor", detail::num_or_null(g.clock)},
-                       {"wave_factor", detail::num_or_null(g.wave)},
-                       {"tile_factor", detail::num_or_null(g.tile)},
+                       {"clock_factor", num_or_null(g.clock)},
+                       {"wave_factor", num_or_null(g.wave)},
+                       {"tile_factor", num_or_null(g.tile)},
                        {"remainder_factor", g.remainder}});
       if (g.remainder > 1.0)
         sweep.back()["note"] = c->algo.is_object() && c->algo.contains("tile_m")

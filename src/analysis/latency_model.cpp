@@ -8,7 +8,7 @@
 #include <cmath>
 #include <fmt/format.h>
 
-#include "lookup.hpp"
+#include "roofline/vocabulary.hpp"
 #include "roofline/error.hpp"
 #include "roofline/latency.hpp"
 
@@ -124,7 +124,7 @@ latency_model latency_model_from(const measured_roofs& meas, const std::string& 
                            "{:.2f} µs by default (no ramp measured)", m.floor_s * 1e6, m.latency_s * 1e6);
   }
   for (const auto& c : meas.compute)
-    if (c.precision == precision && detail::is_gemm_engine(c.engine) && c.size && *c.size > 0 && c.flops_per_s > 0)
+    if (c.precision == precision && is_gemm_engine(c.engine) && c.size && *c.size > 0 && c.flops_per_s > 0)
       m.gemm_rate.emplace_back(static_cast<double>(*c.size), c.flops_per_s);
   std::sort(m.gemm_rate.begin(), m.gemm_rate.end());
   // one rate per size (the best), rates non-decreasing in size

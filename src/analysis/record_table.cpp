@@ -2,7 +2,7 @@
 // docs/formulas-analysis.md §6.
 #include <fmt/format.h>
 
-#include "lookup.hpp"
+#include "roofline/vocabulary.hpp"
 #include "roofline/analysis.hpp"
 
 namespace roofline {
@@ -19,7 +19,7 @@ struct row_spec {
 
 json make_row(const row_spec& s) {
   json j = {{"key", s.key}, {"label", s.label}, {"unit", s.unit},
-            {"nominal", detail::num_or_null(s.nominal)}, {"measured", detail::num_or_null(s.measured)},
+            {"nominal", num_or_null(s.nominal)}, {"measured", num_or_null(s.measured)},
             {"expected_low", nullptr}, {"expected_high", nullptr}, {"expected_note", s.expected_note},
             {"ratio", nullptr}, {"note", s.note}};
   if (s.nominal && s.expect_lo) j["expected_low"] = *s.nominal * *s.expect_lo;
@@ -44,7 +44,7 @@ json record_table(const results& r) {
   for (const char* p : {"read", "write", "copy"}) {
     row_spec s{fmt::format("bandwidth_{}", p), fmt::format("Contiguous {} bandwidth (device memory)", p), "B/s"};
     s.nominal = bw_nom;
-    if (const auto* b = detail::best_bandwidth(r.measured, "dram", p)) s.measured = b->bytes_per_s;
+    if (const auto* b = best_device_bandwidth(r.measured, p)) s.measured = b->bytes_per_s;
     else s.note = "not measured";
     if (!bw_nom) s.note += (s.note.empty() ? "" : "; ") + std::string("nominal unknown: ") + (r.nominal.memory_bandwidth_reason.empty() ? std::string("no reason recorded") : r.nominal.memory_bandwidth_reason);
     s.expect_lo = 0.75;
@@ -53,17 +53,17 @@ json record_table(const results& r) {
     rows.push_back(make_row(s));
   }
 
-  const std::string low = cpu ? "fp32" : "fp16";
+  const std::string low = default_precision(r.device.kind);
   struct gemm_row { std::string precision; std::int64_t n; bool expected; };
-  const std::vector<gemm_row> gemms = {{low, 4096, true}, {low, 512, false}, {cpu ? "fp64" : "fp32", 4096, true}};
+  const std::vector<gemm_row> gemms = {{low, 4096, true}, {low, 512, false}, {second_precision(r.device.kind), 4096, true}};
   const compute_result* clock_source = nullptr;
   for (const auto& g : gemms) {
-    const nominal_peak* peak = detail::nominal_peak_for(r.nominal, g.precision);
+    const nominal_peak* peak = peak_for(r.nominal, g.precision);
     row_spec s{fmt::format("gemm_{}_{}", g.precision, g.n),
                fmt::format("{}{} GEMM at n={}", g.precision, peak && peak->engine == "tensor" ? " tensor" : "", g.n), "FLOP/s"};
     if (peak) s.nominal = peak->flops_per_s;
     else s.note = "no nominal peak";
-    if (const auto* c = detail::gemm_at(r.measured, g.precision, g.n)) {
+    if (const auto* c = gemm_at(r.measured, g.precision, g.n)) {
       s.measured = c->flops_per_s;
       if (!clock_source && g.n == 4096) clock_source = c;
     } else {
@@ -78,12 +78,12 @@ json record_table(const results& r) {
     }
     rows.push_back(make_row(s));
   }
-  if (!clock_source) clock_source = detail::best_compute(r.measured, low);
+  if (!clock_source) clock_source = best_compute(r.measured, low);
 
   {
     row_spec s{"sm_clock", cpu ? "Sustained clock during the GEMM" : "Sustained SM clock during the GEMM", "MHz"};
-    const nominal_peak* peak = detail::nominal_peak_for(r.nominal, low);
-    s.nominal = detail::datasheet_clock_mhz(r.nominal, peak);
+    const nominal_peak* peak = peak_for(r.nominal, low);
+    s.nominal = nominal_clock_mhz(r.nominal, peak);
     if (s.nominal) s.note = "nominal: the clock the datasheet peak is computed at";
     if (clock_source && clock_source->telemetry && clock_source->telemetry->sm_clock_mhz)
       s.measured = clock_source->telemetry->sm_clock_mhz->median;

@@ -3,13 +3,12 @@
 #include <fmt/format.h>
 
 #include "roofline/analysis.hpp"
+#include "roofline/vocabulary.hpp"
 
 namespace roofline {
 
 json ridge_analysis(const results& r) {
-  const roofline_summary s = summarize_roofline(r.nominal, r.measured, r.roofline.precision.empty()
-                                                                           ? (r.device.kind == "cpu" ? "fp32" : "fp16")
-                                                                           : r.roofline.precision);
+  const roofline_summary s = summarize_roofline(r.nominal, r.measured, main_precision(r));
   json out = {{"unit", "FLOP/B"},
               {"expectation", "both roofs shrink, so the ridge usually moves by under 10–20%"},
               {"default_precision", s.precision},

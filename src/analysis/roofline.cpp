@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <fmt/format.h>
 
-#include "lookup.hpp"
+#include "roofline/vocabulary.hpp"
 #include "roofline/analysis.hpp"
 
 namespace roofline {
@@ -21,12 +21,12 @@ roofline_summary summarize_roofline(const nominal_roofs& nom, const measured_roo
                                     const std::string& precision) {
   roofline_summary s;
   s.precision = precision;
-  if (const auto* p = detail::nominal_peak_for(nom, precision)) s.peak_nominal = p->flops_per_s;
-  if (const auto* c = detail::best_compute(meas, precision)) s.peak_measured = c->flops_per_s;
+  if (const auto* p = peak_for(nom, precision)) s.peak_nominal = p->flops_per_s;
+  if (const auto* c = best_compute(meas, precision)) s.peak_measured = c->flops_per_s;
   if (nom.memory_bandwidth_bytes_per_s && *nom.memory_bandwidth_bytes_per_s > 0)
     s.bandwidth_nominal = *nom.memory_bandwidth_bytes_per_s;
-  if (const auto* b = detail::best_bandwidth(meas, "dram")) s.bandwidth_measured = b->bytes_per_s;
-  if (const auto* l2 = detail::best_bandwidth(meas, "l2")) s.l2_bandwidth_measured = l2->bytes_per_s;
+  if (const auto* b = best_device_bandwidth(meas)) s.bandwidth_measured = b->bytes_per_s;
+  if (const auto* l2 = best_level_bandwidth(meas, "l2")) s.l2_bandwidth_measured = l2->bytes_per_s;
   if (s.peak_nominal > 0 && s.bandwidth_nominal) s.ridge_nominal = ridge_point(s.peak_nominal, *s.bandwidth_nominal);
   if (s.peak_measured > 0 && s.bandwidth_measured > 0) s.ridge_measured = ridge_point(s.peak_measured, s.bandwidth_measured);
 
@@ -36,8 +36,8 @@ roofline_summary summarize_roofline(const nominal_roofs& nom, const measured_roo
   for (const auto& c : meas.compute) {
     if (std::find(seen.begin(), seen.end(), c.precision) != seen.end()) continue;
     seen.push_back(c.precision);
-    const auto* p = detail::nominal_peak_for(nom, c.precision);
-    const auto* m = detail::best_compute(meas, c.precision);
+    const auto* p = peak_for(nom, c.precision);
+    const auto* m = best_compute(meas, c.precision);
     if (!p || !m) continue;
     json e = {{"precision", c.precision},
               {"engine_nominal", p->engine},

@@ -11,6 +11,7 @@
 #include "app/commands.hpp"
 #include "app/pipeline.hpp"
 #include "roofline/error.hpp"
+#include "roofline/vocabulary.hpp"
 #include "roofline/fleet.hpp"
 #include "roofline/io.hpp"
 #include "roofline/report.hpp"
@@ -52,10 +53,7 @@ void check_only_arg(const std::vector<std::string>& only) {
       throw input_error("", "--only", "unknown probe group '" + o + "' (expected bandwidth, compute, gemm, launch, latency or a probe name like gemm/bf16)");
 }
 
-void check_device_arg(const std::string& d) {
-  if (d == "auto" || d == "cpu" || d == "cuda" || d.rfind("cuda:", 0) == 0) return;
-  throw input_error("", "--device", "unknown device '" + d + "' (expected auto, cpu or cuda:N)");
-}
+void check_device_arg(const std::string& d) { parse_device(d); }
 
 int finish(const results& r, const std::string& out_dir) {
   write_outputs(r, out_dir);

@@ -18,6 +18,7 @@
 #include "roofline/latency.hpp"
 #include "roofline/model.hpp"
 #include "roofline/sanity.hpp"
+#include "roofline/vocabulary.hpp"
 
 namespace roofline::app {
 
@@ -272,7 +273,7 @@ results run_pipeline(const run_options& opt, const model_config& cfg, const std:
   // A part the FMA table does not know: its nominal from the measured FMA rate, so labelled.
   if (r.device.kind == "cpu") be->complete_nominal(r.nominal, r.measured);
 
-  const std::string precision = !opt.dtype.empty() ? opt.dtype : r.device.kind == "cpu" ? "fp32" : "fp16";
+  const std::string precision = !opt.dtype.empty() ? opt.dtype : default_precision(r.device.kind);
   reject_impossible(r);  // a point that breaks a physical rule is never a roof
   r.roofline = summarize_roofline(r.nominal, r.measured, precision);
 

@@ -4,17 +4,11 @@
 
 #include "roofline/fleet.hpp"
 #include "roofline/measure.hpp"
+#include "roofline/vocabulary.hpp"
 
 namespace roofline::fleet {
 
 namespace {
-
-bool is_device_memory(const std::string& level) { return level == "dram" || level == "hbm"; }
-
-std::string default_precision(const results& r) {
-  if (!r.roofline.precision.empty()) return r.roofline.precision;
-  return r.device.kind == "cpu" ? "fp32" : "fp16";  // the pipeline's default op precision
-}
 
 std::string first_string(const json& props, std::initializer_list<const char*> keys) {
   for (const char* k : keys)
@@ -34,25 +28,21 @@ device_roofs extract_roofs(const results& r, int rank) {
   d.uuid = first_string(r.device.properties, {"uuid", "pci_bus_id"});
   d.status = r.status;
 
-  for (const auto& b : r.measured.bandwidth)
-    if (!b.rejected && is_device_memory(b.level) && (!d.dram_bytes_per_s || b.bytes_per_s > *d.dram_bytes_per_s)) {
-      d.dram_bytes_per_s = b.bytes_per_s;
-      d.dram_pattern = b.pattern;
-    }
+  if (const bandwidth_result* b = best_device_bandwidth(r.measured)) {
+    d.dram_bytes_per_s = b->bytes_per_s;
+    d.dram_pattern = b->pattern;
+  }
 
-  d.gemm_precision = default_precision(r);
+  d.gemm_precision = main_precision(r);
   const telemetry_summary* gemm_tel = nullptr;
+  if (const compute_result* g = best_compute(r.measured, d.gemm_precision); g && is_gemm_engine(g->engine)) {
+    d.gemm_flops_per_s = g->flops_per_s;
+    if (g->telemetry) gemm_tel = &*g->telemetry;
+  }
   for (const auto& c : r.measured.compute) {
-    if (c.rejected) continue;
-    if (c.engine == "gemm") {
-      if (c.precision == d.gemm_precision && (!d.gemm_flops_per_s || c.flops_per_s > *d.gemm_flops_per_s)) {
-        d.gemm_flops_per_s = c.flops_per_s;
-        gemm_tel = c.telemetry ? &*c.telemetry : gemm_tel;
-      }
-    } else {
-      double& v = d.fma_flops_per_s[c.engine + " " + c.precision];
-      v = std::max(v, c.flops_per_s);
-    }
+    if (c.rejected || is_gemm_engine(c.engine)) continue;
+    double& v = d.fma_flops_per_s[c.engine + " " + c.precision];
+    v = std::max(v, c.flops_per_s);
   }
 
   // Telemetry: the GEMM roof's own samples when it has them (the sustained clock under the heaviest

@@ -10,6 +10,7 @@
 #include "roofline/backend.hpp"
 #include "roofline/error.hpp"
 #include "roofline/fleet.hpp"
+#include "roofline/vocabulary.hpp"
 #include "roofline/io.hpp"
 #include "roofline/report.hpp"
 
@@ -27,27 +28,20 @@ int visible_gpus() {
 
 /// The GPU index of a resolved device string, -1 for the CPU.
 int gpu_index(const std::string& device) {
-  if (device == "cuda") return 0;
-  if (device.rfind("cuda:", 0) == 0) return std::stoi(device.substr(5));
-  return -1;
+  const device_arg d = parse_device(device);
+  return d.what == device_arg::kind::cuda ? d.index : -1;
 }
 
 /// Input checks a rank can make before measuring (the same ones make_backend makes).
-void validate_device(const std::string& device, int gpus) {
-  if (device == "cpu") return;
-  if (device == "cuda" || device.rfind("cuda:", 0) == 0) {
-    const std::string num = device.size() > 5 ? device.substr(5) : "0";
-    if (num.empty() || num.size() > 4 || num.find_first_not_of("0123456789") != std::string::npos)
-      throw input_error("", "--device", "bad GPU index in '" + device + "' (expected cuda:N)");
+void validate_device(const std::string& device, [[maybe_unused]] int gpus) {
+  const device_arg d = parse_device(device);  // throws input_error naming --device
+  if (d.what != device_arg::kind::cuda) return;
 #ifndef ROOFLINE_HAVE_CUDA
-    throw input_error("", "--device", "'" + device + "': this roofline was built without the CUDA backend");
+  throw input_error("", "--device", "'" + device + "': this roofline was built without the CUDA backend");
 #else
-    if (std::stoi(num) >= gpus)
-      throw input_error("", "--device", fmt::format("'{}' not present ({} CUDA device(s) visible)", device, gpus));
+  if (d.index >= gpus)
+    throw input_error("", "--device", fmt::format("'{}' not present ({} CUDA device(s) visible)", device, gpus));
 #endif
-    return;
-  }
-  throw input_error("", "--device", "unknown device '" + device + "' (expected auto, cpu or cuda:N)");
 }
 
 /// What each rank sends to rank 0.

@@ -81,7 +81,7 @@ document compare_document(const compare_side& a, const compare_side& b) {
     auto rate = p == "int8" ? rate_ops : rate_flops;  // int8 peaks are integer operations
     t.rows.push_back(row3(p + " nominal peak", nom(a), nom(b), rate, "no " + p + " peak", "no " + p + " peak"));
     if (meas(a) || meas(b))
-      t.rows.push_back(row3(p + " measured peak (best)", meas(a), meas(b), rate, why(a, p), why(b, p)));
+      t.rows.push_back(row3(p + " measured compute roof", meas(a), meas(b), rate, why(a, p), why(b, p)));
   }
   t.rows.push_back(row3("memory bandwidth, nominal", opt_rate(a.r.nominal.memory_bandwidth_bytes_per_s),
                         opt_rate(b.r.nominal.memory_bandwidth_bytes_per_s), rate_bytes, "unknown", "unknown"));

@@ -190,7 +190,7 @@ section record_section(const results& r) {
   section s{"Record table", "record", {}};
   table t;
   t.header = {"quantity", "nominal", "measured", "measured ÷ nominal", "usually"};
-  const std::string p1 = main_precision(r), p2 = second_precision(r);
+  const std::string p1 = main_precision(r), p2 = second_precision(r.device.kind);
   bandwidth_rows(r, t);
   gemm_row(r, t, p1, 4096, true);
   gemm_row(r, t, p1, 512, true);

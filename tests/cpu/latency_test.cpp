@@ -25,7 +25,7 @@ TEST(CpuSmallWork, ParallelRegionChainCountsEveryRegion) {
   ASSERT_FALSE(per_region.empty());
   for (const double t : per_region) {
     EXPECT_GT(t, 0);
-    EXPECT_LT(t, 0.01);  // a parallel region is microseconds, not 10 ms
+    EXPECT_LT(t, 0.5);  // microseconds when quiet; 0.5 s only catches a unit error, not a busy machine
   }
 }
 
@@ -34,10 +34,15 @@ TEST(CpuSmallWork, QuickProbeMeasuresFloorAndAVerifiedRamp) {
   EXPECT_TRUE(r.verified);
   EXPECT_GT(r.floor_s, 0);
   ASSERT_EQ(r.ramp.size(), 8u);  // 4 KiB … 64 MiB
-  for (const auto& p : r.ramp) EXPECT_GT(p.seconds, 0);
-  // 64 MiB from DRAM cannot be read faster than 1 TB/s on any CPU of this decade, nor in 4 KiB time
+  for (std::size_t i = 0; i < r.ramp.size(); ++i) {
+    EXPECT_GT(r.ramp[i].seconds, 0);
+    if (i > 0) EXPECT_EQ(r.ramp[i].bytes, 4 * r.ramp[i - 1].bytes);
+  }
+  // 64 MiB from DRAM cannot be read faster than 1 TB/s on any CPU of this decade. Only physical
+  // lower bounds are checked: another process on the machine can make any point (the 4 KiB one
+  // included) arbitrarily slow, so no ordering between points is asserted.
+  EXPECT_EQ(r.ramp.front().bytes, 4096);
   EXPECT_GT(r.ramp.back().seconds, (64 << 20) / 1e12);
-  EXPECT_GT(r.ramp.back().seconds, r.ramp.front().seconds);
   EXPECT_FALSE(r.method.empty());
 }
 

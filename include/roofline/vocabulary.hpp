@@ -1,0 +1,96 @@
+// The read-side vocabulary: the one answer to each question every view asks of a results file.
+// Which level is device memory, which point may be a roof, which compute result is the roof of a
+// precision, which peak is the nominal one, what precision a run is about, what `--device` means.
+// analysis, report, fleet and every command ask here; nothing else answers these questions.
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "roofline/results.hpp"
+
+namespace roofline {
+
+// ---- memory levels ----
+
+/// True for the names of device memory: "dram", "hbm", "gddr", "device", "memory".
+bool is_device_memory(const std::string& level);
+/// True for a level that names a transition between two levels ("l2+dram", "mixed") or none: never a roof.
+bool is_transition_level(const std::string& level);
+/// A bandwidth point that may be a roof: not rejected (roofline/sanity.hpp, interference), not a
+/// transition, bytes_per_s > 0.
+bool usable_as_roof(const bandwidth_result& b);
+/// Best usable device-memory point of `pattern` ("" = any pattern); nullptr when none.
+const bandwidth_result* best_device_bandwidth(const measured_roofs& m, const std::string& pattern = "");
+/// Best usable point at cache level `level` ("l1", "l2", "llc", …), any pattern; nullptr when none.
+const bandwidth_result* best_level_bandwidth(const measured_roofs& m, const std::string& level);
+/// Cache levels with a usable point, in order l1, l2, l3, llc, then others alphabetically.
+std::vector<std::string> cache_levels(const measured_roofs& m);
+
+// ---- compute roofs ----
+
+/// GEMM-like engines ("gemm", "tensor"); the other engine is "vector" (FMA chains).
+bool is_gemm_engine(const std::string& engine);
+/// The measured compute roof of `precision`: the best non-rejected GEMM/tensor result, and the best
+/// vector (FMA-chain) result only when no GEMM of that precision was measured. The ops placed on the
+/// roofline are matrix products and what feeds them, so the roof is what a matrix product reached;
+/// an FMA chain is drawn beside it as its own line, never as the ridge's roof. nullptr when none.
+const compute_result* best_compute(const measured_roofs& m, const std::string& precision);
+/// Best non-rejected result of one engine ("vector", "gemm", "tensor") and precision; nullptr when none.
+const compute_result* best_compute_of(const measured_roofs& m, const std::string& precision, const std::string& engine);
+/// Best non-rejected GEMM/tensor result of `precision` at size n (n×n×n); nullptr when not measured.
+const compute_result* gemm_at(const measured_roofs& m, const std::string& precision, std::int64_t n);
+/// Precisions with a measured compute result, in order fp64 fp32 tf32 bf16 fp16 fp8 int8, then others.
+std::vector<std::string> measured_precisions(const measured_roofs& m);
+/// Precisions with a nominal peak, same order.
+std::vector<std::string> nominal_precisions(const nominal_roofs& n);
+
+/// The dense nominal peak of `precision`: the tensor-engine one when there is one, else vector.
+/// nullptr when the device has none (sparse peaks are never in `peaks`).
+const nominal_peak* peak_for(const nominal_roofs& n, const std::string& precision);
+/// The vector-engine peak of `precision` (CUDA cores / SIMD); nullptr when none.
+const nominal_peak* vector_peak_for(const nominal_roofs& n, const std::string& precision);
+
+/// The clock among a peak's factors (first) or the device's: a factor whose name mentions "clock" or
+/// "frequency" but not "mem", unit Hz/kHz/MHz/GHz (any case); a "boost"/"max" one wins. Its source
+/// says whether it is a datasheet value or measured. nullptr when none.
+const factor* nominal_clock_factor(const nominal_roofs& n, const nominal_peak* p);
+/// nominal_clock_factor in MHz; nullopt when none.
+std::optional<double> nominal_clock_mhz(const nominal_roofs& n, const nominal_peak* p);
+/// Streaming multiprocessors: device.properties "sms" (or "SMs", "multiprocessors"), else a nominal
+/// factor named "SMs"; nullopt when neither.
+std::optional<double> sm_count(const results& r);
+
+// ---- precisions and devices ----
+
+/// The precision a run's ops are placed at when the user names none: fp32 on a CPU (its SIMD units
+/// have no faster dense type), fp16 on a GPU (the tensor-core type every CUDA GPU since Volta has).
+std::string default_precision(const std::string& device_kind);
+/// The precision of a results file: r.roofline.precision when set, else default_precision(kind).
+std::string main_precision(const results& r);
+/// The record table's second precision: fp64 on a CPU, fp32 on a GPU.
+std::string second_precision(const std::string& device_kind);
+
+/// A `--device` value: "auto", "cpu", "cuda" (= cuda:0) or "cuda:N".
+struct device_arg {
+  enum class kind { auto_select, cpu, cuda };
+  kind what = kind::auto_select;
+  int index = 0;  ///< GPU index for cuda
+};
+/// Parses `--device`; throws input_error naming `--device` for anything else ("cuda:x", "gpu").
+device_arg parse_device(const std::string& text);
+
+// ---- telemetry and properties ----
+
+/// A number from measured.telemetry or device.properties under any of `keys` (numbers only).
+std::optional<double> property_number(const results& r, const std::vector<std::string>& keys);
+/// ECC state ("on"/"off", or the driver's own word) from measured.telemetry or device.properties
+/// (keys ecc, ecc_enabled, ecc_mode); nullopt when not reported. `source`, when given, receives the
+/// field it came from ("measured.telemetry.ecc").
+std::optional<std::string> ecc_state(const results& r, std::string* source = nullptr);
+
+/// A JSON number, or null.
+json num_or_null(std::optional<double> v);
+
+}  // namespace roofline

@@ -1,0 +1,254 @@
+#include "roofline/vocabulary.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+
+#include "roofline/error.hpp"
+
+namespace roofline {
+
+namespace {
+
+std::string lower(std::string s) {
+  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return s;
+}
+
+int precision_rank(const std::string& p) {
+  static const std::array<const char*, 7> order = {"fp64", "fp32", "tf32", "bf16", "fp16", "fp8", "int8"};
+  for (std::size_t i = 0; i < order.size(); ++i)
+    if (p == order[i]) return static_cast<int>(i);
+  return 100;
+}
+
+void sort_precisions(std::vector<std::string>& v) {
+  std::sort(v.begin(), v.end(), [](const std::string& a, const std::string& b) {
+    const int ra = precision_rank(a), rb = precision_rank(b);
+    return ra != rb ? ra < rb : a < b;
+  });
+  v.erase(std::unique(v.begin(), v.end()), v.end());
+}
+
+int level_rank(const std::string& l) {
+  static const std::array<const char*, 4> order = {"l1", "l2", "l3", "llc"};
+  for (std::size_t i = 0; i < order.size(); ++i)
+    if (l == order[i]) return static_cast<int>(i);
+  return 10;
+}
+
+std::optional<double> to_mhz(const factor& f) {
+  const std::string u = lower(f.unit);
+  if (u == "ghz") return f.value * 1e3;
+  if (u == "mhz") return f.value;
+  if (u == "khz") return f.value * 1e-3;
+  if (u == "hz") return f.value * 1e-6;
+  return std::nullopt;
+}
+
+const factor* clock_in(const std::vector<factor>& fs) {
+  const factor* any = nullptr;
+  for (const auto& f : fs) {
+    const std::string n = lower(f.name);
+    if ((n.find("clock") == std::string::npos && n.find("frequency") == std::string::npos) ||
+        n.find("mem") != std::string::npos)
+      continue;
+    const auto mhz = to_mhz(f);
+    if (!mhz || *mhz <= 0) continue;
+    if (n.find("boost") != std::string::npos || n.find("max") != std::string::npos) return &f;
+    if (!any) any = &f;
+  }
+  return any;
+}
+
+std::optional<double> number_in(const json& obj, const std::vector<std::string>& keys) {
+  if (!obj.is_object()) return std::nullopt;
+  for (const auto& k : keys) {
+    auto it = obj.find(k);
+    if (it != obj.end() && it->is_number()) return it->get<double>();
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+bool is_device_memory(const std::string& level) {
+  return level == "dram" || level == "hbm" || level == "gddr" || level == "device" || level == "memory";
+}
+
+bool is_transition_level(const std::string& level) {
+  return level.empty() || level.find('+') != std::string::npos || level == "mixed" || level == "transition";
+}
+
+bool usable_as_roof(const bandwidth_result& b) { return !b.rejected && b.bytes_per_s > 0 && !is_transition_level(b.level); }
+
+const bandwidth_result* best_device_bandwidth(const measured_roofs& m, const std::string& pattern) {
+  const bandwidth_result* best = nullptr;
+  for (const auto& b : m.bandwidth)
+    if (usable_as_roof(b) && is_device_memory(b.level) && (pattern.empty() || b.pattern == pattern) &&
+        (!best || b.bytes_per_s > best->bytes_per_s))
+      best = &b;
+  return best;
+}
+
+const bandwidth_result* best_level_bandwidth(const measured_roofs& m, const std::string& level) {
+  const bandwidth_result* best = nullptr;
+  for (const auto& b : m.bandwidth)
+    if (usable_as_roof(b) && b.level == level && (!best || b.bytes_per_s > best->bytes_per_s)) best = &b;
+  return best;
+}
+
+std::vector<std::string> cache_levels(const measured_roofs& m) {
+  std::vector<std::string> v;
+  for (const auto& b : m.bandwidth)
+    if (usable_as_roof(b) && !is_device_memory(b.level)) v.push_back(b.level);
+  std::sort(v.begin(), v.end(), [](const std::string& a, const std::string& b) {
+    const int ra = level_rank(a), rb = level_rank(b);
+    return ra != rb ? ra < rb : a < b;
+  });
+  v.erase(std::unique(v.begin(), v.end()), v.end());
+  return v;
+}
+
+bool is_gemm_engine(const std::string& engine) { return engine == "gemm" || engine == "tensor"; }
+
+namespace {
+const compute_result* best_compute_if(const measured_roofs& m, const std::string& precision,
+                                      bool (*engine_ok)(const std::string&, const std::string&), const std::string& engine) {
+  const compute_result* best = nullptr;
+  for (const auto& c : m.compute)
+    if (c.precision == precision && !c.rejected && c.flops_per_s > 0 && engine_ok(c.engine, engine) &&
+        (!best || c.flops_per_s > best->flops_per_s))
+      best = &c;
+  return best;
+}
+bool gemm_like(const std::string& e, const std::string&) { return is_gemm_engine(e); }
+bool same_engine(const std::string& e, const std::string& want) { return e == want; }
+}  // namespace
+
+const compute_result* best_compute(const measured_roofs& m, const std::string& precision) {
+  if (const compute_result* g = best_compute_if(m, precision, gemm_like, "")) return g;
+  return best_compute_if(m, precision, same_engine, "vector");
+}
+
+const compute_result* best_compute_of(const measured_roofs& m, const std::string& precision, const std::string& engine) {
+  return best_compute_if(m, precision, same_engine, engine);
+}
+
+const compute_result* gemm_at(const measured_roofs& m, const std::string& precision, std::int64_t n) {
+  const compute_result* best = nullptr;
+  for (const auto& c : m.compute)
+    if (c.precision == precision && is_gemm_engine(c.engine) && c.size && *c.size == n && c.flops_per_s > 0 &&
+        !c.rejected && (!best || c.flops_per_s > best->flops_per_s))
+      best = &c;
+  return best;
+}
+
+std::vector<std::string> measured_precisions(const measured_roofs& m) {
+  std::vector<std::string> v;
+  for (const auto& c : m.compute)
+    if (c.flops_per_s > 0) v.push_back(c.precision);
+  sort_precisions(v);
+  return v;
+}
+
+std::vector<std::string> nominal_precisions(const nominal_roofs& n) {
+  std::vector<std::string> v;
+  for (const auto& p : n.peaks)
+    if (p.flops_per_s > 0) v.push_back(p.precision);
+  sort_precisions(v);
+  return v;
+}
+
+const nominal_peak* peak_for(const nominal_roofs& n, const std::string& precision) {
+  const nominal_peak* vec = nullptr;
+  for (const auto& p : n.peaks) {
+    if (p.precision != precision || !(p.flops_per_s > 0)) continue;
+    if (p.engine == "tensor") return &p;
+    if (!vec) vec = &p;
+  }
+  return vec;
+}
+
+const nominal_peak* vector_peak_for(const nominal_roofs& n, const std::string& precision) {
+  for (const auto& p : n.peaks)
+    if (p.precision == precision && p.engine == "vector" && p.flops_per_s > 0) return &p;
+  return nullptr;
+}
+
+const factor* nominal_clock_factor(const nominal_roofs& n, const nominal_peak* p) {
+  if (p)
+    if (const factor* f = clock_in(p->factors)) return f;
+  return clock_in(n.factors);
+}
+
+std::optional<double> nominal_clock_mhz(const nominal_roofs& n, const nominal_peak* p) {
+  const factor* f = nominal_clock_factor(n, p);
+  return f ? to_mhz(*f) : std::nullopt;
+}
+
+std::optional<double> sm_count(const results& r) {
+  if (auto v = number_in(r.device.properties, {"sms", "SMs", "multiprocessors"}); v && *v > 0) return v;
+  auto scan = [](const std::vector<factor>& fs) -> std::optional<double> {
+    for (const auto& f : fs) {
+      const std::string n = lower(f.name);
+      if ((n == "sms" || n == "sm count" || n == "streaming multiprocessors") && f.value > 0) return f.value;
+    }
+    return std::nullopt;
+  };
+  if (auto v = scan(r.nominal.factors)) return v;
+  for (const auto& pk : r.nominal.peaks)
+    if (auto v = scan(pk.factors)) return v;
+  return std::nullopt;
+}
+
+std::string default_precision(const std::string& device_kind) { return device_kind == "cpu" ? "fp32" : "fp16"; }
+
+std::string main_precision(const results& r) {
+  return r.roofline.precision.empty() ? default_precision(r.device.kind) : r.roofline.precision;
+}
+
+std::string second_precision(const std::string& device_kind) { return device_kind == "cpu" ? "fp64" : "fp32"; }
+
+device_arg parse_device(const std::string& d) {
+  if (d == "auto") return {device_arg::kind::auto_select, 0};
+  if (d == "cpu") return {device_arg::kind::cpu, 0};
+  if (d == "cuda") return {device_arg::kind::cuda, 0};
+  if (d.rfind("cuda:", 0) == 0) {
+    const std::string num = d.substr(5);
+    if (num.empty() || num.size() > 4 || num.find_first_not_of("0123456789") != std::string::npos)
+      throw input_error("", "--device", "bad GPU index in '" + d + "' (expected cuda:N)");
+    return {device_arg::kind::cuda, std::stoi(num)};
+  }
+  throw input_error("", "--device", "unknown device '" + d + "' (expected auto, cpu or cuda:N)");
+}
+
+std::optional<double> property_number(const results& r, const std::vector<std::string>& keys) {
+  if (auto v = number_in(r.measured.telemetry, keys)) return v;
+  return number_in(r.device.properties, keys);
+}
+
+std::optional<std::string> ecc_state(const results& r, std::string* source) {
+  const std::pair<const json*, const char*> places[] = {{&r.measured.telemetry, "measured.telemetry."},
+                                                        {&r.device.properties, "device.properties."}};
+  for (const auto& [obj, prefix] : places) {
+    if (!obj->is_object()) continue;
+    for (const char* k : {"ecc", "ecc_enabled", "ecc_mode"}) {
+      auto it = obj->find(k);
+      if (it == obj->end() || it->is_null()) continue;
+      if (source) *source = std::string(prefix) + k;
+      if (it->is_boolean()) return it->get<bool>() ? "on" : "off";
+      if (it->is_string()) {
+        const std::string s = it->get<std::string>();
+        if (s == "enabled" || s == "on" || s == "true") return std::string("on");
+        if (s == "disabled" || s == "off" || s == "false") return std::string("off");
+        return s;
+      }
+    }
+  }
+  return std::nullopt;
+}
+
+json num_or_null(std::optional<double> v) { return v ? json(*v) : json(nullptr); }
+
+}  // namespace roofline
