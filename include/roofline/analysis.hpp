@@ -9,6 +9,7 @@
 #include "roofline/mfu.hpp"
 #include "roofline/model.hpp"
 #include "roofline/results.hpp"
+#include "roofline/units.hpp"  // format_si, used by the commands that print an analysis
 
 namespace roofline {
 
@@ -101,17 +102,10 @@ json decode_mfu(const results& r);
 json prediction_accuracy(const results& r);
 /// Measured fusion: unfused SiLU + mul vs fused SiLU·mul per scenario (r.analysis["fusion"]).
 json fusion_analysis(const results& r);
-/// The record table rows (r.analysis["record_table"]).
-json record_table(const results& r);
 
 /// Everything the report explains: compute and bandwidth waterfalls, ridge movement, MFU/HFU of the
 /// measured decode, fusion savings, prediction accuracy, record table. Refreshes each op's advice
 /// from its measured time. Writes r.analysis.
 void analyse(results& r);
 
-}  // namespace roofline
-
-namespace roofline {
-/// SI-scaled value with its unit, 3 significant digits: format_si(9.89e14, "FLOP/s") = "989 TFLOP/s".
-std::string format_si(double value, const std::string& unit);
 }  // namespace roofline

@@ -81,6 +81,36 @@ struct device_arg {
 /// Parses `--device`; throws input_error naming `--device` for anything else ("cuda:x", "gpu").
 device_arg parse_device(const std::string& text);
 
+// ---- ridge and the decode step ----
+
+/// Nominal and measured ridge of `precision`: peak ÷ device-memory bandwidth (FLOP/B; Williams,
+/// Waterman, Patterson, CACM 2009). Measured: the roofs the ops were placed against
+/// (results.roofline) when they are of this precision, else best_compute ÷ best_device_bandwidth.
+struct ridge_pair {
+  std::optional<double> nominal, measured;
+  std::optional<double> peak_nominal, peak_measured, bw_nominal, bw_measured;
+};
+ridge_pair ridge_for(const results& r, const std::string& precision);
+
+/// The decode step at one batch: FLOPs and bytes = Σ count × per-op value over the decode ops of that
+/// batch (ops measured beside the step, `alternative_to` set, excluded). TPOT, first that exists:
+/// the user's `--tpot` (analysis.tpot_input, batch 1 only), the measured whole step (whole_step[]),
+/// Σ count × measured_s when every op ran; else null with `why`.
+struct decode_step {
+  std::int64_t batch = 1, context = 0;
+  int ops = 0, measured = 0;
+  double flops = 0, bytes = 0;       ///< per step (all `batch` tokens)
+  double predicted_s = 0;            ///< Σ count × predicted_s
+  std::optional<double> sum_of_ops_s;            ///< every op measured
+  std::optional<double> whole_step_s, whole_step_predicted_s;
+  std::optional<double> tpot_s;
+  std::string tpot_source;  ///< "--tpot" | "whole step" | "sum of isolated ops" (empty when no TPOT)
+  std::string why;          ///< why tpot_s is null
+};
+decode_step decode_step_at(const results& r, std::int64_t batch);
+/// The decode batches in the op table, ascending.
+std::vector<std::int64_t> decode_batches(const results& r);
+
 // ---- telemetry and properties ----
 
 /// A number from measured.telemetry or device.properties under any of `keys` (numbers only).
@@ -89,6 +119,10 @@ std::optional<double> property_number(const results& r, const std::vector<std::s
 /// (keys ecc, ecc_enabled, ecc_mode); nullopt when not reported. `source`, when given, receives the
 /// field it came from ("measured.telemetry.ecc").
 std::optional<std::string> ecc_state(const results& r, std::string* source = nullptr);
+
+/// Why a measurement is missing: the status and reason of the first skipped probe, else the message
+/// of the first error, whose probe name contains every one of `words` (case-insensitive); else `fallback`.
+std::string why_missing(const results& r, const std::vector<std::string>& words, const std::string& fallback);
 
 /// A JSON number, or null.
 json num_or_null(std::optional<double> v);

@@ -1,4 +1,5 @@
 // Prediction accuracy (predicted ÷ measured per op) and measured fusion. docs/formulas-analysis.md §5.
+#include <filesystem>
 #include <algorithm>
 #include <cmath>
 #include <fmt/format.h>
@@ -86,8 +87,16 @@ json predicted_fusion(const results& r) {
   try {
     cfg = load_model_config(r.model->source);
   } catch (const std::exception& e) {
-    out["note"] = std::string("model config not readable here: ") + e.what();
-    return out;
+    // A shipped model is recorded relative to the tree it ran in ("models/NAME.json"): read the
+    // shipped copy of the same name, so `roofline report` gives the same answer from any directory.
+    const std::filesystem::path src(r.model->source);
+    try {
+      if (src.parent_path() != "models") throw;
+      cfg = load_model_config(resolve_model_path(src.stem().string()));  // the same file's content
+    } catch (const std::exception&) {
+      out["note"] = std::string("model config not readable here: ") + e.what();
+      return out;
+    }
   }
   const double bw = r.roofline.bandwidth_measured > 0 ? r.roofline.bandwidth_measured
                                                       : r.roofline.bandwidth_nominal.value_or(0);

@@ -1,5 +1,6 @@
 // analyse(): every view of the gap, written into results.analysis. Keys: docs/formulas-analysis.md.
 #include "roofline/analysis.hpp"
+#include "roofline/record_table.hpp"
 
 namespace roofline {
 
@@ -15,7 +16,7 @@ void analyse(results& r) {
   a["mfu"] = decode_mfu(r);
   a["fusion"] = fusion_analysis(r);
   a["accuracy"] = prediction_accuracy(r);
-  a["record_table"] = record_table(r);
+  a["record_table"] = to_json(record_table(r));
   r.analysis = a;
 }
 

@@ -1,8 +1,8 @@
 // MFU and HFU of the measured decode steps. docs/formulas-analysis.md §4.
 #include <fmt/format.h>
-#include <set>
 
 #include "roofline/analysis.hpp"
+#include "roofline/vocabulary.hpp"
 
 namespace roofline {
 
@@ -13,54 +13,34 @@ json decode_mfu(const results& r) {
               {"peak_measured", s.peak_measured > 0 ? json(s.peak_measured) : json(nullptr)},
               {"convention", "model FLOPs = Σ op FLOPs × count of the decode step (the op catalogue: every linear, "
                              "attention over the KV cache, elementwise ops); tokens per step = batch; TPOT = the "
-                             "measured whole decode step (every op of every layer as one CUDA graph / one CPU pass, "
-                             "whole_step[]) when measured, else Σ measured op time × count (kernels back to back, no "
-                             "host overhead); HFU = MFU (inference recomputes nothing)"},
+                             "user's --tpot at batch 1 when given, else the measured whole decode step (every op of every layer "
+                             "as one CUDA graph / one CPU pass, whole_step[]) when measured, else Σ measured op time × count "
+                             "(kernels back to back, no host overhead); HFU = MFU (inference recomputes nothing)"},
               {"scenarios", json::array()}};
-  std::set<std::int64_t> batches;
-  for (const auto& op : r.ops)
-    if (op.phase == "decode") batches.insert(op.batch);
+  const std::vector<std::int64_t> batches = decode_batches(r);
   for (const std::int64_t b : batches) {
-    double flops = 0, bytes = 0, measured = 0, predicted = 0;
-    std::int64_t context = 0;
-    int missing = 0;
-    for (const auto& op : r.ops) {
-      if (op.phase != "decode" || op.batch != b || !op.alternative_to.empty()) continue;  // beside, not in, the step
-      const double c = static_cast<double>(op.count);
-      flops += op.flops * c;
-      bytes += op.bytes * c;
-      predicted += op.predicted_s * c;
-      context = std::max(context, op.context);
-      if (op.measured_s) measured += *op.measured_s * c;
-      else ++missing;
-    }
-    json e = {{"batch", b}, {"context", context}, {"step_flops", flops}, {"step_bytes", bytes},
-              {"flops_per_token", flops / static_cast<double>(b)},
-              {"intensity", bytes > 0 ? json(flops / bytes) : json(nullptr)},
-              {"predicted_tpot_s", predicted}};
-    const double intensity = bytes > 0 ? flops / bytes : 0;
+    const decode_step d = decode_step_at(r, b);
+    json e = {{"batch", b}, {"context", d.context}, {"step_flops", d.flops}, {"step_bytes", d.bytes},
+              {"flops_per_token", d.flops / static_cast<double>(b)},
+              {"intensity", d.bytes > 0 ? json(d.flops / d.bytes) : json(nullptr)},
+              {"predicted_tpot_s", d.predicted_s}};
+    const double intensity = d.bytes > 0 ? d.flops / d.bytes : 0;
     if (s.ridge_nominal && *s.ridge_nominal > 0 && intensity > 0)
       e["mfu_ceiling_nominal"] = std::min(1.0, intensity / *s.ridge_nominal);  // MFU ≈ intensity ÷ ridge
     if (s.ridge_measured > 0 && intensity > 0 && s.peak_nominal > 0)
       e["mfu_ceiling_measured_roofs"] = std::min(s.peak_measured, intensity * s.bandwidth_measured) / s.peak_nominal;
-    const whole_step_result* whole = nullptr;
-    for (const auto& w : r.whole_step)
-      if (w.phase == "decode" && w.batch == b && w.measured_s && *w.measured_s > 0) whole = &w;
-    if (missing == 0 && measured > 0) e["sum_of_ops_tpot_s"] = measured;
-    if (whole) {
-      e["whole_step_predicted_s"] = whole->predicted_s;
-      measured = *whole->measured_s;
-      missing = 0;
-    }
-    e["tpot_source"] = whole ? "whole step" : "sum of isolated ops";
-    if (missing > 0 || !(measured > 0)) {
+    if (d.sum_of_ops_s) e["sum_of_ops_tpot_s"] = *d.sum_of_ops_s;
+    if (d.whole_step_predicted_s) e["whole_step_predicted_s"] = *d.whole_step_predicted_s;
+    if (!d.tpot_s) {
+      e["tpot_source"] = d.whole_step_s ? "whole step" : "sum of isolated ops";
       e["tpot_s"] = nullptr;
       e["mfu"] = nullptr;
-      e["note"] = fmt::format("{} op(s) of this step not measured: no TPOT, no MFU", missing);
+      e["note"] = d.why + ": no TPOT, no MFU";
     } else {
-      const double achieved = flops / measured;
-      e["tpot_s"] = measured;
-      e["tokens_per_s"] = static_cast<double>(b) / measured;
+      const double achieved = d.flops / *d.tpot_s;
+      e["tpot_source"] = d.tpot_source;
+      e["tpot_s"] = *d.tpot_s;
+      e["tokens_per_s"] = static_cast<double>(b) / *d.tpot_s;
       e["achieved_flops_per_s"] = achieved;
       e["mfu"] = s.peak_nominal > 0 ? json(achieved / s.peak_nominal) : json(nullptr);
       e["hfu"] = e["mfu"];

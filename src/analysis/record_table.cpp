@@ -1,152 +1,226 @@
-// The record table rows report.md opens with: nominal, expected range, measured, ratio.
+// The record table, computed once from the typed fields (roofline/record_table.hpp).
 // docs/formulas-analysis.md §6.
+#include "roofline/record_table.hpp"
+
 #include <fmt/format.h>
 
+#include "roofline/units.hpp"
 #include "roofline/vocabulary.hpp"
-#include "roofline/analysis.hpp"
 
 namespace roofline {
 
 namespace {
 
-struct row_spec {
-  row_spec(std::string k, std::string l, std::string u) : key(std::move(k)), label(std::move(l)), unit(std::move(u)) {}
-  std::string key, label, unit;
-  std::optional<double> nominal, measured;
-  std::optional<double> expect_lo, expect_hi;  ///< fractions of nominal
-  std::string expected_note, note;
-};
+void add_note(std::string& to, const std::string& what) { to += (to.empty() ? "" : "; ") + what; }
 
-json make_row(const row_spec& s) {
-  json j = {{"key", s.key}, {"label", s.label}, {"unit", s.unit},
-            {"nominal", num_or_null(s.nominal)}, {"measured", num_or_null(s.measured)},
-            {"expected_low", nullptr}, {"expected_high", nullptr}, {"expected_note", s.expected_note},
-            {"ratio", nullptr}, {"note", s.note}};
-  if (s.nominal && s.expect_lo) j["expected_low"] = *s.nominal * *s.expect_lo;
-  if (s.nominal && s.expect_hi) j["expected_high"] = *s.nominal * *s.expect_hi;
-  if (s.nominal && s.measured && *s.nominal > 0) j["ratio"] = *s.measured / *s.nominal;
-  return j;
+std::string sizes_run(const results& r, const std::string& precision) {
+  std::string s;
+  for (const auto& c : r.measured.compute)
+    if (c.precision == precision && c.size && is_gemm_engine(c.engine)) s += (s.empty() ? "" : ", ") + std::to_string(*c.size);
+  return s.empty() ? "no " + precision + " GEMM results" : precision + " GEMM sizes run: " + s;
 }
 
-std::optional<double> property_number(const results& r, const char* key) {
-  for (const json* src : {&r.device.properties, &r.measured.telemetry})
-    if (src->is_object() && src->contains(key) && src->at(key).is_number()) return src->at(key).get<double>();
-  return std::nullopt;
+void bandwidth_rows(const results& r, std::vector<record_row>& rows) {
+  const auto nom = r.nominal.memory_bandwidth_bytes_per_s;
+  const bool known = nom && *nom > 0;
+  const std::string level = r.device.kind == "cpu" ? "DRAM" : "device memory";
+  for (const char* pattern : {"read", "write", "copy"}) {
+    record_row row;
+    row.key = fmt::format("bandwidth_{}", pattern);
+    row.unit = "B/s";
+    row.expected_note = "75–90% of nominal";
+    const bandwidth_result* b = best_device_bandwidth(r.measured, pattern);
+    row.label = fmt::format("{} {} bandwidth{}", level, pattern,
+                            b ? " (" + units::bytes_binary(static_cast<double>(b->working_set_bytes)) + ")" : std::string());
+    if (known) {
+      row.nominal = nom;
+      row.expected_low = usual_bandwidth_low * *nom;
+      row.expected_high = usual_bandwidth_high * *nom;
+    } else {
+      row.nominal_note = "nominal memory bandwidth: " + (r.nominal.memory_bandwidth_reason.empty() ? std::string("no reason recorded")
+                                                                                                     : r.nominal.memory_bandwidth_reason);
+    }
+    if (b) row.measured = b->bytes_per_s;
+    else row.measured_note = why_missing(r, {pattern}, "no " + std::string(pattern) + " result at " + level);
+    rows.push_back(std::move(row));
+  }
+}
+
+void gemm_row(const results& r, std::vector<record_row>& rows, const std::string& precision, std::int64_t n, bool usual) {
+  const nominal_peak* p = peak_for(r.nominal, precision);
+  const compute_result* c = gemm_at(r.measured, precision, n);
+  record_row row;
+  row.key = fmt::format("gemm_{}_{}", precision, n);
+  row.label = fmt::format("{}{} GEMM, n = {}", precision, p && p->engine == "tensor" ? " tensor" : "", n);
+  row.unit = precision == "int8" ? "OP/s" : "FLOP/s";
+  if (p) row.nominal = p->flops_per_s;
+  else row.nominal_note = "no nominal " + precision + " peak";
+  if (usual) {
+    row.expected_note = "70–85% of nominal";
+    if (p) row.expected_low = usual_compute_low * p->flops_per_s, row.expected_high = usual_compute_high * p->flops_per_s;
+  } else {
+    row.expected_note = "no usual range: a small GEMM is dominated by wave quantization and launch";
+  }
+  if (c) row.measured = c->flops_per_s;
+  else row.measured_note = why_missing(r, {"gemm", precision}, sizes_run(r, precision));
+  rows.push_back(std::move(row));
+}
+
+/// The GEMM whose telemetry the clock and power rows read: n = 4096 of the main precision, else the
+/// largest GEMM of it that carries telemetry, else the largest GEMM of it.
+const compute_result* telemetry_gemm(const results& r, const std::string& precision) {
+  const compute_result* c = gemm_at(r.measured, precision, 4096);
+  if (c && c->telemetry) return c;
+  const compute_result* best = nullptr;
+  for (const auto& x : r.measured.compute)
+    if (x.precision == precision && x.telemetry && is_gemm_engine(x.engine) && (!best || x.size.value_or(0) > best->size.value_or(0)))
+      best = &x;
+  if (best) return best;
+  if (c) return c;
+  for (const auto& x : r.measured.compute)  // no telemetry anywhere: the largest GEMM names the gap
+    if (x.precision == precision && is_gemm_engine(x.engine) && (!best || x.size.value_or(0) > best->size.value_or(0))) best = &x;
+  return best;
+}
+
+std::string gemm_name(const compute_result& c) {
+  return c.size ? fmt::format("{} GEMM n = {}", c.precision, *c.size) : c.precision + " " + c.engine;
+}
+
+void telemetry_rows(const results& r, std::vector<record_row>& rows, const std::string& precision) {
+  const bool cpu = r.device.kind == "cpu";
+  const compute_result* g = telemetry_gemm(r, precision);
+  const std::string no_tel = g ? "no telemetry recorded for " + gemm_name(*g) : "no " + precision + " GEMM measured";
+  const nominal_peak* peak = peak_for(r.nominal, precision);
+  record_row clock;
+  clock.key = "sm_clock";
+  clock.label = cpu ? "sustained core clock during the GEMM" : "sustained SM clock during the GEMM";
+  clock.unit = "MHz";
+  clock.expected_note = cpu ? "at or below the all-core boost" : "at or below the boost clock";
+  clock.nominal = nominal_clock_mhz(r.nominal, peak);
+  // A clock that was itself measured (a CPU without a datasheet clock) is not a datasheet value.
+  if (const factor* f = nominal_clock_factor(r.nominal, peak); f && f->source.rfind("measured", 0) == 0)
+    clock.nominal_note = "the clock the peaks are computed at: " + f->source;
+  else if (!clock.nominal)
+    clock.nominal_note = "no clock factor among the nominal factors";
+  if (g && g->telemetry && g->telemetry->sm_clock_mhz) clock.measured = g->telemetry->sm_clock_mhz->median;
+  else clock.measured_note = no_tel;
+  rows.push_back(std::move(clock));
+  if (cpu) return;  // no power telemetry on a CPU
+
+  record_row power;
+  power.key = "power";
+  power.label = "power during the GEMM (power limit)";
+  power.unit = "W";
+  power.expected_note = "near the limit";
+  power.nominal = property_number(r, {"power_limit_w", "enforced_power_limit_w", "power_limit", "tdp_w"});
+  if (!power.nominal) power.nominal_note = "no power limit reported";
+  if (g && g->telemetry && g->telemetry->power_w) {
+    power.measured = g->telemetry->power_w->median;
+    if (!g->telemetry->throttle_reasons.empty()) {
+      std::string reasons;
+      for (const auto& s : g->telemetry->throttle_reasons) reasons += (reasons.empty() ? "" : ", ") + s;
+      power.measured_note = fmt::format("throttled {} of the samples of {}: {}", units::percent(g->telemetry->throttled_fraction),
+                                        gemm_name(*g), reasons);
+    }
+  } else {
+    power.measured_note = no_tel;
+  }
+  rows.push_back(std::move(power));
+}
+
+void ridge_row(const results& r, std::vector<record_row>& rows, const std::string& precision) {
+  const ridge_pair rp = ridge_for(r, precision);
+  record_row row;
+  row.key = "ridge";
+  row.label = fmt::format("ridge point ({})", precision);
+  row.unit = precision == "int8" ? "OP/B" : "FLOP/B";
+  row.nominal = rp.nominal;
+  row.measured = rp.measured;
+  row.expected_note = "±20% of nominal (both roofs shrink)";
+  if (rp.nominal) row.expected_low = usual_ridge_low * *rp.nominal, row.expected_high = usual_ridge_high * *rp.nominal;
+  else row.nominal_note = "nominal ridge: " + std::string(!rp.peak_nominal ? "no nominal " + precision + " peak" : "nominal memory bandwidth unknown");
+  if (!rp.measured)
+    row.measured_note = !rp.peak_measured ? "no " + precision + " compute measured" : "no device-memory bandwidth measured";
+  rows.push_back(std::move(row));
+}
+
+void ecc_row(const results& r, std::vector<record_row>& rows) {
+  if (r.device.kind == "cpu") return;  // DRAM ECC is not visible to roofline on a CPU
+  record_row row;
+  row.key = "ecc";
+  row.label = "ECC";
+  row.expected_note = "on for datacenter GPUs";
+  std::string source;
+  if (const auto state = ecc_state(r, &source)) row.measured_text = *state, row.measured_note = "from " + source;
+  else row.measured_note = "ECC state not in the telemetry";
+  rows.push_back(std::move(row));
+}
+
+void mfu_row(const results& r, std::vector<record_row>& rows, const std::string& precision) {
+  const nominal_peak* p = peak_for(r.nominal, precision);
+  const decode_step d = decode_step_at(r, 1);
+  const ridge_pair rp = ridge_for(r, precision);
+  record_row row;
+  row.key = "tpot_mfu";
+  row.label = fmt::format("TPOT → MFU (decode, batch 1, {})", precision);
+  row.unit = "FLOP/s";
+  if (p) row.nominal = p->flops_per_s;
+  else row.nominal_note = "no nominal " + precision + " peak";
+  const double intensity = d.bytes > 0 ? d.flops / d.bytes : 0;
+  if (intensity > 0 && rp.nominal) {
+    row.expected_note = fmt::format("≈ {} = intensity ÷ nominal ridge = {} ÷ {} (MFU of a bandwidth-bound decode)",
+                                    units::percent(std::min(1.0, intensity / *rp.nominal)), units::sig(intensity), units::sig(*rp.nominal));
+    if (p) row.expected_low = row.expected_high = std::min(1.0, intensity / *rp.nominal) * p->flops_per_s;
+  } else if (intensity > 0 && rp.measured) {
+    row.expected_note = fmt::format("≤ {} of the measured roof = intensity ÷ measured ridge = {} ÷ {} (nominal bandwidth unknown)",
+                                    units::percent(std::min(1.0, intensity / *rp.measured)), units::sig(intensity), units::sig(*rp.measured));
+  } else {
+    row.expected_note = "≈ intensity ÷ ridge";
+  }
+  if (d.tpot_s && d.flops > 0) {
+    row.measured = d.flops / *d.tpot_s;
+    row.seconds = d.tpot_s;
+    row.measured_note = fmt::format("TPOT from {}; {} per token", d.tpot_source == "--tpot" ? "--tpot" : "the " + d.tpot_source, units::flop_count(d.flops));
+    if (d.tpot_source == "whole step") {
+      row.measured_note += d.sum_of_ops_s ? "; sum of isolated ops " + units::seconds(*d.sum_of_ops_s) : "; sum of isolated ops not measured";
+      if (d.whole_step_predicted_s) row.measured_note += "; predicted " + units::seconds(*d.whole_step_predicted_s);
+    }
+  } else {
+    row.measured_note = "TPOT: " + d.why;
+  }
+  rows.push_back(std::move(row));
 }
 
 }  // namespace
 
-json record_table(const results& r) {
-  const bool cpu = r.device.kind == "cpu";
-  const std::optional<double> bw_nom = r.nominal.memory_bandwidth_bytes_per_s;
-  json rows = json::array();
+std::optional<double> record_row::ratio() const {
+  if (nominal && measured && *nominal > 0) return *measured / *nominal;
+  return std::nullopt;
+}
 
-  for (const char* p : {"read", "write", "copy"}) {
-    row_spec s{fmt::format("bandwidth_{}", p), fmt::format("Contiguous {} bandwidth (device memory)", p), "B/s"};
-    s.nominal = bw_nom;
-    if (const auto* b = best_device_bandwidth(r.measured, p)) s.measured = b->bytes_per_s;
-    else s.note = "not measured";
-    if (!bw_nom) s.note += (s.note.empty() ? "" : "; ") + std::string("nominal unknown: ") + (r.nominal.memory_bandwidth_reason.empty() ? std::string("no reason recorded") : r.nominal.memory_bandwidth_reason);
-    s.expect_lo = 0.75;
-    s.expect_hi = 0.90;
-    s.expected_note = "75–90% of nominal";
-    rows.push_back(make_row(s));
-  }
-
-  const std::string low = default_precision(r.device.kind);
-  struct gemm_row { std::string precision; std::int64_t n; bool expected; };
-  const std::vector<gemm_row> gemms = {{low, 4096, true}, {low, 512, false}, {second_precision(r.device.kind), 4096, true}};
-  const compute_result* clock_source = nullptr;
-  for (const auto& g : gemms) {
-    const nominal_peak* peak = peak_for(r.nominal, g.precision);
-    row_spec s{fmt::format("gemm_{}_{}", g.precision, g.n),
-               fmt::format("{}{} GEMM at n={}", g.precision, peak && peak->engine == "tensor" ? " tensor" : "", g.n), "FLOP/s"};
-    if (peak) s.nominal = peak->flops_per_s;
-    else s.note = "no nominal peak";
-    if (const auto* c = gemm_at(r.measured, g.precision, g.n)) {
-      s.measured = c->flops_per_s;
-      if (!clock_source && g.n == 4096) clock_source = c;
-    } else {
-      s.note += (s.note.empty() ? "" : "; ") + fmt::format("not measured at n={}", g.n);
-    }
-    if (g.expected) {
-      s.expect_lo = 0.70;
-      s.expect_hi = 0.85;
-      s.expected_note = "70–85% of nominal";
-    } else {
-      s.expected_note = "no usual range: a small GEMM is dominated by wave quantization and launch";
-    }
-    rows.push_back(make_row(s));
-  }
-  if (!clock_source) clock_source = best_compute(r.measured, low);
-
-  {
-    row_spec s{"sm_clock", cpu ? "Sustained clock during the GEMM" : "Sustained SM clock during the GEMM", "MHz"};
-    const nominal_peak* peak = peak_for(r.nominal, low);
-    s.nominal = nominal_clock_mhz(r.nominal, peak);
-    if (s.nominal) s.note = "nominal: the clock the datasheet peak is computed at";
-    if (clock_source && clock_source->telemetry && clock_source->telemetry->sm_clock_mhz)
-      s.measured = clock_source->telemetry->sm_clock_mhz->median;
-    else
-      s.note += (s.note.empty() ? "" : "; ") + std::string("no telemetry");
-    s.expected_note = "at or below the boost clock under a power/thermal cap";
-    rows.push_back(make_row(s));
-  }
-  {
-    row_spec s{"power", "Power during the GEMM", "W"};
-    s.nominal = property_number(r, "power_limit_w");
-    if (!s.nominal) s.nominal = property_number(r, "power_limit");
-    if (clock_source && clock_source->telemetry && clock_source->telemetry->power_w)
-      s.measured = clock_source->telemetry->power_w->median;
-    else
-      s.note = "no telemetry";
-    s.expected_note = "near the power limit for a large GEMM";
-    rows.push_back(make_row(s));
-  }
-  {
-    row_spec s{"ridge", "Ridge point (" + r.roofline.precision + ")", "FLOP/B"};
-    s.nominal = r.roofline.ridge_nominal;
-    if (r.roofline.ridge_measured > 0) s.measured = r.roofline.ridge_measured;
-    else s.note = "needs both measured roofs";
-    s.expect_lo = 0.8;
-    s.expect_hi = 1.2;
-    s.expected_note = "within 10–20% of nominal (both roofs shrink)";
-    rows.push_back(make_row(s));
-  }
-  {
-    json ecc = bandwidth_waterfall(r)["ecc"];
-    rows.push_back({{"key", "ecc"}, {"label", "ECC"}, {"unit", ""}, {"nominal", nullptr}, {"measured", ecc["state"]},
-                    {"expected_low", nullptr}, {"expected_high", nullptr}, {"expected_note", ""}, {"ratio", nullptr},
-                    {"note", ecc["source"]}});
-  }
-  {
-    row_spec s{"tpot_mfu", "TPOT → MFU (decode, batch 1)", "%"};
-    const json m = decode_mfu(r);
-    for (const auto& e : m["scenarios"]) {
-      if (e["batch"].get<std::int64_t>() != 1) continue;
-      if (e.contains("mfu_ceiling_nominal")) s.nominal = 100.0 * e["mfu_ceiling_nominal"].get<double>();
-      if (e["mfu"].is_number()) {
-        s.measured = 100.0 * e["mfu"].get<double>();
-        if (e.value("tpot_source", std::string()) == "whole step") {
-          s.note = fmt::format("TPOT {:.3g} ms: the measured whole decode step", 1e3 * e["tpot_s"].get<double>());
-          if (e.contains("sum_of_ops_tpot_s"))
-            s.note += fmt::format(" (sum of isolated ops {:.3g} ms", 1e3 * e["sum_of_ops_tpot_s"].get<double>());
-          else
-            s.note += " (sum of isolated ops not measured";
-          s.note += fmt::format(", predicted {:.3g} ms)", 1e3 * e["whole_step_predicted_s"].get<double>());
-        } else {
-          s.note = fmt::format("TPOT {:.3g} ms from the sum of the isolated measured decode ops (no whole step measured)",
-                               1e3 * e["tpot_s"].get<double>());
-        }
-      } else {
-        s.note = e.value("note", std::string("not measured"));
-      }
-    }
-    if (!s.measured && s.note.empty()) s.note = "no decode batch-1 scenario";
-    s.expected_note = "nominal column = the bandwidth-bound ceiling intensity ÷ ridge";
-    rows.push_back(make_row(s));
-  }
+std::vector<record_row> record_table(const results& r) {
+  std::vector<record_row> rows;
+  const std::string p1 = main_precision(r), p2 = second_precision(r.device.kind);
+  bandwidth_rows(r, rows);
+  gemm_row(r, rows, p1, 4096, true);
+  gemm_row(r, rows, p1, 512, false);
+  gemm_row(r, rows, p2, 4096, true);
+  telemetry_rows(r, rows, p1);
+  ridge_row(r, rows, p1);
+  ecc_row(r, rows);
+  mfu_row(r, rows, p1);
   return rows;
+}
+
+json to_json(const std::vector<record_row>& rows) {
+  json out = json::array();
+  for (const auto& x : rows)
+    out.push_back({{"key", x.key}, {"label", x.label}, {"unit", x.unit}, {"nominal", num_or_null(x.nominal)},
+                   {"measured", x.measured_text.empty() ? num_or_null(x.measured) : json(x.measured_text)},
+                   {"expected_low", num_or_null(x.expected_low)}, {"expected_high", num_or_null(x.expected_high)},
+                   {"expected_note", x.expected_note}, {"ratio", num_or_null(x.ratio())}, {"nominal_note", x.nominal_note},
+                   {"measured_note", x.measured_note}, {"seconds", num_or_null(x.seconds)}});
+  return out;
 }
 
 }  // namespace roofline

@@ -316,11 +316,11 @@ results run_pipeline(const run_options& opt, const model_config& cfg, const std:
 
   progress("analysing", 0.97);
   flag_results(r);
-  analyse(r);
-  if (!sweep.is_null()) r.analysis["batch_sweep"] = sweep;
-  if (opt.tpot_s > 0)
+  if (opt.tpot_s > 0)  // before analyse(): the user's TPOT is the batch-1 TPOT of every view
     r.analysis["tpot_input"] = {{"tpot_s", opt.tpot_s},
                                 {"source", "--tpot (the user's measured time per output token, decode batch 1)"}};
+  analyse(r);
+  if (!sweep.is_null()) r.analysis["batch_sweep"] = sweep;
   if (interrupted()) r.status = "interrupted";
   else if (!r.errors.empty()) r.status = "partial";
   return r;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <set>
 
 #include "roofline/error.hpp"
 
@@ -247,6 +248,83 @@ std::optional<std::string> ecc_state(const results& r, std::string* source) {
     }
   }
   return std::nullopt;
+}
+
+ridge_pair ridge_for(const results& r, const std::string& precision) {
+  ridge_pair rp;
+  if (const nominal_peak* p = peak_for(r.nominal, precision)) rp.peak_nominal = p->flops_per_s;
+  if (const compute_result* c = best_compute(r.measured, precision)) rp.peak_measured = c->flops_per_s;
+  if (r.nominal.memory_bandwidth_bytes_per_s && *r.nominal.memory_bandwidth_bytes_per_s > 0)
+    rp.bw_nominal = r.nominal.memory_bandwidth_bytes_per_s;
+  if (const bandwidth_result* b = best_device_bandwidth(r.measured)) rp.bw_measured = b->bytes_per_s;
+  if (r.roofline.precision == precision && r.roofline.peak_measured > 0 && r.roofline.bandwidth_measured > 0) {
+    rp.peak_measured = r.roofline.peak_measured;
+    rp.bw_measured = r.roofline.bandwidth_measured;
+  }
+  if (rp.peak_nominal && rp.bw_nominal) rp.nominal = *rp.peak_nominal / *rp.bw_nominal;
+  if (rp.peak_measured && rp.bw_measured) rp.measured = *rp.peak_measured / *rp.bw_measured;
+  return rp;
+}
+
+std::vector<std::int64_t> decode_batches(const results& r) {
+  std::set<std::int64_t> b;
+  for (const auto& op : r.ops)
+    if (op.phase == "decode") b.insert(op.batch);
+  return {b.begin(), b.end()};
+}
+
+decode_step decode_step_at(const results& r, std::int64_t batch) {
+  decode_step d;
+  d.batch = batch;
+  double sum = 0;
+  for (const auto& op : r.ops) {
+    if (op.phase != "decode" || op.batch != batch || !op.alternative_to.empty()) continue;
+    const double c = static_cast<double>(op.count);
+    ++d.ops;
+    d.flops += op.flops * c;
+    d.bytes += op.bytes * c;
+    d.predicted_s += op.predicted_s * c;
+    d.context = std::max(d.context, op.context);
+    if (op.measured_s) {
+      ++d.measured;
+      sum += *op.measured_s * c;
+    }
+  }
+  if (d.ops > 0 && d.measured == d.ops && sum > 0) d.sum_of_ops_s = sum;
+  for (const auto& w : r.whole_step)
+    if (w.phase == "decode" && w.batch == batch && w.measured_s && *w.measured_s > 0) {
+      d.whole_step_s = w.measured_s;
+      d.whole_step_predicted_s = w.predicted_s;
+    }
+  std::optional<double> user;
+  if (batch == 1 && r.analysis.is_object() && r.analysis.contains("tpot_input") && r.analysis["tpot_input"].is_object()) {
+    const json& in = r.analysis["tpot_input"];
+    if (in.contains("tpot_s") && in["tpot_s"].is_number() && in["tpot_s"].get<double>() > 0) user = in["tpot_s"].get<double>();
+  }
+  if (d.ops == 0) {
+    d.why = "no decode ops at batch " + std::to_string(batch) + " in the results";
+  } else if (user) {
+    d.tpot_s = user, d.tpot_source = "--tpot";
+  } else if (d.whole_step_s) {
+    d.tpot_s = d.whole_step_s, d.tpot_source = "whole step";
+  } else if (d.sum_of_ops_s) {
+    d.tpot_s = d.sum_of_ops_s, d.tpot_source = "sum of isolated ops";
+  } else {
+    d.why = std::to_string(d.ops - d.measured) + " of " + std::to_string(d.ops) + " decode ops not run";
+  }
+  return d;
+}
+
+std::string why_missing(const results& r, const std::vector<std::string>& words, const std::string& fallback) {
+  auto matches = [&](const std::string& probe) {
+    const std::string p = lower(probe);
+    return std::all_of(words.begin(), words.end(), [&](const std::string& w) { return p.find(lower(w)) != std::string::npos; });
+  };
+  for (const auto& sk : r.measured.skipped)
+    if (matches(sk.probe)) return sk.status + ": " + sk.reason;
+  for (const auto& e : r.errors)
+    if (matches(e.probe)) return "failed: " + e.message;
+  return fallback;
 }
 
 json num_or_null(std::optional<double> v) { return v ? json(*v) : json(nullptr); }

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "roofline/fleet.hpp"
+#include "roofline/units.hpp"
 
 namespace roofline::fleet {
 
@@ -13,21 +14,13 @@ namespace {
 
 json opt_num(const std::optional<double>& v) { return v ? json(*v) : json(nullptr); }
 
-std::string si(double v, const std::string& unit) {
-  if (unit == "B/s") return fmt::format("{:.1f} GB/s", v / 1e9);
-  if (unit == "FLOP/s") return fmt::format("{:.1f} GFLOP/s", v / 1e9);
-  return fmt::format("{:.4g} {}", v, unit);
-}
+std::string si(double v, const std::string& unit) { return units::value(v, unit); }
 
 std::string opt_str(const std::optional<double>& v, const char* fmt_spec, const std::string& unknown) {
   return v ? fmt::format(fmt::runtime(fmt_spec), *v) : unknown;
 }
 
-std::string bytes_label(std::int64_t b) {
-  if (b >= (1LL << 30)) return fmt::format("{} GiB", b >> 30);
-  if (b >= (1LL << 20)) return fmt::format("{} MiB", b >> 20);
-  return fmt::format("{} KiB", b >> 10);
-}
+std::string bytes_label(std::int64_t b) { return units::bytes_binary(static_cast<double>(b)); }
 
 json to_json(const device_roofs& d) {
   json fma = json::object();
@@ -217,11 +210,11 @@ std::string render_fleet_markdown(const fleet_report& f) {
                       "| collective | latency (smallest message) | best busbw | at | vs nominal link |\n|---|---:|---:|---:|---:|\n",
                       ic.ranks, ic.library);
     for (const auto& r : ic.roofs)
-      md += fmt::format("| {} | {:.1f} µs | {} | {} | {} |\n", to_string(r.op), r.latency_s * 1e6, si(r.busbw, "B/s"), bytes_label(r.at_bytes),
+      md += fmt::format("| {} | {} | {} | {} | {} |\n", to_string(r.op), units::seconds(r.latency_s), si(r.busbw, "B/s"), bytes_label(r.at_bytes),
                         ic.nominal.bytes_per_s ? fmt::format("{:.0f}%", 100 * r.busbw / *ic.nominal.bytes_per_s) : "unknown");
     md += "\n### Bytes per collective vs time\n\n| collective | bytes | time (median) | algbw | busbw |\n|---|---:|---:|---:|---:|\n";
     for (const auto& p : ic.points)
-      md += fmt::format("| {} | {} | {:.1f} µs | {} | {} |\n", to_string(p.op), bytes_label(p.bytes), p.seconds * 1e6, si(p.algbw, "B/s"),
+      md += fmt::format("| {} | {} | {} | {} | {} |\n", to_string(p.op), bytes_label(p.bytes), units::seconds(p.seconds), si(p.algbw, "B/s"),
                         si(p.busbw, "B/s"));
   }
   if (f.tp_decode || f.tp_prefill) {

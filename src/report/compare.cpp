@@ -10,7 +10,7 @@
 #include "report/document.hpp"
 #include "report/html_page.hpp"
 #include "report/plot_results.hpp"
-#include "report/query.hpp"
+#include "roofline/vocabulary.hpp"
 #include "report/units.hpp"
 #include "roofline/error.hpp"
 #include "roofline/io.hpp"
@@ -109,9 +109,9 @@ document compare_document(const compare_side& a, const compare_side& b) {
     if (ra.measured || rb.measured)
       t.rows.push_back(row3(p + " ridge, measured", ra.measured, rb.measured, ridge, why(a, "ridge"), why(b, "ridge")));
   }
-  const decode_step da = decode_batch1(a.r), db = decode_batch1(b.r);
+  const decode_step da = decode_step_at(a.r, 1), db = decode_step_at(b.r, 1);
   if (da.tpot_s || db.tpot_s)
-    t.rows.push_back(row3("decode TPOT, batch 1 (measured ops)", da.tpot_s, db.tpot_s, seconds, da.why.empty() ? "—" : da.why,
+    t.rows.push_back(row3("decode TPOT, batch 1", da.tpot_s, db.tpot_s, seconds, da.why.empty() ? "—" : da.why,
                           db.why.empty() ? "—" : db.why));
   s.add(std::move(t));
   d.sections.push_back(std::move(s));

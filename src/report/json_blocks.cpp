@@ -17,13 +17,20 @@ bool ends_with(const std::string& s, const std::string& suffix) {
 }
 bool has(const std::string& s, const std::string& w) { return s.find(w) != std::string::npos; }
 
-std::string number_text(const std::string& key, double x) {
+std::string last(const std::string& path);
+
+/// A number with the unit its own key names (the last component of `path`: "ridge.per_precision.
+/// peak_measured" is a peak, not a ridge).
+std::string number_text(const std::string& path, double x) {
+  const std::string key = last(path);
   if (ends_with(key, "bytes_per_s") || ends_with(key, "bandwidth")) return rate_bytes(x);
   if (ends_with(key, "flops_per_s") || ends_with(key, "_peak") || key == "peak") return rate_flops(x);
   if (ends_with(key, "tokens_per_s")) return sig(x) + " tokens/s";
   if (ends_with(key, "_pct") || ends_with(key, "percent") || has(key, "percent_of")) return sig(x) + "%";
-  if (has(key, "fraction") || key == "mfu" || key == "hfu" || ends_with(key, "_mfu") || ends_with(key, "_hfu") ||
-      has(key, "efficiency") || ends_with(key, "_share"))
+  if (ends_with(key, "ratio") || has(key, "speedup") || ends_with(key, "_over_ceiling")) return ratio(x);
+  if (has(key, "fraction") || key == "mfu" || key == "hfu" || key.rfind("mfu_", 0) == 0 || key.rfind("hfu_", 0) == 0 ||
+      ends_with(key, "_mfu") || ends_with(key, "_hfu") || has(key, "efficiency") || ends_with(key, "_share") ||
+      ends_with(key, "_move") || ends_with(key, "abs_error") || key.rfind("target", 0) == 0)
     return percent(x);
   if (has(key, "intensity") || has(key, "ridge")) return intensity(x);
   if (ends_with(key, "_mhz")) return sig(x, 4) + " MHz";
@@ -34,7 +41,6 @@ std::string number_text(const std::string& key, double x) {
   if (key == "s" || ends_with(key, "_s") || ends_with(key, "_seconds") || key == "time") return seconds(x);
   if (has(key, "bytes")) return bytes_binary(x);
   if (has(key, "flops") || has(key, "flop_count")) return flop_count(x);
-  if (ends_with(key, "ratio") || has(key, "speedup")) return ratio(x);
   if (std::floor(x) == x && std::fabs(x) < 1e6) return fmt::format("{:.0f}", x);
   if (std::fabs(x) >= 1e6) return si(x, "");
   return sig(x, 4);
@@ -58,12 +64,18 @@ std::string last(const std::string& path) {
   return dot == std::string::npos ? path : path.substr(dot + 1);
 }
 
-/// Columns: text-valued keys first (names, steps), then the others, each in key order.
+/// A value that does not fit in a table cell: an object or an array holding objects or arrays.
+bool is_nested(const json& v) {
+  return v.is_object() || (v.is_array() && !std::all_of(v.begin(), v.end(), is_scalar));
+}
+
+/// Columns: text-valued keys first (names, steps), then the others, each in key order. Nested values
+/// are left out: add_json renders them under the table, one block per row.
 table objects_table(const json& arr, const std::string& path) {
   std::vector<std::string> text_keys, other_keys;
   for (const auto& e : arr)
     for (auto it = e.begin(); it != e.end(); ++it) {
-      if (it.value().is_null()) continue;
+      if (it.value().is_null() || is_nested(it.value())) continue;
       auto& dst = it.value().is_string() ? text_keys : other_keys;
       if (std::find(text_keys.begin(), text_keys.end(), it.key()) == text_keys.end() &&
           std::find(other_keys.begin(), other_keys.end(), it.key()) == other_keys.end())
@@ -116,6 +128,18 @@ void add_json(section& s, const json& j, const std::string& name, int depth) {
   if (array_of_objects(j)) {
     if (!name.empty() && depth > 0) s.heading(label(last(name)));
     s.add(objects_table(j, name));
+    if (depth >= 3) return;
+    for (const auto& e : j) {  // each row's nested values, named by the row's first text value
+      std::string row_name;
+      for (const char* k : {"precision", "name", "phase", "pattern"})
+        if (row_name.empty() && e.contains(k) && e.at(k).is_string()) row_name = e.at(k).get<std::string>();
+      for (auto it = e.begin(); it != e.end() && row_name.empty(); ++it)
+        if (it.value().is_string()) row_name = it.value().get<std::string>();
+      std::replace(row_name.begin(), row_name.end(), '.', ',');  // a dot separates path components
+      for (auto it = e.begin(); it != e.end(); ++it)
+        if (is_nested(it.value()) && !it.value().empty())
+          add_json(s, it.value(), name + "." + it.key() + (row_name.empty() ? "" : " (" + row_name + ")"), depth + 1);
+    }
     return;
   }
   if (j.is_array()) {
@@ -140,22 +164,6 @@ void add_json(section& s, const json& j, const std::string& name, int depth) {
     if (depth >= 3) s.bullets({label(sub) + ": " + v.dump()});
     else add_json(s, v, sub, depth + 1);
   }
-}
-
-std::string why_missing(const results& r, const std::vector<std::string>& words, const std::string& fallback) {
-  auto lower = [](std::string x) {
-    std::transform(x.begin(), x.end(), x.begin(), [](unsigned char c) { return std::tolower(c); });
-    return x;
-  };
-  auto matches = [&](const std::string& probe) {
-    const std::string p = lower(probe);
-    return std::all_of(words.begin(), words.end(), [&](const std::string& w) { return has(p, lower(w)); });
-  };
-  for (const auto& sk : r.measured.skipped)
-    if (matches(sk.probe)) return sk.status + ": " + sk.reason;
-  for (const auto& e : r.errors)
-    if (matches(e.probe)) return "failed: " + e.message;
-  return fallback;
 }
 
 }  // namespace roofline::report

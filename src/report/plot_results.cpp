@@ -5,7 +5,7 @@
 
 #include <algorithm>
 
-#include "report/query.hpp"
+#include "roofline/vocabulary.hpp"
 #include "report/units.hpp"
 #include "roofline/report.hpp"
 

@@ -26,8 +26,5 @@ void add_json(section& s, const json& j, const std::string& name, int depth = 0)
 /// One json scalar as text, its unit taken from `key` ("…_bytes_per_s" → GB/s, "…_s" → ms, ...).
 cell json_cell(const std::string& key, const json& v);
 
-/// Why a probe has no number: the reason of a skipped probe or error whose name contains every word
-/// of `words`, else `fallback`.
-std::string why_missing(const results& r, const std::vector<std::string>& words, const std::string& fallback);
 
 }  // namespace roofline::report

@@ -4,7 +4,7 @@
 
 #include <algorithm>
 
-#include "report/query.hpp"
+#include "roofline/vocabulary.hpp"
 #include "report/sections.hpp"
 #include "report/units.hpp"
 
@@ -36,16 +36,16 @@ section attribution_section(const results& r) {
 
 section mfu_section(const results& r) {
   section s{"MFU and HFU", "mfu", {}};
-  const decode_step d = decode_batch1(r);
+  const decode_step d = decode_step_at(r, 1);
   const std::string p = main_precision(r);
   const nominal_peak* peak = peak_for(r.nominal, p);
   const compute_result* meas = best_compute(r.measured, p);
   std::vector<std::string> items;
   if (d.ops > 0) {
     items.push_back(fmt::format("decode, batch 1: {} and {} per token over {} op kinds", flop_count(d.flops), bytes_binary(d.bytes), d.ops));
-    if (d.tpot_s && *d.tpot_s > 0) {
+    if (d.tpot_s) {
       const double f = d.flops / *d.tpot_s;
-      items.push_back(fmt::format("TPOT from the measured ops: {} → {}", seconds(*d.tpot_s), rate_flops(f)));
+      items.push_back(fmt::format("TPOT ({}): {} → {}", d.tpot_source, seconds(*d.tpot_s), rate_flops(f)));
       if (peak) items.push_back(fmt::format("MFU vs the nominal {} peak ({}): {}", p, rate_flops(peak->flops_per_s), percent(f / peak->flops_per_s)));
       if (meas) items.push_back(fmt::format("fraction of the measured {} roof ({}): {}", p, rate_flops(meas->flops_per_s), percent(f / meas->flops_per_s)));
     } else {
@@ -69,7 +69,7 @@ section fusion_section(const results& r) {
 
 section other_analysis_section(const results& r) {
   section s{"Other analysis", "other", {}};
-  static const char* shown[] = {"compute_waterfall", "bandwidth_waterfall", "ridge", "mfu", "fusion", "accuracy"};
+  static const char* shown[] = {"compute_waterfall", "bandwidth_waterfall", "ridge", "mfu", "fusion", "accuracy", "record_table"};
   if (!r.analysis.is_object()) return s;
   for (auto it = r.analysis.begin(); it != r.analysis.end(); ++it) {
     if (std::find(std::begin(shown), std::end(shown), it.key()) != std::end(shown) || it.value().is_null()) continue;

@@ -1,7 +1,7 @@
 // Device + provenance, the nominal derivation, and what did not run.
 #include <fmt/format.h>
 
-#include "report/query.hpp"
+#include "roofline/vocabulary.hpp"
 #include "report/sections.hpp"
 #include "report/units.hpp"
 

@@ -5,7 +5,7 @@
 #include <algorithm>
 
 #include "report/plot.hpp"
-#include "report/query.hpp"
+#include "roofline/vocabulary.hpp"
 #include "report/sections.hpp"
 #include "report/units.hpp"
 

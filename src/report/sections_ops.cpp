@@ -1,7 +1,7 @@
 // The op table: every op of the model placed on the roofline (predicted) and, where run, measured.
 #include <fmt/format.h>
 
-#include "report/query.hpp"
+#include "roofline/vocabulary.hpp"
 #include "report/sections.hpp"
 #include "report/units.hpp"
 

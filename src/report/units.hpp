@@ -1,27 +1,7 @@
-// Number formatting for every report view: each number with its unit, SI decimal prefixes for
-// rates and counts (GB/s = 1e9 B/s, TFLOP/s = 1e12 FLOP/s; shared/DESIGN.md "Units"), binary
-// prefixes for capacities (KiB = 1024 B). Deterministic: fixed notation, no locale.
+// The report's views format numbers with roofline/units.hpp (the one formatter of the project).
 #pragma once
-#include <string>
+#include "roofline/units.hpp"
 
 namespace roofline::report {
-
-/// `x` with `digits` significant digits in fixed notation ("1365", "0.167", "3.35"); "0" for 0.
-std::string sig(double x, int digits = 3);
-/// `x` scaled by an SI prefix (k M G T P E; m µ n p below 1) followed by `unit`: si(3.35e12, "B/s")
-/// = "3.35 TB/s".
-std::string si(double x, const std::string& unit, int digits = 3);
-std::string rate_bytes(double bytes_per_s);  ///< "3.35 TB/s"
-std::string rate_flops(double flops_per_s);  ///< "989 TFLOP/s"
-std::string rate_ops(double ops_per_s);      ///< "1.98 POP/s" (integer operations: int8)
-std::string flop_count(double flops);        ///< "4.19 GFLOP"
-std::string bytes_binary(double bytes);      ///< "8.00 MiB", "32.0 KiB", "512 B"
-std::string seconds(double s);               ///< "12.3 ms", "850 µs"
-std::string percent(double fraction);        ///< 0.725 -> "72.5%"
-std::string intensity(double flop_per_byte); ///< "1365 FLOP/B"
-std::string intensity_ops(double op_per_byte);  ///< "412 OP/B" (int8)
-std::string ratio(double x);                 ///< "1.07×"
-std::string si_range(double lo, double hi, const std::string& unit);  ///< "3.60–4.32 TB/s" (prefix of hi)
-std::string plain(double x);                 ///< up to 6 significant digits, no trailing zeros: "132", "7.5"
-
+using namespace roofline::units;
 }  // namespace roofline::report

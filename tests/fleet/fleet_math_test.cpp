@@ -299,7 +299,7 @@ TEST(Report, MeasuredInterconnectAgainstNominalLink) {
   EXPECT_NEAR(ic.roofs[0].busbw, 375.809638e9, 1e3);
   f.tp_prefill = tp_allreduce_ops(tinyllama(), phase::prefill, 1, 2048, 8, ic.roofs[0].busbw, "fp16", ic.roofs[0].latency_s);
   const std::string md = render_fleet_markdown(f);
-  EXPECT_NE(md.find("375.8 GB/s"), std::string::npos) << md;
+  EXPECT_NE(md.find("376 GB/s"), std::string::npos) << md;
   EXPECT_NE(md.find("84%"), std::string::npos) << md;  // 375.8 / 450
   EXPECT_NE(md.find("25.0 µs"), std::string::npos) << md;
   EXPECT_NE(md.find("| prefill | 8 | 2048 | 8388608 B |"), std::string::npos) << md;

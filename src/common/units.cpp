@@ -1,4 +1,4 @@
-#include "report/units.hpp"
+#include "roofline/units.hpp"
 
 #include <fmt/format.h>
 
@@ -6,7 +6,7 @@
 #include <array>
 #include <cmath>
 
-namespace roofline::report {
+namespace roofline::units {
 
 std::string sig(double x, int digits) {
   if (x == 0 || !std::isfinite(x)) return x == 0 ? "0" : "n/a";
@@ -77,4 +77,30 @@ std::string plain(double x) {
   return s;
 }
 
-}  // namespace roofline::report
+std::string compute_rate(double v, const std::string& precision) { return precision == "int8" ? rate_ops(v) : rate_flops(v); }
+
+std::string count(std::int64_t n) {
+  std::string digits = std::to_string(n < 0 ? -n : n), out;
+  for (std::size_t i = 0; i < digits.size(); ++i) {
+    if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
+    out += digits[i];
+  }
+  return n < 0 ? "-" + out : out;
+}
+
+std::string value(double x, const std::string& unit) {
+  if (unit == "B/s" || unit == "FLOP/s" || unit == "OP/s" || unit == "FLOP") return si(x, unit);
+  if (unit == "FLOP/B") return intensity(x);
+  if (unit == "OP/B") return intensity_ops(x);
+  if (unit == "s") return seconds(x);
+  if (unit == "B") return bytes_binary(x);
+  if (unit == "MHz") return sig(x, 4) + " MHz";
+  if (unit == "%") return (std::fabs(x) >= 10 ? fmt::format("{:.1f}", x) : sig(x, 2)) + "%";
+  return unit.empty() ? sig(x, 3) : sig(x, 3) + " " + unit;
+}
+
+}  // namespace roofline::units
+
+namespace roofline {
+std::string format_si(double value, const std::string& unit) { return units::si(value, unit); }
+}  // namespace roofline

@@ -1,0 +1,42 @@
+// The record table: the numbers people fill in by hand (bandwidth, GEMM, clock, power, ridge, ECC,
+// TPOT → MFU), each beside its nominal value and the field's usual range. Computed once here from
+// the typed fields of a results file; results.analysis.record_table is its JSON, report.md its view.
+// Rows and sources: docs/formulas-analysis.md §6.
+#pragma once
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "roofline/results.hpp"
+
+namespace roofline {
+
+/// The field's rules of thumb the "usually" column shows, as fractions of nominal: large GEMMs reach
+/// 70–85% of the dense peak, streaming kernels 75–90% of the memory bandwidth; a ridge moves by under
+/// 20% because both roofs shrink. docs/formulas-analysis.md §6 gives the sources.
+inline constexpr double usual_compute_low = 0.70, usual_compute_high = 0.85;
+inline constexpr double usual_bandwidth_low = 0.75, usual_bandwidth_high = 0.90;
+inline constexpr double usual_ridge_low = 0.80, usual_ridge_high = 1.20;
+
+/// One row. Values are in `unit`; ratio = measured ÷ nominal (for tpot_mfu: MFU).
+struct record_row {
+  std::string key;    ///< bandwidth_read|_write|_copy, gemm_<precision>_<n>, sm_clock, power, ridge, ecc, tpot_mfu
+  std::string label;  ///< "device memory read bandwidth (4.00 GiB)"
+  std::string unit;   ///< "B/s", "FLOP/s", "OP/s", "MHz", "W", "FLOP/B", "OP/B"; "" for ECC
+  std::optional<double> nominal, measured;
+  std::optional<double> expected_low, expected_high;  ///< the usual range, same unit (null when none)
+  std::string expected_note;  ///< the usual range in words ("75–90% of nominal", "at or below the boost clock")
+  std::string measured_text;  ///< a measured value that is a word (ECC "on"); empty otherwise
+  std::string nominal_note;   ///< why nominal is unknown, or where it came from
+  std::string measured_note;  ///< why not measured, or what the measurement is (TPOT source, throttling)
+  std::optional<double> seconds;  ///< tpot_mfu: the TPOT the measured rate comes from
+  std::optional<double> ratio() const;
+};
+
+/// The record table of `r`, in the order report.md shows it. Never throws on missing data: a missing
+/// value is null with its note.
+std::vector<record_row> record_table(const results& r);
+/// results.analysis.record_table: one object per row with the fields above plus `ratio`.
+json to_json(const std::vector<record_row>& rows);
+
+}  // namespace roofline
