@@ -25,6 +25,9 @@ for path in sys.argv[1:]:
         row.setdefault("rejected", False)
         row.setdefault("rejected_reason", "")
         row.setdefault("across_runs", None)
+    for op in r.get("ops", []):
+        op.setdefault("plausible", True)
+        op.setdefault("causes", [])
     r.setdefault("interference", None)
     r.setdefault("repeat", 1)
     json.dump(r, open(path, "w"), indent=2, ensure_ascii=False)

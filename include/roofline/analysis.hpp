@@ -48,6 +48,12 @@ std::string op_advice(const op_desc& op, const std::string& bound, const std::st
 /// floor), with the measured roofs (else nominal). nullopt when not measured or no roof is known.
 std::optional<double> roof_fraction(const op_result& r, const roofline_summary& roofs);
 
+/// Marks a measured op impossible (plausible = false, causes[] filled, advice replaced) when its
+/// achieved FLOP/s exceed the nominal peak of `roofs`, or its achieved B/s the fastest memory level
+/// measured (`fastest_level_bytes_per_s`, e.g. L1), by more than roof_noise. Above the DRAM roof alone
+/// is not impossible: a working set that fits in a cache is served from it.
+void judge_plausibility(op_result& r, const roofline_summary& roofs, std::optional<double> fastest_level_bytes_per_s);
+
 /// After measurement: "stop: at the roof" when roof_fraction ≥ 0.9 (within ~10%); "launch-bound"
 /// when the measured time is under 2 × the launch floor and the roof time is below the floor;
 /// otherwise the advice is kept.

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "roofline/error.hpp"
+#include "roofline/interference.hpp"
 #include "roofline/measure.hpp"
 #include "roofline/model.hpp"
 #include "roofline/results.hpp"
@@ -61,6 +62,9 @@ class backend {
     (void)n;
     (void)m;
   }
+  /// The processes holding this device now (GPU: NVML), this one included; nullopt where the
+  /// device cannot tell (a CPU, no NVML).
+  virtual std::optional<std::vector<device_process>> device_processes() { return std::nullopt; }
   /// Runs a whole step — every op of `step` (one build_catalogue result) in step_order()
   /// (roofline/whole_step.hpp), each op verified first — as one unit: one CUDA graph on a GPU, one
   /// pass on the CPU; returns the time of the whole step (median, best, repeats; note says how).

@@ -45,7 +45,21 @@ struct interference_policy {
   double min_wall_s = 0.1;  ///< judging window: a shorter probe is judged over this much (tick: 10 ms)
 };
 
-/// True when `s` shows other work above the policy's bounds (and the interval is long enough).
+/// A process NVML (or another device driver) reports holding the device.
+struct device_process {
+  unsigned pid = 0;
+  double memory_bytes = 0;  ///< device memory it holds; 0 when not reported
+  std::string name;         ///< executable, "" when not readable
+};
+/// The processes in `seen` other than this one (`self_pid`), as "pid 1234 (python3, 12.0 GiB)".
+/// This process holds a context on the device, so it is one of `seen`; when no entry has
+/// `self_pid` (NVML reports host PIDs, this process runs in a container's PID namespace), one entry
+/// is ours and which one is unknowable: the others are then counted, "2 other process(es) (PIDs
+/// from another PID namespace: 811, 812, 9001)", and none when `seen` has one entry.
+std::vector<std::string> other_device_processes(const std::vector<device_process>& seen, unsigned self_pid);
+
+/// True when `s` shows other work above the policy's bounds (and the interval is long enough), or
+/// another process on the device (any share of a GPU disturbs a roof).
 bool disturbed(const interference_sample& s, const interference_policy& p = {});
 
 /// "other processes used 48 % of the CPU time, steal 0 %" — the words used everywhere.

@@ -11,7 +11,7 @@
 
 namespace roofline {
 
-inline constexpr const char* schema_version = "1.0";
+inline constexpr const char* schema_version = "1.1";
 
 /// One factor of a nominal-peak derivation, e.g. {"SMs", 132, "", "NVIDIA H200 datasheet"}.
 struct factor {
@@ -62,6 +62,9 @@ struct interference_sample {
   double steal_fraction = 0;      ///< time a hypervisor gave this VM's CPUs to others
   int attempts = 1;               ///< 2 when the probe was re-run because it was disturbed or noisy
   std::string verdict;            ///< "clean" | "re-run, clean" | "unreliable: <why>"
+  /// Other processes holding the device while the probe ran (GPU: NVML's running compute and
+  /// graphics processes), each "pid 1234 (python3, 12.0 GiB)"; empty on a CPU or a quiet GPU.
+  std::vector<std::string> device_processes;
 };
 
 /// The run-level verdict on interference: read before measuring (an idle check) and summed over
@@ -201,6 +204,11 @@ struct op_result {
   std::optional<double> memory_s;   ///< bytes ÷ BW(bytes): the latency-aware memory term
   std::optional<double> compute_s;  ///< FLOPs ÷ P(shape)
   std::string advice;
+  /// false when the measured op is physically impossible: faster than the nominal compute peak of its
+  /// precision, or moving bytes faster than the fastest memory level measured, beyond roof_noise
+  /// (roofline/analysis.hpp). `causes` then names the likely causes; no advice is built on it.
+  bool plausible = true;
+  std::vector<std::string> causes;
   /// "" for an op of the model's step; else the op(s) of the same scenario it is measured beside
   /// (e.g. silu_mul beside "silu + mul"): shown in the op table, never added to a step total.
   std::string alternative_to;

@@ -1,11 +1,18 @@
 // analyse(): every view of the gap, written into results.analysis. Keys: docs/formulas-analysis.md.
 #include "roofline/analysis.hpp"
 #include "roofline/record_table.hpp"
+#include "roofline/vocabulary.hpp"
 
 namespace roofline {
 
 void analyse(results& r) {
-  for (auto& op : r.ops) refresh_advice(op, r.roofline);
+  std::optional<double> fastest;  // the fastest usable memory level: nothing moves bytes faster
+  for (const auto& b : r.measured.bandwidth)
+    if (usable_as_roof(b) && (!fastest || b.bytes_per_s > *fastest)) fastest = b.bytes_per_s;
+  for (auto& op : r.ops) {
+    judge_plausibility(op, r.roofline, fastest);
+    refresh_advice(op, r.roofline);
+  }
   json a = r.analysis.is_object() ? r.analysis : json::object();
   json gaps = json::array();
   for (const auto& g : roofline_gaps(r.roofline)) gaps.push_back(g);

@@ -120,7 +120,27 @@ std::optional<double> roof_fraction(const op_result& r, const roofline_summary& 
   return t / *r.measured_s;
 }
 
+void judge_plausibility(op_result& r, const roofline_summary& roofs, std::optional<double> fastest_level_bytes_per_s) {
+  r.plausible = true;
+  r.causes.clear();
+  if (!r.measured_s || !(*r.measured_s > 0)) return;
+  std::vector<std::string> why;
+  const double flops_rate = r.flops / *r.measured_s, bytes_rate = r.bytes / *r.measured_s;
+  if (roofs.peak_nominal > 0 && flops_rate > (1 + roof_noise) * roofs.peak_nominal)
+    why.push_back(fmt::format("{:.0f}% of the nominal {} peak", 100 * flops_rate / roofs.peak_nominal, roofs.precision));
+  if (fastest_level_bytes_per_s && *fastest_level_bytes_per_s > 0 && bytes_rate > (1 + roof_noise) * *fastest_level_bytes_per_s)
+    why.push_back(fmt::format("{:.0f}% of the fastest memory level measured", 100 * bytes_rate / *fastest_level_bytes_per_s));
+  if (why.empty()) return;
+  r.plausible = false;
+  std::string what;
+  for (const auto& w : why) what += (what.empty() ? "" : " and ") + w;
+  r.causes.push_back("impossible: " + what);
+  for (auto& c : above_roof_causes()) r.causes.push_back(std::move(c));
+  r.advice = "none: a physically impossible measurement (" + what + "); find which cause applies first";
+}
+
 void refresh_advice(op_result& r, const roofline_summary& roofs) {
+  if (!r.plausible) return;  // judge_plausibility's advice stands
   const auto f = roof_fraction(r, roofs);
   if (!f) return;
   if (*f > 1.1) {  // faster than the roof allows: the bytes did not all come from DRAM/HBM

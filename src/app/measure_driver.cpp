@@ -58,6 +58,7 @@ struct attempt {
 interference_sample run_judged(const probe& p, const measure_plan& plan, measured_roofs& out) {
   auto once = [&] {
     attempt a;
+    std::vector<std::string> users = plan.device_users ? plan.device_users() : std::vector<std::string>{};
     const cpu_accounting t0 = read_cpu_accounting();
     p.run(a.m);
     // A probe shorter than the judging window is judged over the window: what other processes
@@ -67,7 +68,11 @@ interference_sample run_judged(const probe& p, const measure_plan& plan, measure
     const cpu_accounting t1 = read_cpu_accounting();
     a.s = interference_between(t0, t1);
     a.s.probe = p.name;
-    a.busy = plan.judge_cpu_interference && disturbed(a.s, plan.policy);
+    if (plan.device_users)
+      for (auto& u : plan.device_users())
+        if (std::find(users.begin(), users.end(), u) == users.end()) users.push_back(std::move(u));
+    a.s.device_processes = std::move(users);
+    a.busy = (plan.judge_cpu_interference || !a.s.device_processes.empty()) && disturbed(a.s, plan.policy);
     a.noisy = noisy_rows(a.m, plan.policy.spread);
     return a;
   };
@@ -184,6 +189,12 @@ bool measure_probes(const std::vector<probe>& probes, const measure_plan& plan, 
     report.before.probe = "idle check before measuring";
     report.before.verdict = disturbed(report.before, plan.policy) ? "busy" : "idle";
   }
+  if (plan.device_users) {  // another process on the GPU before anything runs
+    report.before.probe = "idle check before measuring";
+    report.before.device_processes = plan.device_users();
+    if (!report.before.device_processes.empty()) report.before.verdict = "busy";
+    else if (report.before.verdict.empty()) report.before.verdict = "idle";
+  }
   bool lost = false;
   std::vector<measured_roofs> runs;
   for (int run = 0; run < repeat; ++run) {
@@ -235,7 +246,10 @@ bool measure_probes(const std::vector<probe>& probes, const measure_plan& plan, 
     report.summary = fmt::format("{} result(s) kept out of the roofs: their repeats disagreed twice", report.unreliable_results);
   else
     report.summary = plan.judge_cpu_interference ? "the machine was quiet: no probe was disturbed" : "no result was unreliable";
-  if (plan.judge_cpu_interference || report.unreliable_results > 0) r.interference = std::move(report);
+  const bool device_shared =
+      !report.before.device_processes.empty() ||
+      std::any_of(report.probes.begin(), report.probes.end(), [](const interference_sample& s) { return !s.device_processes.empty(); });
+  if (plan.judge_cpu_interference || report.unreliable_results > 0 || report.busy || device_shared) r.interference = std::move(report);
   return lost;
 }
 

@@ -18,6 +18,9 @@ struct measure_plan {
   std::vector<std::string> only;   ///< --only: probe groups or names; empty = all
   int repeat = 1;                  ///< --repeat N
   bool judge_cpu_interference = false;  ///< CPU devices: judge /proc/stat interference
+  /// The other processes on the device now (GPU: NVML); a probe with any, before or after it ran, is
+  /// disturbed. Empty function: not judged.
+  std::function<std::vector<std::string>()> device_users;
   interference_policy policy;
   std::string fail_probe;          ///< test hook: a probe whose name contains this throws
   std::function<bool()> interrupted;    ///< polled between probes

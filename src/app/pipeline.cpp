@@ -266,6 +266,11 @@ results run_pipeline(const run_options& opt, const model_config& cfg, const std:
   plan.only = opt.only;
   plan.repeat = opt.repeat;
   plan.judge_cpu_interference = r.device.kind == "cpu" && opt.judge_interference;
+  if (opt.judge_interference && be->device_processes())  // the device can tell who else holds it
+    plan.device_users = [b = be.get()] {
+      const auto seen = b->device_processes();
+      return seen ? other_device_processes(*seen, static_cast<unsigned>(::getpid())) : std::vector<std::string>{};
+    };
   plan.fail_probe = opt.fail_probe;
   plan.interrupted = interrupted;
   plan.progress = progress;

@@ -24,7 +24,7 @@ RL_JSON(nominal_peak, precision, accumulate, engine, flops_per_s, formula, facto
 RL_JSON(nominal_roofs, device_name, source, factors, peaks, memory_bandwidth_bytes_per_s,
         memory_bandwidth_reason, memory_bandwidth_formula, memory_factors, notes)
 RL_JSON(stats_summary, n, min, max, median, mean, spread, range)
-RL_JSON(interference_sample, probe, wall_s, other_cpu_fraction, steal_fraction, attempts, verdict)
+RL_JSON(interference_sample, probe, wall_s, other_cpu_fraction, steal_fraction, attempts, verdict, device_processes)
 RL_JSON(interference_report, busy, summary, before, unreliable_results, probes)
 RL_JSON(telemetry_summary, samples, sample_hz, sm_clock_mhz, mem_clock_mhz, power_w, temperature_c,
         throttle_reasons, throttled_fraction)
@@ -43,7 +43,7 @@ RL_JSON(roofline_summary, precision, peak_nominal, peak_measured, bandwidth_nomi
         ridge_nominal, ridge_measured, l2_bandwidth_measured, per_precision)
 RL_JSON(op_result, name, phase, batch, seq, context, shape, dtype, count, flops, bytes, bytes_read,
         bytes_written, intensity, bound, predicted_s, measured_s, measured_note, implementation, launch_floor_s, memory_s,
-        compute_s, advice, alternative_to)
+        compute_s, advice, plausible, causes, alternative_to)
 RL_JSON(error_entry, probe, message)
 RL_JSON(tool_info, name, version, build_type, compiler, cuda_backend)
 RL_JSON(host_info, hostname, os, timestamp, command)

@@ -1,5 +1,9 @@
 #include "roofline/interference.hpp"
 
+#include <algorithm>
+
+#include "roofline/units.hpp"
+
 #include <unistd.h>
 
 #include <algorithm>
@@ -91,14 +95,40 @@ interference_sample interference_between(const cpu_accounting& a, const cpu_acco
   return s;
 }
 
+std::vector<std::string> other_device_processes(const std::vector<device_process>& seen, unsigned self_pid) {
+  auto label = [](const device_process& d) {
+    std::string what = d.name.empty() ? std::string() : d.name;
+    if (d.memory_bytes > 0) what += (what.empty() ? "" : ", ") + units::bytes_binary(d.memory_bytes);
+    return fmt::format("pid {}{}", d.pid, what.empty() ? "" : " (" + what + ")");
+  };
+  std::vector<std::string> out;
+  const bool self_listed = std::any_of(seen.begin(), seen.end(), [&](const device_process& d) { return d.pid == self_pid; });
+  if (self_listed) {
+    for (const auto& d : seen)
+      if (d.pid != self_pid) out.push_back(label(d));
+    return out;
+  }
+  if (seen.size() <= 1) return out;  // the one entry is this process, seen from outside its namespace
+  std::string pids;
+  for (const auto& d : seen) pids += (pids.empty() ? "" : ", ") + std::to_string(d.pid);
+  out.push_back(fmt::format("{} other process(es) (PIDs from another PID namespace: {})", seen.size() - 1, pids));
+  return out;
+}
+
 bool disturbed(const interference_sample& s, const interference_policy& p) {
+  if (!s.device_processes.empty()) return true;
   if (s.wall_s < p.min_wall_s) return false;
   return s.other_cpu_fraction > p.other_cpu || s.steal_fraction > p.steal;
 }
 
 std::string describe_interference(const interference_sample& s) {
-  return fmt::format("other processes used {:.0f} % of the CPU time, steal {:.0f} %, over {:.2f} s",
-                     100 * s.other_cpu_fraction, 100 * s.steal_fraction, s.wall_s);
+  std::string out = fmt::format("other processes used {:.0f} % of the CPU time, steal {:.0f} %, over {:.2f} s",
+                                100 * s.other_cpu_fraction, 100 * s.steal_fraction, s.wall_s);
+  if (!s.device_processes.empty()) {
+    out += "; other processes on the device:";
+    for (const auto& d : s.device_processes) out += " " + d;
+  }
+  return out;
 }
 
 }  // namespace roofline

@@ -115,3 +115,42 @@ TEST(PlaceKernel, BadValuesNameTheFlag) {
   EXPECT_EQ(field(1, 1, 0), "--time");
   EXPECT_EQ(field(1, 1, INFINITY), "--time");
 }
+
+TEST(Plausibility, AboveTheNominalPeakIsImpossibleAboveDramAloneIsNot) {
+  const roofline_summary roofs = h200_roofs();  // nominal fp16 peak 989 TFLOP/s (the H200 fixture, dense)
+  op_desc g;
+  g.name = "up_proj";
+  g.kind = op_kind::gemm;
+  g.ph = phase::prefill;
+  g.flops = 2.0 * 2048 * 2048 * 5632;  // 47.2 GFLOP
+  g.bytes_read = (2048.0 * 2048 + 2048.0 * 5632) * 2;
+  g.bytes_written = 2048.0 * 5632 * 2;
+  op_result r = place_op(g, roofs, 0);
+  r.measured_s = g.flops / 1.5e15;  // 1.5 PFLOP/s: 152% of the nominal peak
+  judge_plausibility(r, roofs, 30e12);
+  EXPECT_FALSE(r.plausible);
+  ASSERT_GE(r.causes.size(), 2u);
+  EXPECT_EQ(r.causes[0], "impossible: 152% of the nominal fp16 peak");
+  EXPECT_EQ(r.advice.rfind("none: a physically impossible measurement", 0), 0u);
+  refresh_advice(r, roofs);  // keeps the verdict
+  EXPECT_EQ(r.advice.rfind("none:", 0), 0u);
+
+  // A 12 MB add at 8 TB/s: above the 4.3 TB/s HBM roof (served from the 60 MiB L2) but below a
+  // 30 TB/s L1: plausible, and the JSON says so.
+  op_desc add;
+  add.name = "residual_add";
+  add.kind = op_kind::add;
+  add.flops = 1e6;
+  add.bytes_read = 8e6;
+  add.bytes_written = 4e6;
+  op_result a = place_op(add, roofs, 0);
+  a.measured_s = 12e6 / 8e12;
+  judge_plausibility(a, roofs, 30e12);
+  EXPECT_TRUE(a.plausible);
+  EXPECT_TRUE(a.causes.empty());
+  a.measured_s = 12e6 / 40e12;  // 40 TB/s: faster than any level measured
+  judge_plausibility(a, roofs, 30e12);
+  EXPECT_FALSE(a.plausible);
+  EXPECT_EQ(a.causes[0], "impossible: 133% of the fastest memory level measured");
+  EXPECT_EQ(json(a)["plausible"], false);
+}

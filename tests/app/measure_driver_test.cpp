@@ -73,6 +73,36 @@ TEST(MeasureDriver, CleanProbeRunsOnce) {
   EXPECT_FALSE(r.interference.has_value()) << "nothing to report on a GPU-style plan with clean rows";
 }
 
+TEST(MeasureDriver, AnotherProcessOnTheDeviceDisturbsEveryProbeItOverlaps) {
+  // The device reports a second process (as NVML would) during the first attempt only: the probe is
+  // re-run and kept; a process that stays makes the row unreliable, named in the verdict.
+  int calls = 0, queries = 0;
+  results r;
+  measure_plan plan;
+  plan.device_users = [&] { return ++queries <= 3 ? std::vector<std::string>{"pid 4242 (python3, 12.0 GiB)"} : std::vector<std::string>{}; };
+  measure_probes({scripted({row(100, 0.01), row(101, 0.01)}, calls)}, plan, r);
+  EXPECT_EQ(calls, 2);  // before-check + first attempt saw it; the second attempt was clean
+  ASSERT_EQ(r.measured.compute.size(), 1u);
+  EXPECT_FALSE(r.measured.compute[0].rejected);
+  ASSERT_TRUE(r.interference.has_value());
+  EXPECT_EQ(r.interference->before.verdict, "busy");
+  EXPECT_EQ(r.interference->before.device_processes, std::vector<std::string>{"pid 4242 (python3, 12.0 GiB)"});
+
+  calls = 0;
+  results r2;
+  measure_plan stays;
+  stays.device_users = [] { return std::vector<std::string>{"pid 4242 (python3, 12.0 GiB)"}; };
+  measure_probes({scripted({row(100, 0.01)}, calls)}, stays, r2);
+  EXPECT_EQ(calls, 2);
+  ASSERT_EQ(r2.measured.compute.size(), 1u);
+  EXPECT_TRUE(r2.measured.compute[0].rejected);
+  EXPECT_NE(r2.measured.compute[0].rejected_reason.find("other processes on the device: pid 4242 (python3, 12.0 GiB)"),
+            std::string::npos)
+      << r2.measured.compute[0].rejected_reason;
+  ASSERT_TRUE(r2.interference.has_value());
+  EXPECT_TRUE(r2.interference->busy);
+}
+
 TEST(MeasureDriver, RepeatKeepsTheMedianRunAndTheSpreadAcrossRuns) {
   int calls = 0;
   results r;

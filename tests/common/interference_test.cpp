@@ -63,3 +63,17 @@ TEST(Interference, ThisMachineCanBeRead) {
   EXPECT_GE(a.cpus, 1);
   EXPECT_GT(a.ticks_per_s, 0);
 }
+
+TEST(DeviceProcesses, OthersAreNamedOursIsNot) {
+  const std::vector<device_process> seen = {{100, 2.0 * (1 << 30), "roofline"}, {4242, 12.0 * (1 << 30), "python3"}, {77, 0, ""}};
+  EXPECT_EQ(other_device_processes(seen, 100), (std::vector<std::string>{"pid 4242 (python3, 12.0 GiB)", "pid 77"}));
+  EXPECT_TRUE(other_device_processes({{100, 1e9, "roofline"}}, 100).empty());
+}
+
+TEST(DeviceProcesses, InAnotherPidNamespaceOneEntryIsOursAndTheRestAreCounted) {
+  // NVML reports host PIDs; in a container getpid() is another number: our own entry cannot be named.
+  EXPECT_TRUE(other_device_processes({{811, 1e9, ""}}, 12).empty());
+  EXPECT_EQ(other_device_processes({{811, 1e9, ""}, {9001, 5e9, ""}}, 12),
+            (std::vector<std::string>{"1 other process(es) (PIDs from another PID namespace: 811, 9001)"}));
+  EXPECT_TRUE(other_device_processes({}, 12).empty());
+}

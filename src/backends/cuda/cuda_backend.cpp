@@ -1,6 +1,8 @@
 // The CUDA backend: one GPU, its stream, a cuBLASLt handle and workspace, and an NVML telemetry
 // sampler running for the backend's lifetime. Probes: bandwidth, compute, gemm, launch (probes.hpp).
 #include <cuda_runtime.h>
+
+#include <algorithm>
 #include <fmt/format.h>
 
 #include "backends/cuda/cublaslt_check.hpp"
@@ -9,6 +11,7 @@
 #include "backends/cuda/cuda_ops.hpp"
 #include "backends/cuda/probe_latency.hpp"
 #include "backends/cuda/probes.hpp"
+#include "backends/cuda/telemetry_sampler.hpp"
 #include "roofline/backend.hpp"
 #include "roofline/spec.hpp"
 
@@ -49,6 +52,38 @@ class cuda_backend final : public backend {
   }
 
   nominal_roofs nominal() override { return gpu_nominal_live(detected_.gpu); }
+
+  std::optional<std::vector<device_process>> device_processes() override {
+    const auto lib = env_.sampler->library();
+    const auto dev = env_.sampler->device();
+    if (!lib || !dev || !lib->compute_processes) return std::nullopt;
+    std::vector<device_process> out;
+    auto query = [&](auto fn) -> bool {  // NVML's two-call pattern: size, then fill
+      if (!fn) return true;
+      std::vector<cuda::nvml_process_info> buf(64);
+      unsigned n = static_cast<unsigned>(buf.size());
+      cuda::nvml_return r = fn(*dev, &n, buf.data());
+      if (r == cuda::nvml_error_insufficient_size) {
+        buf.resize(n + 16);
+        n = static_cast<unsigned>(buf.size());
+        r = fn(*dev, &n, buf.data());
+      }
+      if (r != cuda::nvml_success) return false;
+      for (unsigned i = 0; i < n; ++i) {
+        if (std::any_of(out.begin(), out.end(), [&](const device_process& d) { return d.pid == buf[i].pid; })) continue;
+        device_process d;
+        d.pid = buf[i].pid;
+        // NVML_VALUE_NOT_AVAILABLE is ~0ULL: no memory figure then
+        d.memory_bytes = buf[i].used_gpu_memory == ~0ULL ? 0.0 : static_cast<double>(buf[i].used_gpu_memory);
+        char name[256] = {0};
+        if (lib->process_name && lib->process_name(d.pid, name, sizeof name) == cuda::nvml_success) d.name = name;
+        out.push_back(std::move(d));
+      }
+      return true;
+    };
+    if (!query(lib->compute_processes) || !query(lib->graphics_processes)) return std::nullopt;
+    return out;
+  }
 
   std::vector<probe> probes(const probe_options& opt) override {
     std::vector<probe> all;

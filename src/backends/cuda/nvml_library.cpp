@@ -59,6 +59,11 @@ std::shared_ptr<nvml_library> nvml_library::open(std::string& why) {
   load(h, "nvmlDeviceGetEccMode", lib->ecc_mode);
   load(h, "nvmlDeviceGetEnforcedPowerLimit", lib->enforced_power_limit);
   load(h, "nvmlSystemGetDriverVersion", lib->driver_version);
+  if (!load(h, "nvmlDeviceGetComputeRunningProcesses_v3", lib->compute_processes))
+    load(h, "nvmlDeviceGetComputeRunningProcesses_v2", lib->compute_processes);
+  if (!load(h, "nvmlDeviceGetGraphicsRunningProcesses_v3", lib->graphics_processes))
+    load(h, "nvmlDeviceGetGraphicsRunningProcesses_v2", lib->graphics_processes);
+  load(h, "nvmlSystemGetProcessName", lib->process_name);
   if (load(h, "nvmlDeviceGetCurrentClocksEventReasons", lib->clocks_event_reasons))
     lib->reasons_symbol = "nvmlDeviceGetCurrentClocksEventReasons";
   else if (load(h, "nvmlDeviceGetCurrentClocksThrottleReasons", lib->clocks_event_reasons))

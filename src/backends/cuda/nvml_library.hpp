@@ -5,7 +5,9 @@
 //   nvmlClockType_t: NVML_CLOCK_GRAPHICS = 0, NVML_CLOCK_SM = 1, NVML_CLOCK_MEM = 2 (4.13 "Device Enums");
 //   nvmlTemperatureSensors_t: NVML_TEMPERATURE_GPU = 0; nvmlEnableState_t: DISABLED = 0, ENABLED = 1;
 //   power usage and power limits are in milliwatts, clocks in MHz, temperature in °C;
-//   clock event (throttle) reason bits: see throttle_reasons.hpp.
+//   clock event (throttle) reason bits: see throttle_reasons.hpp;
+//   nvmlProcessInfo_t (the v2 layout the _v2 and _v3 process queries fill, 5.41 "nvmlProcessInfo_t"):
+//   pid, usedGpuMemory (bytes), gpuInstanceId, computeInstanceId; NVML_ERROR_INSUFFICIENT_SIZE = 7.
 // Every call is checked: nvml_library::check() turns a non-zero nvmlReturn_t into a message naming the
 // call, the code and nvmlErrorString().
 #pragma once
@@ -23,6 +25,13 @@ inline constexpr int nvml_clock_sm = 1;
 inline constexpr int nvml_clock_mem = 2;
 inline constexpr int nvml_temperature_gpu = 0;
 inline constexpr int nvml_feature_enabled = 1;
+inline constexpr nvml_return nvml_error_insufficient_size = 7;
+struct nvml_process_info {  // nvmlProcessInfo_t
+  unsigned pid;
+  unsigned long long used_gpu_memory;
+  unsigned gpu_instance_id;
+  unsigned compute_instance_id;
+};
 
 /// The loaded library and the few functions roofline uses. Construct with open(); all function
 /// pointers except the optional ones are non-null in an opened library.
@@ -60,6 +69,9 @@ class nvml_library {
   nvml_return (*ecc_mode)(nvml_device, int*, int*) = nullptr;                   // nvmlDeviceGetEccMode(current, pending)
   nvml_return (*enforced_power_limit)(nvml_device, unsigned*) = nullptr;        // nvmlDeviceGetEnforcedPowerLimit (mW)
   nvml_return (*driver_version)(char*, unsigned) = nullptr;                     // nvmlSystemGetDriverVersion
+  nvml_return (*compute_processes)(nvml_device, unsigned*, nvml_process_info*) = nullptr;   // nvmlDeviceGetComputeRunningProcesses_v3, else _v2
+  nvml_return (*graphics_processes)(nvml_device, unsigned*, nvml_process_info*) = nullptr;  // nvmlDeviceGetGraphicsRunningProcesses_v3, else _v2
+  nvml_return (*process_name)(unsigned, char*, unsigned) = nullptr;             // nvmlSystemGetProcessName
   std::string reasons_symbol;  ///< which clocks-reasons entry point was found
 
  private:
