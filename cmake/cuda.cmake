@@ -37,12 +37,10 @@ if(ROOFLINE_HAVE_CUDA_BACKEND)
   file(GLOB ROOFLINE_CUDA_SOURCES CONFIGURE_DEPENDS src/backends/cuda/*.cu src/backends/cuda/*.cpp)
   add_library(roofline_cuda STATIC ${ROOFLINE_CUDA_SOURCES})
   target_include_directories(roofline_cuda PUBLIC include PRIVATE src)
-  target_link_libraries(roofline_cuda PUBLIC roofline_base CUDA::cudart CUDA::cublasLt CUDA::cublas ${CMAKE_DL_LIBS})
+  # roofline_spec: the backend derives its nominal roofs (gpu_nominal_live) from the live factors.
+  target_link_libraries(roofline_cuda PUBLIC roofline_base CUDA::cudart CUDA::cublasLt CUDA::cublas ${CMAKE_DL_LIBS}
+                        PRIVATE roofline_spec roofline_warnings)
   target_compile_definitions(roofline_cuda PUBLIC ROOFLINE_HAVE_CUDA=1)
-  # The backend calls into roofline_core (gpu_nominal_live) which links it: a cycle of static
-  # libraries, which CMake repeats on the link line. roofline_core is defined after this file.
-  target_link_libraries(roofline_cuda PRIVATE roofline_core)
-  target_link_libraries(roofline_cuda PRIVATE roofline_warnings)
   target_compile_options(roofline_cuda PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:--expt-relaxed-constexpr -lineinfo
                          -Xcompiler=-Wall,-Wextra,-Wno-unused-parameter>)
   option(ROOFLINE_PTXAS_VERBOSE "Print ptxas register/spill reports for the CUDA kernels" OFF)

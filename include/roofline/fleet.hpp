@@ -4,8 +4,8 @@
 // device's roofs, their spread over the fleet, the stragglers, and the interconnect roofs (NCCL
 // all-reduce / all-gather / reduce-scatter bus bandwidth) when the ranks hold ≥ 2 GPUs.
 //
-// The pure parts (roof extraction, spread, stragglers, bus-bandwidth convention, tensor-parallel
-// all-reduce prediction, rendering) are here so they test without MPI, NCCL or a GPU.
+// The pure parts (roof extraction, spread, stragglers, bus-bandwidth convention, rendering) are here
+// so they test without MPI, NCCL or a GPU; the tensor-parallel all-reduce model is in model.hpp.
 // docs/fleet.md documents the run, the conventions and their sources.
 #pragma once
 #include <cstdint>
@@ -180,34 +180,6 @@ std::vector<interconnect_result::roof> communication_roofs(const std::vector<col
 /// Predicted time of a collective of `bytes` on `n` ranks: latency + bytes × bus_factor / busbw.
 double predict_collective_s(collective c, double bytes, int n, double bus_bandwidth, double latency_s = 0);
 
-// ------------------------------------------------- tensor-parallel all-reduce ----
-
-/// One all-reduce of Megatron-style tensor parallelism (Shoeybi et al. 2019, "Megatron-LM", §3 and
-/// Fig. 4): per transformer layer, one all-reduce of the activations after the attention block (the
-/// row-parallel o_proj) and one after the MLP (the row-parallel down_proj) in the forward pass;
-/// training adds the two conjugate all-reduces of the backward pass (4 per layer).
-struct tp_allreduce_op {
-  std::string name;   ///< attention_allreduce | mlp_allreduce (+ _backward in training)
-  double bytes = 0;   ///< message = batch × tokens × hidden × dtype bytes
-  std::int64_t count = 0;  ///< instances per step (= layers)
-  double predicted_s = 0;  ///< per instance: bytes × 2(tp−1)/tp / bus_bandwidth (+ latency)
-};
-struct tp_allreduce_plan {
-  int tp = 1;
-  std::int64_t tokens = 0;  ///< batch × seq (decode: batch × 1)
-  std::vector<tp_allreduce_op> ops;
-  double bytes_per_layer = 0, seconds_per_layer = 0, seconds_per_step = 0;
-  std::string note;  ///< e.g. "tp = 1: no all-reduce"
-};
-/// The tensor-parallel all-reduces of one step of `cfg`: decode moves batch × 1 tokens per
-/// sequence, prefill and train batch × seq. `bus_bandwidth` is the measured all-reduce busbw (B/s)
-/// at tp ranks; `dtype` the activation type ("fp16": 2 bytes). TinyLlama-1.1B (hidden 2048,
-/// 22 layers), prefill batch 1 × seq 2048, fp16: 2 × 2048 × 2048 × 2 B = 16 MiB per layer.
-/// Throws input_error for tp < 1, batch or seq < 1, bus_bandwidth ≤ 0 (when tp > 1).
-tp_allreduce_plan tp_allreduce_ops(const model_config& cfg, phase ph, std::int64_t batch, std::int64_t seq,
-                                   int tp, double bus_bandwidth, const std::string& dtype = "fp16",
-                                   double latency_s = 0);
-
 // ---------------------------------------------------------------- report ----
 
 /// Everything rank 0 knows at the end of a fleet run.
@@ -220,7 +192,7 @@ struct fleet_report {
   std::vector<std::string> notes;   ///< e.g. ranks sharing a host
   std::vector<error_entry> errors;  ///< per-rank failures ("rank 1" → message)
   interconnect_result interconnect;
-  std::optional<tp_allreduce_plan> tp_decode, tp_prefill;  ///< the run's model at tp = ranks
+  std::optional<tp_allreduce_plan> tp_decode, tp_prefill;  ///< the run's model at tp = ranks (model.hpp)
   std::string model_name;
 };
 

@@ -319,6 +319,35 @@ std::vector<batch_point> linear_batch_sweep(const model_config& cfg, std::int64_
 /// nullopt when it never does (R ≥ 2·k·n / (b·(k + n)), the B → ∞ limit).
 std::optional<std::int64_t> knee_batch(std::int64_t k, std::int64_t n, int dtype_bytes, double ridge);
 
+// ---- tensor-parallel all-reduce (docs/fleet.md, "Tensor-parallel all-reduce per layer") ----
+
+/// One all-reduce of Megatron-style tensor parallelism (Shoeybi et al. 2019, "Megatron-LM", §3 and
+/// Fig. 4): per transformer layer, one all-reduce of the activations after the attention block (the
+/// row-parallel o_proj) and one after the MLP (the row-parallel down_proj) in the forward pass;
+/// training adds the two conjugate all-reduces of the backward pass (4 per layer).
+struct tp_allreduce_op {
+  std::string name;   ///< attention_allreduce | mlp_allreduce (+ _backward in training)
+  double bytes = 0;   ///< message = batch × tokens × hidden × dtype bytes
+  std::int64_t count = 0;  ///< instances per step (= layers)
+  double predicted_s = 0;  ///< per instance: bytes × 2(tp−1)/tp / bus_bandwidth (+ latency)
+};
+struct tp_allreduce_plan {
+  int tp = 1;
+  std::int64_t tokens = 0;  ///< batch × seq (decode: batch × 1)
+  std::vector<tp_allreduce_op> ops;
+  double bytes_per_layer = 0, seconds_per_layer = 0, seconds_per_step = 0;
+  std::string note;  ///< e.g. "tp = 1: no all-reduce"
+};
+/// The tensor-parallel all-reduces of one step of `cfg`: decode moves batch × 1 tokens per
+/// sequence, prefill and train batch × seq. `bus_bandwidth` is the measured all-reduce busbw (B/s)
+/// at tp ranks (the nccl-tests convention, fleet.hpp); `dtype` the activation type ("fp16": 2 bytes).
+/// TinyLlama-1.1B (hidden 2048, 22 layers), prefill batch 1 × seq 2048, fp16: 2 × 2048 × 2048 × 2 B
+/// = 16 MiB per layer.
+/// Throws input_error for tp < 1, batch or seq < 1, bus_bandwidth ≤ 0 (when tp > 1).
+tp_allreduce_plan tp_allreduce_ops(const model_config& cfg, phase ph, std::int64_t batch, std::int64_t seq,
+                                   int tp, double bus_bandwidth, const std::string& dtype = "fp16",
+                                   double latency_s = 0);
+
 /// Bytes per element of a dtype name ("fp32" 4, "fp16"/"bf16" 2, "fp8"/"int8" 1). Throws input_error.
 int dtype_bytes(const std::string& dtype);
 

@@ -66,7 +66,8 @@ struct gpu_link_info {
 /// PCIe and NVLink of a table GPU. Throws input_error as match_gpu_name.
 gpu_link_info gpu_links(const std::string& name);
 
-/// What the CUDA runtime and NVML report about a GPU.
+/// What the CUDA runtime and NVML report about a GPU (filled by the CUDA backend's detection,
+/// src/backends/cuda/cuda_detect.hpp).
 struct live_gpu {
   std::string name;            ///< cudaDeviceProp::name, e.g. "NVIDIA H200"
   int cc_major = 0, cc_minor = 0;
@@ -79,15 +80,6 @@ struct live_gpu {
   std::optional<double> power_limit_w;
   std::optional<double> l2_bytes;
 };
-
-#ifdef ROOFLINE_HAVE_CUDA
-/// Detects CUDA device `index` from the CUDA runtime (cudaGetDeviceProperties: name, compute
-/// capability, SMs, L2, memory, bus width) and NVML loaded at run time (max SM and memory clocks, ECC
-/// mode, enforced power limit; each nullopt when NVML cannot say, clocks then from the CUDA runtime).
-/// Defined in src/backends/cuda/cuda_detect.cpp. Throws probe_error when the runtime cannot describe
-/// the device. `roofline spec --device cuda:N` reaches it through make_backend(...)->nominal().
-live_gpu detect_cuda_gpu(int index);
-#endif
 
 /// Nominal roofs for the GPU in the machine: its table row when the name matches (factors marked
 /// "table", the live values added beside them), else derived from the live factors and the

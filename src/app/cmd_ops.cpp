@@ -62,8 +62,8 @@ std::pair<double, double> fleet_allreduce(const std::string& file) {
 
 /// The step's tensor-parallel all-reduces (Megatron-LM §3: two per layer forward), predicted from
 /// the all-reduce bus bandwidth: --tp-busbw, else the --device's nominal NVLink/PCIe link.
-std::optional<fleet::tp_allreduce_plan> tp_plan(const ops_options& o, const model_config& cfg, phase ph,
-                                                std::int64_t batch, std::int64_t seq, std::string& source) {
+std::optional<tp_allreduce_plan> tp_plan(const ops_options& o, const model_config& cfg, phase ph,
+                                         std::int64_t batch, std::int64_t seq, std::string& source) {
   if (o.tp < 1) throw input_error("", "--tp", "must be >= 1");
   if (o.tp == 1) return std::nullopt;
   double busbw = o.tp_busbw_gb * 1e9;
@@ -93,7 +93,7 @@ std::optional<fleet::tp_allreduce_plan> tp_plan(const ops_options& o, const mode
     throw input_error("", "--tp-busbw", "--tp needs the all-reduce bus bandwidth: --tp-busbw GB/s or --device NAME");
   }
   source += "; latency " + latency_source;
-  return fleet::tp_allreduce_ops(cfg, ph, batch, ph == phase::decode ? 1 : seq, o.tp, busbw, o.dtype, latency);
+  return tp_allreduce_ops(cfg, ph, batch, ph == phase::decode ? 1 : seq, o.tp, busbw, o.dtype, latency);
 }
 
 /// The roofs ops are placed against (one precision), with the small-work model (per-kernel floor,

@@ -33,12 +33,6 @@ bool g_ok = false;
 
 void load_once() {
   std::string err;
-  void* rt = open_first({"libcudart.so", "libcudart.so.13", "libcudart.so.12", "libcudart.so.11.0"}, g_api.cudart, err);
-  if (!rt) {
-    g_why = "CUDA runtime not found (" + err + ")";
-    return;
-  }
-  err.clear();
   void* nc = open_first({"libnccl.so.2", "libnccl.so"}, g_api.library, err);
   if (!nc) {
     g_why = "NCCL not found (" + err + ")";
@@ -50,19 +44,9 @@ void load_once() {
       bind(nc, "ncclCommInitRank", g_api.CommInitRank, why) && bind(nc, "ncclCommDestroy", g_api.CommDestroy, why) &&
       bind(nc, "ncclCommAbort", g_api.CommAbort, why) && bind(nc, "ncclAllReduce", g_api.AllReduce, why) &&
       bind(nc, "ncclAllGather", g_api.AllGather, why) && bind(nc, "ncclReduceScatter", g_api.ReduceScatter, why) &&
-      bind(nc, "ncclGetErrorString", g_api.GetErrorString, why) &&
-      bind(rt, "cudaGetDeviceCount", g_api.cudaGetDeviceCount, why) && bind(rt, "cudaSetDevice", g_api.cudaSetDevice, why) &&
-      bind(rt, "cudaMalloc", g_api.cudaMalloc, why) && bind(rt, "cudaFree", g_api.cudaFree, why) &&
-      bind(rt, "cudaMemset", g_api.cudaMemset, why) && bind(rt, "cudaStreamCreate", g_api.cudaStreamCreate, why) &&
-      bind(rt, "cudaStreamDestroy", g_api.cudaStreamDestroy, why) &&
-      bind(rt, "cudaStreamSynchronize", g_api.cudaStreamSynchronize, why) &&
-      bind(rt, "cudaEventCreate", g_api.cudaEventCreate, why) && bind(rt, "cudaEventDestroy", g_api.cudaEventDestroy, why) &&
-      bind(rt, "cudaEventRecord", g_api.cudaEventRecord, why) &&
-      bind(rt, "cudaEventSynchronize", g_api.cudaEventSynchronize, why) &&
-      bind(rt, "cudaEventElapsedTime", g_api.cudaEventElapsedTime, why) &&
-      bind(rt, "cudaGetErrorString", g_api.cudaGetErrorString, why);
+      bind(nc, "ncclGetErrorString", g_api.GetErrorString, why);
   if (!ok) {
-    g_why = "NCCL/CUDA runtime unusable (" + why + ")";
+    g_why = "NCCL unusable (" + why + ")";
     return;
   }
   if (g_api.GetVersion(&g_api.version) != 0) g_api.version = 0;

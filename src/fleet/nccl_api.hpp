@@ -1,7 +1,7 @@
-// NCCL and the CUDA runtime, loaded at run time (dlopen) so that roofline builds, links and runs on
-// machines without NCCL (or without a GPU) and says "not run (NCCL not found)" there. Private to
-// src/fleet. The typedefs mirror nccl.h (NCCL 2.x, stable C ABI) and cuda_runtime_api.h; opaque
-// handles (ncclComm_t, cudaStream_t, cudaEvent_t) are void*. No CUDA header is included.
+// NCCL, loaded at run time (dlopen) so that roofline builds, links and runs on machines without
+// NCCL and says "not run (NCCL not found)" there. Private to src/fleet. The typedefs mirror nccl.h
+// (NCCL 2.x, stable C ABI); opaque handles (ncclComm_t, cudaStream_t) are void*. The CUDA runtime is
+// not declared here: the GPU side comes from the CUDA backend (backends/cuda/collective_device.hpp).
 #pragma once
 #include <cstddef>
 #include <string>
@@ -27,29 +27,12 @@ struct nccl_api {
   result_t (*ReduceScatter)(const void*, void*, std::size_t recvcount, int dtype, int op, void* comm, void* stream) = nullptr;
   const char* (*GetErrorString)(result_t) = nullptr;
 
-  // cuda_runtime_api.h: cudaError_t is an int enum (cudaSuccess = 0).
-  int (*cudaGetDeviceCount)(int*) = nullptr;
-  int (*cudaSetDevice)(int) = nullptr;
-  int (*cudaMalloc)(void**, std::size_t) = nullptr;
-  int (*cudaFree)(void*) = nullptr;
-  int (*cudaMemset)(void*, int, std::size_t) = nullptr;
-  int (*cudaStreamCreate)(void**) = nullptr;
-  int (*cudaStreamDestroy)(void*) = nullptr;
-  int (*cudaStreamSynchronize)(void*) = nullptr;
-  int (*cudaEventCreate)(void**) = nullptr;
-  int (*cudaEventDestroy)(void*) = nullptr;
-  int (*cudaEventRecord)(void*, void*) = nullptr;
-  int (*cudaEventSynchronize)(void*) = nullptr;
-  int (*cudaEventElapsedTime)(float*, void*, void*) = nullptr;
-  const char* (*cudaGetErrorString)(int) = nullptr;
-
   int version = 0;         ///< ncclGetVersion, e.g. 22809 for 2.28.9
   std::string library;     ///< the soname that loaded
-  std::string cudart;      ///< the CUDA runtime soname that loaded
 };
 
-/// Loads libnccl.so.2 and the CUDA runtime once per process. Returns nullptr and sets `why`
-/// ("NCCL not found: <dlerror>", "CUDA runtime not found: …", "… lacks symbol X") when either is missing.
+/// Loads libnccl.so.2 once per process. Returns nullptr and sets `why` ("NCCL not found (<dlerror>)",
+/// "NCCL unusable (lacks symbol X)") when it is missing.
 const nccl_api* load_nccl(std::string& why);
 
 }  // namespace roofline::fleet

@@ -10,14 +10,19 @@
 
 #include <algorithm>
 #include <fmt/format.h>
+#include <optional>
 
 #include "fleet/nccl_api.hpp"
 #include "roofline/error.hpp"
 #include "roofline/measure.hpp"
+#ifdef ROOFLINE_HAVE_CUDA
+#include "backends/cuda/collective_device.hpp"
+#endif
 
 namespace roofline::fleet {
 
 namespace {
+#ifdef ROOFLINE_HAVE_CUDA  // the measurement; without the CUDA backend no rank has a GPU to measure
 
 constexpr std::int64_t kib = 1024, gib = 1024 * 1024 * 1024;
 
@@ -32,31 +37,15 @@ int batch_of(std::int64_t bytes) {
   return static_cast<int>(std::clamp<std::int64_t>((64 * 1024 * kib) / bytes, 1, 50));
 }
 
-struct cuda_state {
-  const nccl_api* api = nullptr;
-  void* send = nullptr;
-  void* recv = nullptr;
-  void* stream = nullptr;
-  void* start = nullptr;
-  void* stop = nullptr;
+/// The communicator, aborted or destroyed before the device's buffers and stream go.
+struct nccl_comm {
+  const nccl_api& api;
   void* comm = nullptr;
-  ~cuda_state() {
-    if (!api) return;
-    if (comm) api->CommDestroy(comm);
-    if (start) api->cudaEventDestroy(start);
-    if (stop) api->cudaEventDestroy(stop);
-    if (stream) api->cudaStreamDestroy(stream);
-    if (send) api->cudaFree(send);
-    if (recv) api->cudaFree(recv);
+  ~nccl_comm() {
+    if (comm) api.CommDestroy(comm);
   }
 };
 
-#define FLEET_CUDA(call)                                                                                 \
-  do {                                                                                                   \
-    const int rc_ = (call);                                                                              \
-    if (rc_ != 0) throw probe_error(fmt::format("{}:{}: {} failed: {}", __FILE__, __LINE__, #call,       \
-                                                api.cudaGetErrorString(rc_)));                           \
-  } while (0)
 #define FLEET_NCCL(call)                                                                                 \
   do {                                                                                                   \
     const int rc_ = (call);                                                                              \
@@ -69,6 +58,7 @@ void agree(const mpi_session& mpi, bool ok, const std::string& what, std::string
   if (mpi.max(ok ? 0 : 1) != 0) throw probe_error(err.empty() ? what + " failed on another rank" : err);
 }
 
+#endif
 }  // namespace
 
 interconnect_result run_nccl_probe(const mpi_session& mpi, int cuda_device, bool quick) {
@@ -76,7 +66,7 @@ interconnect_result run_nccl_probe(const mpi_session& mpi, int cuda_device, bool
   res.ranks = mpi.size();
   std::string why;
   const nccl_api* loaded = cuda_device >= 0 ? load_nccl(why) : nullptr;
-  // 0 ready, 1 this rank has no GPU, 2 NCCL or the CUDA runtime missing
+  // 0 ready, 1 this rank has no GPU, 2 NCCL missing
   const int local = cuda_device < 0 ? 1 : (loaded ? 0 : 2);
   const int worst = mpi.max(local);
   if (mpi.size() < 2 || worst == 1) {
@@ -88,29 +78,23 @@ interconnect_result run_nccl_probe(const mpi_session& mpi, int cuda_device, bool
     res.reason = "not run (" + (why.empty() ? std::string("NCCL not found on another rank") : why) + ")";
     return res;
   }
+#ifdef ROOFLINE_HAVE_CUDA  // (else unreachable: without the CUDA backend no rank measures a GPU)
   const nccl_api& api = *loaded;
-  res.library = fmt::format("NCCL {}.{}.{} ({}; CUDA runtime {})", api.version / 10000, (api.version / 100) % 100,
-                            api.version % 100, api.library, api.cudart);
+  res.library = fmt::format("NCCL {}.{}.{} ({})", api.version / 10000, (api.version / 100) % 100,
+                            api.version % 100, api.library);
 
   const auto sizes = message_sizes(quick);
-  const std::int64_t max_bytes = sizes.back();
-  cuda_state st;
-  st.api = &api;
+  std::optional<cuda::collective_device> dev;
+  nccl_comm st{api};
   std::string err;
   try {
     try {
-      FLEET_CUDA(api.cudaSetDevice(cuda_device));
-      FLEET_CUDA(api.cudaMalloc(&st.send, static_cast<std::size_t>(max_bytes)));
-      FLEET_CUDA(api.cudaMalloc(&st.recv, static_cast<std::size_t>(max_bytes)));
-      FLEET_CUDA(api.cudaMemset(st.send, 0, static_cast<std::size_t>(max_bytes)));
-      FLEET_CUDA(api.cudaMemset(st.recv, 0, static_cast<std::size_t>(max_bytes)));
-      FLEET_CUDA(api.cudaStreamCreate(&st.stream));
-      FLEET_CUDA(api.cudaEventCreate(&st.start));
-      FLEET_CUDA(api.cudaEventCreate(&st.stop));
+      dev.emplace(cuda_device, static_cast<std::size_t>(sizes.back()));
     } catch (const probe_error& e) {
       err = fmt::format("rank {}: {}", mpi.rank(), e.what());
     }
     agree(mpi, err.empty(), "CUDA setup", err);
+    void *send = dev->send(), *recv = dev->recv(), *stream = dev->stream();
 
     nccl_unique_id id{};
     int id_rc = 0;
@@ -134,25 +118,17 @@ interconnect_result run_nccl_probe(const mpi_session& mpi, int cuda_device, bool
         auto launch = [&] {
           switch (c) {
             case collective::all_reduce:
-              FLEET_NCCL(api.AllReduce(st.send, st.recv, per_rank, nccl_api::nccl_float32, nccl_api::nccl_sum, st.comm, st.stream));
+              FLEET_NCCL(api.AllReduce(send, recv, per_rank, nccl_api::nccl_float32, nccl_api::nccl_sum, st.comm, stream));
               break;
             case collective::all_gather:
-              FLEET_NCCL(api.AllGather(st.send, st.recv, per_rank, nccl_api::nccl_float32, st.comm, st.stream));
+              FLEET_NCCL(api.AllGather(send, recv, per_rank, nccl_api::nccl_float32, st.comm, stream));
               break;
             case collective::reduce_scatter:
-              FLEET_NCCL(api.ReduceScatter(st.send, st.recv, per_rank, nccl_api::nccl_float32, nccl_api::nccl_sum, st.comm, st.stream));
+              FLEET_NCCL(api.ReduceScatter(send, recv, per_rank, nccl_api::nccl_float32, nccl_api::nccl_sum, st.comm, stream));
               break;
           }
         };
-        auto once = [&]() -> double {
-          FLEET_CUDA(api.cudaEventRecord(st.start, st.stream));
-          for (int i = 0; i < k; ++i) launch();
-          FLEET_CUDA(api.cudaEventRecord(st.stop, st.stream));
-          FLEET_CUDA(api.cudaEventSynchronize(st.stop));
-          float ms = 0;
-          FLEET_CUDA(api.cudaEventElapsedTime(&ms, st.start, st.stop));
-          return static_cast<double>(ms) * 1e-3 / k;
-        };
+        auto once = [&] { return dev->time([&] { for (int i = 0; i < k; ++i) launch(); }) / k; };
         const stats_summary s = summarize(time_repeated(once, fixed));
         collective_point p;
         p.op = c;
@@ -165,7 +141,6 @@ interconnect_result run_nccl_probe(const mpi_session& mpi, int cuda_device, bool
         res.points.push_back(p);
       }
     }
-    FLEET_CUDA(api.cudaStreamSynchronize(st.stream));
   } catch (const probe_error& e) {
     // A failure inside a collective leaves the other ranks waiting in NCCL: abort the communicator so
     // the job ends instead of hanging (the other ranks' NCCL calls then fail too).
@@ -179,6 +154,7 @@ interconnect_result run_nccl_probe(const mpi_session& mpi, int cuda_device, bool
   }
   res.status = "measured";
   res.roofs = communication_roofs(res.points);
+#endif
   return res;
 }
 

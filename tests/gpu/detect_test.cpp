@@ -3,14 +3,14 @@
 
 #include <string>
 
+#include "backends/cuda/cuda_detect.hpp"
 #include "gpu_fixture.hpp"
-#include "roofline/spec.hpp"
 
 using namespace roofline;
 
 TEST(GpuDetect, DescribesCuda0) {
   ROOFLINE_REQUIRE_GPU();
-  const live_gpu g = detect_cuda_gpu(0);
+  const live_gpu g = cuda::detect_cuda_gpu_detailed(0).gpu;
   EXPECT_FALSE(g.name.empty());
   EXPECT_GT(g.sms, 0);
   EXPECT_GE(g.cc_major, 7);

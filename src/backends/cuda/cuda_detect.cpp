@@ -117,9 +117,3 @@ json detected_gpu::properties() const {
 }
 
 }  // namespace roofline::cuda
-
-namespace roofline {
-
-live_gpu detect_cuda_gpu(int index) { return cuda::detect_cuda_gpu_detailed(index).gpu; }
-
-}  // namespace roofline

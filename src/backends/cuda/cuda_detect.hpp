@@ -17,7 +17,8 @@ struct detected_gpu {
   json properties() const;  ///< device_info.properties
 };
 
-/// Throws probe_error (naming the call) when the CUDA runtime cannot describe device `index`.
+/// Detects CUDA device `index` from cudaGetDeviceProperties and NVML loaded at run time (the sources of each
+/// field: live_gpu in spec.hpp; `notes` where NVML could not say). Throws probe_error (naming the call).
 detected_gpu detect_cuda_gpu_detailed(int index);
 
 }  // namespace roofline::cuda

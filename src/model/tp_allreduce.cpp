@@ -6,9 +6,10 @@
 #include <fmt/format.h>
 
 #include "roofline/error.hpp"
-#include "roofline/fleet.hpp"
+#include "roofline/fleet.hpp"  // predict_collective_s: the nccl-tests bus-bandwidth convention
+#include "roofline/model.hpp"
 
-namespace roofline::fleet {
+namespace roofline {
 
 tp_allreduce_plan tp_allreduce_ops(const model_config& cfg, phase ph, std::int64_t batch, std::int64_t seq,
                                    int tp, double bus_bandwidth, const std::string& dtype, double latency_s) {
@@ -26,7 +27,7 @@ tp_allreduce_plan tp_allreduce_ops(const model_config& cfg, phase ph, std::int64
     return plan;
   }
   const double bytes = static_cast<double>(plan.tokens) * static_cast<double>(cfg.hidden) * dtype_bytes(dtype);
-  const double t = predict_collective_s(collective::all_reduce, bytes, tp, bus_bandwidth, latency_s);
+  const double t = fleet::predict_collective_s(fleet::collective::all_reduce, bytes, tp, bus_bandwidth, latency_s);
   std::vector<std::string> names = {"attention_allreduce", "mlp_allreduce"};
   if (ph == phase::train) {
     names.push_back("attention_allreduce_backward");
@@ -41,4 +42,4 @@ tp_allreduce_plan tp_allreduce_ops(const model_config& cfg, phase ph, std::int64
   return plan;
 }
 
-}  // namespace roofline::fleet
+}  // namespace roofline

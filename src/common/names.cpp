@@ -1,4 +1,4 @@
-// Names of phases, op kinds and dtypes.
+// Names of phases, op kinds and dtypes (model.hpp), in roofline_base: every layer and backend prints them.
 #include "roofline/error.hpp"
 #include "roofline/model.hpp"
 

@@ -1,4 +1,4 @@
-// Whole-step launch order and the runner chain (include/roofline/whole_step.hpp).
+// Whole-step launch order and the runner chain (whole_step.hpp): the harness both backends time a step with.
 #include "roofline/whole_step.hpp"
 
 #include <fmt/format.h>
