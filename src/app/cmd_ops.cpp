@@ -6,6 +6,8 @@
 #include <optional>
 
 #include "app/commands.hpp"
+#include "app/options.hpp"
+#include "report/units.hpp"
 #include "roofline/report.hpp"
 #include "roofline/analysis.hpp"
 #include "roofline/error.hpp"
@@ -20,11 +22,13 @@ namespace roofline::app {
 
 namespace {
 
+using report::si;
+
 struct ops_options {
   std::string model = "tinyllama-1.1b";
   std::string phase = "decode";
   std::string batch = "1";
-  std::int64_t context = 2048, seq = 2048;
+  std::int64_t context = catalogue_options{}.context, seq = catalogue_options{}.seq;
   std::string dtype = "fp16", kv_dtype;
   std::string attention = "fused", causal = "halved";
   bool recompute = false, fusion = false, fused_silu_mul = false, json = false, csv = false;
@@ -64,7 +68,6 @@ std::pair<double, double> fleet_allreduce(const std::string& file) {
 /// the all-reduce bus bandwidth: --tp-busbw, else the --device's nominal NVLink/PCIe link.
 std::optional<fleet::tp_allreduce_plan> tp_plan(const ops_options& o, const model_config& cfg, phase ph,
                                                 std::int64_t batch, std::int64_t seq, std::string& source) {
-  if (o.tp < 1) throw input_error("", "--tp", "must be >= 1");
   if (o.tp == 1) return std::nullopt;
   double busbw = o.tp_busbw_gb * 1e9;
   double latency = default_allreduce_latency_s;
@@ -76,7 +79,7 @@ std::optional<fleet::tp_allreduce_plan> tp_plan(const ops_options& o, const mode
     source = fmt::format("measured all_reduce roof of {}: {} busbw", o.tp_fleet, format_si(bw, "B/s"));
   }
   if (o.tp_latency_us) {
-    if (!(*o.tp_latency_us >= 0)) throw input_error("", "--tp-latency", "must be >= 0 µs");
+    if (!(*o.tp_latency_us >= 0)) throw input_error("", "--tp-latency", "must be >= 0 µs");  // NonNegativeNumber lets nan in
     latency = *o.tp_latency_us * 1e-6;
     latency_source = fmt::format("--tp-latency {} µs", *o.tp_latency_us);
   }
@@ -120,42 +123,21 @@ std::int64_t parse_count(const std::string& s, const char* flag) {
   return v;
 }
 
-std::optional<roofs> device_roofs(const std::string& name, const std::string& precision) {
-  const nominal_roofs nom = gpu_nominal(name);
-  const nominal_peak* p = find_peak(nom, precision);
-  if (!p) throw input_error("", "--device", nom.device_name + " has no nominal " + precision + " peak in the table");
-  if (!nom.memory_bandwidth_bytes_per_s)
-    throw input_error("", "--device", nom.device_name + ": memory bandwidth unknown (" + nom.memory_bandwidth_reason + ")");
-  // no measurement: the documented default floor and latency of the device class, said in the output
-  roofs r{p->flops_per_s, *nom.memory_bandwidth_bytes_per_s, 0,
-          fmt::format("nominal: {} {} {}", nom.device_name, p->precision, p->engine), precision,
-          default_latency_model("gpu")};
-  for (const auto& f : nom.factors)
+/// The roofs of --device / --results at the ops' precision: measured when the file has both a
+/// measured peak and bandwidth, else nominal.
+std::optional<roofs> ops_roofs(const ops_options& o, const std::string& precision) {
+  const auto c = resolve_roofs({o.device, o.results, precision, "--dtype", true});
+  if (!c) return std::nullopt;
+  const roofline_summary& s = c->summary;
+  const bool measured = s.peak_measured > 0 && s.bandwidth_measured > 0;
+  roofs r{measured ? s.peak_measured : s.peak_nominal, measured ? s.bandwidth_measured : s.bandwidth_nominal.value_or(0), 0,
+          fmt::format("{}: {} {}", measured ? "measured" : "nominal", c->source, c->precision), c->precision,
+          c->file ? latency_model_from(c->file->measured, c->device_kind, c->precision) : default_latency_model("gpu")};
+  if (!(r.peak > 0) || !(r.bandwidth > 0))
+    throw input_error(o.results, o.results.empty() ? "--device" : "roofline", c->source + ": no peak FLOP/s and memory bandwidth to place ops against");
+  for (const auto& f : c->nominal.factors)
     if (f.name == "memory size" && f.unit == "GB") r.memory_bytes = f.value * 1e9;
   return r;
-}
-
-std::optional<roofs> results_roofs(const std::string& file, const std::string& precision) {
-  const results r = load_results(file);
-  roofline_summary s = summarize_roofline(r.nominal, r.measured, precision);
-  std::string note = precision;
-  if (s.peak_measured <= 0 && s.peak_nominal <= 0) {  // no roof at this precision: the file's own summary
-    s = r.roofline;
-    note = s.precision + " (no " + precision + " roof in the file)";
-  }
-  const bool measured = s.peak_measured > 0 && s.bandwidth_measured > 0;
-  const double peak = measured ? s.peak_measured : s.peak_nominal;
-  const double bw = measured ? s.bandwidth_measured : s.bandwidth_nominal.value_or(0);
-  if (peak <= 0 || bw <= 0) throw input_error(file, "roofline", "no peak FLOP/s and bandwidth to place ops against");
-  return roofs{peak, bw, 0, fmt::format("{}: {} {} ({})", measured ? "measured" : "nominal", file, r.device.name, note), s.precision,
-               latency_model_from(r.measured, r.device.kind, s.precision)};
-}
-
-std::string si(double v, const char* unit) {
-  const char* p[] = {"", "k", "M", "G", "T", "P", "E"};
-  int i = 0;
-  while (std::abs(v) >= 999.5 && i < 6) v /= 1000, ++i;
-  return fmt::format("{:.3g} {}{}", v, p[i], unit);
 }
 
 /// t = max(FLOPs ÷ P(shape), bytes ÷ BW(bytes)) + floor and the op's class (compute / bandwidth / latency).
@@ -261,25 +243,10 @@ void run_sweep(const model_config& cfg, const ops_options& o, std::int64_t b0, s
 
 void run_ops(const ops_options& o) {
   const phase ph = parse_phase(o.phase);
-  if (o.attention != "naive" && o.attention != "fused")
-    throw input_error("", "--attention", "'" + o.attention + "' is not naive or fused");
-  if (o.causal != "full" && o.causal != "halved") throw input_error("", "--causal", "'" + o.causal + "' is not full or halved");
-  if (o.context < 1) throw input_error("", "--context", fmt::format("must be positive, got {}", o.context));
-  if (o.seq < 1) throw input_error("", "--seq", fmt::format("must be positive, got {}", o.seq));
-  if (!o.device.empty() && !o.results.empty()) throw input_error("", "--device", "give --device or --results, not both");
   const int b = dtype_bytes(o.dtype);
-  if (!o.kv_dtype.empty()) {
-    try {
-      (void)dtype_bytes(o.kv_dtype);
-    } catch (const input_error&) {
-      throw input_error("", "--kv-dtype", "'" + o.kv_dtype + "' is not a dtype (fp32, fp16, bf16, fp8, int8)");
-    }
-  }
   const model_config cfg = load_model_config(resolve_model_path(o.model));
   const std::string precision = o.dtype == "float32" ? "fp32" : o.dtype == "float16" ? "fp16" : o.dtype == "bfloat16" ? "bf16" : o.dtype;
-  std::optional<roofs> r;
-  if (!o.device.empty()) r = device_roofs(o.device, precision);
-  if (!o.results.empty()) r = results_roofs(o.results, precision);
+  const std::optional<roofs> r = ops_roofs(o, precision);
 
   const auto colon = o.batch.find(':');
   if (colon != std::string::npos && ph != phase::decode)
@@ -325,11 +292,9 @@ void run_ops(const ops_options& o) {
   const std::int64_t tokens = ph == phase::decode ? opt.batch : opt.batch * opt.seq;
   const int kvb = o.kv_dtype.empty() ? b : dtype_bytes(o.kv_dtype);
   const double kv_per_token = kv_cache_bytes_per_token(cfg, kvb);
-  const double formula = model_flops_per_token(cfg, ph, ph == phase::decode ? opt.context : opt.seq, opt.causal_halved);
-  const std::string formula_label =
-      ph == phase::train ? (opt.causal_halved ? "6N + 6·L·H·Q·T, causal halved (PaLM app. B)" : "6N + 12·L·H·Q·T (PaLM app. B)")
-      : ph == phase::prefill ? (opt.causal_halved ? "2N + 2·L·H·Q·T, causal halved" : "2N + 4·L·H·Q·T")
-                             : "2N + 4·L·H·Q·C";
+  // the model FLOPs per token `mfu` divides by: the one model, the same conventions and defaults
+  const token_flops model = model_flops_per_token(cfg, ph, ph == phase::decode ? opt.context : opt.seq,
+                                                  {flops_convention::params::matmul, opt.causal_halved});
   const double kv_total = double(opt.batch) * kv_cache_bytes(cfg, kvb, opt.context);
   const std::string causal = ph == phase::decode ? "decode: one query sees the whole cache (no mask)"
                              : opt.causal_halved ? "halved: causal triangle n(n+1)/2 pairs counted"
@@ -358,9 +323,8 @@ void run_ops(const ops_options& o) {
     j["ops"] = json::array();
     for (const auto& op : ops) j["ops"].push_back(op_json(op, r, total_s));
     json t = {{"flops", flops}, {"bytes", bytes}, {"intensity", bytes > 0 ? flops / bytes : 0}, {"tokens", tokens},
-              {"flops_per_token", flops / double(tokens)}, {"model_flops_per_token_formula", formula},
+              {"flops_per_token", flops / double(tokens)}, {"model_flops_per_token", model},
               {"kv_cache_bytes_per_token", kv_per_token}};
-    t["model_flops_per_token_formula_label"] = formula_label;
     t["memory"] = {{"weights_bytes", need.weights}, {"kv_cache_bytes", need.kv_cache},
                    {"activations_bytes", need.activations}, {"optimizer_bytes", need.optimizer},
                    {"total_bytes", need.total()}, {"device_bytes", r && r->memory_bytes > 0 ? json(r->memory_bytes) : json(nullptr)},
@@ -409,8 +373,8 @@ void run_ops(const ops_options& o) {
   print_ops(ops, r, total_s);
   std::string tail = fmt::format("\nstep total: {}FLOP, {}B, intensity {:.3g} FLOP/B over {} token(s)\n", si(flops, ""),
                                  si(bytes, ""), flops / bytes, tokens);
-  tail += fmt::format("FLOPs per token: {} (catalogue) | {} (formula: {})\n", si(flops / double(tokens), "FLOP"),
-                      si(formula, "FLOP"), formula_label);
+  tail += fmt::format("FLOPs per token: {} (catalogue) | {} (model FLOPs, as `mfu`: {}; {})\n", si(flops / double(tokens), "FLOP"),
+                      si(model.total, "FLOP"), model.formula, model.description);
   tail += fmt::format("KV cache: {} per token", si(kv_per_token, "B"));
   if (ph == phase::decode)
     tail += fmt::format(", {} for {} × {} tokens{}", si(kv_total, "B"), opt.batch, opt.context,
@@ -454,21 +418,24 @@ void add_ops(CLI::App& app, context&) {
   auto o = std::make_shared<ops_options>();
   auto* sub = app.add_subcommand("ops", "every op of a model step: FLOPs, bytes, intensity, bound, predicted time");
   sub->add_option("--model", o->model, "shipped model name or path to a HuggingFace config.json")->capture_default_str();
-  sub->add_option("--phase", o->phase, "decode | prefill | train")->capture_default_str();
+  sub->add_option("--phase", o->phase, "decode | prefill | train")->capture_default_str()->check(phase_value());
   sub->add_option("--batch", o->batch, "batch B, or B0:B1 for the decode linear batch sweep")->capture_default_str();
-  sub->add_option("--context", o->context, "decode: KV-cache length (tokens)")->capture_default_str();
-  sub->add_option("--seq", o->seq, "prefill / train: sequence length")->capture_default_str();
-  sub->add_option("--dtype", o->dtype, "weights and activations: fp32 | fp16 | bf16 | fp8")->capture_default_str();
-  sub->add_option("--kv-dtype", o->kv_dtype, "KV cache dtype (default: --dtype)");
-  sub->add_option("--attention", o->attention, "prefill/train attention: naive | fused")->capture_default_str();
-  sub->add_option("--causal", o->causal, "causal-mask FLOP convention: full | halved")->capture_default_str();
+  sub->add_option("--context", o->context, "decode: KV-cache length (tokens)")->capture_default_str()->check(finite_positive());
+  sub->add_option("--seq", o->seq, "prefill / train: sequence length")->capture_default_str()->check(finite_positive());
+  sub->add_option("--dtype", o->dtype, "weights and activations: fp32 | fp16 | bf16 | fp8")->capture_default_str()->check(dtype_value());
+  sub->add_option("--kv-dtype", o->kv_dtype, "KV cache dtype (default: --dtype)")->check(dtype_value());
+  sub->add_option("--attention", o->attention, "prefill/train attention: naive | fused")
+      ->capture_default_str()->check(CLI::IsMember({"naive", "fused"}));
+  sub->add_option("--causal", o->causal, "prefill/train attention FLOPs: halved (causal triangle) | full (PaLM)")
+      ->capture_default_str()->check(CLI::IsMember({"halved", "full"}));
   sub->add_flag("--recompute", o->recompute, "train: activation recompute (each layer's forward runs twice)");
   sub->add_flag("--fused-silu-mul", o->fused_silu_mul, "one silu_mul op instead of silu then mul");
   sub->add_flag("--fusion", o->fusion, "list fused alternatives and the bytes/time they save");
-  sub->add_option("--device", o->device, "place against this GPU's nominal roofs (spec table name)");
-  sub->add_option("--results", o->results, "place against the measured roofs of a results.json");
-  sub->add_option("--tp", o->tp, "tensor-parallel ranks: add the per-layer all-reduces (Megatron-LM)")->capture_default_str();
-  sub->add_option("--tp-busbw", o->tp_busbw_gb, "all-reduce bus bandwidth in GB/s (default: --device's nominal link)");
+  add_roofs_options(sub, o->device, o->results);
+  sub->add_option("--tp", o->tp, "tensor-parallel ranks: add the per-layer all-reduces (Megatron-LM)")
+      ->capture_default_str()->check(finite_positive());
+  sub->add_option("--tp-busbw", o->tp_busbw_gb, "all-reduce bus bandwidth in GB/s (default: --device's nominal link)")
+      ->check(CLI::NonNegativeNumber);
   sub->add_option("--tp-latency", o->tp_latency_us, "all-reduce latency in µs (default 10)")->check(CLI::NonNegativeNumber);
   sub->add_option("--tp-fleet", o->tp_fleet, "fleet results JSON: its measured all_reduce latency and busbw")->check(CLI::ExistingFile);
   sub->add_flag("--json", o->json, "machine-readable output");
