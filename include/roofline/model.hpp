@@ -240,6 +240,10 @@ double attended_keys_per_query(std::int64_t t, std::int64_t window, bool causal_
 /// (causal-halved), and on sliding layers min(T, W) (full) or attended_keys_per_query (halved).
 double attention_flops_per_token(const model_config& cfg, phase ph, std::int64_t seq_or_context, bool causal_halved);
 
+/// Throws input_error ("--context" decode, else "--seq") when t tokens exceed the model's position
+/// table (gpt2 n_positions) or trained context (max_position_embeddings): docs/formulas-model.md §5.3.
+void check_positions(const model_config& cfg, phase ph, std::int64_t t);
+
 /// The named conventions of model FLOPs per token (docs/formulas-model.md §5). The defaults are the
 /// ones `roofline ops` and `roofline mfu` both use: N = matmul weights, attention causal-halved.
 struct flops_convention {

@@ -29,32 +29,25 @@ struct mfu_options {
 };
 
 /// Everything `mfu` prints, computed once; the text and JSON printers only render it.
+/// Everything `mfu` prints, computed once; mfu_text and mfu_json only render it.
 struct mfu_result {
-  std::string model;
+  std::string model, precision, peak_label, tps_formula, convention;
   phase ph = phase::decode;
   std::int64_t batch = 1;
   int gpus = 1;
   bool default_context = false;  ///< decode without --context: catalogue_options' default, as in `ops`
-  std::string precision, peak_label;
-  double peak_flops = 0;
   token_flops fpt, all_params, full_attention;  ///< the headline and the two labelled alternatives
-  std::int64_t matmul_parameters = 0, active_parameters = 0;
+  double peak_flops = 0, peak_measured = 0, tps = 0, mfu = 0, hfu = 0, mfu_all = 0, mfu_full = 0;
   double recompute = 0;  ///< FLOPs per token HFU adds (0 without --recompute)
-  double tps = 0;
-  std::string tps_formula, convention;
-  double mfu = 0, hfu = 0, mfu_all = 0, mfu_full = 0;
   bool plausible = true;
   std::vector<std::string> causes;
-  double peak_measured = 0;
   std::optional<double> frac_measured, intensity, ceiling, ridge_nominal;
 };
 
 mfu_result compute_mfu(const mfu_options& o) {
+  const phase ph = parse_phase(o.phase_name);
   mfu_result r;
-  r.ph = parse_phase(o.phase_name);
-  r.batch = o.batch;
-  r.gpus = o.gpus;
-  const phase ph = r.ph;
+  r.ph = ph, r.batch = o.batch, r.gpus = o.gpus;
   if (!o.tpot && !o.tokens_per_s && !o.step_time) throw input_error("", "--tpot", "give one of --tpot, --tokens-per-s, --step-time");
   if (o.tpot && ph != phase::decode) throw input_error("", "--tpot", "TPOT is a decode measure: use --tokens-per-s or --step-time");
   if (o.recompute && ph != phase::train) throw input_error("", "--recompute", "recomputation applies to training only");
@@ -65,10 +58,6 @@ mfu_result compute_mfu(const mfu_options& o) {
   r.model = cfg.name;
   r.default_context = !o.seq;
   const std::int64_t T = o.seq.value_or(catalogue_options{}.context);
-  if (cfg.max_positions > 0 && T > cfg.max_positions)
-    throw input_error("", ph == phase::decode ? "--context" : "--seq",
-                      fmt::format("{} exceeds {}'s {} = {}", T, cfg.name,
-                                  cfg.family == "gpt2" ? "n_positions" : "max_position_embeddings", cfg.max_positions));
 
   // ---- the dense peak: --peak, or the device's (--device / --results) ----
   const auto roofs = resolve_roofs({o.device, o.results_file, o.precision});
@@ -96,8 +85,6 @@ mfu_result compute_mfu(const mfu_options& o) {
   r.fpt = model_flops_per_token(cfg, ph, T, {params::matmul, halved});
   r.all_params = model_flops_per_token(cfg, ph, T, {params::all, halved});
   r.full_attention = model_flops_per_token(cfg, ph, T, {params::matmul, false});
-  r.matmul_parameters = matmul_parameters(cfg);
-  r.active_parameters = cfg.active_parameters();
   r.recompute = o.recompute ? r.fpt.recompute : 0;
 
   // ---- tokens/s ----
@@ -130,7 +117,7 @@ mfu_result compute_mfu(const mfu_options& o) {
     const int wb = dtype_bytes(r.precision == "tf32" ? "fp32" : r.precision);
     // the matmul weights read once per step (the embedding gather reads B rows, not the table; MoE:
     // the experts a batch of B is expected to route to) + the KV cache
-    double weight_params = double(r.matmul_parameters);
+    double weight_params = r.fpt.n;
     if (cfg.experts > 0)
       weight_params += (expected_distinct_experts(cfg.experts, cfg.experts_per_token, o.batch) - cfg.experts_per_token) * 3.0 *
                        double(cfg.hidden * cfg.expert_intermediate * cfg.moe_layers);
@@ -154,10 +141,10 @@ json mfu_json(const mfu_result& r) {
           {"fraction_of_measured_roof", opt(r.frac_measured)},
           {"measured_peak_flops_per_s", r.peak_measured > 0 ? json(r.peak_measured) : json(nullptr)},
           {"decode_intensity", opt(r.intensity)}, {"decode_mfu_ceiling", opt(r.ceiling)}, {"ridge_nominal", opt(r.ridge_nominal)},
-          {"convention", r.convention}, {"matmul_parameters", r.matmul_parameters},
+          {"convention", r.convention}, {"matmul_parameters", std::int64_t(r.fpt.n)},
           {"all_parameters_flops_per_token", r.all_params.total}, {"all_parameters_mfu", r.mfu_all},
           {"full_attention_flops_per_token", r.full_attention.total}, {"full_attention_mfu", r.mfu_full},
-          {"active_parameters", r.active_parameters}, {"plausible", r.plausible}, {"causes", r.causes}};
+          {"active_parameters", std::int64_t(r.all_params.n)}, {"plausible", r.plausible}, {"causes", r.causes}};
 }
 
 std::string mfu_text(const mfu_result& r) {
@@ -183,7 +170,7 @@ std::string mfu_text(const mfu_result& r) {
                        r.ceiling ? fmt::format("{:.3g}%", 100 * *r.ceiling) : "unknown");
   out += fmt::format("  MFU, HFU            {}\n", r.convention);
   out += fmt::format("  alternative         N = every parameter a token uses ({}, embedding table included): {:.4g} FLOP/token → MFU {:.3g}%\n",
-                     r.active_parameters, r.all_params.total, 100 * r.mfu_all);
+                     std::int64_t(r.all_params.n), r.all_params.total, 100 * r.mfu_all);
   if (r.full_attention.total != r.fpt.total)
     out += fmt::format("  alternative         attention full T² (PaLM app. B, as most published MFUs): {} = {:.4g} FLOP/token → MFU {:.3g}%\n",
                        r.full_attention.formula, r.full_attention.total, 100 * r.mfu_full);

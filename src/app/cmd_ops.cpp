@@ -180,7 +180,7 @@ json op_json(const op_desc& op, const std::optional<roofs>& r, double total_s) {
   return j;
 }
 
-void print_ops(const std::vector<op_desc>& ops, const std::optional<roofs>& r, double total_s) {
+std::string ops_table(const std::vector<op_desc>& ops, const std::optional<roofs>& r, double total_s) {
   std::string out = fmt::format("{:<28} {:>5}  {:<34} {:>10} {:>10} {:>10} {:>9}", "op", "×", "shape", "FLOP",
                                 "read B", "written B", "FLOP/B");
   if (r) out += fmt::format(" {:>9} {:>11} {:>7}", "bound", "time", "share");
@@ -196,7 +196,7 @@ void print_ops(const std::vector<op_desc>& ops, const std::optional<roofs>& r, d
     }
     out += "\n";
   }
-  std::fputs(out.c_str(), stdout);
+  return out;
 }
 
 void run_sweep(const model_config& cfg, const ops_options& o, std::int64_t b0, std::int64_t b1, int b,
@@ -241,26 +241,25 @@ void run_sweep(const model_config& cfg, const ops_options& o, std::int64_t b0, s
   std::fputs(o.json ? (j.dump(2) + "\n").c_str() : text.c_str(), stdout);
 }
 
-void run_ops(const ops_options& o) {
-  const phase ph = parse_phase(o.phase);
-  const int b = dtype_bytes(o.dtype);
-  const model_config cfg = load_model_config(resolve_model_path(o.model));
-  const std::string precision = o.dtype == "float32" ? "fp32" : o.dtype == "float16" ? "fp16" : o.dtype == "bfloat16" ? "bf16" : o.dtype;
-  const std::optional<roofs> r = ops_roofs(o, precision);
-
-  const auto colon = o.batch.find(':');
-  if (colon != std::string::npos && ph != phase::decode)
-    throw input_error("", "--batch", fmt::format("{} is the decode linear-layer sweep; --phase {} takes one batch", o.batch, o.phase));
-  if (colon != std::string::npos && o.tp != 1)
-    throw input_error("", "--tp", "the --batch B0:B1 sweep is per GPU without tensor parallelism; give one batch");
-  if (colon != std::string::npos) {
-    const std::int64_t b0 = parse_count(o.batch.substr(0, colon), "--batch");
-    const std::int64_t b1 = parse_count(o.batch.substr(colon + 1), "--batch");
-    if (b1 < b0) throw input_error("", "--batch", fmt::format("{}: B0 must not exceed B1", o.batch));
-    run_sweep(cfg, o, b0, b1, b, r);
-    return;
-  }
+/// Everything `ops` prints for one step, computed once; ops_json and ops_text only render it.
+struct ops_result {
+  model_config cfg;
   catalogue_options opt;
+  std::vector<op_desc> ops;
+  std::optional<roofs> r;
+  memory_need need;
+  token_flops model;  ///< the model FLOPs per token `mfu` divides by: the one model, the same defaults
+  double flops = 0, bytes = 0, total_s = 0, kv_per_token = 0, kv_total = 0;
+  std::int64_t tokens = 0;
+  std::string causal, tp_source;
+  std::vector<fusion_saving> fusions;
+  std::optional<fleet::tp_allreduce_plan> tp;
+};
+
+ops_result compute_ops(const ops_options& o, const model_config& cfg, phase ph, const std::optional<roofs>& r) {
+  ops_result s;
+  s.cfg = cfg, s.r = r;
+  catalogue_options& opt = s.opt;
   opt.ph = ph;
   opt.batch = parse_count(o.batch, "--batch");
   opt.seq = o.seq;
@@ -272,8 +271,8 @@ void run_ops(const ops_options& o) {
   opt.recompute = o.recompute;
   opt.fused_silu_mul = o.fused_silu_mul;
   opt.tp = o.tp;
-  const auto ops = build_catalogue(cfg, opt);
-  const memory_need need = estimate_memory(cfg, opt, ops);
+  const auto& ops = s.ops = build_catalogue(cfg, opt);
+  const memory_need& need = s.need = estimate_memory(cfg, opt, ops);
   if (r && r->memory_bytes > 0 && need.total() > r->memory_bytes)
     throw input_error("", ph == phase::decode ? "--batch" : "--seq",
                       fmt::format("{} cannot run on {}: it needs {} per GPU (weights {}, KV cache {}, activations {}{}) but "
@@ -283,81 +282,82 @@ void run_ops(const ops_options& o) {
                                   need.optimizer > 0 ? ", gradients + optimizer " + si(need.optimizer, "B") : std::string(),
                                   si(r->memory_bytes, "B"), ph == phase::decode ? "--context" : "--seq"));
 
-  double flops = 0, bytes = 0, total_s = 0;
   for (const auto& op : ops) {
-    flops += op.flops * op.count;
-    bytes += op.bytes() * op.count;
-    if (r) total_s += op_time(op, *r) * op.count;
+    s.flops += op.flops * op.count;
+    s.bytes += op.bytes() * op.count;
+    if (r) s.total_s += op_time(op, *r) * op.count;
   }
-  const std::int64_t tokens = ph == phase::decode ? opt.batch : opt.batch * opt.seq;
-  const int kvb = o.kv_dtype.empty() ? b : dtype_bytes(o.kv_dtype);
-  const double kv_per_token = kv_cache_bytes_per_token(cfg, kvb);
-  // the model FLOPs per token `mfu` divides by: the one model, the same conventions and defaults
-  const token_flops model = model_flops_per_token(cfg, ph, ph == phase::decode ? opt.context : opt.seq,
-                                                  {flops_convention::params::matmul, opt.causal_halved});
-  const double kv_total = double(opt.batch) * kv_cache_bytes(cfg, kvb, opt.context);
-  const std::string causal = ph == phase::decode ? "decode: one query sees the whole cache (no mask)"
-                             : opt.causal_halved ? "halved: causal triangle n(n+1)/2 pairs counted"
-                                                 : "full: n² pairs counted (mask not exploited)";
-  const auto fusions = o.fusion ? fusion_savings(ops) : std::vector<fusion_saving>{};
-  std::string tp_source;
-  const auto tp = tp_plan(o, cfg, ph, opt.batch, opt.seq, tp_source);
-  if (tp && r) total_s += tp->seconds_per_step;  // one GPU's ops, then its share of the all-reduces
+  s.tokens = ph == phase::decode ? opt.batch : opt.batch * opt.seq;
+  const int kvb = dtype_bytes(o.kv_dtype.empty() ? o.dtype : o.kv_dtype);
+  s.kv_per_token = kv_cache_bytes_per_token(cfg, kvb);
+  s.model = model_flops_per_token(cfg, ph, ph == phase::decode ? opt.context : opt.seq, {flops_convention::params::matmul, opt.causal_halved});
+  s.kv_total = double(opt.batch) * kv_cache_bytes(cfg, kvb, opt.context);
+  s.causal = ph == phase::decode ? "decode: one query sees the whole cache (no mask)"
+             : opt.causal_halved ? "halved: causal triangle n(n+1)/2 pairs counted"
+                                 : "full: n² pairs counted (mask not exploited)";
+  if (o.fusion) s.fusions = fusion_savings(ops);
+  s.tp = tp_plan(o, cfg, ph, opt.batch, opt.seq, s.tp_source);
+  if (s.tp && r) s.total_s += s.tp->seconds_per_step;  // one GPU's ops, then its share of the all-reduces
+  return s;
+}
 
-  if (o.json || o.csv) {
-    json j;
-    j["model"] = {{"name", cfg.name}, {"source", cfg.source}, {"family", cfg.family}, {"model_type", cfg.model_type},
-                  {"parameters", cfg.parameters()}, {"matmul_parameters", matmul_parameters(cfg)}};
-    j["phase"] = to_string(ph);
-    j["batch"] = opt.batch;
-    j["seq"] = ph == phase::decode ? 1 : opt.seq;
-    j["context"] = ph == phase::decode ? opt.context : 0;
-    j["dtype"] = o.dtype;
-    j["kv_dtype"] = o.kv_dtype.empty() ? o.dtype : o.kv_dtype;
-    j["conventions"] = {{"attention", ph == phase::decode ? "decode" : o.attention}, {"causal", causal},
-                        {"recompute", o.recompute}, {"silu_mul", o.fused_silu_mul ? "fused" : "separate"}};
-    j["roofs"] = r ? json{{"peak_flops_per_s", r->peak}, {"bandwidth_bytes_per_s", r->bandwidth}, {"ridge", r->ridge()},
-                          {"source", r->source}, {"precision", r->precision},
-                          {"latency_model", latency_model_json(r->lat)}}
-                   : json(nullptr);
-    j["ops"] = json::array();
-    for (const auto& op : ops) j["ops"].push_back(op_json(op, r, total_s));
-    json t = {{"flops", flops}, {"bytes", bytes}, {"intensity", bytes > 0 ? flops / bytes : 0}, {"tokens", tokens},
-              {"flops_per_token", flops / double(tokens)}, {"model_flops_per_token", model},
-              {"kv_cache_bytes_per_token", kv_per_token}};
-    t["memory"] = {{"weights_bytes", need.weights}, {"kv_cache_bytes", need.kv_cache},
-                   {"activations_bytes", need.activations}, {"optimizer_bytes", need.optimizer},
-                   {"total_bytes", need.total()}, {"device_bytes", r && r->memory_bytes > 0 ? json(r->memory_bytes) : json(nullptr)},
-                   {"note", need.note}};
-    t["predicted_s"] = r ? json(total_s) : json(nullptr);
-    if (ph == phase::decode) {
-      t["kv_cache_bytes"] = kv_total;
-      t["tpot_s"] = r ? json(total_s) : json(nullptr);
-      t["tokens_per_s"] = r ? json(double(opt.batch) / total_s) : json(nullptr);
-    }
-    j["totals"] = t;
-    if (tp) {
-      json a = json::array();
-      for (const auto& x : tp->ops)
-        a.push_back({{"name", x.name}, {"bytes", x.bytes}, {"count", x.count}, {"predicted_s", x.predicted_s}});
-      j["tensor_parallel"] = {{"tp", tp->tp}, {"bus_bandwidth_source", tp_source}, {"allreduces", a},
-                              {"bytes_per_layer", tp->bytes_per_layer}, {"seconds_per_layer", tp->seconds_per_layer},
-                              {"seconds_per_step", tp->seconds_per_step}, {"note", tp->note}};
-    }
-    if (o.fusion) {
-      j["fusion"] = json::array();
-      for (const auto& f : fusions)
-        j["fusion"].push_back({{"name", f.name}, {"ops", f.ops}, {"description", f.description}, {"count", f.count},
-                               {"bytes_before", f.bytes_before}, {"bytes_after", f.bytes_after},
-                               {"bytes_saved", f.bytes_saved()}, {"fraction_saved", f.fraction_saved()},
-                               {"time_saved_bytes_only_s", r ? json(f.bytes_saved() * f.count / r->bandwidth) : json(nullptr)},
-                               {"time_saved_s", r ? json(fusion_time_saved(f, *r) * f.count) : json(nullptr)}});
-    }
-    if (o.csv) std::fputs(render_csv(j["ops"], {"name", "kind", "phase", "batch", "count", "flops", "bytes", "intensity", "bound", "predicted_s"}).c_str(), stdout);  // one line per op
-    else std::fputs((j.dump(2) + "\n").c_str(), stdout);
-    return;
+json ops_json(const ops_options& o, const ops_result& s) {
+  const auto& [cfg, opt, ops, r, need, model, flops, bytes, total_s, kv_per_token, kv_total, tokens, causal, tp_source, fusions, tp] = s;
+  const phase ph = opt.ph;
+  json j;
+  j["model"] = {{"name", cfg.name}, {"source", cfg.source}, {"family", cfg.family}, {"model_type", cfg.model_type},
+                {"parameters", cfg.parameters()}, {"matmul_parameters", matmul_parameters(cfg)}};
+  j["phase"] = to_string(ph);
+  j["batch"] = opt.batch;
+  j["seq"] = ph == phase::decode ? 1 : opt.seq;
+  j["context"] = ph == phase::decode ? opt.context : 0;
+  j["dtype"] = o.dtype;
+  j["kv_dtype"] = o.kv_dtype.empty() ? o.dtype : o.kv_dtype;
+  j["conventions"] = {{"attention", ph == phase::decode ? "decode" : o.attention}, {"causal", causal},
+                      {"recompute", o.recompute}, {"silu_mul", o.fused_silu_mul ? "fused" : "separate"}};
+  j["roofs"] = r ? json{{"peak_flops_per_s", r->peak}, {"bandwidth_bytes_per_s", r->bandwidth}, {"ridge", r->ridge()},
+                        {"source", r->source}, {"precision", r->precision},
+                        {"latency_model", latency_model_json(r->lat)}}
+                 : json(nullptr);
+  j["ops"] = json::array();
+  for (const auto& op : ops) j["ops"].push_back(op_json(op, r, total_s));
+  json t = {{"flops", flops}, {"bytes", bytes}, {"intensity", bytes > 0 ? flops / bytes : 0}, {"tokens", tokens},
+            {"flops_per_token", flops / double(tokens)}, {"model_flops_per_token", model},
+            {"kv_cache_bytes_per_token", kv_per_token}};
+  t["memory"] = {{"weights_bytes", need.weights}, {"kv_cache_bytes", need.kv_cache},
+                 {"activations_bytes", need.activations}, {"optimizer_bytes", need.optimizer},
+                 {"total_bytes", need.total()}, {"device_bytes", r && r->memory_bytes > 0 ? json(r->memory_bytes) : json(nullptr)},
+                 {"note", need.note}};
+  t["predicted_s"] = r ? json(total_s) : json(nullptr);
+  if (ph == phase::decode) {
+    t["kv_cache_bytes"] = kv_total;
+    t["tpot_s"] = r ? json(total_s) : json(nullptr);
+    t["tokens_per_s"] = r ? json(double(opt.batch) / total_s) : json(nullptr);
   }
+  j["totals"] = t;
+  if (tp) {
+    json a = json::array();
+    for (const auto& x : tp->ops)
+      a.push_back({{"name", x.name}, {"bytes", x.bytes}, {"count", x.count}, {"predicted_s", x.predicted_s}});
+    j["tensor_parallel"] = {{"tp", tp->tp}, {"bus_bandwidth_source", tp_source}, {"allreduces", a},
+                            {"bytes_per_layer", tp->bytes_per_layer}, {"seconds_per_layer", tp->seconds_per_layer},
+                            {"seconds_per_step", tp->seconds_per_step}, {"note", tp->note}};
+  }
+  if (o.fusion) {
+    j["fusion"] = json::array();
+    for (const auto& f : fusions)
+      j["fusion"].push_back({{"name", f.name}, {"ops", f.ops}, {"description", f.description}, {"count", f.count},
+                             {"bytes_before", f.bytes_before}, {"bytes_after", f.bytes_after},
+                             {"bytes_saved", f.bytes_saved()}, {"fraction_saved", f.fraction_saved()},
+                             {"time_saved_bytes_only_s", r ? json(f.bytes_saved() * f.count / r->bandwidth) : json(nullptr)},
+                             {"time_saved_s", r ? json(fusion_time_saved(f, *r) * f.count) : json(nullptr)}});
+  }
+  return j;
+}
 
+std::string ops_text(const ops_options& o, const ops_result& s) {
+  const auto& [cfg, opt, ops, r, need, model, flops, bytes, total_s, kv_per_token, kv_total, tokens, causal, tp_source, fusions, tp] = s;
+  const phase ph = opt.ph;
   std::string head = fmt::format("{} ({}, {} family, {} parameters) — {} step, batch {}", cfg.name, cfg.model_type,
                                  cfg.family, cfg.parameters(), to_string(ph), opt.batch);
   head += ph == phase::decode ? fmt::format(", context {}", opt.context) : fmt::format(", sequence {}", opt.seq);
@@ -369,8 +369,6 @@ void run_ops(const ops_options& o) {
             : "roofs: none (give --device NAME or --results FILE for bound and time)\n";
   if (r) head += fmt::format("small work: {}\n", r->lat.source);
   head += "per instance; × = instances per step\n\n";
-  std::fputs(head.c_str(), stdout);
-  print_ops(ops, r, total_s);
   std::string tail = fmt::format("\nstep total: {}FLOP, {}B, intensity {:.3g} FLOP/B over {} token(s)\n", si(flops, ""),
                                  si(bytes, ""), flops / bytes, tokens);
   tail += fmt::format("FLOPs per token: {} (catalogue) | {} (model FLOPs, as `mfu`: {}; {})\n", si(flops / double(tokens), "FLOP"),
@@ -409,7 +407,33 @@ void run_ops(const ops_options& o) {
                           si(f.bytes_before, ""), si(f.bytes_after, ""), 100 * f.fraction_saved(),
                           r ? fmt::format(" {:>11}", si(fusion_time_saved(f, *r) * f.count, "s")) : "");
   }
-  std::fputs(tail.c_str(), stdout);
+  return head + ops_table(ops, r, total_s) + tail;
+}
+
+void run_ops(const ops_options& o) {
+  const phase ph = parse_phase(o.phase);
+  const int b = dtype_bytes(o.dtype);
+  const model_config cfg = load_model_config(resolve_model_path(o.model));
+  const std::string precision = o.dtype == "float32" ? "fp32" : o.dtype == "float16" ? "fp16" : o.dtype == "bfloat16" ? "bf16" : o.dtype;
+  const std::optional<roofs> r = ops_roofs(o, precision);
+
+  const auto colon = o.batch.find(':');
+  if (colon != std::string::npos && ph != phase::decode)
+    throw input_error("", "--batch", fmt::format("{} is the decode linear-layer sweep; --phase {} takes one batch", o.batch, o.phase));
+  if (colon != std::string::npos && o.tp != 1)
+    throw input_error("", "--tp", "the --batch B0:B1 sweep is per GPU without tensor parallelism; give one batch");
+  if (colon != std::string::npos) {
+    const std::int64_t b0 = parse_count(o.batch.substr(0, colon), "--batch");
+    const std::int64_t b1 = parse_count(o.batch.substr(colon + 1), "--batch");
+    if (b1 < b0) throw input_error("", "--batch", fmt::format("{}: B0 must not exceed B1", o.batch));
+    run_sweep(cfg, o, b0, b1, b, r);
+    return;
+  }
+  const ops_result res = compute_ops(o, cfg, ph, r);
+  if (o.csv)  // one line per op
+    std::fputs(render_csv(ops_json(o, res)["ops"], {"name", "kind", "phase", "batch", "count", "flops", "bytes", "intensity", "bound", "predicted_s"}).c_str(), stdout);
+  else
+    std::fputs(o.json ? (ops_json(o, res).dump(2) + "\n").c_str() : ops_text(o, res).c_str(), stdout);
 }
 
 }  // namespace

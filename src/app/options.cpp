@@ -13,13 +13,13 @@ namespace roofline::app {
 
 namespace {
 
-/// A validator that runs `parse` and returns its input_error's problem (CLI11 prefixes the flag).
-template <class Parse>
-CLI::Validator from_parser(Parse parse, const std::string& name) {
+/// A validator whose message is `check`'s input_error without the field (CLI11 prefixes the flag).
+template <class Check>
+CLI::Validator from_check(Check check, const std::string& name) {
   return CLI::Validator(
-      [parse](std::string& s) -> std::string {
+      [check](std::string& s) -> std::string {
         try {
-          parse(s);
+          check(s);
           return {};
         } catch (const input_error& e) {
           const std::string m = e.what(), prefix = e.field() + ": ";
@@ -33,27 +33,19 @@ bool has_peak(const roofline_summary& s) { return s.peak_nominal > 0 || s.peak_m
 
 }  // namespace
 
-CLI::Validator phase_value() { return from_parser([](const std::string& s) { parse_phase(s); }, "PHASE"); }
-CLI::Validator dtype_value() { return from_parser([](const std::string& s) { dtype_bytes(s); }, "DTYPE"); }
-
+CLI::Validator phase_value() { return from_check([](const std::string& s) { parse_phase(s); }, "PHASE"); }
+CLI::Validator dtype_value() { return from_check([](const std::string& s) { dtype_bytes(s); }, "DTYPE"); }
 CLI::Validator precision_value() {
-  return from_parser(
-      [](const std::string& s) {
-        const auto& known = known_precisions();
-        if (std::find(known.begin(), known.end(), s) == known.end())
-          throw input_error("", "", "'" + s + "' is not a precision (fp64 fp32 tf32 bf16 fp16 fp8 int8)");
-      },
-      "PRECISION");
+  return from_check([](const std::string& s) {
+    const auto& k = known_precisions();
+    if (std::find(k.begin(), k.end(), s) == k.end()) throw input_error("", "", "'" + s + "' is not a precision (fp64 fp32 tf32 bf16 fp16 fp8 int8)");
+  }, "PRECISION");
 }
-
 CLI::Validator finite_positive() {
-  return CLI::Validator(
-      [](std::string& s) -> std::string {
-        double v = 0;
-        if (!CLI::detail::lexical_cast(s, v) || !std::isfinite(v) || v <= 0) return "must be a finite number > 0, got " + s;
-        return {};
-      },
-      "POSITIVE");
+  return from_check([](const std::string& s) {
+    double v = 0;
+    if (!CLI::detail::lexical_cast(s, v) || !std::isfinite(v) || v <= 0) throw input_error("", "", "must be a finite number > 0, got " + s);
+  }, "POSITIVE");
 }
 
 void add_roofs_options(CLI::App* sub, std::string& device, std::string& results_file) {
@@ -83,8 +75,7 @@ std::optional<command_roofs> resolve_roofs(const roofs_request& q) {
     r.summary = r.file->roofline;
     r.precision = r.summary.precision;
   }
-  if (!has_peak(r.summary))
-    throw input_error(q.results_file, q.precision_flag, "no " + r.precision + " peak known for " + r.source);
+  if (!has_peak(r.summary)) throw input_error(q.results_file, q.precision_flag, "no " + r.precision + " peak known for " + r.source);
   return r;
 }
 

@@ -1,5 +1,5 @@
-// What ops, mfu and place share: CLI11 validators for their option values, the --device/--results
-// pair, and the one resolution of the roofs a command places work against.
+// What ops, mfu and place share: CLI11 validators of option values, the --device/--results pair,
+// and the one resolution of the roofs a command places work against.
 #pragma once
 #include <CLI/CLI.hpp>
 #include <optional>
@@ -9,17 +9,15 @@
 
 namespace roofline::app {
 
-/// Option-value validators. Each wraps the library's one parser of that value (parse_phase,
-/// dtype_bytes, known_precisions), so CLI11 refuses a bad value while parsing, before anything runs,
-/// with one line naming the flag ("--phase: 'sideways' is not a phase (decode, prefill, train)").
+/// Validators wrapping the library's one parser of each value (parse_phase, dtype_bytes,
+/// known_precisions): CLI11 refuses a bad value while parsing, before anything runs, in one line
+/// naming the flag ("--phase: 'sideways' is not a phase (decode, prefill, train)").
 CLI::Validator phase_value();
 CLI::Validator dtype_value();
 CLI::Validator precision_value();
-/// A finite number > 0 (CLI::PositiveNumber lets "nan" through).
-CLI::Validator finite_positive();
+CLI::Validator finite_positive();  ///< a finite number > 0 (CLI::PositiveNumber lets "nan" through)
 
-/// Adds --device NAME (the spec table's nominal roofs) and --results FILE (a results.json's nominal
-/// and measured roofs), each excluding the other.
+/// Adds --device NAME (the spec table's nominal roofs) and --results FILE, each excluding the other.
 void add_roofs_options(CLI::App* sub, std::string& device, std::string& results_file);
 
 /// The roofs of --device or --results at one precision.
@@ -33,11 +31,10 @@ struct command_roofs {
 };
 
 struct roofs_request {
-  std::string device, results_file;
-  std::string precision;                       ///< "" = the default
-  std::string precision_flag = "--precision";  ///< named when the precision has no peak
-  /// With --results: a precision the file has no roof of falls back to the file's main precision,
-  /// said in `source` (ops places fp16 ops on a CPU's fp32 roofs); otherwise input_error.
+  std::string device, results_file, precision;  ///< precision "" = the default
+  std::string precision_flag = "--precision";   ///< the flag named when the precision has no peak
+  /// --results with no roof at `precision`: use the file's own summary, said in `source` (ops
+  /// places fp16 ops on a CPU's fp32 roofs); otherwise input_error.
   bool fall_back = false;
 };
 

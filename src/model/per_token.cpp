@@ -45,6 +45,7 @@ double attention_flops_per_token(const model_config& c, phase ph, std::int64_t t
 }
 
 token_flops model_flops_per_token(const model_config& c, phase ph, std::int64_t t, flops_convention conv) {
+  check_positions(c, ph, t);
   const bool matmul = conv.n == flops_convention::params::matmul, train = ph == phase::train;
   const bool halved = conv.causal_halved && ph != phase::decode;
   const double n_matmul = double(matmul_parameters(c));
