@@ -132,15 +132,14 @@ mfu_result compute_mfu(const mfu_options& o) {
 }
 
 json mfu_json(const mfu_result& r) {
-  auto opt = [](std::optional<double> v) { return v ? json(*v) : json(nullptr); };
   return {{"model", r.model}, {"phase", to_string(r.ph)}, {"batch", r.batch}, {"seq", r.fpt.tokens}, {"gpus", r.gpus},
           {"precision", r.precision}, {"peak_flops_per_s", r.peak_flops}, {"peak_source", r.peak_label},
           {"flops_per_token", r.fpt.total}, {"model_flops_per_token", r.fpt}, {"formula", r.fpt.formula},
           {"recompute_flops_per_token", r.recompute}, {"tokens_per_s", r.tps}, {"tokens_per_s_formula", r.tps_formula},
           {"model_flops_per_s", r.fpt.total * r.tps}, {"mfu", r.mfu}, {"hfu", r.hfu},
-          {"fraction_of_measured_roof", opt(r.frac_measured)},
+          {"fraction_of_measured_roof", num_or_null(r.frac_measured)},
           {"measured_peak_flops_per_s", r.peak_measured > 0 ? json(r.peak_measured) : json(nullptr)},
-          {"decode_intensity", opt(r.intensity)}, {"decode_mfu_ceiling", opt(r.ceiling)}, {"ridge_nominal", opt(r.ridge_nominal)},
+          {"decode_intensity", num_or_null(r.intensity)}, {"decode_mfu_ceiling", num_or_null(r.ceiling)}, {"ridge_nominal", num_or_null(r.ridge_nominal)},
           {"convention", r.convention}, {"matmul_parameters", std::int64_t(r.fpt.n)},
           {"all_parameters_flops_per_token", r.all_params.total}, {"all_parameters_mfu", r.mfu_all},
           {"full_attention_flops_per_token", r.full_attention.total}, {"full_attention_mfu", r.mfu_full},

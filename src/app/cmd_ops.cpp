@@ -111,14 +111,8 @@ struct roofs {
 };
 
 std::int64_t parse_count(const std::string& s, const char* flag) {
-  std::size_t used = 0;
-  long long v = 0;
-  try {
-    v = std::stoll(s, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  if (used != s.size() || s.empty()) throw input_error("", flag, "'" + s + "' is not an integer");
+  std::int64_t v = 0;
+  if (!CLI::detail::lexical_cast(s, v)) throw input_error("", flag, "'" + s + "' is not an integer");
   if (v < 1) throw input_error("", flag, fmt::format("must be positive, got {}", v));
   return v;
 }

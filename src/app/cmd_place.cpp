@@ -11,7 +11,7 @@
 #include "roofline/analysis.hpp"
 #include "roofline/error.hpp"
 #include "roofline/report.hpp"
-#include "roofline/spec.hpp"
+#include "roofline/vocabulary.hpp"
 
 namespace roofline::app {
 
@@ -28,13 +28,12 @@ struct place_options {
 std::string pct(std::optional<double> f) { return f ? fmt::format("{:.1f}%", 100.0 * *f) : "unknown"; }
 
 json placement_json(const kernel_placement& k) {
-  auto opt = [](std::optional<double> v) { return v ? json(*v) : json(nullptr); };
   return {{"flops", k.flops}, {"bytes", k.bytes}, {"seconds", k.seconds}, {"intensity", k.intensity},
           {"achieved_flops_per_s", k.achieved_flops_per_s}, {"achieved_bytes_per_s", k.achieved_bytes_per_s},
-          {"attainable_measured_flops_per_s", opt(k.attainable_measured)},
-          {"attainable_nominal_flops_per_s", opt(k.attainable_nominal)},
-          {"fraction_of_measured_roof", opt(k.fraction_measured)},
-          {"fraction_of_nominal_roof", opt(k.fraction_nominal)},
+          {"attainable_measured_flops_per_s", num_or_null(k.attainable_measured)},
+          {"attainable_nominal_flops_per_s", num_or_null(k.attainable_nominal)},
+          {"fraction_of_measured_roof", num_or_null(k.fraction_measured)},
+          {"fraction_of_nominal_roof", num_or_null(k.fraction_nominal)},
           {"bound", k.bound}, {"advice", k.advice}, {"plausible", k.plausible}, {"causes", k.causes}};
 }
 
