@@ -2,6 +2,7 @@
 # One short device session: build the h200 preset, run the GPU tests, then measure the launch and
 # one GEMM probe twice, alone and beside another process that holds the GPU (a PyTorch matmul
 # loop), to check that the second run names that process and keeps its results out of the roofs.
+# GPU tests run one at a time: tests that time the GPU must not share it (make gpu-test does the same).
 # Writes under $OUT (default ./out-h200-check): build.log, gpu-tests.log, alone/, beside/, check.md.
 # Usage: bash bench/h200-check.sh   (on the GPU machine, from the repository root)
 set -u
@@ -20,7 +21,7 @@ fi
 echo "- build: ok" >>"$OUT/check.md"
 bin=build/h200/roofline
 
-timeout "${GPU_TEST_TIMEOUT:-240}" ctest --test-dir build/h200 -L gpu -j 4 --output-on-failure >"$OUT/gpu-tests.log" 2>&1
+timeout "${GPU_TEST_TIMEOUT:-240}" ctest --test-dir build/h200 -L gpu --output-on-failure >"$OUT/gpu-tests.log" 2>&1
 echo "- GPU tests: $(grep -E 'tests passed|tests failed' "$OUT/gpu-tests.log" | tail -1)" >>"$OUT/check.md"
 grep -E '\*\*\*Failed|Timeout' "$OUT/gpu-tests.log" >>"$OUT/check.md"
 

@@ -9,7 +9,6 @@
 #include "roofline/mfu.hpp"
 #include "roofline/model.hpp"
 #include "roofline/results.hpp"
-#include "roofline/units.hpp"  // format_si, used by the commands that print an analysis
 
 namespace roofline {
 

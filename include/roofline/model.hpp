@@ -240,12 +240,46 @@ double attended_keys_per_query(std::int64_t t, std::int64_t window, bool causal_
 /// (causal-halved), and on sliding layers min(T, W) (full) or attended_keys_per_query (halved).
 double attention_flops_per_token(const model_config& cfg, phase ph, std::int64_t seq_or_context, bool causal_halved);
 
-/// Model FLOPs per token, matmul-only (the headline; PaLM, Chowdhery et al. 2022, appendix B, and
-/// Megatron-LM, Narayanan et al. 2021 §5.1, count the weight matmuls, not the embedding gather):
-/// 2·N + attention (inference), 6·N + 3 × attention (training), N = matmul_parameters().
-/// Inference full convention 2N + 4·L·H·Q·T (Kaplan et al. 2020 §2.1); training 6N + 12·L·H·Q·T.
-/// Sliding-window layers count min(T, W) keys (Mistral-7B train T = 32768: 4.91e10 instead of 9.42e10).
-double model_flops_per_token(const model_config& cfg, phase ph, std::int64_t seq_or_context, bool causal_halved);
+/// Throws input_error ("--context" decode, else "--seq") when t tokens exceed the model's position
+/// table (gpt2 n_positions) or trained context (max_position_embeddings): docs/formulas-model.md §5.3.
+void check_positions(const model_config& cfg, phase ph, std::int64_t t);
+
+/// The named conventions of model FLOPs per token (docs/formulas-model.md §5). The defaults are the
+/// ones `roofline ops` and `roofline mfu` both use: N = matmul weights, attention causal-halved.
+struct flops_convention {
+  /// N: matmul = matmul_parameters() (PaLM, Chowdhery et al. 2022, appendix B; Megatron-LM,
+  /// Narayanan et al. 2021 §5.1: the embedding gather does no FLOPs); all = active_parameters().
+  enum class params { matmul, all } n = params::matmul;
+  /// Prefill/train attention: the causal triangle, T/2 keys per query on average (what a causal
+  /// kernel computes; numerically Kaplan et al. 2020 §2.1's 2·n_layer·n_ctx·d_attn forward), or
+  /// full T² (PaLM appendix B's 12·L·H·Q·T). Decode has no mask: one query sees all C keys.
+  bool causal_halved = true;
+};
+
+/// Model FLOPs per token under one convention, each term and the words that say which.
+struct token_flops {
+  flops_convention convention;
+  phase ph = phase::decode;
+  std::int64_t tokens = 0;   ///< T (prefill/train sequence) or C (decode KV context)
+  double n = 0;              ///< N, parameters
+  double weights = 0;        ///< 2N (forward) or 6N (train)
+  double attention = 0;      ///< attention_flops_per_token()
+  double total = 0;          ///< weights + attention
+  /// FLOPs full activation recompute adds (train): each layer's forward again, not the embedding or
+  /// the logits, 2·(N_matmul − V·h) + attention ÷ 3 (Korthikanti et al. 2022 §4). HFU counts them.
+  double recompute = 0;
+  std::string formula;       ///< "6N + 6·L·H·Q·T" (+ the sliding window when there is one)
+  std::string description;   ///< what N and the attention term count, with sources
+};
+
+/// Model FLOPs per token (the one model `ops` and `mfu` use): 2·N + attention (prefill, decode),
+/// 6·N + 3 × forward attention (train). Llama-3-8B train, T = 4096, defaults: 6 × 7,504,658,432 +
+/// 6·32·32·128·4096 = 48.25 GFLOP; full attention 51.47 GFLOP. Sliding-window layers count min(T, W)
+/// keys (Mistral-7B train T = 32768, full: 4.91e10 instead of 9.42e10). Throws input_error when
+/// seq_or_context < 1.
+token_flops model_flops_per_token(const model_config& cfg, phase ph, std::int64_t seq_or_context,
+                                  flops_convention conv = {});
+void to_json(json& j, const token_flops& f);
 
 /// Bytes one token adds to the KV cache: 2 (K and V) · layers · kv_heads · head_dim · kv_dtype_bytes
 /// (TinyLlama-1.1B fp16: 2·22·4·64·2 = 22,528 B).

@@ -33,8 +33,3 @@ std::string count(std::int64_t n);           ///< thousands separators: 11000483
 std::string value(double x, const std::string& unit);
 
 }  // namespace roofline::units
-
-namespace roofline {
-/// The same as units::si (kept for the commands' text printers).
-std::string format_si(double value, const std::string& unit);
-}  // namespace roofline

@@ -64,6 +64,8 @@ std::optional<double> sm_count(const results& r);
 
 // ---- precisions and devices ----
 
+/// The precisions roofline knows, in order: fp64 fp32 tf32 bf16 fp16 fp8 int8.
+const std::vector<std::string>& known_precisions();
 /// The precision a run's ops are placed at when the user names none: fp32 on a CPU (its SIMD units
 /// have no faster dense type), fp16 on a GPU (the tensor-core type every CUDA GPU since Volta has).
 std::string default_precision(const std::string& device_kind);

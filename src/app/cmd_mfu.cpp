@@ -1,24 +1,27 @@
 // `roofline mfu`: model FLOPs utilization (and HFU) from a measured TPOT, throughput or step time,
 // against the nominal dense peak (comparable) and the measured roof (what is left to gain).
-// Formulas: docs/formulas-analysis.md §4 (PaLM appendix B).
+// Formulas: docs/formulas-analysis.md §4 (PaLM appendix B); FLOPs per token: model_flops_per_token,
+// the one model `ops` prints too (docs/formulas-model.md §5).
 #include <cmath>
 #include <cstdio>
 #include <fmt/format.h>
 #include <memory>
 
 #include "app/commands.hpp"
-#include "roofline/report.hpp"
+#include "app/options.hpp"
+#include "roofline/units.hpp"
 #include "roofline/analysis.hpp"
 #include "roofline/error.hpp"
 #include "roofline/model.hpp"
-#include "roofline/spec.hpp"
+#include "roofline/report.hpp"
+#include "roofline/vocabulary.hpp"
 
 namespace roofline::app {
 
 namespace {
 
 struct mfu_options {
-  std::string model, phase_name, device, results_file, precision, causal = "full";
+  std::string model, phase_name, device, results_file, precision, causal = "halved";
   std::optional<double> tpot, tokens_per_s, step_time, peak;
   std::int64_t batch = 1;
   std::optional<std::int64_t> seq;
@@ -26,203 +29,152 @@ struct mfu_options {
   bool recompute = false, json_out = false, csv_out = false;
 };
 
-void check_positive(std::optional<double> v, const char* field) {
-  if (v && (!std::isfinite(*v) || *v <= 0))
-    throw input_error("", field, fmt::format("must be a finite number > 0 (got {})", *v));
-}
+/// Everything `mfu` prints, computed once; the text and JSON printers only render it.
+/// Everything `mfu` prints, computed once; mfu_text and mfu_json only render it.
+struct mfu_result {
+  std::string model, precision, peak_label, tps_formula, convention;
+  phase ph = phase::decode;
+  std::int64_t batch = 1;
+  int gpus = 1;
+  bool default_context = false;  ///< decode without --context: catalogue_options' default, as in `ops`
+  token_flops fpt, all_params, full_attention;  ///< the headline and the two labelled alternatives
+  double peak_flops = 0, peak_measured = 0, tps = 0, mfu = 0, hfu = 0, mfu_all = 0, mfu_full = 0;
+  double recompute = 0;  ///< FLOPs per token HFU adds (0 without --recompute)
+  bool plausible = true;
+  std::vector<std::string> causes;
+  std::optional<double> frac_measured, intensity, ceiling, ridge_nominal;
+};
 
-const char* precision_order[] = {"bf16", "fp16", "fp32"};
-
-void run_mfu(const mfu_options& o) {
-  // ---- inputs ----
-  const int given = (o.tpot ? 1 : 0) + (o.tokens_per_s ? 1 : 0) + (o.step_time ? 1 : 0);
-  if (given != 1) throw input_error("", "--tpot", "give exactly one of --tpot, --tokens-per-s, --step-time");
-  check_positive(o.tpot, "--tpot");
-  check_positive(o.tokens_per_s, "--tokens-per-s");
-  check_positive(o.step_time, "--step-time");
-  check_positive(o.peak, "--peak");
-  if (o.batch < 1) throw input_error("", "--batch", "must be >= 1");
-  if (o.gpus < 1) throw input_error("", "--gpus", "must be >= 1");
-  if (o.seq && *o.seq < 0) throw input_error("", "--seq", "must be >= 0");
-  if (!o.device.empty() && !o.results_file.empty())
-    throw input_error("", "--device", "give either --device NAME or --results FILE, not both");
+mfu_result compute_mfu(const mfu_options& o) {
   const phase ph = parse_phase(o.phase_name);
-  const attention_convention conv = parse_attention_convention(o.causal);
+  mfu_result r;
+  r.ph = ph, r.batch = o.batch, r.gpus = o.gpus;
+  if (!o.tpot && !o.tokens_per_s && !o.step_time) throw input_error("", "--tpot", "give one of --tpot, --tokens-per-s, --step-time");
   if (o.tpot && ph != phase::decode) throw input_error("", "--tpot", "TPOT is a decode measure: use --tokens-per-s or --step-time");
-  const model_config cfg = load_model_config(resolve_model_path(o.model));
-
-  // ---- the device's roofs ----
-  nominal_roofs nom;
-  measured_roofs meas;
-  std::string device_label, results_precision;
-  if (!o.results_file.empty()) {
-    const results r = load_results(o.results_file);
-    results_precision = r.roofline.precision;
-    nom = r.nominal;
-    meas = r.measured;
-    device_label = r.device.name + " (" + o.results_file + ")";
-  } else if (!o.device.empty()) {
-    nom = gpu_nominal(o.device);
-    device_label = nom.device_name + " (spec table)";
-  } else if (!o.peak) {
-    throw input_error("", "--device", "give --device NAME, --results FILE or --peak FLOPS: MFU needs the dense peak");
-  }
-  std::string prec = o.precision;
-  if (prec.empty() && !results_precision.empty() && find_peak(nom, results_precision)) prec = results_precision;
-  if (prec.empty()) {
-    for (const char* p : precision_order)
-      if (find_peak(nom, p)) { prec = p; break; }
-    if (prec.empty()) prec = "bf16";
-  }
-  const nominal_peak* peak = find_peak(nom, prec);
-  double peak_flops = 0;
-  std::string peak_label;
-  if (o.peak) {
-    if (peak && peak->sparse_flops_per_s && std::fabs(*o.peak / *peak->sparse_flops_per_s - 1) < 0.005)
-      throw input_error("", "--peak", fmt::format("{} is the sparse {} peak of {}; MFU uses the dense peak ({})",
-                                                  format_si(*o.peak, "FLOP/s"), prec, nom.device_name, format_si(peak->flops_per_s, "FLOP/s")));
-    peak_flops = *o.peak;
-    peak_label = "--peak (dense, as given)";
-  } else {
-    if (!peak) throw input_error("", "--precision", fmt::format("no nominal {} peak for {}", prec, nom.device_name));
-    if (peak->note.find("sparse") != std::string::npos && peak->note.find("dense") == std::string::npos)
-      throw input_error("", "--precision", "the table's peak is marked sparse: a sparse peak is not a peak");
-    peak_flops = peak->flops_per_s;
-    peak_label = fmt::format("{} {} dense peak of {}", prec, peak->engine, device_label);
-  }
-  const roofline_summary roofs = summarize_roofline(nom, meas, prec);
-
-  // ---- FLOPs per token ----
-  // Headline: matmul-only (PaLM appendix B; Megatron-LM, Narayanan et al. 2021 §5.1): 2N or 6N over
-  // the weights every token multiplies (MoE: the routed experts), plus attention (sliding-window
-  // layers count at most the window). Alternative: every parameter (all experts' routed share).
-  std::int64_t T = 0;
-  std::string t_note;
-  if (o.seq) {
-    T = *o.seq;
-  } else if (ph == phase::decode) {
-    t_note = "attention not counted (give --seq C for a KV context of C tokens)";
-  } else {
+  if (o.recompute && ph != phase::train) throw input_error("", "--recompute", "recomputation applies to training only");
+  if (!o.seq && ph != phase::decode)
     throw input_error("", "--seq", "required for prefill and train: the tokens per sequence set the attention FLOPs "
                                    "(the config's max_position_embeddings is a limit, not the length you ran)");
+  const model_config cfg = load_model_config(resolve_model_path(o.model));
+  r.model = cfg.name;
+  r.default_context = !o.seq;
+  const std::int64_t T = o.seq.value_or(catalogue_options{}.context);
+
+  // ---- the dense peak: --peak, or the device's (--device / --results) ----
+  const auto roofs = resolve_roofs({o.device, o.results_file, o.precision});
+  if (!roofs && !o.peak) throw input_error("", "--device", "give --device NAME, --results FILE or --peak FLOPS: MFU needs the dense peak");
+  r.precision = roofs ? roofs->precision : o.precision.empty() ? default_precision("cuda") : o.precision;
+  const nominal_peak* peak = roofs ? peak_for(roofs->nominal, r.precision) : nullptr;
+  if (o.peak) {
+    if (peak && peak->sparse_flops_per_s && std::fabs(*o.peak / *peak->sparse_flops_per_s - 1) < 0.005)
+      throw input_error("", "--peak", fmt::format("{} is the sparse {} peak of {}; MFU uses the dense peak ({})", units::si(*o.peak, "FLOP/s"),
+                                                  r.precision, roofs->nominal.device_name, units::si(peak->flops_per_s, "FLOP/s")));
+    r.peak_flops = *o.peak;
+    r.peak_label = "--peak (dense, as given)";
+  } else {
+    if (!peak) throw input_error("", "--precision", fmt::format("no nominal {} peak for {}", r.precision, roofs->source));
+    if (peak->note.find("sparse") != std::string::npos && peak->note.find("dense") == std::string::npos)
+      throw input_error("", "--precision", "the table's peak is marked sparse: a sparse peak is not a peak");
+    r.peak_flops = peak->flops_per_s;
+    r.peak_label = fmt::format("{} {} dense peak of {}", r.precision, peak->engine, roofs->source);
   }
-  if (ph != phase::decode && T < 1) throw input_error("", "--seq", "must be >= 1 for prefill and train");
-  if (T > 0 && cfg.max_positions > 0 && T > cfg.max_positions)
-    throw input_error("", "--seq", fmt::format("{} exceeds {}'s {} = {}", T, cfg.name,
-                                               cfg.family == "gpt2" ? "n_positions" : "max_position_embeddings", cfg.max_positions));
-  const attention_convention used_conv = ph == phase::decode ? attention_convention::full : conv;
-  const bool halved = used_conv == attention_convention::causal_halved;
-  const double mult = ph == phase::train ? 6.0 : 2.0;
-  const double N = static_cast<double>(matmul_parameters(cfg));
-  const double attn = T > 0 ? attention_flops_per_token(cfg, ph, T, halved) : 0.0;
-  const double fpt = mult * N + attn;
-  // every parameter a token uses: the active parameters (embedding, norms and biases included)
-  const double all_params = static_cast<double>(cfg.active_parameters());
-  const double fpt_all = mult * all_params + attn;
-  std::string formula = ph == phase::train
-                            ? (halved ? "6N + 6·L·H·Q·T (PaLM appendix B, attention halved for the causal mask)"
-                                      : "6N + 12·L·H·Q·T (PaLM, Chowdhery et al. 2022, appendix B)")
-                            : (halved ? "2N + 2·L·H·Q·T (forward pass, attention halved for the causal mask)"
-                                      : "2N + 4·L·H·Q·T (forward pass; Kaplan et al. 2020 §2.1, PaLM appendix B)");
-  if (cfg.sliding_window > 0)
-    formula += fmt::format("; T capped at the {}-token window on {} of {} layers", cfg.sliding_window, cfg.sliding_layers, cfg.layers);
-  double recompute = 0;
-  if (o.recompute) {
-    if (ph != phase::train) throw input_error("", "--recompute", "recomputation applies to training only");
-    // Full activation recompute re-runs each layer's forward, not the embedding or the logits
-    // (Megatron-LM, Korthikanti et al. 2022 §4): 2·(N − V·h) + the forward attention term.
-    recompute = 2.0 * (N - static_cast<double>(cfg.vocab) * static_cast<double>(cfg.hidden)) + attn / 3.0;
-  }
+  if (roofs) r.peak_measured = roofs->summary.peak_measured, r.ridge_nominal = roofs->summary.ridge_nominal;
+
+  // ---- FLOPs per token: the one model, the same conventions and defaults as `ops` ----
+  using params = flops_convention::params;
+  const bool halved = o.causal == "halved";
+  r.fpt = model_flops_per_token(cfg, ph, T, {params::matmul, halved});
+  r.all_params = model_flops_per_token(cfg, ph, T, {params::all, halved});
+  r.full_attention = model_flops_per_token(cfg, ph, T, {params::matmul, false});
+  r.recompute = o.recompute ? r.fpt.recompute : 0;
 
   // ---- tokens/s ----
-  double tps = 0;
-  std::string tps_formula;
-  const double tokens_per_step = static_cast<double>(o.batch) * (ph == phase::decode ? 1.0 : static_cast<double>(T));
+  const double tokens_per_step = double(o.batch) * (ph == phase::decode ? 1.0 : double(T));
   if (o.tpot) {
-    tps = static_cast<double>(o.batch) / *o.tpot;
-    tps_formula = fmt::format("batch ÷ TPOT = {} ÷ {} s", o.batch, *o.tpot);
+    r.tps = double(o.batch) / *o.tpot;
+    r.tps_formula = fmt::format("batch ÷ TPOT = {} ÷ {} s", o.batch, *o.tpot);
   } else if (o.tokens_per_s) {
-    tps = *o.tokens_per_s;
-    tps_formula = fmt::format("--tokens-per-s, measured over {} GPU(s) together", o.gpus);
+    r.tps = *o.tokens_per_s;
+    r.tps_formula = fmt::format("--tokens-per-s, measured over {} GPU(s) together", o.gpus);
   } else {
-    if (ph != phase::decode && T == 0) throw input_error("", "--seq", "a step of --step-time needs --seq > 0");
-    tps = tokens_per_step / *o.step_time;
-    tps_formula = fmt::format("batch × tokens per sequence ÷ step time = {} ÷ {} s", tokens_per_step, *o.step_time);
+    r.tps = tokens_per_step / *o.step_time;
+    r.tps_formula = fmt::format("batch × tokens per sequence ÷ step time = {} ÷ {} s", tokens_per_step, *o.step_time);
   }
-  const double mfu = model_flops_utilization(fpt, tps, peak_flops, o.gpus);
-  const double mfu_all = model_flops_utilization(fpt_all, tps, peak_flops, o.gpus);
-  const double hfu = model_flops_utilization(fpt + recompute, tps, peak_flops, o.gpus);
+  r.mfu = model_flops_utilization(r.fpt.total, r.tps, r.peak_flops, o.gpus);
+  r.mfu_all = model_flops_utilization(r.all_params.total, r.tps, r.peak_flops, o.gpus);
+  r.mfu_full = model_flops_utilization(r.full_attention.total, r.tps, r.peak_flops, o.gpus);
+  r.hfu = model_flops_utilization(r.fpt.total + r.recompute, r.tps, r.peak_flops, o.gpus);
   // Above 100% is impossible: the model FLOP/s cannot exceed the dense peak.
-  const bool plausible = !(mfu > 1.0) && !(hfu > 1.0);
-  std::vector<std::string> causes;
-  if (!plausible)
-    causes = {"timing without device synchronisation: the time (TPOT, step) stopped before the GPU finished",
-              "tokens/s measured over more GPUs than --gpus, or counted per sequence twice",
-              "wrong sequence length or batch: --seq / --batch larger than what ran over-counts FLOPs per token",
-              "a sparse peak or a lower precision than the one run (e.g. an fp8 run against a bf16 peak)"};
-  std::optional<double> frac_measured;
-  if (roofs.peak_measured > 0) frac_measured = fpt * tps / (roofs.peak_measured * o.gpus);
+  r.plausible = !(r.mfu > 1.0) && !(r.hfu > 1.0);
+  if (!r.plausible)
+    r.causes = {"timing without device synchronisation: the time (TPOT, step) stopped before the GPU finished",
+                "tokens/s measured over more GPUs than --gpus, or counted per sequence twice",
+                "wrong sequence length or batch: --seq / --batch larger than what ran over-counts FLOPs per token",
+                "a sparse peak or a lower precision than the one run (e.g. an fp8 run against a bf16 peak)"};
+  if (r.peak_measured > 0) r.frac_measured = r.fpt.total * r.tps / (r.peak_measured * o.gpus);
 
   // ---- decode: MFU ≈ intensity ÷ ridge ----
-  std::optional<double> intensity, ceiling;
   if (ph == phase::decode) {
-    const int wb = dtype_bytes(prec == "tf32" ? "fp32" : prec);
+    const int wb = dtype_bytes(r.precision == "tf32" ? "fp32" : r.precision);
     // the matmul weights read once per step (the embedding gather reads B rows, not the table; MoE:
     // the experts a batch of B is expected to route to) + the KV cache
-    double weight_params = N;
+    double weight_params = r.fpt.n;
     if (cfg.experts > 0)
-      weight_params = N +
-                      (expected_distinct_experts(cfg.experts, cfg.experts_per_token, o.batch) - cfg.experts_per_token) *
-                          3.0 * static_cast<double>(cfg.hidden * cfg.expert_intermediate * cfg.moe_layers);
-    const double step_bytes = weight_params * wb + static_cast<double>(o.batch) * (T > 0 ? kv_cache_bytes(cfg, wb, T) : 0.0);
-    intensity = fpt * static_cast<double>(o.batch) / step_bytes;
-    if (roofs.ridge_nominal && !o.peak) ceiling = std::min(1.0, *intensity / *roofs.ridge_nominal);
+      weight_params += (expected_distinct_experts(cfg.experts, cfg.experts_per_token, o.batch) - cfg.experts_per_token) * 3.0 *
+                       double(cfg.hidden * cfg.expert_intermediate * cfg.moe_layers);
+    const double step_bytes = weight_params * wb + double(o.batch) * kv_cache_bytes(cfg, wb, T);
+    r.intensity = r.fpt.total * double(o.batch) / step_bytes;
+    if (r.ridge_nominal && !o.peak) r.ceiling = std::min(1.0, *r.intensity / *r.ridge_nominal);
   }
+  r.convention = fmt::format("MFU = model FLOPs per token × tokens/s ÷ (dense peak × GPUs) (PaLM app. B); HFU adds {}",
+                             o.recompute ? "each layer's recomputed forward (not the embedding or logits: Megatron)"
+                                         : "nothing (no recompute)");
+  return r;
+}
 
-  const std::string convention = fmt::format(
-      "MFU = model FLOPs per token × tokens/s ÷ (dense peak × GPUs); N = {} matmul weights per token (PaLM appendix B, "
-      "Megatron-LM: the embedding gather does no FLOPs{}); attention {}; HFU adds {}",
-      matmul_parameters(cfg), cfg.experts > 0 ? "; MoE: the routed experts and the router" : "", to_string(used_conv),
-      o.recompute ? "each layer's recomputed forward (not the embedding or logits: Megatron)" : "nothing (no recompute)");
-  if (o.json_out || o.csv_out) {
-    auto opt = [](std::optional<double> v) { return v ? json(*v) : json(nullptr); };
-    json j = {{"model", cfg.name}, {"phase", to_string(ph)}, {"batch", o.batch}, {"seq", T}, {"gpus", o.gpus},
-              {"precision", prec}, {"peak_flops_per_s", peak_flops}, {"peak_source", peak_label},
-              {"flops_per_token", fpt}, {"recompute_flops_per_token", recompute}, {"formula", formula},
-              {"tokens_per_s", tps}, {"tokens_per_s_formula", tps_formula}, {"model_flops_per_s", fpt * tps},
-              {"mfu", mfu}, {"hfu", hfu}, {"fraction_of_measured_roof", opt(frac_measured)},
-              {"measured_peak_flops_per_s", roofs.peak_measured > 0 ? json(roofs.peak_measured) : json(nullptr)},
-              {"decode_intensity", opt(intensity)}, {"decode_mfu_ceiling", opt(ceiling)},
-              {"ridge_nominal", opt(roofs.ridge_nominal)}, {"convention", convention}, {"note", t_note},
-              {"matmul_parameters", matmul_parameters(cfg)}, {"all_parameters_flops_per_token", fpt_all},
-              {"all_parameters_mfu", mfu_all}, {"active_parameters", cfg.active_parameters()},
-              {"plausible", plausible}, {"causes", causes}};
-    if (o.csv_out) std::fputs(render_csv(j, {"model", "phase", "batch", "seq", "gpus", "mfu", "hfu"}).c_str(), stdout);  // a header line and one value line
-    else std::printf("%s\n", j.dump(2).c_str());
-    return;
-  }
-  std::string out = fmt::format("roofline mfu: {}, {}, batch {}, {} {}, {} GPU(s)\n", cfg.name, to_string(ph), o.batch,
-                                ph == phase::decode ? "context" : "seq", T, o.gpus);
-  out += fmt::format("  FLOPs per token     {} = {:.4g} FLOP{}\n", formula, fpt, t_note.empty() ? "" : "  (" + t_note + ")");
-  out += fmt::format("  tokens/s            {} = {:.4g}\n", tps_formula, tps);
-  out += fmt::format("  model FLOP/s        {:.4g} × {:.4g} = {}\n", fpt, tps, format_si(fpt * tps, "FLOP/s"));
-  out += fmt::format("  peak                {} × {} GPU(s) = {}\n", peak_label, o.gpus, format_si(peak_flops * o.gpus, "FLOP/s"));
-  out += fmt::format("  MFU (vs nominal)    {:.3g}%      fraction of measured roof: {}\n", 100 * mfu,
-                     frac_measured ? fmt::format("{:.3g}% (measured {} {})", 100 * *frac_measured, prec, format_si(roofs.peak_measured, "FLOP/s"))
-                                   : std::string("unknown (no measured roof: give --results FILE)"));
-  out += fmt::format("  HFU                 {:.3g}%{}\n", 100 * hfu, o.recompute ? " (with recomputed FLOPs)" : " (= MFU: nothing recomputed)");
-  if (!plausible) {
+json mfu_json(const mfu_result& r) {
+  return {{"model", r.model}, {"phase", to_string(r.ph)}, {"batch", r.batch}, {"seq", r.fpt.tokens}, {"gpus", r.gpus},
+          {"precision", r.precision}, {"peak_flops_per_s", r.peak_flops}, {"peak_source", r.peak_label},
+          {"flops_per_token", r.fpt.total}, {"model_flops_per_token", r.fpt}, {"formula", r.fpt.formula},
+          {"recompute_flops_per_token", r.recompute}, {"tokens_per_s", r.tps}, {"tokens_per_s_formula", r.tps_formula},
+          {"model_flops_per_s", r.fpt.total * r.tps}, {"mfu", r.mfu}, {"hfu", r.hfu},
+          {"fraction_of_measured_roof", num_or_null(r.frac_measured)},
+          {"measured_peak_flops_per_s", r.peak_measured > 0 ? json(r.peak_measured) : json(nullptr)},
+          {"decode_intensity", num_or_null(r.intensity)}, {"decode_mfu_ceiling", num_or_null(r.ceiling)}, {"ridge_nominal", num_or_null(r.ridge_nominal)},
+          {"convention", r.convention}, {"matmul_parameters", std::int64_t(r.fpt.n)},
+          {"all_parameters_flops_per_token", r.all_params.total}, {"all_parameters_mfu", r.mfu_all},
+          {"full_attention_flops_per_token", r.full_attention.total}, {"full_attention_mfu", r.mfu_full},
+          {"active_parameters", std::int64_t(r.all_params.n)}, {"plausible", r.plausible}, {"causes", r.causes}};
+}
+
+std::string mfu_text(const mfu_result& r) {
+  std::string out = fmt::format("roofline mfu: {}, {}, batch {}, {} {}{}, {} GPU(s)\n", r.model, to_string(r.ph), r.batch,
+                                r.ph == phase::decode ? "context" : "seq", r.fpt.tokens, r.default_context ? " (default)" : "", r.gpus);
+  out += fmt::format("  FLOPs per token     {} = {:.4g} FLOP\n", r.fpt.formula, r.fpt.total);
+  out += fmt::format("  convention          {}\n", r.fpt.description);
+  out += fmt::format("  tokens/s            {} = {:.4g}\n", r.tps_formula, r.tps);
+  out += fmt::format("  model FLOP/s        {:.4g} × {:.4g} = {}\n", r.fpt.total, r.tps, units::si(r.fpt.total * r.tps, "FLOP/s"));
+  out += fmt::format("  peak                {} × {} GPU(s) = {}\n", r.peak_label, r.gpus, units::si(r.peak_flops * r.gpus, "FLOP/s"));
+  out += fmt::format("  MFU (vs nominal)    {:.3g}%      fraction of measured roof: {}\n", 100 * r.mfu,
+                     r.frac_measured ? fmt::format("{:.3g}% (measured {} {})", 100 * *r.frac_measured, r.precision,
+                                                   units::si(r.peak_measured, "FLOP/s"))
+                                     : std::string("unknown (no measured roof: give --results FILE)"));
+  out += fmt::format("  HFU                 {:.3g}%{}\n", 100 * r.hfu, r.recompute > 0 ? " (with recomputed FLOPs)" : " (= MFU: nothing recomputed)");
+  if (!r.plausible) {
     out += "  IMPOSSIBLE          MFU/HFU above 100%: the model FLOP/s exceed the dense peak; likely causes:\n";
-    for (const auto& c : causes) out += "                        - " + c + "\n";
+    for (const auto& c : r.causes) out += "                        - " + c + "\n";
   }
-  if (intensity)
+  if (r.intensity)
     out += fmt::format("  decode ceiling      intensity {:.3g} FLOP/B ÷ ridge {} = {}: decode is bandwidth-bound, MFU ≈ intensity ÷ ridge\n",
-                       *intensity, roofs.ridge_nominal ? fmt::format("{:.3g} FLOP/B", *roofs.ridge_nominal) : "unknown",
-                       ceiling ? fmt::format("{:.3g}%", 100 * *ceiling) : "unknown");
-  out += fmt::format("  convention          {}\n", convention);
+                       *r.intensity, r.ridge_nominal ? fmt::format("{:.3g} FLOP/B", *r.ridge_nominal) : "unknown",
+                       r.ceiling ? fmt::format("{:.3g}%", 100 * *r.ceiling) : "unknown");
+  out += fmt::format("  MFU, HFU            {}\n", r.convention);
   out += fmt::format("  alternative         N = every parameter a token uses ({}, embedding table included): {:.4g} FLOP/token → MFU {:.3g}%\n",
-                     cfg.active_parameters(), fpt_all, 100 * mfu_all);
-  std::fputs(out.c_str(), stdout);
+                     std::int64_t(r.all_params.n), r.all_params.total, 100 * r.mfu_all);
+  if (r.full_attention.total != r.fpt.total)
+    out += fmt::format("  alternative         attention full T² (PaLM app. B, as most published MFUs): {} = {:.4g} FLOP/token → MFU {:.3g}%\n",
+                       r.full_attention.formula, r.full_attention.total, 100 * r.mfu_full);
+  return out;
 }
 
 }  // namespace
@@ -231,25 +183,30 @@ void add_mfu(CLI::App& app, context& ctx) {
   auto o = std::make_shared<mfu_options>();
   auto* sub = app.add_subcommand("mfu", "model FLOPs utilization (and HFU) from TPOT, tokens/s or step time");
   sub->add_option("--model", o->model, "shipped model name or path to a HuggingFace config.json")->required();
-  sub->add_option("--phase", o->phase_name, "decode | prefill | train")->required();
-  sub->add_option("--tpot", o->tpot, "decode: time per output token, seconds");
-  sub->add_option("--tokens-per-s", o->tokens_per_s, "throughput of all --gpus together, tokens/s");
-  sub->add_option("--step-time", o->step_time, "seconds per step of --batch sequences of --seq tokens");
-  sub->add_option("--batch", o->batch, "sequences per step")->capture_default_str();
-  auto* seq = sub->add_option("--seq", o->seq, "prefill/train: tokens per sequence (required); decode: KV context (default: attention not counted)");
-  // decode: the KV context is also --context, as in `ops` and `run`
-  sub->add_option("--context", o->seq, "decode: KV-cache length (tokens)")->excludes(seq);
-  sub->add_option("--device", o->device, "GPU name from the spec table");
-  sub->add_option("--results", o->results_file, "results.json (nominal and measured roofs)");
-  sub->add_option("--gpus", o->gpus, "GPUs the throughput was measured on")->capture_default_str();
-  sub->add_option("--precision", o->precision, "peak precision (default: the results' precision, else bf16, fp16, fp32)");
-  sub->add_option("--peak", o->peak, "dense peak FLOP/s per GPU, instead of the table's");
+  sub->add_option("--phase", o->phase_name, "decode | prefill | train")->required()->check(phase_value());
+  auto* tpot = sub->add_option("--tpot", o->tpot, "decode: time per output token, seconds")->check(finite_positive());
+  auto* tps = sub->add_option("--tokens-per-s", o->tokens_per_s, "throughput of all --gpus together, tokens/s")->check(finite_positive());
+  sub->add_option("--step-time", o->step_time, "seconds per step of --batch sequences of --seq tokens")->check(finite_positive())->excludes(tpot, tps);
+  tps->excludes(tpot);
+  sub->add_option("--batch", o->batch, "sequences per step")->capture_default_str()->check(finite_positive());
+  auto* seq = sub->add_option("--seq", o->seq, "prefill/train: tokens per sequence (required); decode: KV context")->check(finite_positive());
+  // decode: the KV context is also --context, as in `ops` and `run`, with the same default
+  sub->add_option("--context", o->seq, fmt::format("decode: KV-cache length (tokens; default {} as in ops)", catalogue_options{}.context))
+      ->excludes(seq)->check(finite_positive());
+  add_roofs_options(sub, o->device, o->results_file);
+  sub->add_option("--gpus", o->gpus, "GPUs the throughput was measured on")->capture_default_str()->check(finite_positive());
+  sub->add_option("--precision", o->precision, "peak precision (default: the results' precision, else fp16)")->check(precision_value());
+  sub->add_option("--peak", o->peak, "dense peak FLOP/s per GPU, instead of the table's")->check(finite_positive());
   sub->add_flag("--recompute", o->recompute, "training with full activation recompute (HFU counts it)");
-  sub->add_option("--causal", o->causal, "attention FLOPs: full (PaLM) | halved (causal mask)")->capture_default_str();
+  sub->add_option("--causal", o->causal, "prefill/train attention FLOPs: halved (causal triangle) | full (PaLM)")
+      ->capture_default_str()->check(CLI::IsMember({"halved", "full"}));
   sub->add_flag("--json", o->json_out, "print JSON");
   sub->add_flag("--csv", o->csv_out, "print CSV: a header line and one value line")->excludes("--json");
   sub->callback([o, &ctx] {
-    run_mfu(*o);
+    const mfu_result r = compute_mfu(*o);
+    if (o->csv_out) std::fputs(render_csv(mfu_json(r), {"model", "phase", "batch", "seq", "gpus", "mfu", "hfu"}).c_str(), stdout);
+    else if (o->json_out) std::printf("%s\n", mfu_json(r).dump(2).c_str());
+    else std::fputs(mfu_text(r).c_str(), stdout);
     ctx.exit_code = 0;
   });
 }

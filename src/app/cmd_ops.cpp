@@ -6,6 +6,9 @@
 #include <optional>
 
 #include "app/commands.hpp"
+#include "app/options.hpp"
+#include "report/units.hpp"
+#include "roofline/units.hpp"
 #include "roofline/report.hpp"
 #include "roofline/analysis.hpp"
 #include "roofline/error.hpp"
@@ -20,11 +23,13 @@ namespace roofline::app {
 
 namespace {
 
+using report::si;
+
 struct ops_options {
   std::string model = "tinyllama-1.1b";
   std::string phase = "decode";
   std::string batch = "1";
-  std::int64_t context = 2048, seq = 2048;
+  std::int64_t context = catalogue_options{}.context, seq = catalogue_options{}.seq;
   std::string dtype = "fp16", kv_dtype;
   std::string attention = "fused", causal = "halved";
   bool recompute = false, fusion = false, fused_silu_mul = false, json = false, csv = false;
@@ -64,7 +69,6 @@ std::pair<double, double> fleet_allreduce(const std::string& file) {
 /// the all-reduce bus bandwidth: --tp-busbw, else the --device's nominal NVLink/PCIe link.
 std::optional<tp_allreduce_plan> tp_plan(const ops_options& o, const model_config& cfg, phase ph,
                                          std::int64_t batch, std::int64_t seq, std::string& source) {
-  if (o.tp < 1) throw input_error("", "--tp", "must be >= 1");
   if (o.tp == 1) return std::nullopt;
   double busbw = o.tp_busbw_gb * 1e9;
   double latency = default_allreduce_latency_s;
@@ -73,10 +77,10 @@ std::optional<tp_allreduce_plan> tp_plan(const ops_options& o, const model_confi
     const auto [lat, bw] = fleet_allreduce(o.tp_fleet);
     latency = lat, busbw = bw;
     latency_source = "measured: " + o.tp_fleet;
-    source = fmt::format("measured all_reduce roof of {}: {} busbw", o.tp_fleet, format_si(bw, "B/s"));
+    source = fmt::format("measured all_reduce roof of {}: {} busbw", o.tp_fleet, units::si(bw, "B/s"));
   }
   if (o.tp_latency_us) {
-    if (!(*o.tp_latency_us >= 0)) throw input_error("", "--tp-latency", "must be >= 0 µs");
+    if (!(*o.tp_latency_us >= 0)) throw input_error("", "--tp-latency", "must be >= 0 µs");  // NonNegativeNumber lets nan in
     latency = *o.tp_latency_us * 1e-6;
     latency_source = fmt::format("--tp-latency {} µs", *o.tp_latency_us);
   }
@@ -108,54 +112,27 @@ struct roofs {
 };
 
 std::int64_t parse_count(const std::string& s, const char* flag) {
-  std::size_t used = 0;
-  long long v = 0;
-  try {
-    v = std::stoll(s, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  if (used != s.size() || s.empty()) throw input_error("", flag, "'" + s + "' is not an integer");
+  std::int64_t v = 0;
+  if (!CLI::detail::lexical_cast(s, v)) throw input_error("", flag, "'" + s + "' is not an integer");
   if (v < 1) throw input_error("", flag, fmt::format("must be positive, got {}", v));
   return v;
 }
 
-std::optional<roofs> device_roofs(const std::string& name, const std::string& precision) {
-  const nominal_roofs nom = gpu_nominal(name);
-  const nominal_peak* p = find_peak(nom, precision);
-  if (!p) throw input_error("", "--device", nom.device_name + " has no nominal " + precision + " peak in the table");
-  if (!nom.memory_bandwidth_bytes_per_s)
-    throw input_error("", "--device", nom.device_name + ": memory bandwidth unknown (" + nom.memory_bandwidth_reason + ")");
-  // no measurement: the documented default floor and latency of the device class, said in the output
-  roofs r{p->flops_per_s, *nom.memory_bandwidth_bytes_per_s, 0,
-          fmt::format("nominal: {} {} {}", nom.device_name, p->precision, p->engine), precision,
-          default_latency_model("gpu")};
-  for (const auto& f : nom.factors)
+/// The roofs of --device / --results at the ops' precision: measured when the file has both a
+/// measured peak and bandwidth, else nominal.
+std::optional<roofs> ops_roofs(const ops_options& o, const std::string& precision) {
+  const auto c = resolve_roofs({o.device, o.results, precision, "--dtype", true});
+  if (!c) return std::nullopt;
+  const roofline_summary& s = c->summary;
+  const bool measured = s.peak_measured > 0 && s.bandwidth_measured > 0;
+  roofs r{measured ? s.peak_measured : s.peak_nominal, measured ? s.bandwidth_measured : s.bandwidth_nominal.value_or(0), 0,
+          fmt::format("{}: {} {}", measured ? "measured" : "nominal", c->source, c->precision), c->precision,
+          c->file ? latency_model_from(c->file->measured, c->device_kind, c->precision) : default_latency_model("gpu")};
+  if (!(r.peak > 0) || !(r.bandwidth > 0))
+    throw input_error(o.results, o.results.empty() ? "--device" : "roofline", c->source + ": no peak FLOP/s and memory bandwidth to place ops against");
+  for (const auto& f : c->nominal.factors)
     if (f.name == "memory size" && f.unit == "GB") r.memory_bytes = f.value * 1e9;
   return r;
-}
-
-std::optional<roofs> results_roofs(const std::string& file, const std::string& precision) {
-  const results r = load_results(file);
-  roofline_summary s = summarize_roofline(r.nominal, r.measured, precision);
-  std::string note = precision;
-  if (s.peak_measured <= 0 && s.peak_nominal <= 0) {  // no roof at this precision: the file's own summary
-    s = r.roofline;
-    note = s.precision + " (no " + precision + " roof in the file)";
-  }
-  const bool measured = s.peak_measured > 0 && s.bandwidth_measured > 0;
-  const double peak = measured ? s.peak_measured : s.peak_nominal;
-  const double bw = measured ? s.bandwidth_measured : s.bandwidth_nominal.value_or(0);
-  if (peak <= 0 || bw <= 0) throw input_error(file, "roofline", "no peak FLOP/s and bandwidth to place ops against");
-  return roofs{peak, bw, 0, fmt::format("{}: {} {} ({})", measured ? "measured" : "nominal", file, r.device.name, note), s.precision,
-               latency_model_from(r.measured, r.device.kind, s.precision)};
-}
-
-std::string si(double v, const char* unit) {
-  const char* p[] = {"", "k", "M", "G", "T", "P", "E"};
-  int i = 0;
-  while (std::abs(v) >= 999.5 && i < 6) v /= 1000, ++i;
-  return fmt::format("{:.3g} {}{}", v, p[i], unit);
 }
 
 /// t = max(FLOPs ÷ P(shape), bytes ÷ BW(bytes)) + floor and the op's class (compute / bandwidth / latency).
@@ -198,7 +175,7 @@ json op_json(const op_desc& op, const std::optional<roofs>& r, double total_s) {
   return j;
 }
 
-void print_ops(const std::vector<op_desc>& ops, const std::optional<roofs>& r, double total_s) {
+std::string ops_table(const std::vector<op_desc>& ops, const std::optional<roofs>& r, double total_s) {
   std::string out = fmt::format("{:<28} {:>5}  {:<34} {:>10} {:>10} {:>10} {:>9}", "op", "×", "shape", "FLOP",
                                 "read B", "written B", "FLOP/B");
   if (r) out += fmt::format(" {:>9} {:>11} {:>7}", "bound", "time", "share");
@@ -214,7 +191,7 @@ void print_ops(const std::vector<op_desc>& ops, const std::optional<roofs>& r, d
     }
     out += "\n";
   }
-  std::fputs(out.c_str(), stdout);
+  return out;
 }
 
 void run_sweep(const model_config& cfg, const ops_options& o, std::int64_t b0, std::int64_t b1, int b,
@@ -259,41 +236,25 @@ void run_sweep(const model_config& cfg, const ops_options& o, std::int64_t b0, s
   std::fputs(o.json ? (j.dump(2) + "\n").c_str() : text.c_str(), stdout);
 }
 
-void run_ops(const ops_options& o) {
-  const phase ph = parse_phase(o.phase);
-  if (o.attention != "naive" && o.attention != "fused")
-    throw input_error("", "--attention", "'" + o.attention + "' is not naive or fused");
-  if (o.causal != "full" && o.causal != "halved") throw input_error("", "--causal", "'" + o.causal + "' is not full or halved");
-  if (o.context < 1) throw input_error("", "--context", fmt::format("must be positive, got {}", o.context));
-  if (o.seq < 1) throw input_error("", "--seq", fmt::format("must be positive, got {}", o.seq));
-  if (!o.device.empty() && !o.results.empty()) throw input_error("", "--device", "give --device or --results, not both");
-  const int b = dtype_bytes(o.dtype);
-  if (!o.kv_dtype.empty()) {
-    try {
-      (void)dtype_bytes(o.kv_dtype);
-    } catch (const input_error&) {
-      throw input_error("", "--kv-dtype", "'" + o.kv_dtype + "' is not a dtype (fp32, fp16, bf16, fp8, int8)");
-    }
-  }
-  const model_config cfg = load_model_config(resolve_model_path(o.model));
-  const std::string precision = o.dtype == "float32" ? "fp32" : o.dtype == "float16" ? "fp16" : o.dtype == "bfloat16" ? "bf16" : o.dtype;
-  std::optional<roofs> r;
-  if (!o.device.empty()) r = device_roofs(o.device, precision);
-  if (!o.results.empty()) r = results_roofs(o.results, precision);
-
-  const auto colon = o.batch.find(':');
-  if (colon != std::string::npos && ph != phase::decode)
-    throw input_error("", "--batch", fmt::format("{} is the decode linear-layer sweep; --phase {} takes one batch", o.batch, o.phase));
-  if (colon != std::string::npos && o.tp != 1)
-    throw input_error("", "--tp", "the --batch B0:B1 sweep is per GPU without tensor parallelism; give one batch");
-  if (colon != std::string::npos) {
-    const std::int64_t b0 = parse_count(o.batch.substr(0, colon), "--batch");
-    const std::int64_t b1 = parse_count(o.batch.substr(colon + 1), "--batch");
-    if (b1 < b0) throw input_error("", "--batch", fmt::format("{}: B0 must not exceed B1", o.batch));
-    run_sweep(cfg, o, b0, b1, b, r);
-    return;
-  }
+/// Everything `ops` prints for one step, computed once; ops_json and ops_text only render it.
+struct ops_result {
+  model_config cfg;
   catalogue_options opt;
+  std::vector<op_desc> ops;
+  std::optional<roofs> r;
+  memory_need need;
+  token_flops model;  ///< the model FLOPs per token `mfu` divides by: the one model, the same defaults
+  double flops = 0, bytes = 0, total_s = 0, kv_per_token = 0, kv_total = 0;
+  std::int64_t tokens = 0;
+  std::string causal, tp_source;
+  std::vector<fusion_saving> fusions;
+  std::optional<tp_allreduce_plan> tp;
+};
+
+ops_result compute_ops(const ops_options& o, const model_config& cfg, phase ph, const std::optional<roofs>& r) {
+  ops_result s;
+  s.cfg = cfg, s.r = r;
+  catalogue_options& opt = s.opt;
   opt.ph = ph;
   opt.batch = parse_count(o.batch, "--batch");
   opt.seq = o.seq;
@@ -305,8 +266,8 @@ void run_ops(const ops_options& o) {
   opt.recompute = o.recompute;
   opt.fused_silu_mul = o.fused_silu_mul;
   opt.tp = o.tp;
-  const auto ops = build_catalogue(cfg, opt);
-  const memory_need need = estimate_memory(cfg, opt, ops);
+  const auto& ops = s.ops = build_catalogue(cfg, opt);
+  const memory_need& need = s.need = estimate_memory(cfg, opt, ops);
   if (r && r->memory_bytes > 0 && need.total() > r->memory_bytes)
     throw input_error("", ph == phase::decode ? "--batch" : "--seq",
                       fmt::format("{} cannot run on {}: it needs {} per GPU (weights {}, KV cache {}, activations {}{}) but "
@@ -316,84 +277,82 @@ void run_ops(const ops_options& o) {
                                   need.optimizer > 0 ? ", gradients + optimizer " + si(need.optimizer, "B") : std::string(),
                                   si(r->memory_bytes, "B"), ph == phase::decode ? "--context" : "--seq"));
 
-  double flops = 0, bytes = 0, total_s = 0;
   for (const auto& op : ops) {
-    flops += op.flops * op.count;
-    bytes += op.bytes() * op.count;
-    if (r) total_s += op_time(op, *r) * op.count;
+    s.flops += op.flops * op.count;
+    s.bytes += op.bytes() * op.count;
+    if (r) s.total_s += op_time(op, *r) * op.count;
   }
-  const std::int64_t tokens = ph == phase::decode ? opt.batch : opt.batch * opt.seq;
-  const int kvb = o.kv_dtype.empty() ? b : dtype_bytes(o.kv_dtype);
-  const double kv_per_token = kv_cache_bytes_per_token(cfg, kvb);
-  const double formula = model_flops_per_token(cfg, ph, ph == phase::decode ? opt.context : opt.seq, opt.causal_halved);
-  const std::string formula_label =
-      ph == phase::train ? (opt.causal_halved ? "6N + 6·L·H·Q·T, causal halved (PaLM app. B)" : "6N + 12·L·H·Q·T (PaLM app. B)")
-      : ph == phase::prefill ? (opt.causal_halved ? "2N + 2·L·H·Q·T, causal halved" : "2N + 4·L·H·Q·T")
-                             : "2N + 4·L·H·Q·C";
-  const double kv_total = double(opt.batch) * kv_cache_bytes(cfg, kvb, opt.context);
-  const std::string causal = ph == phase::decode ? "decode: one query sees the whole cache (no mask)"
-                             : opt.causal_halved ? "halved: causal triangle n(n+1)/2 pairs counted"
-                                                 : "full: n² pairs counted (mask not exploited)";
-  const auto fusions = o.fusion ? fusion_savings(ops) : std::vector<fusion_saving>{};
-  std::string tp_source;
-  const auto tp = tp_plan(o, cfg, ph, opt.batch, opt.seq, tp_source);
-  if (tp && r) total_s += tp->seconds_per_step;  // one GPU's ops, then its share of the all-reduces
+  s.tokens = ph == phase::decode ? opt.batch : opt.batch * opt.seq;
+  const int kvb = dtype_bytes(o.kv_dtype.empty() ? o.dtype : o.kv_dtype);
+  s.kv_per_token = kv_cache_bytes_per_token(cfg, kvb);
+  s.model = model_flops_per_token(cfg, ph, ph == phase::decode ? opt.context : opt.seq, {flops_convention::params::matmul, opt.causal_halved});
+  s.kv_total = double(opt.batch) * kv_cache_bytes(cfg, kvb, opt.context);
+  s.causal = ph == phase::decode ? "decode: one query sees the whole cache (no mask)"
+             : opt.causal_halved ? "halved: causal triangle n(n+1)/2 pairs counted"
+                                 : "full: n² pairs counted (mask not exploited)";
+  if (o.fusion) s.fusions = fusion_savings(ops);
+  s.tp = tp_plan(o, cfg, ph, opt.batch, opt.seq, s.tp_source);
+  if (s.tp && r) s.total_s += s.tp->seconds_per_step;  // one GPU's ops, then its share of the all-reduces
+  return s;
+}
 
-  if (o.json || o.csv) {
-    json j;
-    j["model"] = {{"name", cfg.name}, {"source", cfg.source}, {"family", cfg.family}, {"model_type", cfg.model_type},
-                  {"parameters", cfg.parameters()}, {"matmul_parameters", matmul_parameters(cfg)}};
-    j["phase"] = to_string(ph);
-    j["batch"] = opt.batch;
-    j["seq"] = ph == phase::decode ? 1 : opt.seq;
-    j["context"] = ph == phase::decode ? opt.context : 0;
-    j["dtype"] = o.dtype;
-    j["kv_dtype"] = o.kv_dtype.empty() ? o.dtype : o.kv_dtype;
-    j["conventions"] = {{"attention", ph == phase::decode ? "decode" : o.attention}, {"causal", causal},
-                        {"recompute", o.recompute}, {"silu_mul", o.fused_silu_mul ? "fused" : "separate"}};
-    j["roofs"] = r ? json{{"peak_flops_per_s", r->peak}, {"bandwidth_bytes_per_s", r->bandwidth}, {"ridge", r->ridge()},
-                          {"source", r->source}, {"precision", r->precision},
-                          {"latency_model", latency_model_json(r->lat)}}
-                   : json(nullptr);
-    j["ops"] = json::array();
-    for (const auto& op : ops) j["ops"].push_back(op_json(op, r, total_s));
-    json t = {{"flops", flops}, {"bytes", bytes}, {"intensity", bytes > 0 ? flops / bytes : 0}, {"tokens", tokens},
-              {"flops_per_token", flops / double(tokens)}, {"model_flops_per_token_formula", formula},
-              {"kv_cache_bytes_per_token", kv_per_token}};
-    t["model_flops_per_token_formula_label"] = formula_label;
-    t["memory"] = {{"weights_bytes", need.weights}, {"kv_cache_bytes", need.kv_cache},
-                   {"activations_bytes", need.activations}, {"optimizer_bytes", need.optimizer},
-                   {"total_bytes", need.total()}, {"device_bytes", r && r->memory_bytes > 0 ? json(r->memory_bytes) : json(nullptr)},
-                   {"note", need.note}};
-    t["predicted_s"] = r ? json(total_s) : json(nullptr);
-    if (ph == phase::decode) {
-      t["kv_cache_bytes"] = kv_total;
-      t["tpot_s"] = r ? json(total_s) : json(nullptr);
-      t["tokens_per_s"] = r ? json(double(opt.batch) / total_s) : json(nullptr);
-    }
-    j["totals"] = t;
-    if (tp) {
-      json a = json::array();
-      for (const auto& x : tp->ops)
-        a.push_back({{"name", x.name}, {"bytes", x.bytes}, {"count", x.count}, {"predicted_s", x.predicted_s}});
-      j["tensor_parallel"] = {{"tp", tp->tp}, {"bus_bandwidth_source", tp_source}, {"allreduces", a},
-                              {"bytes_per_layer", tp->bytes_per_layer}, {"seconds_per_layer", tp->seconds_per_layer},
-                              {"seconds_per_step", tp->seconds_per_step}, {"note", tp->note}};
-    }
-    if (o.fusion) {
-      j["fusion"] = json::array();
-      for (const auto& f : fusions)
-        j["fusion"].push_back({{"name", f.name}, {"ops", f.ops}, {"description", f.description}, {"count", f.count},
-                               {"bytes_before", f.bytes_before}, {"bytes_after", f.bytes_after},
-                               {"bytes_saved", f.bytes_saved()}, {"fraction_saved", f.fraction_saved()},
-                               {"time_saved_bytes_only_s", r ? json(f.bytes_saved() * f.count / r->bandwidth) : json(nullptr)},
-                               {"time_saved_s", r ? json(fusion_time_saved(f, *r) * f.count) : json(nullptr)}});
-    }
-    if (o.csv) std::fputs(render_csv(j["ops"], {"name", "kind", "phase", "batch", "count", "flops", "bytes", "intensity", "bound", "predicted_s"}).c_str(), stdout);  // one line per op
-    else std::fputs((j.dump(2) + "\n").c_str(), stdout);
-    return;
+json ops_json(const ops_options& o, const ops_result& s) {
+  const auto& [cfg, opt, ops, r, need, model, flops, bytes, total_s, kv_per_token, kv_total, tokens, causal, tp_source, fusions, tp] = s;
+  const phase ph = opt.ph;
+  json j;
+  j["model"] = {{"name", cfg.name}, {"source", cfg.source}, {"family", cfg.family}, {"model_type", cfg.model_type},
+                {"parameters", cfg.parameters()}, {"matmul_parameters", matmul_parameters(cfg)}};
+  j["phase"] = to_string(ph);
+  j["batch"] = opt.batch;
+  j["seq"] = ph == phase::decode ? 1 : opt.seq;
+  j["context"] = ph == phase::decode ? opt.context : 0;
+  j["dtype"] = o.dtype;
+  j["kv_dtype"] = o.kv_dtype.empty() ? o.dtype : o.kv_dtype;
+  j["conventions"] = {{"attention", ph == phase::decode ? "decode" : o.attention}, {"causal", causal},
+                      {"recompute", o.recompute}, {"silu_mul", o.fused_silu_mul ? "fused" : "separate"}};
+  j["roofs"] = r ? json{{"peak_flops_per_s", r->peak}, {"bandwidth_bytes_per_s", r->bandwidth}, {"ridge", r->ridge()},
+                        {"source", r->source}, {"precision", r->precision},
+                        {"latency_model", latency_model_json(r->lat)}}
+                 : json(nullptr);
+  j["ops"] = json::array();
+  for (const auto& op : ops) j["ops"].push_back(op_json(op, r, total_s));
+  json t = {{"flops", flops}, {"bytes", bytes}, {"intensity", bytes > 0 ? flops / bytes : 0}, {"tokens", tokens},
+            {"flops_per_token", flops / double(tokens)}, {"model_flops_per_token", model},
+            {"kv_cache_bytes_per_token", kv_per_token}};
+  t["memory"] = {{"weights_bytes", need.weights}, {"kv_cache_bytes", need.kv_cache},
+                 {"activations_bytes", need.activations}, {"optimizer_bytes", need.optimizer},
+                 {"total_bytes", need.total()}, {"device_bytes", r && r->memory_bytes > 0 ? json(r->memory_bytes) : json(nullptr)},
+                 {"note", need.note}};
+  t["predicted_s"] = r ? json(total_s) : json(nullptr);
+  if (ph == phase::decode) {
+    t["kv_cache_bytes"] = kv_total;
+    t["tpot_s"] = r ? json(total_s) : json(nullptr);
+    t["tokens_per_s"] = r ? json(double(opt.batch) / total_s) : json(nullptr);
   }
+  j["totals"] = t;
+  if (tp) {
+    json a = json::array();
+    for (const auto& x : tp->ops)
+      a.push_back({{"name", x.name}, {"bytes", x.bytes}, {"count", x.count}, {"predicted_s", x.predicted_s}});
+    j["tensor_parallel"] = {{"tp", tp->tp}, {"bus_bandwidth_source", tp_source}, {"allreduces", a},
+                            {"bytes_per_layer", tp->bytes_per_layer}, {"seconds_per_layer", tp->seconds_per_layer},
+                            {"seconds_per_step", tp->seconds_per_step}, {"note", tp->note}};
+  }
+  if (o.fusion) {
+    j["fusion"] = json::array();
+    for (const auto& f : fusions)
+      j["fusion"].push_back({{"name", f.name}, {"ops", f.ops}, {"description", f.description}, {"count", f.count},
+                             {"bytes_before", f.bytes_before}, {"bytes_after", f.bytes_after},
+                             {"bytes_saved", f.bytes_saved()}, {"fraction_saved", f.fraction_saved()},
+                             {"time_saved_bytes_only_s", r ? json(f.bytes_saved() * f.count / r->bandwidth) : json(nullptr)},
+                             {"time_saved_s", r ? json(fusion_time_saved(f, *r) * f.count) : json(nullptr)}});
+  }
+  return j;
+}
 
+std::string ops_text(const ops_options& o, const ops_result& s) {
+  const auto& [cfg, opt, ops, r, need, model, flops, bytes, total_s, kv_per_token, kv_total, tokens, causal, tp_source, fusions, tp] = s;
+  const phase ph = opt.ph;
   std::string head = fmt::format("{} ({}, {} family, {} parameters) — {} step, batch {}", cfg.name, cfg.model_type,
                                  cfg.family, cfg.parameters(), to_string(ph), opt.batch);
   head += ph == phase::decode ? fmt::format(", context {}", opt.context) : fmt::format(", sequence {}", opt.seq);
@@ -405,12 +364,10 @@ void run_ops(const ops_options& o) {
             : "roofs: none (give --device NAME or --results FILE for bound and time)\n";
   if (r) head += fmt::format("small work: {}\n", r->lat.source);
   head += "per instance; × = instances per step\n\n";
-  std::fputs(head.c_str(), stdout);
-  print_ops(ops, r, total_s);
   std::string tail = fmt::format("\nstep total: {}FLOP, {}B, intensity {:.3g} FLOP/B over {} token(s)\n", si(flops, ""),
                                  si(bytes, ""), flops / bytes, tokens);
-  tail += fmt::format("FLOPs per token: {} (catalogue) | {} (formula: {})\n", si(flops / double(tokens), "FLOP"),
-                      si(formula, "FLOP"), formula_label);
+  tail += fmt::format("FLOPs per token: {} (catalogue) | {} (model FLOPs, as `mfu`: {}; {})\n", si(flops / double(tokens), "FLOP"),
+                      si(model.total, "FLOP"), model.formula, model.description);
   tail += fmt::format("KV cache: {} per token", si(kv_per_token, "B"));
   if (ph == phase::decode)
     tail += fmt::format(", {} for {} × {} tokens{}", si(kv_total, "B"), opt.batch, opt.context,
@@ -445,7 +402,33 @@ void run_ops(const ops_options& o) {
                           si(f.bytes_before, ""), si(f.bytes_after, ""), 100 * f.fraction_saved(),
                           r ? fmt::format(" {:>11}", si(fusion_time_saved(f, *r) * f.count, "s")) : "");
   }
-  std::fputs(tail.c_str(), stdout);
+  return head + ops_table(ops, r, total_s) + tail;
+}
+
+void run_ops(const ops_options& o) {
+  const phase ph = parse_phase(o.phase);
+  const int b = dtype_bytes(o.dtype);
+  const model_config cfg = load_model_config(resolve_model_path(o.model));
+  const std::string precision = o.dtype == "float32" ? "fp32" : o.dtype == "float16" ? "fp16" : o.dtype == "bfloat16" ? "bf16" : o.dtype;
+  const std::optional<roofs> r = ops_roofs(o, precision);
+
+  const auto colon = o.batch.find(':');
+  if (colon != std::string::npos && ph != phase::decode)
+    throw input_error("", "--batch", fmt::format("{} is the decode linear-layer sweep; --phase {} takes one batch", o.batch, o.phase));
+  if (colon != std::string::npos && o.tp != 1)
+    throw input_error("", "--tp", "the --batch B0:B1 sweep is per GPU without tensor parallelism; give one batch");
+  if (colon != std::string::npos) {
+    const std::int64_t b0 = parse_count(o.batch.substr(0, colon), "--batch");
+    const std::int64_t b1 = parse_count(o.batch.substr(colon + 1), "--batch");
+    if (b1 < b0) throw input_error("", "--batch", fmt::format("{}: B0 must not exceed B1", o.batch));
+    run_sweep(cfg, o, b0, b1, b, r);
+    return;
+  }
+  const ops_result res = compute_ops(o, cfg, ph, r);
+  if (o.csv)  // one line per op
+    std::fputs(render_csv(ops_json(o, res)["ops"], {"name", "kind", "phase", "batch", "count", "flops", "bytes", "intensity", "bound", "predicted_s"}).c_str(), stdout);
+  else
+    std::fputs(o.json ? (ops_json(o, res).dump(2) + "\n").c_str() : ops_text(o, res).c_str(), stdout);
 }
 
 }  // namespace
@@ -454,21 +437,24 @@ void add_ops(CLI::App& app, context&) {
   auto o = std::make_shared<ops_options>();
   auto* sub = app.add_subcommand("ops", "every op of a model step: FLOPs, bytes, intensity, bound, predicted time");
   sub->add_option("--model", o->model, "shipped model name or path to a HuggingFace config.json")->capture_default_str();
-  sub->add_option("--phase", o->phase, "decode | prefill | train")->capture_default_str();
+  sub->add_option("--phase", o->phase, "decode | prefill | train")->capture_default_str()->check(phase_value());
   sub->add_option("--batch", o->batch, "batch B, or B0:B1 for the decode linear batch sweep")->capture_default_str();
-  sub->add_option("--context", o->context, "decode: KV-cache length (tokens)")->capture_default_str();
-  sub->add_option("--seq", o->seq, "prefill / train: sequence length")->capture_default_str();
-  sub->add_option("--dtype", o->dtype, "weights and activations: fp32 | fp16 | bf16 | fp8")->capture_default_str();
-  sub->add_option("--kv-dtype", o->kv_dtype, "KV cache dtype (default: --dtype)");
-  sub->add_option("--attention", o->attention, "prefill/train attention: naive | fused")->capture_default_str();
-  sub->add_option("--causal", o->causal, "causal-mask FLOP convention: full | halved")->capture_default_str();
+  sub->add_option("--context", o->context, "decode: KV-cache length (tokens)")->capture_default_str()->check(finite_positive());
+  sub->add_option("--seq", o->seq, "prefill / train: sequence length")->capture_default_str()->check(finite_positive());
+  sub->add_option("--dtype", o->dtype, "weights and activations: fp32 | fp16 | bf16 | fp8")->capture_default_str()->check(dtype_value());
+  sub->add_option("--kv-dtype", o->kv_dtype, "KV cache dtype (default: --dtype)")->check(dtype_value());
+  sub->add_option("--attention", o->attention, "prefill/train attention: naive | fused")
+      ->capture_default_str()->check(CLI::IsMember({"naive", "fused"}));
+  sub->add_option("--causal", o->causal, "prefill/train attention FLOPs: halved (causal triangle) | full (PaLM)")
+      ->capture_default_str()->check(CLI::IsMember({"halved", "full"}));
   sub->add_flag("--recompute", o->recompute, "train: activation recompute (each layer's forward runs twice)");
   sub->add_flag("--fused-silu-mul", o->fused_silu_mul, "one silu_mul op instead of silu then mul");
   sub->add_flag("--fusion", o->fusion, "list fused alternatives and the bytes/time they save");
-  sub->add_option("--device", o->device, "place against this GPU's nominal roofs (spec table name)");
-  sub->add_option("--results", o->results, "place against the measured roofs of a results.json");
-  sub->add_option("--tp", o->tp, "tensor-parallel ranks: add the per-layer all-reduces (Megatron-LM)")->capture_default_str();
-  sub->add_option("--tp-busbw", o->tp_busbw_gb, "all-reduce bus bandwidth in GB/s (default: --device's nominal link)");
+  add_roofs_options(sub, o->device, o->results);
+  sub->add_option("--tp", o->tp, "tensor-parallel ranks: add the per-layer all-reduces (Megatron-LM)")
+      ->capture_default_str()->check(finite_positive());
+  sub->add_option("--tp-busbw", o->tp_busbw_gb, "all-reduce bus bandwidth in GB/s (default: --device's nominal link)")
+      ->check(CLI::NonNegativeNumber);
   sub->add_option("--tp-latency", o->tp_latency_us, "all-reduce latency in µs (default 10)")->check(CLI::NonNegativeNumber);
   sub->add_option("--tp-fleet", o->tp_fleet, "fleet results JSON: its measured all_reduce latency and busbw")->check(CLI::ExistingFile);
   sub->add_flag("--json", o->json, "machine-readable output");

@@ -5,12 +5,14 @@
 #include <memory>
 
 #include "app/commands.hpp"
+#include "app/options.hpp"
 #include "app/place_csv.hpp"
+#include "roofline/units.hpp"
 #include "roofline/io.hpp"
 #include "roofline/analysis.hpp"
 #include "roofline/error.hpp"
 #include "roofline/report.hpp"
-#include "roofline/spec.hpp"
+#include "roofline/vocabulary.hpp"
 
 namespace roofline::app {
 
@@ -27,19 +29,19 @@ struct place_options {
 std::string pct(std::optional<double> f) { return f ? fmt::format("{:.1f}%", 100.0 * *f) : "unknown"; }
 
 json placement_json(const kernel_placement& k) {
-  auto opt = [](std::optional<double> v) { return v ? json(*v) : json(nullptr); };
   return {{"flops", k.flops}, {"bytes", k.bytes}, {"seconds", k.seconds}, {"intensity", k.intensity},
           {"achieved_flops_per_s", k.achieved_flops_per_s}, {"achieved_bytes_per_s", k.achieved_bytes_per_s},
-          {"attainable_measured_flops_per_s", opt(k.attainable_measured)},
-          {"attainable_nominal_flops_per_s", opt(k.attainable_nominal)},
-          {"fraction_of_measured_roof", opt(k.fraction_measured)},
-          {"fraction_of_nominal_roof", opt(k.fraction_nominal)},
+          {"attainable_measured_flops_per_s", num_or_null(k.attainable_measured)},
+          {"attainable_nominal_flops_per_s", num_or_null(k.attainable_nominal)},
+          {"fraction_of_measured_roof", num_or_null(k.fraction_measured)},
+          {"fraction_of_nominal_roof", num_or_null(k.fraction_nominal)},
           {"bound", k.bound}, {"advice", k.advice}, {"plausible", k.plausible}, {"causes", k.causes}};
 }
 
 /// `place --csv FILE`: every kernel of the file placed; a table (or --json), and with --out DIR the
 /// figure place.svg (the kernels on the roofs: measured ones from --results) and place.csv.
-void run_place_many(const place_options& o, const roofline_summary& roofs, const std::string& source, const results* rr) {
+void run_place_many(const place_options& o, const command_roofs& c, const std::string& source) {
+  const roofline_summary& roofs = c.summary;
   if (!o.out.empty()) check_output_dir(o.out);
   const auto kernels = read_kernel_csv(o.csv_in);
   json rows = json::array();
@@ -68,18 +70,18 @@ void run_place_many(const place_options& o, const roofline_summary& roofs, const
       const auto& k = placed[i];
       const auto frac = k.fraction_measured ? k.fraction_measured : k.fraction_nominal;
       std::string name = kernels[i].name.size() > 40 ? kernels[i].name.substr(0, 39) + "…" : kernels[i].name;
-      out += fmt::format("{:>3}  {:<40} {:>11} {:>10.3g} {:>12} {:>14} {:>10}  {}\n", i + 1, name, format_si(k.seconds, "s"), k.intensity,
-                         format_si(k.achieved_flops_per_s, "FLOP/s"),
+      out += fmt::format("{:>3}  {:<40} {:>11} {:>10.3g} {:>12} {:>14} {:>10}  {}\n", i + 1, name, units::si(k.seconds, "s"), k.intensity,
+                         units::si(k.achieved_flops_per_s, "FLOP/s"),
                          frac ? fmt::format("{} {}", pct(frac), k.fraction_measured ? "meas." : "nom.") : "unknown", k.bound, k.advice);
     }
     std::fputs(out.c_str(), stdout);
   }
   if (!o.out.empty()) {
-    results r = rr ? *rr : results{};
-    if (!rr) {
-      r.device.kind = "cuda";
+    results r = c.file ? *c.file : results{};
+    if (!c.file) {
+      r.device.kind = c.device_kind;
       r.device.name = source;
-      r.nominal = gpu_nominal(o.device);
+      r.nominal = c.nominal;
     }
     r.ops.clear();
     for (std::size_t i = 0; i < kernels.size(); ++i) {
@@ -101,66 +103,26 @@ void run_place_many(const place_options& o, const roofline_summary& roofs, const
   }
 }
 
-void run_place(const place_options& o) {
-  // Check the numbers first: a bad value fails before any file is read.
-  if (o.csv_in.empty()) (void)place_kernel(o.flops, o.bytes, o.seconds, roofline_summary{});
-  else if (o.flops != 0 || o.bytes != 0 || o.seconds != 0)
-    throw input_error("", "--csv", "give either --csv FILE or --flops/--bytes/--time, not both");
-  if (!o.device.empty() && !o.results_file.empty())
-    throw input_error("", "--device", "give either --device NAME or --results FILE, not both");
-  roofline_summary roofs;
-  std::string source;
-  std::optional<results> loaded;
-  if (!o.results_file.empty()) {
-    loaded = load_results(o.results_file);
-    const results& r = *loaded;
-    const std::string prec = !o.precision.empty() ? o.precision
-                             : !r.roofline.precision.empty() ? r.roofline.precision
-                             : (r.device.kind == "cpu" ? "fp32" : "fp16");
-    roofs = summarize_roofline(r.nominal, r.measured, prec);
-    source = fmt::format("{} ({})", o.results_file, r.device.name);
-  } else if (!o.device.empty()) {
-    const nominal_roofs nom = gpu_nominal(o.device);
-    roofs = summarize_roofline(nom, measured_roofs{}, o.precision.empty() ? "fp16" : o.precision);
-    source = nom.device_name + " (spec table; nominal roofs only)";
-  } else {
-    throw input_error("", "--device", "give --device NAME or --results FILE: the roofs to place the kernel against");
-  }
-  if (!(roofs.peak_nominal > 0) && !(roofs.peak_measured > 0))
-    throw input_error(o.results_file.empty() ? "" : o.results_file, "--precision",
-                      fmt::format("no {} peak known for this device", roofs.precision));
-  if (!o.csv_in.empty()) {
-    run_place_many(o, roofs, source, loaded ? &*loaded : nullptr);
-    return;
-  }
-  if (!o.out.empty()) throw input_error("", "--out", "--out goes with --csv FILE (the figure of many kernels)");
-  const kernel_placement k = place_kernel(o.flops, o.bytes, o.seconds, roofs);
-
-  if (o.json_out) {
-    json j = placement_json(k);
-    j["roofs"] = roofs;
-    j["source"] = source;
-    std::printf("%s\n", j.dump(2).c_str());
-    return;
-  }
+/// The text printer of one placed kernel.
+std::string placement_text(const kernel_placement& k, const roofline_summary& roofs, const std::string& source) {
   std::string out;
-  out += fmt::format("roofline place: {}, {} moved in {} against {} ({})\n", format_si(k.flops, "FLOP"), format_si(k.bytes, "B"),
-                     format_si(k.seconds, "s"), source, roofs.precision);
-  out += fmt::format("  intensity          {:.4g} FLOP/B = {} ÷ {}\n", k.intensity, format_si(k.flops, "FLOP"), format_si(k.bytes, "B"));
-  out += fmt::format("  achieved           {}   {}\n", format_si(k.achieved_flops_per_s, "FLOP/s"), format_si(k.achieved_bytes_per_s, "B/s"));
+  out += fmt::format("roofline place: {}, {} moved in {} against {} ({})\n", units::si(k.flops, "FLOP"), units::si(k.bytes, "B"),
+                     units::si(k.seconds, "s"), source, roofs.precision);
+  out += fmt::format("  intensity          {:.4g} FLOP/B = {} ÷ {}\n", k.intensity, units::si(k.flops, "FLOP"), units::si(k.bytes, "B"));
+  out += fmt::format("  achieved           {}   {}\n", units::si(k.achieved_flops_per_s, "FLOP/s"), units::si(k.achieved_bytes_per_s, "B/s"));
   if (roofs.peak_measured > 0 && roofs.bandwidth_measured > 0)
-    out += fmt::format("  measured roofs     {}, {}, ridge {:.3g} FLOP/B\n", format_si(roofs.peak_measured, "FLOP/s"),
-                       format_si(roofs.bandwidth_measured, "B/s"), roofs.ridge_measured);
+    out += fmt::format("  measured roofs     {}, {}, ridge {:.3g} FLOP/B\n", units::si(roofs.peak_measured, "FLOP/s"),
+                       units::si(roofs.bandwidth_measured, "B/s"), roofs.ridge_measured);
   else
     out += "  measured roofs     unknown (no measured results: give --results FILE)\n";
   if (roofs.peak_nominal > 0 && roofs.bandwidth_nominal)
-    out += fmt::format("  nominal roofs      {}, {}, ridge {:.3g} FLOP/B\n", format_si(roofs.peak_nominal, "FLOP/s"),
-                       format_si(*roofs.bandwidth_nominal, "B/s"), roofs.ridge_nominal.value_or(0));
+    out += fmt::format("  nominal roofs      {}, {}, ridge {:.3g} FLOP/B\n", units::si(roofs.peak_nominal, "FLOP/s"),
+                       units::si(*roofs.bandwidth_nominal, "B/s"), roofs.ridge_nominal.value_or(0));
   else
     out += "  nominal roofs      unknown (no nominal peak or bandwidth)\n";
   out += fmt::format("  attainable         measured {}   nominal {}   (min(peak, intensity × bandwidth))\n",
-                     k.attainable_measured ? format_si(*k.attainable_measured, "FLOP/s") : "unknown",
-                     k.attainable_nominal ? format_si(*k.attainable_nominal, "FLOP/s") : "unknown");
+                     k.attainable_measured ? units::si(*k.attainable_measured, "FLOP/s") : "unknown",
+                     k.attainable_nominal ? units::si(*k.attainable_nominal, "FLOP/s") : "unknown");
   out += fmt::format("  of the roof        {} of measured   {} of nominal   (time at the roof ÷ your time)\n",
                      pct(k.fraction_measured), pct(k.fraction_nominal));
   if (!k.plausible) {
@@ -170,7 +132,29 @@ void run_place(const place_options& o) {
   }
   out += fmt::format("  bound              {}\n", k.bound);
   out += fmt::format("  advice             {}\n", k.advice);
-  std::fputs(out.c_str(), stdout);
+  return out;
+}
+
+void run_place(const place_options& o) {
+  // Check the numbers first: a bad value fails before any file is read.
+  if (o.csv_in.empty()) (void)place_kernel(o.flops, o.bytes, o.seconds, roofline_summary{});
+  const auto resolved = resolve_roofs({o.device, o.results_file, o.precision});
+  if (!resolved) throw input_error("", "--device", "give --device NAME or --results FILE: the roofs to place the kernel against");
+  const roofline_summary& roofs = resolved->summary;
+  const std::string source = resolved->source + (resolved->file ? "" : "; nominal roofs only");
+  if (!o.csv_in.empty()) {
+    run_place_many(o, *resolved, source);
+    return;
+  }
+  const kernel_placement k = place_kernel(o.flops, o.bytes, o.seconds, roofs);
+  if (o.json_out) {
+    json j = placement_json(k);
+    j["roofs"] = roofs;
+    j["source"] = source;
+    std::printf("%s\n", j.dump(2).c_str());
+  } else {
+    std::fputs(placement_text(k, roofs, source).c_str(), stdout);
+  }
 }
 
 }  // namespace
@@ -184,10 +168,10 @@ void add_place(CLI::App& app, context& ctx) {
   auto* csv = sub->add_option("--csv", o->csv_in, "many kernels: a CSV of name,flops,bytes,time_s or an Nsight Compute CSV export");
   flops->needs(bytes, time);
   csv->excludes(flops, bytes, time);
-  sub->add_option("--out", o->out, "with --csv: write DIR/place.svg (your kernels on the roofs) and DIR/place.csv");
-  sub->add_option("--device", o->device, "GPU name from the spec table (nominal roofs)");
-  sub->add_option("--results", o->results_file, "results.json from `roofline run/measure` (measured + nominal roofs)");
-  sub->add_option("--precision", o->precision, "fp16 bf16 fp32 tf32 fp64 fp8 int8 (default: the results' default, else fp16)");
+  sub->add_option("--out", o->out, "with --csv: write DIR/place.svg (your kernels on the roofs) and DIR/place.csv")->needs(csv);
+  add_roofs_options(sub, o->device, o->results_file);
+  sub->add_option("--precision", o->precision, "fp16 bf16 fp32 tf32 fp64 fp8 int8 (default: the results' default, else fp16)")
+      ->check(precision_value());
   sub->add_flag("--json", o->json_out, "print JSON");
   sub->callback([o, sub, &ctx] {
     if (o->csv_in.empty() && sub->get_option("--flops")->count() == 0)

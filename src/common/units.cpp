@@ -101,6 +101,3 @@ std::string value(double x, const std::string& unit) {
 
 }  // namespace roofline::units
 
-namespace roofline {
-std::string format_si(double value, const std::string& unit) { return units::si(value, unit); }
-}  // namespace roofline

@@ -17,7 +17,7 @@ std::string lower(std::string s) {
 }
 
 int precision_rank(const std::string& p) {
-  static const std::array<const char*, 7> order = {"fp64", "fp32", "tf32", "bf16", "fp16", "fp8", "int8"};
+  const auto& order = known_precisions();
   for (std::size_t i = 0; i < order.size(); ++i)
     if (p == order[i]) return static_cast<int>(i);
   return 100;
@@ -201,6 +201,11 @@ std::optional<double> sm_count(const results& r) {
   for (const auto& pk : r.nominal.peaks)
     if (auto v = scan(pk.factors)) return v;
   return std::nullopt;
+}
+
+const std::vector<std::string>& known_precisions() {
+  static const std::vector<std::string> order = {"fp64", "fp32", "tf32", "bf16", "fp16", "fp8", "int8"};
+  return order;
 }
 
 std::string default_precision(const std::string& device_kind) { return device_kind == "cpu" ? "fp32" : "fp16"; }

@@ -220,21 +220,6 @@ struct builder {
   }
 };
 
-/// A sequence longer than the model's position table (learned: gpt2 n_positions) or trained context
-/// (RoPE: max_position_embeddings) is not a configuration the model runs.
-void check_positions(const model_config& cfg, const catalogue_options& opt) {
-  if (cfg.max_positions <= 0) return;
-  const bool decode = opt.ph == phase::decode;
-  const std::int64_t t = decode ? opt.context : opt.seq;
-  if (t <= cfg.max_positions) return;
-  const std::string key = cfg.family == "gpt2" ? "n_positions" : "max_position_embeddings";
-  throw input_error("", decode ? "--context" : "--seq",
-                    fmt::format("{} tokens exceed {}'s {} = {}{}", t, cfg.name,
-                                key, cfg.max_positions,
-                                cfg.family == "gpt2" ? ": a learned position table has no row for them"
-                                                     : ": the model was not built for a longer context"));
-}
-
 /// One GPU's share of the model under `tp`-way tensor parallelism (see catalogue_options::tp).
 model_config tp_shard(const model_config& cfg, int tp) {
   if (tp < 1) throw input_error("", "--tp", fmt::format("must be >= 1, got {}", tp));
@@ -259,6 +244,19 @@ model_config tp_shard(const model_config& cfg, int tp) {
 
 }  // namespace
 
+/// A sequence longer than the model's position table (learned: gpt2 n_positions) or trained context
+/// (RoPE: max_position_embeddings) is not a configuration the model runs.
+void check_positions(const model_config& cfg, phase ph, std::int64_t t) {
+  const bool decode = ph == phase::decode;
+  if (cfg.max_positions <= 0 || t <= cfg.max_positions) return;
+  const std::string key = cfg.family == "gpt2" ? "n_positions" : "max_position_embeddings";
+  throw input_error("", decode ? "--context" : "--seq",
+                    fmt::format("{} tokens exceed {}'s {} = {}{}", t, cfg.name,
+                                key, cfg.max_positions,
+                                cfg.family == "gpt2" ? ": a learned position table has no row for them"
+                                                     : ": the model was not built for a longer context"));
+}
+
 std::vector<op_desc> build_catalogue(const model_config& cfg, const catalogue_options& opt) {
   if (cfg.layers <= 0 || cfg.hidden <= 0 || cfg.heads <= 0 || cfg.kv_heads <= 0 || cfg.head_dim <= 0)
     throw input_error(cfg.source, "", "model config is not loaded (non-positive sizes)");
@@ -272,7 +270,7 @@ std::vector<op_desc> build_catalogue(const model_config& cfg, const catalogue_op
     }
   }
   step_shape shape = shape_of(opt);
-  check_positions(cfg, opt);
+  check_positions(cfg, opt.ph, opt.ph == phase::decode ? opt.context : opt.seq);
   // sliding-window attention (Mistral): a decode query reads only the last `window` cached tokens
   if (opt.ph == phase::decode && cfg.sliding_window > 0) shape.kv_len = std::min(shape.kv_len, cfg.sliding_window);
   const model_config shard = tp_shard(cfg, opt.tp);

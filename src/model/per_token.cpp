@@ -1,6 +1,8 @@
-// Per-token FLOPs and KV-cache bytes of a model (docs/formulas-model.md §5).
+// Per-token FLOPs (the one model of `ops` and `mfu`) and KV-cache bytes of a model
+// (docs/formulas-model.md §5).
 #include <algorithm>
 #include <cmath>
+#include <fmt/format.h>
 
 #include "roofline/error.hpp"
 #include "roofline/model.hpp"
@@ -42,9 +44,36 @@ double attention_flops_per_token(const model_config& c, phase ph, std::int64_t t
   return ph == phase::train ? 3 * fwd : fwd;
 }
 
-double model_flops_per_token(const model_config& c, phase ph, std::int64_t t, bool causal_halved) {
-  const double N = double(matmul_parameters(c));
-  return (ph == phase::train ? 6 : 2) * N + attention_flops_per_token(c, ph, t, causal_halved);
+token_flops model_flops_per_token(const model_config& c, phase ph, std::int64_t t, flops_convention conv) {
+  check_positions(c, ph, t);
+  const bool matmul = conv.n == flops_convention::params::matmul, train = ph == phase::train;
+  const bool halved = conv.causal_halved && ph != phase::decode;
+  const double n_matmul = double(matmul_parameters(c));
+  token_flops f;
+  f.convention = conv, f.ph = ph, f.tokens = t;
+  f.n = matmul ? n_matmul : double(c.active_parameters());
+  f.weights = (train ? 6 : 2) * f.n;
+  f.attention = attention_flops_per_token(c, ph, t, conv.causal_halved);
+  f.total = f.weights + f.attention;
+  if (train) f.recompute = 2 * (n_matmul - double(c.vocab) * double(c.hidden)) + f.attention / 3;
+  const char* var = ph == phase::decode ? "C" : "T";
+  f.formula = fmt::format("{}N + {}·L·H·Q·{}", train ? 6 : 2, (train ? 3 : 1) * (halved ? 2 : 4), var);
+  if (c.sliding_window > 0)
+    f.formula += fmt::format(", {} capped at the {}-token window on {} of {} layers", var, c.sliding_window, c.sliding_layers, c.layers);
+  f.description = fmt::format(
+      "N = {} {}; attention {}; L·H·Q = {}·{}·{}, {} = {}", std::int64_t(f.n),
+      matmul ? "matmul weights (lm_head in, embedding gather out; PaLM app. B, Megatron-LM)" : "parameters a token uses (embedding table in)",
+      ph == phase::decode ? "over the whole KV cache, no mask" : halved ? "causal-halved, T/2 keys per query (Kaplan et al. 2020 §2.1)"
+                                                                       : "full, T keys per query (PaLM app. B)",
+      c.layers, c.heads, c.head_dim, var, t);
+  return f;
+}
+
+void to_json(json& j, const token_flops& f) {
+  j = {{"flops", f.total}, {"formula", f.formula}, {"description", f.description}, {"tokens", f.tokens},
+       {"n", f.n}, {"n_convention", f.convention.n == flops_convention::params::matmul ? "matmul" : "all"},
+       {"attention_convention", f.ph == phase::decode ? "decode" : f.convention.causal_halved ? "causal_halved" : "full"},
+       {"weights_flops", f.weights}, {"attention_flops", f.attention}, {"recompute_flops", f.recompute}};
 }
 
 double kv_cache_bytes_per_token(const model_config& c, int kv_dtype_bytes) {

@@ -42,17 +42,21 @@ std::string write_h200_results() {
 }  // namespace
 
 TEST(CliMfu, TinyLlamaDecodeAt25msOnAT4) {
-  // Matmul-only headline: 2 × 1,034,420,224 FLOP ÷ 0.025 s ÷ 65.1 TFLOP/s (T4 fp16 tensor, dense,
-  // from the spec table) ≈ 0.127%; every parameter (2 × 1,100,048,384) is the labelled alternative.
+  // Matmul-only headline at the default context C = 2048 (as `ops`): 2 × 1,034,420,224 +
+  // 4·22·32·64·2048 = 2,437,939,200 FLOP ÷ 0.025 s ÷ 65.1 TFLOP/s (T4 fp16 tensor, dense, from the
+  // spec table) ≈ 0.150%; every parameter (2 × 1,100,048,384 + the same attention) is the labelled
+  // alternative.
   const auto r = run("mfu --model tinyllama-1.1b --phase decode --tpot 0.025 --device T4 --json");
   ASSERT_EQ(r.code, 0) << r.out;
   const json j = json::parse(r.out);
-  EXPECT_DOUBLE_EQ(j["flops_per_token"].get<double>(), 2.0 * 1034420224.0);
-  EXPECT_DOUBLE_EQ(j["all_parameters_flops_per_token"].get<double>(), 2.0 * 1100048384.0);
-  EXPECT_NEAR(100 * j["mfu"].get<double>(), 0.127, 0.001);
+  EXPECT_EQ(j["seq"].get<int>(), 2048);
+  EXPECT_DOUBLE_EQ(j["flops_per_token"].get<double>(), 2.0 * 1034420224.0 + 4.0 * 22 * 32 * 64 * 2048);
+  EXPECT_DOUBLE_EQ(j["all_parameters_flops_per_token"].get<double>(), 2.0 * 1100048384.0 + 4.0 * 22 * 32 * 64 * 2048);
+  EXPECT_NEAR(100 * j["mfu"].get<double>(), 0.150, 0.001);
   EXPECT_EQ(j["hfu"], j["mfu"]);
-  // Decode at batch 1 in fp16: ~1 FLOP/B, so MFU can be at most intensity ÷ ridge.
-  EXPECT_NEAR(j["decode_intensity"].get<double>(), 1.0, 0.01);
+  // Decode at batch 1 in fp16: 2,437,939,200 FLOP ÷ (2 B × 1,034,420,224 weights + 22,528 B × 2048
+  // of KV cache) = 1.153 FLOP/B, so MFU can be at most intensity ÷ ridge.
+  EXPECT_NEAR(j["decode_intensity"].get<double>(), 2437939200.0 / (2.0 * 1034420224 + 22528.0 * 2048), 1e-9);
 }
 
 TEST(CliMfu, TextOutputShowsBothRoofsAndTheConvention) {
@@ -127,10 +131,10 @@ TEST(CliPlace, AboveTheRoofIsImpossibleNotAtTheRoof) {
 }
 
 // MFU above 100% is impossible: flagged with its causes, never printed as a plain number.
-// Llama-2-7B, 9600 tokens/s, seq 4096 on one A100 80GB SXM (312 TFLOP/s bf16):
+// Llama-2-7B, 9600 tokens/s, seq 4096 on one A100 80GB SXM (312 TFLOP/s fp16), full attention:
 // (6 × 6,607,077,376 + 12 × 32 × 4096 × 4096) × 9600 ÷ 311.87e12 = 141.9%.
 TEST(CliMfu, AboveOneHundredPercentIsImpossible) {
-  auto r = run("mfu --model llama-2-7b --phase train --tokens-per-s 9600 --seq 4096 --device a100-80gb-sxm --json");
+  auto r = run("mfu --model llama-2-7b --phase train --tokens-per-s 9600 --seq 4096 --device a100-80gb-sxm --causal full --json");
   ASSERT_EQ(r.code, 0) << r.out;
   auto j = json::parse(r.out);
   const double fpt = 6.0 * 6'607'077'376 + 12.0 * 32 * 4096 * 4096;
@@ -160,10 +164,10 @@ TEST(CliMfu, SeqIsRequiredForPrefillAndTrain) {
   EXPECT_EQ(run("mfu --model llama-3-8b --phase train --tokens-per-s 3000 --seq 16384 --device h100-sxm").code, 2);  // > 8192
 }
 
-// Sliding window: Mistral-7B trains at 32768 tokens attending to 4096: 6N + 12·L·H·Q·4096, and the
+// Sliding window: Mistral-7B trains at 32768 tokens attending to 4096: 6N + 12·L·H·Q·4096 (full), and the
 // headline counts matmul weights (N = 7,110,393,856), the all-parameter count is the alternative.
 TEST(CliMfu, SlidingWindowAndMatmulOnlyHeadline) {
-  const auto r = run("mfu --model mistral-7b --phase train --seq 32768 --tokens-per-s 3000 --device h100-sxm --json");
+  const auto r = run("mfu --model mistral-7b --phase train --seq 32768 --tokens-per-s 3000 --device h100-sxm --causal full --json");
   ASSERT_EQ(r.code, 0) << r.out;
   const auto j = json::parse(r.out);
   const double attn = 12.0 * 32 * 4096 * 4096;
@@ -176,7 +180,7 @@ TEST(CliMfu, SlidingWindowAndMatmulOnlyHeadline) {
 // Recompute re-runs each layer's forward, not the embedding or the logits (Megatron): GPT-2 at
 // 1024 tokens, full convention: HFU/MFU = (6N + 12LHQT + 2(N − V·h) + 4LHQT) ÷ (6N + 12LHQT).
 TEST(CliMfu, RecomputeLeavesTheLogitsAlone) {
-  const auto r = run("mfu --model gpt2 --phase train --seq 1024 --tokens-per-s 1000 --device h100-sxm --recompute --json");
+  const auto r = run("mfu --model gpt2 --phase train --seq 1024 --tokens-per-s 1000 --device h100-sxm --recompute --causal full --json");
   ASSERT_EQ(r.code, 0) << r.out;
   const auto j = json::parse(r.out);
   const double N = 12.0 * (768 * 3 * 768 + 768 * 768 + 2 * 768 * 3072) + 50257.0 * 768;

@@ -81,7 +81,7 @@ TEST(Catalogue, PerTokenFlopsMatchTheFormula) {
   const auto cfg = shipped("tinyllama-1.1b");
   const auto ops = build_catalogue(cfg, decode(1));
   // the catalogue adds softmax's 5 FLOP per score to 2N + 4·L·H·Q·T: within 0.5%
-  EXPECT_NEAR(total_flops(ops) / model_flops_per_token(cfg, phase::decode, 2048, true), 1.0, 0.005);
+  EXPECT_NEAR(total_flops(ops) / model_flops_per_token(cfg, phase::decode, 2048).total, 1.0, 0.005);
   EXPECT_DOUBLE_EQ(kv_cache_bytes_per_token(cfg, 2), 22528.0);                       // 2·22·4·64·2
   EXPECT_DOUBLE_EQ(kv_cache_bytes_per_token(shipped("llama-2-7b"), 2), 524288.0);   // 0.5 MiB per token
 }
@@ -106,8 +106,8 @@ TEST(Catalogue, TrainingGemmsAreThreeTimesForward) {
 TEST(Catalogue, PalmTrainingFormula) {
   const auto cfg = shipped("llama-2-7b");
   const double n = double(matmul_parameters(cfg));
-  EXPECT_DOUBLE_EQ(model_flops_per_token(cfg, phase::train, 4096, false), 6 * n + 12.0 * 32 * 32 * 128 * 4096);
-  EXPECT_DOUBLE_EQ(model_flops_per_token(cfg, phase::train, 4096, true), 6 * n + 6.0 * 32 * 32 * 128 * 4096);
+  EXPECT_DOUBLE_EQ(model_flops_per_token(cfg, phase::train, 4096, {flops_convention::params::matmul, false}).total, 6 * n + 12.0 * 32 * 32 * 128 * 4096);
+  EXPECT_DOUBLE_EQ(model_flops_per_token(cfg, phase::train, 4096).total, 6 * n + 6.0 * 32 * 32 * 128 * 4096);
 }
 
 TEST(Catalogue, Gpt2AndQwenSpecifics) {

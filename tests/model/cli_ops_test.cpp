@@ -114,5 +114,35 @@ TEST(CliOps, TensorParallelShardsAndCostsLatency) {
   // 1 token × 4096 × 2 B = 8 kB: latency 10 µs + 8192 × 2·7/8 ÷ 450 GB/s
   EXPECT_NEAR(a["predicted_s"].get<double>(), 10e-6 + 8192.0 * 2 * 7 / 8 / 450e9, 1e-12);
   const auto s = run("ops --model gpt2 --phase train --seq 1024");
-  EXPECT_NE(s.out.find("6N + 6·L·H·Q·T, causal halved"), std::string::npos) << s.out;
+  EXPECT_NE(s.out.find("6N + 6·L·H·Q·T; N = "), std::string::npos) << s.out;
+  EXPECT_NE(s.out.find("attention causal-halved"), std::string::npos) << s.out;
+}
+
+// `ops` and `mfu` print one FLOPs-per-token model: for the same model, phase, length and convention
+// the same number, formula and convention words, in JSON and in text. Llama-3-8B train at 4096 with
+// the defaults is 48,249,176,064 FLOP (tests/model/flops_per_token_test.cpp works it by hand).
+TEST(CliOps, OpsAndMfuPrintTheSameFlopsPerToken) {
+  const std::string mfu_tail = " --device h100-sxm --tokens-per-s 1000";
+  for (const auto& [ops, mfu] : std::vector<std::pair<std::string, std::string>>{
+           {"--model llama-3-8b --phase train --seq 4096", "--model llama-3-8b --phase train --seq 4096"},
+           {"--model llama-3-8b --phase prefill --seq 1024 --causal full", "--model llama-3-8b --phase prefill --seq 1024 --causal full"},
+           {"--model tinyllama-1.1b --phase decode", "--model tinyllama-1.1b --phase decode"},  // both default to C = 2048
+           {"--model mistral-7b --phase decode --context 8192", "--model mistral-7b --phase decode --context 8192"},
+           {"--model gpt2 --phase train --seq 1024", "--model gpt2 --phase train --seq 1024"}}) {
+    const auto o = run("ops " + ops + " --json"), m = run("mfu " + mfu + mfu_tail + " --json");
+    ASSERT_EQ(o.rc, 0) << ops;
+    ASSERT_EQ(m.rc, 0) << mfu;
+    const auto oj = roofline::json::parse(o.out)["totals"]["model_flops_per_token"], mj = roofline::json::parse(m.out);
+    EXPECT_EQ(oj, mj["model_flops_per_token"]) << ops;
+    EXPECT_EQ(oj["flops"], mj["flops_per_token"]) << ops;
+    const auto ot = run("ops " + ops), mt = run("mfu " + mfu + mfu_tail);
+    for (const char* key : {"formula", "description"}) {
+      const std::string words = oj[key].get<std::string>();
+      EXPECT_NE(ot.out.find(words), std::string::npos) << ops << ": " << words;
+      EXPECT_NE(mt.out.find(words), std::string::npos) << mfu << ": " << words;
+    }
+  }
+  const auto j = roofline::json::parse(run("mfu --model llama-3-8b --phase train --seq 4096" + mfu_tail + " --json").out);
+  EXPECT_EQ(j["flops_per_token"].get<double>(), 48'249'176'064.0);
+  EXPECT_EQ(j["full_attention_flops_per_token"].get<double>(), 51'470'401'536.0);
 }

@@ -124,8 +124,8 @@ TEST(SlidingWindow, EveryPhase) {
   EXPECT_NEAR(per_layer / 1e12, 2.08, 0.005);
   // train FLOPs per token (full convention): 6N + 12·L·H·Q·min(T, W)
   const double N = double(matmul_parameters(c));
-  EXPECT_DOUBLE_EQ(model_flops_per_token(c, phase::train, 32768, false), 6 * N + 12.0 * 32 * 4096 * 4096);
-  EXPECT_NEAR(model_flops_per_token(c, phase::train, 32768, false) / 1e10, 4.91, 0.005);
+  EXPECT_DOUBLE_EQ(model_flops_per_token(c, phase::train, 32768, {flops_convention::params::matmul, false}).total, 6 * N + 12.0 * 32 * 4096 * 4096);
+  EXPECT_NEAR(model_flops_per_token(c, phase::train, 32768, {flops_convention::params::matmul, false}).total / 1e10, 4.91, 0.005);
   // decode: the KV cache holds the last 4096 tokens: 0.537 GB, not 4.29 GB
   EXPECT_DOUBLE_EQ(kv_cache_bytes(c, 2, 32768), 2.0 * 32 * 8 * 128 * 2 * 4096);
   catalogue_options d;

@@ -1,0 +1,82 @@
+#include "app/options.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "roofline/analysis.hpp"
+#include "roofline/error.hpp"
+#include "roofline/model.hpp"
+#include "roofline/spec.hpp"
+#include "roofline/vocabulary.hpp"
+
+namespace roofline::app {
+
+namespace {
+
+/// A validator whose message is `check`'s input_error without the field (CLI11 prefixes the flag).
+template <class Check>
+CLI::Validator from_check(Check check, const std::string& name) {
+  return CLI::Validator(
+      [check](std::string& s) -> std::string {
+        try {
+          check(s);
+          return {};
+        } catch (const input_error& e) {
+          const std::string m = e.what(), prefix = e.field() + ": ";
+          return m.rfind(prefix, 0) == 0 ? m.substr(prefix.size()) : m;
+        }
+      },
+      name);
+}
+
+bool has_peak(const roofline_summary& s) { return s.peak_nominal > 0 || s.peak_measured > 0; }
+
+}  // namespace
+
+CLI::Validator phase_value() { return from_check([](const std::string& s) { parse_phase(s); }, "PHASE"); }
+CLI::Validator dtype_value() { return from_check([](const std::string& s) { dtype_bytes(s); }, "DTYPE"); }
+CLI::Validator precision_value() {
+  return from_check([](const std::string& s) {
+    const auto& k = known_precisions();
+    if (std::find(k.begin(), k.end(), s) == k.end()) throw input_error("", "", "'" + s + "' is not a precision (fp64 fp32 tf32 bf16 fp16 fp8 int8)");
+  }, "PRECISION");
+}
+CLI::Validator finite_positive() {
+  return from_check([](const std::string& s) {
+    double v = 0;
+    if (!CLI::detail::lexical_cast(s, v) || !std::isfinite(v) || v <= 0) throw input_error("", "", "must be a finite number > 0, got " + s);
+  }, "POSITIVE");
+}
+
+void add_roofs_options(CLI::App* sub, std::string& device, std::string& results_file) {
+  auto* d = sub->add_option("--device", device, "GPU name from the spec table: its nominal roofs");
+  sub->add_option("--results", results_file, "results.json from `roofline run/measure`: its measured and nominal roofs")->excludes(d);
+}
+
+std::optional<command_roofs> resolve_roofs(const roofs_request& q) {
+  command_roofs r;
+  if (!q.results_file.empty()) {
+    r.file = load_results(q.results_file);
+    r.nominal = r.file->nominal;
+    r.device_kind = r.file->device.kind;
+    r.precision = q.precision.empty() ? main_precision(*r.file) : q.precision;
+    r.source = q.results_file + " (" + r.file->device.name + ")";
+  } else if (!q.device.empty()) {
+    r.nominal = gpu_nominal(q.device);
+    r.device_kind = "cuda";
+    r.precision = q.precision.empty() ? default_precision(r.device_kind) : q.precision;
+    r.source = r.nominal.device_name + " (spec table)";
+  } else {
+    return std::nullopt;
+  }
+  r.summary = summarize_roofline(r.nominal, r.file ? r.file->measured : measured_roofs{}, r.precision);
+  if (!has_peak(r.summary) && r.file && q.fall_back && has_peak(r.file->roofline)) {
+    r.source += " (no " + r.precision + " roof in the file: its " + r.file->roofline.precision + " roofs)";
+    r.summary = r.file->roofline;
+    r.precision = r.summary.precision;
+  }
+  if (!has_peak(r.summary)) throw input_error(q.results_file, q.precision_flag, "no " + r.precision + " peak known for " + r.source);
+  return r;
+}
+
+}  // namespace roofline::app
