@@ -11,8 +11,6 @@ namespace roofline {
 
 namespace {
 
-void add_note(std::string& to, const std::string& what) { to += (to.empty() ? "" : "; ") + what; }
-
 std::string sizes_run(const results& r, const std::string& precision) {
   std::string s;
   for (const auto& c : r.measured.compute)

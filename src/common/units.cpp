@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdint>
 
 namespace roofline::units {
 
@@ -80,7 +81,9 @@ std::string plain(double x) {
 std::string compute_rate(double v, const std::string& precision) { return precision == "int8" ? rate_ops(v) : rate_flops(v); }
 
 std::string count(std::int64_t n) {
-  std::string digits = std::to_string(n < 0 ? -n : n), out;
+  // the magnitude in unsigned arithmetic: -n overflows for the smallest int64
+  const std::uint64_t mag = n < 0 ? std::uint64_t{0} - static_cast<std::uint64_t>(n) : static_cast<std::uint64_t>(n);
+  std::string digits = std::to_string(mag), out;
   for (std::size_t i = 0; i < digits.size(); ++i) {
     if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
     out += digits[i];

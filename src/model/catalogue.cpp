@@ -140,6 +140,11 @@ struct builder {
     const std::int64_t h = cfg.hidden, q = cfg.heads * cfg.head_dim, kv = cfg.kv_heads * cfg.head_dim,
                        f = cfg.intermediate;
     once(embedding_op("embed_tokens", s.tokens, h, b, cfg.vocab));
+    if (cfg.model_type == "gemma2") {  // transformers Gemma2Model: inputs_embeds × sqrt(hidden_size)
+      op_desc scale = ew(op_kind::mul, "embed_scale", h);
+      scale.note = "× sqrt(hidden_size) on the gathered embeddings (Gemma's normalizer): 1 FLOP, 1 read, 1 write per element";
+      once(std::move(scale));
+    }
     layer(ew(op_kind::rmsnorm, "input_norm", h));
     if (cfg.fused_projections) {  // phi3: one [h × (H + 2G)·d] projection
       layer(linear("qkv_proj", h, q + 2 * kv, cfg.attention_bias));

@@ -234,6 +234,13 @@ TEST(Families, OpsOfEachFamily) {
   EXPECT_TRUE(has(gemma, "attention×21") && has(gemma, "attention_sliding×21"));
   EXPECT_TRUE(has(gemma, "gelu×42") && has(gemma, "pre_feedforward_norm×42") && has(gemma, "post_feedforward_norm×42"));
   EXPECT_TRUE(has(gemma, "logit_softcap×1"));
+  EXPECT_TRUE(has(gemma, "embed_scale×1"));   // inputs_embeds × sqrt(3584)
+  EXPECT_FALSE(has(qwen3, "embed_scale×1"));  // Gemma's alone
+  for (const auto& op : build_catalogue(load_model_config(walk("gemma-2-9b.json")), o))
+    if (op.name == "embed_scale") {
+      EXPECT_DOUBLE_EQ(op.flops, 4096.0 * 3584);              // one multiply per element, 4096 tokens
+      EXPECT_DOUBLE_EQ(op.bytes(), 2.0 * 4096 * 3584 * 2);    // read + write, 2-byte elements
+    }
   const auto moe = names("qwen1.5-moe-a2.7b.json");
   EXPECT_TRUE(has(moe, "router×24") && has(moe, "expert_gate_proj×24") && has(moe, "shared_expert_gate×24"));
   // gemma2 scores are soft-capped: 3 more FLOPs per score on top of 4·d + 5

@@ -1,6 +1,8 @@
 // Number formatting: SI decimal for rates, binary for capacities, fixed significant digits.
 #include <gtest/gtest.h>
 
+#include <cstdint>
+
 #include "report/units.hpp"
 
 namespace roofline::report {
@@ -36,3 +38,18 @@ TEST(ReportUnits, TimesPercentsIntensity) {
 }
 
 }  // namespace roofline::report
+
+namespace roofline {
+TEST(Units, CountsHaveThousandsSeparatorsAndValuesTheirUnit) {
+  EXPECT_EQ(units::count(1'100'048'384), "1,100,048,384");  // TinyLlama-1.1B parameters
+  EXPECT_EQ(units::count(999), "999");
+  EXPECT_EQ(units::count(-46'702'792'704), "-46,702,792,704");
+  EXPECT_EQ(units::count(INT64_MIN), "-9,223,372,036,854,775,808");
+  EXPECT_EQ(units::value(4.8e12, "B/s"), "4.80 TB/s");
+  EXPECT_EQ(units::value(1.98e15, "OP/s"), "1.98 POP/s");    // int8 is operations, not FLOPs
+  EXPECT_EQ(units::value(206.125, "FLOP/B"), "206 FLOP/B");
+  EXPECT_EQ(units::value(1755, "MHz"), "1755 MHz");
+  EXPECT_EQ(units::value(1.74e-6, "s"), "1.74 µs");          // not "1.74e-06 s"
+  EXPECT_EQ(units::compute_rate(1.98e15, "int8"), "1.98 POP/s");
+}
+}  // namespace roofline
