@@ -142,6 +142,7 @@ struct builder {
     once(embedding_op("embed_tokens", s.tokens, h, b, cfg.vocab));
     if (cfg.model_type == "gemma2") {  // transformers Gemma2Model: inputs_embeds × sqrt(hidden_size)
       op_desc scale = ew(op_kind::mul, "embed_scale", h);
+      scale.bytes_read = double(s.tokens) * double(h) * b;  // one tensor times a constant, not two tensors
       scale.note = "× sqrt(hidden_size) on the gathered embeddings (Gemma's normalizer): 1 FLOP, 1 read, 1 write per element";
       once(std::move(scale));
     }
