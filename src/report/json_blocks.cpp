@@ -30,7 +30,7 @@ std::string number_text(const std::string& path, double x) {
   if (ends_with(key, "ratio") || has(key, "speedup") || ends_with(key, "_over_ceiling")) return ratio(x);
   if (has(key, "fraction") || key == "mfu" || key == "hfu" || key.rfind("mfu_", 0) == 0 || key.rfind("hfu_", 0) == 0 ||
       ends_with(key, "_mfu") || ends_with(key, "_hfu") || has(key, "efficiency") || ends_with(key, "_share") ||
-      ends_with(key, "_move") || ends_with(key, "abs_error") || key.rfind("target", 0) == 0)
+      ends_with(key, "_move") || has(key, "abs_error") || key.rfind("target", 0) == 0)
     return percent(x);
   if (has(key, "intensity") || has(key, "ridge")) return intensity(x);
   if (ends_with(key, "_mhz")) return sig(x, 4) + " MHz";
