@@ -114,35 +114,25 @@ std::vector<std::string> cache_levels(const measured_roofs& m) {
 bool is_gemm_engine(const std::string& engine) { return engine == "gemm" || engine == "tensor"; }
 
 namespace {
-const compute_result* best_compute_if(const measured_roofs& m, const std::string& precision,
-                                      bool (*engine_ok)(const std::string&, const std::string&), const std::string& engine) {
+/// The fastest non-rejected result of `precision` that `keep` accepts (nullptr when none).
+template <class Keep>
+const compute_result* best_compute_where(const measured_roofs& m, const std::string& precision, Keep keep) {
   const compute_result* best = nullptr;
   for (const auto& c : m.compute)
-    if (c.precision == precision && !c.rejected && c.flops_per_s > 0 && engine_ok(c.engine, engine) &&
-        (!best || c.flops_per_s > best->flops_per_s))
+    if (c.precision == precision && !c.rejected && c.flops_per_s > 0 && keep(c) && (!best || c.flops_per_s > best->flops_per_s))
       best = &c;
   return best;
 }
-bool gemm_like(const std::string& e, const std::string&) { return is_gemm_engine(e); }
-bool same_engine(const std::string& e, const std::string& want) { return e == want; }
 }  // namespace
 
 const compute_result* best_compute(const measured_roofs& m, const std::string& precision) {
-  if (const compute_result* g = best_compute_if(m, precision, gemm_like, "")) return g;
-  return best_compute_if(m, precision, same_engine, "vector");
-}
-
-const compute_result* best_compute_of(const measured_roofs& m, const std::string& precision, const std::string& engine) {
-  return best_compute_if(m, precision, same_engine, engine);
+  if (const compute_result* g = best_compute_where(m, precision, [](const compute_result& c) { return is_gemm_engine(c.engine); }))
+    return g;
+  return best_compute_where(m, precision, [](const compute_result& c) { return c.engine == "vector"; });
 }
 
 const compute_result* gemm_at(const measured_roofs& m, const std::string& precision, std::int64_t n) {
-  const compute_result* best = nullptr;
-  for (const auto& c : m.compute)
-    if (c.precision == precision && is_gemm_engine(c.engine) && c.size && *c.size == n && c.flops_per_s > 0 &&
-        !c.rejected && (!best || c.flops_per_s > best->flops_per_s))
-      best = &c;
-  return best;
+  return best_compute_where(m, precision, [n](const compute_result& c) { return is_gemm_engine(c.engine) && c.size && *c.size == n; });
 }
 
 std::vector<std::string> measured_precisions(const measured_roofs& m) {

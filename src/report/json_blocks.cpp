@@ -17,7 +17,10 @@ bool ends_with(const std::string& s, const std::string& suffix) {
 }
 bool has(const std::string& s, const std::string& w) { return s.find(w) != std::string::npos; }
 
-std::string last(const std::string& path);
+std::string last(const std::string& path) {
+  const auto dot = path.rfind('.');
+  return dot == std::string::npos ? path : path.substr(dot + 1);
+}
 
 /// A number with the unit its own key names (the last component of `path`: "ridge.per_precision.
 /// peak_measured" is a peak, not a ridge).
@@ -59,11 +62,6 @@ std::string label(const std::string& key) {
   return s;
 }
 
-std::string last(const std::string& path) {
-  const auto dot = path.rfind('.');
-  return dot == std::string::npos ? path : path.substr(dot + 1);
-}
-
 /// A value that does not fit in a table cell: an object or an array holding objects or arrays.
 bool is_nested(const json& v) {
   return v.is_object() || (v.is_array() && !std::all_of(v.begin(), v.end(), is_scalar));
@@ -92,7 +90,6 @@ table objects_table(const json& arr, const std::string& path) {
   }
   return t;
 }
-
 
 }  // namespace
 
