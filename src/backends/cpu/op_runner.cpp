@@ -41,7 +41,16 @@ struct arena {
     if (rotate && llc_bytes > 0 && bytes < 2.0 * llc_bytes)
       copies = static_cast<int>(std::min(4096.0, std::ceil(2.0 * llc_bytes / bytes)));
     data = aligned_buffer<float>(static_cast<std::size_t>(per_copy * copies));
-    fill_uniform(data.data(), data.size(), seed);
+    advise_huge_pages(data.data(), data.size() * sizeof(float));
+    // Copy 0 gets the random values; the others are byte copies of it. The copies exist only so
+    // that each timed run starts with its inputs out of cache (distinct addresses), which identical
+    // contents satisfy; generating 2x LLC of random numbers per op instead (a VM may report a
+    // whole socket's L3, 508 MiB on a 2-vCPU Zen 5 guest) took ~2 s per op.
+    fill_uniform(data.data(), static_cast<std::size_t>(per_copy), seed);
+    const std::int64_t n = per_copy;
+    float* base = data.data();
+#pragma omp parallel for schedule(static) if (copies > 2)
+    for (int c = 1; c < copies; ++c) std::copy(base, base + n, base + c * n);
   }
   float* at(int copy, std::int64_t off) { return data.data() + copy * per_copy + off; }
 };

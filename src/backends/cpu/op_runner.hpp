@@ -7,8 +7,9 @@
 // heads, kv_heads, head_dim, q_len (else seq; decode 1), kv_len (else context, else q_len), causal.
 //
 // Inputs are uniform random in [-1, 1) (never zeros), allocated once per call. Ops smaller than
-// 2× the LLC rotate over copies of their buffers (one copy per timed run, ≥ 2× LLC in all) so that
-// each run starts from DRAM, as the roofline's DRAM prediction assumes.
+// 2× the LLC rotate over copies of their buffers (one copy per timed run, ≥ 2× LLC in all; the
+// copies are byte copies of the first) so that each run starts from DRAM, as the roofline's DRAM
+// prediction assumes.
 #pragma once
 #include "roofline/backend.hpp"
 #include "roofline/whole_step.hpp"
