@@ -107,6 +107,13 @@ json decode_mfu(const results& r);
 json prediction_accuracy(const results& r);
 /// Measured fusion: unfused SiLU + mul vs fused SiLU·mul per scenario (r.analysis["fusion"]).
 json fusion_analysis(const results& r);
+/// The decode batch sweep (r.analysis["batch_sweep"], measured points written by `roofline run`)
+/// with its knees filled in: per shape `knee_predicted` = the batch whose intensity reaches
+/// `ridge_measured` (FLOP/B; knee_batch, docs/formulas-model.md §7), `knee_measured` = where the
+/// flat line (median measured time of B ≤ 8) meets the line through the largest measured batch
+/// (time ∝ B); null where the points or the ridge do not allow it. Anything not a sweep is
+/// returned unchanged.
+json batch_sweep_knees(json sweep, double ridge_measured);
 
 /// Everything the report explains: compute and bandwidth waterfalls, ridge movement, MFU/HFU of the
 /// measured decode, fusion savings, prediction accuracy, record table. Refreshes each op's advice

@@ -23,6 +23,7 @@ void analyse(results& r) {
   a["mfu"] = decode_mfu(r);
   a["fusion"] = fusion_analysis(r);
   a["accuracy"] = prediction_accuracy(r);
+  if (a.contains("batch_sweep")) a["batch_sweep"] = batch_sweep_knees(a["batch_sweep"], r.roofline.ridge_measured);
   a["record_table"] = to_json(record_table(r));
   r.analysis = a;
 }

@@ -151,11 +151,9 @@ struct op_runner {
   }
 };
 
-/// Decode linear batch sweep, measured (issue 6 item 4): [B×k]·[k×n] at B = 1, 2, 4 … 1024 for the
-/// model's gate_proj and Llama-2-7B's (k 4096, n 11008); predicted vs measured time per batch, the
-/// predicted knee (intensity reaches the measured ridge) and the measured one (where the measured
-/// flat line — below the knee the time is the weights' bytes ÷ bandwidth, flat in B — meets the
-/// measured compute line through the largest batch).
+/// Decode linear batch sweep, measured: [B×k]·[k×n] at B = 1, 2, 4 … 1024 for the model's
+/// gate_proj and Llama-2-7B's (k 4096, n 11008); predicted and measured time per batch. The knees
+/// are analysis (batch_sweep_knees, run by analyse()).
 json batch_sweep(op_runner& run, const model_config& cfg, const std::string& dtype, const latency_model& floor,
                  const progress_fn& progress) {
   struct shape { std::string label; std::int64_t k, n; };
@@ -165,13 +163,9 @@ json batch_sweep(op_runner& run, const model_config& cfg, const std::string& dty
       run.opt.quick ? std::vector<std::int64_t>{1, 32, 256}
                     : std::vector<std::int64_t>{1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024};
   const int b = dtype_bytes(dtype);
-  json out = {{"definition", "decode linear [B×k]·[k×n]; predicted knee: intensity reaches the measured ridge; "
-                             "measured knee: the flat line (median time of B <= 8) meets the compute line through the largest batch"},
-              {"ridge_measured", run.r.roofline.ridge_measured}, {"shapes", json::array()}};
+  json out = {{"shapes", json::array()}};
   for (const auto& sh : shapes) {
     json pts = json::array();
-    std::vector<double> flat;
-    std::pair<std::int64_t, double> largest{0, 0};
     for (const auto B : batches) {
       const op_desc op = gemm_op("sweep " + sh.label, B, sh.n, sh.k, b);
       op_result res = place_op(op, run.r.roofline, floor);
@@ -179,22 +173,10 @@ json batch_sweep(op_runner& run, const model_config& cfg, const std::string& dty
       run.measure(op, res, fmt::format("batch sweep {} B={}", sh.label, B));
       json p = {{"batch", B}, {"intensity", op.intensity()}, {"flops", op.flops}, {"bytes", op.bytes()},
                 {"predicted_s", res.predicted_s}, {"measured_s", res.measured_s}, {"note", res.measured_note}, {"implementation", res.implementation}};
-      if (res.measured_s) {
-        p["measured_flops_per_s"] = op.flops / *res.measured_s;
-        if (B <= 8) flat.push_back(*res.measured_s);
-        largest = {B, *res.measured_s};
-      }
+      if (res.measured_s) p["measured_flops_per_s"] = op.flops / *res.measured_s;
       pts.push_back(p);
     }
-    // Measured knee: where the measured flat line (median time of B ≤ 8: the weights' bytes ÷
-    // bandwidth) meets the measured compute line through the largest batch (time ∝ B).
-    json measured_knee = nullptr;
-    if (!flat.empty() && largest.first > 8 && largest.second > 0)
-      measured_knee = median(flat) / (largest.second / static_cast<double>(largest.first));
-    const auto knee = run.r.roofline.ridge_measured > 0 ? knee_batch(sh.k, sh.n, b, run.r.roofline.ridge_measured)
-                                                        : std::nullopt;
-    out["shapes"].push_back({{"shape", sh.label}, {"k", sh.k}, {"n", sh.n}, {"dtype", dtype}, {"points", pts},
-                             {"knee_predicted", knee ? json(*knee) : json(nullptr)}, {"knee_measured", measured_knee}});
+    out["shapes"].push_back({{"shape", sh.label}, {"k", sh.k}, {"n", sh.n}, {"dtype", dtype}, {"points", pts}});
   }
   out["points"] = out["shapes"][0]["points"];  // the trace drawn on the roofline (the model's shape)
   return out;

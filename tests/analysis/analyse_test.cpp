@@ -165,3 +165,26 @@ TEST(Fusion, PredictedSavingsComeFromTheModelCatalogue) {
     }
   EXPECT_TRUE(found);
 }
+
+// The batch sweep's knees are analysis: recomputed from the measured points and the ridge, so a
+// re-analysed results file gets them too. Worked numbers: k = n = 2048, fp16, ridge 100 FLOP/B →
+// knee 111 (formulas-model §7); flat line B ≤ 8 at median 10 µs, B = 256 at 80 µs → 10 / (80/256) = 32.
+TEST(BatchSweepKnees, FromMeasuredPointsAndTheRidge) {
+  json pts = json::array();
+  for (const auto& [b, s] : std::vector<std::pair<int, double>>{{1, 9e-6}, {2, 10e-6}, {8, 11e-6}, {64, 30e-6}, {256, 80e-6}})
+    pts.push_back({{"batch", b}, {"measured_s", s}});
+  pts.push_back({{"batch", 512}, {"measured_s", nullptr}});  // a failed point is skipped
+  const json sweep = {{"shapes", json::array({{{"shape", "gate"}, {"k", 2048}, {"n", 2048}, {"dtype", "fp16"}, {"points", pts}}})}};
+  const json out = batch_sweep_knees(sweep, 100.0);
+  EXPECT_EQ(out["shapes"][0]["knee_predicted"], 111);
+  EXPECT_DOUBLE_EQ(out["shapes"][0]["knee_measured"].get<double>(), 32.0);
+  EXPECT_DOUBLE_EQ(out["ridge_measured"].get<double>(), 100.0);
+  // No ridge: no predicted knee; no batch above 8: no measured knee.
+  json small = sweep;
+  small["shapes"][0]["points"] = json::array({{{"batch", 1}, {"measured_s", 9e-6}}});
+  const json none = batch_sweep_knees(small, 0.0);
+  EXPECT_TRUE(none["shapes"][0]["knee_predicted"].is_null());
+  EXPECT_TRUE(none["shapes"][0]["knee_measured"].is_null());
+  EXPECT_TRUE(none["ridge_measured"].is_null());
+  EXPECT_EQ(batch_sweep_knees(json("bad"), 100.0), json("bad"));
+}
