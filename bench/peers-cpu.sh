@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # roofline's CPU bandwidth beside McCalpin's STREAM in one run on the same machine and threads:
 #   bash bench/fetch-peers.sh               # once (STREAM's source into bench-peers/, never committed)
-#   bash bench/peers-cpu.sh [OUT_DIR]       # default bench-out/cpu; run on a quiet machine
+#   bash bench/peers-cpu.sh [OUT_DIR]       # default bench-out/cpu; run on a quiet machine; BIN=path/roofline
 # Builds stream.c with gcc -O3 -march=native -fopenmp (80 M elements per array, 20 repeats; each
 # array 640 MB, far above any LLC), runs it, then `roofline measure --only bandwidth` (build/cpu, the
 # cpu preset), then STREAM again, so drift shows; writes OUT/peers-cpu.md (bench/peers_table.py cpu)
@@ -21,11 +21,12 @@ echo "$MACHINE"
 [ -f "$PEERS/STREAM/stream.c" ] || { echo "no $PEERS/STREAM/stream.c: run bench/fetch-peers.sh"; exit 2; }
 gcc -O3 -march=native -fopenmp -DSTREAM_ARRAY_SIZE=80000000 -DNTIMES=20 "$PEERS/STREAM/stream.c" -o "$OUT/stream" ||
   { echo "STREAM build failed"; exit 2; }
-[ -x build/cpu/roofline ] || { . /root/ccache-env.sh 2>/dev/null; cmake --preset cpu --log-level=NOTICE && cmake --build --preset cpu -j "$(nproc)" --target roofline; } ||
+BIN="${BIN:-build/cpu/roofline}"  # any build of roofline (the h200 preset's measures the CPU too)
+[ -x "$BIN" ] || { . /root/ccache-env.sh 2>/dev/null; cmake --preset cpu --log-level=NOTICE && cmake --build --preset cpu -j "$(nproc)" --target roofline; } ||
   { echo "roofline build failed"; exit 2; }
 
 "$OUT/stream" >"$OUT/stream-1.txt"; grep -E '^(Copy|Scale|Add|Triad):' "$OUT/stream-1.txt"
-./build/cpu/roofline measure --device cpu --only bandwidth --out "$OUT/results.json" >"$OUT/roofline.log" 2>&1
+"$BIN" measure --device cpu --only bandwidth --out "$OUT/results.json" >"$OUT/roofline.log" 2>&1
 echo "roofline exit $?"
 RESULTS="$OUT/results.json"; [ -d "$RESULTS" ] && RESULTS="$RESULTS/results.json"
 "$OUT/stream" >"$OUT/stream-2.txt"; grep -E '^(Copy|Scale|Add|Triad):' "$OUT/stream-2.txt"
