@@ -7,7 +7,8 @@
 // write, so no write-allocate traffic is counted). Under 4× L2 one launch makes `reps` passes so a
 // timed sample lasts long enough to hide launch overhead; then only .cg loads are allowed (a re-read
 // must not hit L1) and only the resident grid (every block alive for all passes). Each size picks the
-// fastest allowed variant after a brief trial and names it in the result's flags.
+// fastest allowed variant after a brief trial and names it in the result's flags; on compute
+// capability 9.0+ the write and copy candidates include TMA bulk stores (cp.async.bulk) beside st.global.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -68,6 +69,12 @@ class bandwidth_runner {
     if (sizes.empty() || sizes.back() != hbm_ws) sizes.push_back(hbm_ws);
 
     for (int i = 0; i < p_.arrays; ++i) bufs_.emplace_back(static_cast<std::size_t>(hbm_array));
+    if (runs_bulk_variants()) {
+      const int e = prepare_bulk_kernels();
+      if (e != 0)
+        throw probe_error(fmt::format("bandwidth/{}: cudaFuncSetAttribute(bulk-store kernels) failed: {}", p_.name,
+                                      cudaGetErrorString(static_cast<cudaError_t>(e))));
+    }
     std::vector<std::string> failures;
     if (p_.op == stream_op::read) {
       const std::int64_t l1 = l1_bytes_per_sm(static_cast<std::int64_t>(env_.prop.sharedMemPerMultiprocessor));
@@ -119,6 +126,18 @@ class bandwidth_runner {
         a.a = bufs_[0].as<uint4>(); a.b = bufs_[1].as<uint4>(); a.c = bufs_[2].as<uint4>(); break;
     }
     return a;
+  }
+
+  /// Whether this pattern on this device tries a bulk-store (TMA) variant.
+  bool runs_bulk_variants() const {
+    for (int v = 0; v < stream_variant_count; ++v)
+      if (stream_variants[v].store == store_hint::bulk && candidate(v, 1)) return true;
+    return false;
+  }
+
+  /// Whether `variant` is a candidate for this pattern at `reps` passes per launch on this device.
+  bool candidate(int variant, int reps) const {
+    return variant_allowed(p_.op, variant, reps) && variant_runs_on(variant, env_.prop.major, env_.prop.minor);
   }
 
   int grid_for(int variant) const {
@@ -266,7 +285,7 @@ class bandwidth_runner {
     // launch); for copy also the driver's memcpy. The fastest in a brief trial is timed.
     bool first = true;
     for (int v = 0; v < variants; ++v) {
-      if (!variant_allowed(p_.op, v, reps)) continue;
+      if (!candidate(v, reps)) continue;
       const int resident = grid_for(v);
       const std::size_t per_block =
           static_cast<std::size_t>(stream_block) * (v < stream_variant_count ? stream_variants[v].unroll : 1);
