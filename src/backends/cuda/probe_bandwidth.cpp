@@ -282,7 +282,8 @@ class bandwidth_runner {
     const int variants = p_.op == stream_op::copy ? stream_variant_count + 1 : stream_variant_count;
     // Candidates: each kernel variant at a resident grid (SMs × blocks per SM, grid-stride loop) and
     // at a grid that covers the array in one trip per thread (what PyTorch's elementwise kernels
-    // launch); for copy also the driver's memcpy. The fastest in a brief trial is timed.
+    // launch; for a bulk-store variant one tile per block); for copy also the driver's memcpy. The
+    // fastest in a brief trial is timed.
     bool first = true;
     for (int v = 0; v < variants; ++v) {
       if (!candidate(v, reps)) continue;
