@@ -7,7 +7,8 @@
 // write, so no write-allocate traffic is counted). Under 4× L2 one launch makes `reps` passes so a
 // timed sample lasts long enough to hide launch overhead; then only .cg loads are allowed (a re-read
 // must not hit L1) and only the resident grid (every block alive for all passes). Each size picks the
-// fastest allowed variant after a brief trial and names it in the result's flags; on compute
+// fastest allowed variant whose output passes the check after a brief trial and names it in the
+// result's flags (a candidate that fails the check is named there too, never used); on compute
 // capability 9.0+ the write and copy candidates include TMA bulk stores (cp.async.bulk) beside st.global.
 #include <fmt/format.h>
 
@@ -126,6 +127,10 @@ class bandwidth_runner {
         a.a = bufs_[0].as<uint4>(); a.b = bufs_[1].as<uint4>(); a.c = bufs_[2].as<uint4>(); break;
     }
     return a;
+  }
+
+  static std::string kernel_name(int variant) {
+    return variant == stream_memcpy_variant ? std::string("cudaMemcpyAsync") : std::string(variant_hints(variant));
   }
 
   /// Whether this pattern on this device tries a bulk-store (TMA) variant.
@@ -275,16 +280,17 @@ class bandwidth_runner {
                          ? static_cast<int>(std::clamp<std::int64_t>(((std::int64_t{1} << 30) + moved_per_pass - 1) / moved_per_pass, 1, 4096))
                          : 1;
     const std::string what = fmt::format("bandwidth/{} at {}", p_.name, human_bytes(ws));
-    prepare(n);
 
     int best_variant = 0, grid = 0;
     double best_t = 0;
     const int variants = p_.op == stream_op::copy ? stream_variant_count + 1 : stream_variant_count;
     // Candidates: each kernel variant at a resident grid (SMs × blocks per SM, grid-stride loop) and
     // at a grid that covers the array in one trip per thread (what PyTorch's elementwise kernels
-    // launch; for a bulk-store variant one tile per block); for copy also the driver's memcpy. The
-    // fastest in a brief trial is timed.
+    // launch; for a bulk-store variant one tile per block); for copy also the driver's memcpy. Each
+    // trial starts from a poisoned output and is checked; the fastest verified one is timed, and a
+    // candidate that fails its check is named in the result's flags, never used.
     bool first = true;
+    std::vector<std::string> failed;
     for (int v = 0; v < variants; ++v) {
       if (!candidate(v, reps)) continue;
       const int resident = grid_for(v);
@@ -297,13 +303,25 @@ class bandwidth_runner {
         if (g != resident && (v == stream_memcpy_variant || g <= resident || reps > 1)) continue;
         if (partials_.bytes() < static_cast<std::size_t>(g) * 4) partials_ = device_buffer(static_cast<std::size_t>(g) * 4);
         const stream_args a = args_for(n, reps);
+        prepare(n);
         time_once(v, g, a);  // warm-up
         double t = time_once(v, g, a);
         t = std::min(t, time_once(v, g, a));
+        try {
+          verify(n, reps, g, fmt::format("candidate {}, grid {} × {}", kernel_name(v), g, stream_block));
+        } catch (const device_lost_error&) {
+          throw;
+        } catch (const probe_error& e) {
+          failed.push_back(e.what());
+          continue;
+        }
         if (first || t < best_t) best_t = t, best_variant = v, grid = g;
         first = false;
       }
     }
+    if (first)
+      throw probe_error(fmt::format("{}: no candidate kernel passed its check; first: {}", what,
+                                    failed.empty() ? std::string("none was tried") : failed.front()));
     const stream_args a = args_for(n, reps);
     prepare(n);  // poison again: the timed runs alone must produce the checked output
     const double t0 = now_s();
@@ -334,6 +352,7 @@ class bandwidth_runner {
     } else {
       res.flags.push_back(fmt::format("kernel: {}, grid {} × {}", variant_hints(best_variant), grid, stream_block));
     }
+    for (const auto& f : failed) res.flags.push_back("not used, failed its check: " + f);
     env_.attach(res.telemetry, res.flags, t0, t1);
 
     if (roof && !opt_.quick) {
