@@ -304,15 +304,18 @@ class bandwidth_runner {
         if (partials_.bytes() < static_cast<std::size_t>(g) * 4) partials_ = device_buffer(static_cast<std::size_t>(g) * 4);
         const stream_args a = args_for(n, reps);
         prepare(n);
-        time_once(v, g, a);  // warm-up
-        double t = time_once(v, g, a);
-        t = std::min(t, time_once(v, g, a));
-        try {
-          verify(n, reps, g, fmt::format("candidate {}, grid {} × {}", kernel_name(v), g, stream_block));
+        const std::string cand = fmt::format("candidate {}, grid {} × {}", kernel_name(v), g, stream_block);
+        double t = 0;
+        try {  // a launch the device refuses (a non-sticky error) or a wrong output drops this candidate only
+          time_once(v, g, a);  // warm-up
+          t = time_once(v, g, a);
+          t = std::min(t, time_once(v, g, a));
+          verify(n, reps, g, cand);
         } catch (const device_lost_error&) {
           throw;
         } catch (const probe_error& e) {
-          failed.push_back(e.what());
+          const std::string msg = e.what();
+          failed.push_back(msg.find(cand) == std::string::npos ? cand + ": " + msg : msg);
           continue;
         }
         if (first || t < best_t) best_t = t, best_variant = v, grid = g;
