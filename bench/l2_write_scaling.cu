@@ -222,7 +222,6 @@ __global__ void __launch_bounds__(block, 8) scaling_kernel(launch_args p) {
     constexpr int tile = K == k_write_tma4 ? 256 : 1024;  // elements
     constexpr int per_thread = tile / block;
     extern __shared__ uint4 tiles[];  // stages × tile
-    int s = 0;
     if constexpr (K == k_write_tma16_fixed) {
       for (int e = threadIdx.x; e < tile; e += block) tiles[e] = pattern_at(e);
       fence_async_shared();
@@ -237,6 +236,7 @@ __global__ void __launch_bounds__(block, 8) scaling_kernel(launch_args p) {
     } else {
       // Tile buffer s is refilled `stages` tiles after its store was issued; thread 0 waited for that
       // store's reads (wait_group.read stages − 2) before the barrier the fillers pass first.
+      int s = 0;
       done = ticket_loop(p, [&](std::size_t first) {
         for (std::size_t t = 0; t < chunk_elems; t += tile) {
           uint4* buf = tiles + s * tile;
