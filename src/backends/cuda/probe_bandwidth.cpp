@@ -7,7 +7,9 @@
 // write, so no write-allocate traffic is counted). Under 4× L2 one launch makes `reps` passes so a
 // timed sample lasts long enough to hide launch overhead; then only .cg loads are allowed (a re-read
 // must not hit L1) and only the resident grid (every block alive for all passes). Each size picks the
-// fastest allowed variant after a brief trial and names it in the result's flags.
+// fastest allowed variant whose output passes the check after a brief trial and names it in the
+// result's flags (a candidate that fails the check is named there too, never used); on compute
+// capability 9.0+ the write and copy candidates include TMA bulk stores (cp.async.bulk) beside st.global.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -68,6 +70,12 @@ class bandwidth_runner {
     if (sizes.empty() || sizes.back() != hbm_ws) sizes.push_back(hbm_ws);
 
     for (int i = 0; i < p_.arrays; ++i) bufs_.emplace_back(static_cast<std::size_t>(hbm_array));
+    if (runs_bulk_variants()) {
+      const int e = prepare_bulk_kernels();
+      if (e != 0)
+        throw probe_error(fmt::format("bandwidth/{}: cudaFuncSetAttribute(bulk-store kernels) failed: {}", p_.name,
+                                      cudaGetErrorString(static_cast<cudaError_t>(e))));
+    }
     std::vector<std::string> failures;
     if (p_.op == stream_op::read) {
       const std::int64_t l1 = l1_bytes_per_sm(static_cast<std::int64_t>(env_.prop.sharedMemPerMultiprocessor));
@@ -119,6 +127,22 @@ class bandwidth_runner {
         a.a = bufs_[0].as<uint4>(); a.b = bufs_[1].as<uint4>(); a.c = bufs_[2].as<uint4>(); break;
     }
     return a;
+  }
+
+  static std::string kernel_name(int variant) {
+    return variant == stream_memcpy_variant ? std::string("cudaMemcpyAsync") : std::string(variant_hints(variant));
+  }
+
+  /// Whether this pattern on this device tries a bulk-store (TMA) variant.
+  bool runs_bulk_variants() const {
+    for (int v = 0; v < stream_variant_count; ++v)
+      if (stream_variants[v].store == store_hint::bulk && candidate(v, 1)) return true;
+    return false;
+  }
+
+  /// Whether `variant` is a candidate for this pattern at `reps` passes per launch on this device.
+  bool candidate(int variant, int reps) const {
+    return variant_allowed(p_.op, variant, reps) && variant_runs_on(variant, env_.prop.major, env_.prop.minor);
   }
 
   int grid_for(int variant) const {
@@ -256,17 +280,19 @@ class bandwidth_runner {
                          ? static_cast<int>(std::clamp<std::int64_t>(((std::int64_t{1} << 30) + moved_per_pass - 1) / moved_per_pass, 1, 4096))
                          : 1;
     const std::string what = fmt::format("bandwidth/{} at {}", p_.name, human_bytes(ws));
-    prepare(n);
 
     int best_variant = 0, grid = 0;
     double best_t = 0;
     const int variants = p_.op == stream_op::copy ? stream_variant_count + 1 : stream_variant_count;
     // Candidates: each kernel variant at a resident grid (SMs × blocks per SM, grid-stride loop) and
     // at a grid that covers the array in one trip per thread (what PyTorch's elementwise kernels
-    // launch); for copy also the driver's memcpy. The fastest in a brief trial is timed.
+    // launch; for a bulk-store variant one tile per block); for copy also the driver's memcpy. Each
+    // trial starts from a poisoned output and is checked; the fastest verified one is timed, and a
+    // candidate that fails its check is named in the result's flags, never used.
     bool first = true;
+    std::vector<std::string> failed;
     for (int v = 0; v < variants; ++v) {
-      if (!variant_allowed(p_.op, v, reps)) continue;
+      if (!candidate(v, reps)) continue;
       const int resident = grid_for(v);
       const std::size_t per_block =
           static_cast<std::size_t>(stream_block) * (v < stream_variant_count ? stream_variants[v].unroll : 1);
@@ -277,13 +303,28 @@ class bandwidth_runner {
         if (g != resident && (v == stream_memcpy_variant || g <= resident || reps > 1)) continue;
         if (partials_.bytes() < static_cast<std::size_t>(g) * 4) partials_ = device_buffer(static_cast<std::size_t>(g) * 4);
         const stream_args a = args_for(n, reps);
-        time_once(v, g, a);  // warm-up
-        double t = time_once(v, g, a);
-        t = std::min(t, time_once(v, g, a));
+        prepare(n);
+        const std::string cand = fmt::format("candidate {}, grid {} × {}", kernel_name(v), g, stream_block);
+        double t = 0;
+        try {  // a launch the device refuses (a non-sticky error) or a wrong output drops this candidate only
+          time_once(v, g, a);  // warm-up
+          t = time_once(v, g, a);
+          t = std::min(t, time_once(v, g, a));
+          verify(n, reps, g, cand);
+        } catch (const device_lost_error&) {
+          throw;
+        } catch (const probe_error& e) {
+          const std::string msg = e.what();
+          failed.push_back(msg.find(cand) == std::string::npos ? cand + ": " + msg : msg);
+          continue;
+        }
         if (first || t < best_t) best_t = t, best_variant = v, grid = g;
         first = false;
       }
     }
+    if (first)
+      throw probe_error(fmt::format("{}: no candidate kernel passed its check; first: {}", what,
+                                    failed.empty() ? std::string("none was tried") : failed.front()));
     const stream_args a = args_for(n, reps);
     prepare(n);  // poison again: the timed runs alone must produce the checked output
     const double t0 = now_s();
@@ -314,6 +355,7 @@ class bandwidth_runner {
     } else {
       res.flags.push_back(fmt::format("kernel: {}, grid {} × {}", variant_hints(best_variant), grid, stream_block));
     }
+    for (const auto& f : failed) res.flags.push_back("not used, failed its check: " + f);
     env_.attach(res.telemetry, res.flags, t0, t1);
 
     if (roof && !opt_.quick) {

@@ -154,6 +154,76 @@ __global__ void __launch_bounds__(stream_block) l1_read_kernel(stream_args p) {
   block_sum(total, p.partials);
 }
 
+// Bulk-store kernel (write and copy; stream_kernels.hpp): the grid strides over tiles of TILE = U ×
+// stream_block elements, as one sequence of reps × tiles trips (trip g stores tile g mod tiles, so
+// every tile is stored `reps` times and the blocks stay balanced even when a pass has few tiles per
+// block). Per trip: the threads fill tile buffer s (U elements each: the pattern's values at the
+// destination, or the copy's .cg loads), make their shared-memory writes visible to the async proxy
+// (fence.proxy.async.shared::cta, PTX ISA "Parallel Synchronization and Communication Instructions:
+// membar/fence"), and after a barrier thread 0 stores the tile with one
+// cp.async.bulk.global.shared::cta.bulk_group, commits it as a bulk group and waits
+// (wait_group.read bulk_stages − 2) until at most bulk_stages − 2 groups still read shared memory.
+// Buffer s is refilled bulk_stages trips later: thread 0's wait for the group that last read it
+// came before the previous trip's barrier, which every thread passes before filling it. At the end
+// thread 0 waits for every group to complete (wait_group 0, writes included) before the block exits.
+// Compiled empty below sm_90 (variant_runs_on keeps it from being launched there).
+template <stream_op OP, int U>
+__global__ void __launch_bounds__(stream_block) bulk_store_kernel(stream_args p) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  static_assert(bulk_stages >= 3, "a buffer must be free one trip before it is refilled");
+  constexpr int tile = U * stream_block;
+  extern __shared__ uint4 bulk_tiles[];  // bulk_stages × tile, 16-B aligned (cp.async.bulk needs 16)
+  const std::size_t n = p.n;
+  const std::size_t tiles = (n + tile - 1) / tile;
+  const std::size_t trips = tiles * static_cast<std::size_t>(p.reps);
+  int s = 0;
+  for (std::size_t g = blockIdx.x; g < trips; g += gridDim.x) {
+    const std::size_t first = (g % tiles) * tile;
+    const int count = n - first < static_cast<std::size_t>(tile) ? static_cast<int>(n - first) : tile;
+    uint4* buf = bulk_tiles + s * tile;
+    if constexpr (OP == stream_op::write) {
+#pragma unroll
+      for (int k = 0; k < U; ++k) {
+        const int e = threadIdx.x + k * stream_block;
+        if (e < count) buf[e] = pattern_at(first + e, p.mult, p.add);
+      }
+    } else {
+      uint4 v[U];
+#pragma unroll
+      for (int k = 0; k < U; ++k) {
+        const int e = threadIdx.x + k * stream_block;
+        v[k] = e < count ? load16<load_hint::cg>(p.b + first + e) : make_uint4(0, 0, 0, 0);
+      }
+#pragma unroll
+      for (int k = 0; k < U; ++k) {
+        const int e = threadIdx.x + k * stream_block;
+        if (e < count) buf[e] = v[k];
+      }
+    }
+    asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+    __syncthreads();
+    if (threadIdx.x == 0) {
+      const auto src = static_cast<unsigned>(__cvta_generic_to_shared(buf));
+      asm volatile("cp.async.bulk.global.shared::cta.bulk_group [%0], [%1], %2;" ::"l"(p.a + first), "r"(src),
+                   "r"(static_cast<unsigned>(count) * 16u)
+                   : "memory");
+      asm volatile("cp.async.bulk.commit_group;" ::: "memory");
+      asm volatile("cp.async.bulk.wait_group.read %0;" ::"n"(bulk_stages - 2) : "memory");
+    }
+    s = s + 1 == bulk_stages ? 0 : s + 1;
+  }
+  if (threadIdx.x == 0) asm volatile("cp.async.bulk.wait_group 0;" ::: "memory");
+#else
+  (void)p;
+#endif
+}
+
+template <int U>
+void* bulk_kernel_for(stream_op op) {
+  return op == stream_op::copy ? reinterpret_cast<void*>(&bulk_store_kernel<stream_op::copy, U>)
+                               : reinterpret_cast<void*>(&bulk_store_kernel<stream_op::write, U>);
+}
+
 // One row per entry of stream_variants (same order).
 template <stream_op OP>
 void* kernel_for(int variant) {
@@ -166,10 +236,17 @@ void* kernel_for(int variant) {
     case 5: return reinterpret_cast<void*>(&stream_kernel<OP, 4, load_hint::cs, store_hint::cs, false>);
     case 6: return reinterpret_cast<void*>(&stream_kernel<OP, 8, load_hint::cs, store_hint::cs, false>);
     case 7: return reinterpret_cast<void*>(&stream_kernel<OP, 4, load_hint::ca, store_hint::wb, true>);
-    default: return reinterpret_cast<void*>(&stream_kernel<OP, 8, load_hint::ca, store_hint::wb, true>);
+    case 8: return reinterpret_cast<void*>(&stream_kernel<OP, 8, load_hint::ca, store_hint::wb, true>);
+    // The bulk rows: write and copy only (variant_allowed); read and triad fall back to row 0.
+    case 9: return OP == stream_op::write || OP == stream_op::copy ? bulk_kernel_for<1>(OP) : kernel_for<OP>(0);
+    case 10: return OP == stream_op::write || OP == stream_op::copy ? bulk_kernel_for<2>(OP) : kernel_for<OP>(0);
+    default: return OP == stream_op::write || OP == stream_op::copy ? bulk_kernel_for<4>(OP) : kernel_for<OP>(0);
   }
 }
-static_assert(stream_variant_count == 9, "kernel_for has one case per stream_variants row");
+static_assert(stream_variant_count == 12, "kernel_for has one case per stream_variants row");
+static_assert(bulk_tile_bytes(stream_variants[9]) == 4096 && bulk_tile_bytes(stream_variants[10]) == 8192 &&
+                  bulk_tile_bytes(stream_variants[11]) == 16384,
+              "kernel_for's bulk cases instantiate the rows' tiles");
 
 void* l1_kernel_for(int unroll) {
   return unroll == 2 ? reinterpret_cast<void*>(&l1_read_kernel<2>) : reinterpret_cast<void*>(&l1_read_kernel<4>);
@@ -208,10 +285,24 @@ int simple_grid(std::size_t n) {
 
 }  // namespace
 
+int variant_shared_bytes(int variant) {
+  if (variant < 0 || variant >= stream_variant_count) return 0;
+  return bulk_stages * bulk_tile_bytes(stream_variants[variant]);
+}
+
+bool variant_runs_on(int variant, int cc_major, int cc_minor) {
+  (void)cc_minor;
+  if (variant < 0 || variant > stream_memcpy_variant) return false;
+  if (variant < stream_variant_count && stream_variants[variant].store == store_hint::bulk) return cc_major >= 9;
+  return true;
+}
+
 bool variant_allowed(stream_op op, int variant, int reps) {
   if (variant == stream_memcpy_variant) return op == stream_op::copy && reps == 1;
   if (variant < 0 || variant > stream_memcpy_variant) return false;
   const stream_variant v = stream_variants[variant];
+  // Bulk stores: a kernel for write and copy only.
+  if (v.store == store_hint::bulk) return op == stream_op::write || op == stream_op::copy;
   // A re-read (reps > 1) with an L1-allocating load could hit L1, unless the passes rotate.
   if (reps > 1 && v.load != load_hint::cg && !v.rotate && op != stream_op::write) return false;
   // Reads have no stores: the store hint does not matter, keep one variant per (unroll, load hint).
@@ -232,6 +323,9 @@ const char* variant_hints(int variant) {
     case 6: return "8 × 16 B in flight per thread, loads .cs, stores .cs";
     case 7: return "4 × 16 B in flight per thread, loads .ca in passes rotated over the SMs, stores .wb";
     case 8: return "8 × 16 B in flight per thread, loads .ca in passes rotated over the SMs, stores .wb";
+    case 9: return "stores: TMA bulk (cp.async.bulk), tile 4 KiB, 4 tiles per block (copy: 1 × 16 B .cg load per thread per tile)";
+    case 10: return "stores: TMA bulk (cp.async.bulk), tile 8 KiB, 4 tiles per block (copy: 2 × 16 B .cg loads per thread per tile)";
+    case 11: return "stores: TMA bulk (cp.async.bulk), tile 16 KiB, 4 tiles per block (copy: 4 × 16 B .cg loads per thread per tile)";
     default: return "the driver's cudaMemcpyAsync device-to-device";
   }
 }
@@ -250,10 +344,26 @@ void launch_l1_read(int unroll, int grid, const stream_args& args, cudaStream_t 
   (void)cudaLaunchKernel(l1_kernel_for(unroll), dim3(grid), dim3(stream_block), params, 0, stream);
 }
 
+int prepare_bulk_kernels() {
+  for (int v = 0; v < stream_variant_count; ++v) {
+    if (stream_variants[v].store != store_hint::bulk) continue;
+    for (const stream_op op : {stream_op::write, stream_op::copy}) {
+      cudaError_t e = cudaFuncSetAttribute(kernel_for(op, v), cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                           variant_shared_bytes(v));
+      if (e == cudaSuccess)
+        e = cudaFuncSetAttribute(kernel_for(op, v), cudaFuncAttributePreferredSharedMemoryCarveout,
+                                 cudaSharedmemCarveoutMaxShared);
+      if (e != cudaSuccess) return static_cast<int>(e);
+    }
+  }
+  return 0;
+}
+
 int stream_blocks_per_sm(stream_op op, int variant) {
   if (variant == stream_memcpy_variant) return 1;  // the driver picks its own launch
   int blocks = 0;
-  const cudaError_t e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel_for(op, variant), stream_block, 0);
+  const cudaError_t e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel_for(op, variant), stream_block,
+                                                                      static_cast<std::size_t>(variant_shared_bytes(variant)));
   return e == cudaSuccess ? blocks : -static_cast<int>(e);
 }
 
@@ -266,7 +376,8 @@ void launch_stream(stream_op op, int variant, int grid, const stream_args& args,
   void* params[] = {const_cast<stream_args*>(&args)};
   // The launch status is read by the caller through cudaGetLastError (ROOFLINE_CUDA_LAUNCH_CHECK);
   // cudaLaunchKernel also sets it.
-  (void)cudaLaunchKernel(kernel_for(op, variant), dim3(grid), dim3(stream_block), params, 0, stream);
+  (void)cudaLaunchKernel(kernel_for(op, variant), dim3(grid), dim3(stream_block), params,
+                         static_cast<std::size_t>(variant_shared_bytes(variant)), stream);
 }
 
 void fill_pattern(uint4* a, std::size_t n, std::uint32_t mult, std::uint32_t add, cudaStream_t stream) {

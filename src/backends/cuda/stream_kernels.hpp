@@ -13,6 +13,11 @@
 // evict-first, so it is used only where no element is read twice by one launch), ld.global.ca (the
 // L1 kernel: allocate in L1); stores st.global.wb, .cg, .cs, or with an L2 evict_last cache policy.
 // All accesses are volatile inline PTX so no pass can be merged or dropped. Defined in stream_kernels.cu.
+// Bulk-store variants (write and copy, compute capability 9.0+): each block fills a shared-memory tile
+// with its chunk's values (the pattern, or the copy's .cg loads) and stores it with one Tensor Memory
+// Accelerator bulk copy (PTX ISA 8.0, "Data Movement and Conversion Instructions: cp.async.bulk":
+// cp.async.bulk.global.shared::cta.bulk_group, commit_group, wait_group.read), so the stores bypass
+// the SM's per-thread st.global path.
 #pragma once
 #include <cuda_runtime.h>
 
@@ -24,13 +29,17 @@ namespace roofline::cuda {
 enum class stream_op { read, write, copy, triad };
 
 enum class load_hint { cg, cs, ca };
-enum class store_hint { wb, cg, cs, evict_last };
+/// bulk: no st.global; the block's threads fill a shared-memory tile and one thread stores it with
+/// cp.async.bulk (the TMA), see bulk_tile_bytes.
+enum class store_hint { wb, cg, cs, evict_last, bulk };
 
 /// A kernel variant of the grid-stride kernel: independent 16-byte accesses per thread per loop
 /// trip, the cache hints of its loads and stores, and whether each pass rotates the threads over the
-/// array (rotate_start) so that no SM re-reads what it read in the passes before.
+/// array (rotate_start) so that no SM re-reads what it read in the passes before. For store_hint::bulk
+/// the loop trip is one tile of unroll × stream_block elements per block (each thread fills, or for
+/// copy loads, `unroll` of them) and the grid strides over tiles.
 struct stream_variant {
-  int unroll;  ///< 4 or 8
+  int unroll;  ///< 4 or 8; bulk: 1, 2 or 4 (tile 4, 8 or 16 KiB)
   load_hint load;
   store_hint store;
   bool rotate = false;
@@ -40,9 +49,25 @@ inline constexpr stream_variant stream_variants[] = {
     {4, load_hint::cg, store_hint::cg},       {4, load_hint::cg, store_hint::cs},
     {4, load_hint::cg, store_hint::evict_last}, {4, load_hint::cs, store_hint::cs},
     {8, load_hint::cs, store_hint::cs},       {4, load_hint::ca, store_hint::wb, true},
-    {8, load_hint::ca, store_hint::wb, true},
+    {8, load_hint::ca, store_hint::wb, true},   {1, load_hint::cg, store_hint::bulk},
+    {2, load_hint::cg, store_hint::bulk},     {4, load_hint::cg, store_hint::bulk},
 };
-inline constexpr int stream_variant_count = 9;
+inline constexpr int stream_variant_count = 12;
+
+inline constexpr int stream_block = 256;
+
+/// Bulk-store variants: tiles per block in shared memory, so that up to bulk_stages − 1 bulk stores
+/// are in flight while the threads fill the next tile (a tile is refilled only after
+/// cp.async.bulk.wait_group.read has seen its store's reads of shared memory complete).
+inline constexpr int bulk_stages = 4;
+/// Bytes of one bulk-store tile (one cp.async.bulk of this size per loop trip of a block): unroll ×
+/// stream_block × 16 B; 0 for the variants that store with st.global.
+constexpr int bulk_tile_bytes(const stream_variant& v) {
+  return v.store == store_hint::bulk ? v.unroll * stream_block * 16 : 0;
+}
+/// Dynamic shared memory of a launch of `variant`: bulk_stages tiles for the bulk-store variants,
+/// 0 otherwise (and for stream_memcpy_variant).
+int variant_shared_bytes(int variant);
 
 /// Rotation of the grid-stride sweep: in pass r thread t starts at element
 /// (t + r · shift) mod stride, stride = grid × block threads, so every pass still touches every element
@@ -71,12 +96,16 @@ inline constexpr int stream_memcpy_variant = stream_variant_count;
 /// Whether `variant` may time a sweep point whose launch passes over the same elements `reps` times:
 /// with reps > 1 only L1-bypassing (.cg) loads, or L1-allocating ones (.ca) in rotating passes, so
 /// that a re-read cannot be an L1 hit; the driver's memcpy only with reps == 1 (one pass per call,
-/// as it is timed).
+/// as it is timed); the bulk-store variants for write and copy only. Device-independent: see also
+/// variant_runs_on.
 bool variant_allowed(stream_op op, int variant, int reps);
-/// "4 × 16 B in flight per thread, loads .cg, stores .wb", or the memcpy's name.
+/// Whether the device of compute capability `cc_major`.`cc_minor` can run `variant`: the bulk-store
+/// variants need 9.0+ (cp.async.bulk is sm_90+; on older devices their kernels are compiled empty);
+/// every other variant runs everywhere.
+bool variant_runs_on(int variant, int cc_major, int cc_minor);
+/// "4 × 16 B in flight per thread, loads .cg, stores .wb", "stores: TMA bulk (cp.async.bulk), tile
+/// 4 KiB, …", or the memcpy's name.
 const char* variant_hints(int variant);
-
-inline constexpr int stream_block = 256;
 
 /// Arguments of one launch. n = elements (uint4) per array. Unused pointers may be null.
 struct stream_args {
@@ -90,8 +119,15 @@ struct stream_args {
   std::uint32_t scalar = 3;  ///< triad
 };
 
-/// Blocks of stream_block threads per SM at full occupancy for this kernel (cudaOccupancy API).
+/// Blocks of stream_block threads per SM at full occupancy for this kernel (cudaOccupancy API, with
+/// variant_shared_bytes of dynamic shared memory). Call prepare_bulk_kernels first on a device that
+/// runs the bulk variants.
 int stream_blocks_per_sm(stream_op op, int variant);
+/// Lets the bulk-store kernels (write and copy) of the current device use variant_shared_bytes of
+/// dynamic shared memory (cudaFuncAttributeMaxDynamicSharedMemorySize; the 16 KiB tiles need 64 KiB,
+/// over the default 48 KiB) and prefer the largest shared-memory carve-out. Only for devices on which
+/// variant_runs_on is true for them. Returns the CUDA error code (0 = success).
+int prepare_bulk_kernels();
 /// Enqueues one launch on `stream` (errors are checked by the caller with cudaGetLastError).
 void launch_stream(stream_op op, int variant, int grid, const stream_args& args, cudaStream_t stream);
 
