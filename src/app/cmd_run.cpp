@@ -129,6 +129,10 @@ void add_run(CLI::App& app, context& ctx) {
   sub->add_option("--straggler-threshold", fleet_opt->straggler_threshold,
                   "fleet runs (mpirun): flag a device more than this fraction below the fleet median")
       ->check(CLI::Range(0.0, 1.0))->capture_default_str();
+  sub->add_option("--nccl", fleet_opt->nccl_path,
+                  "fleet runs on GPUs: the libnccl.so.2 to load (default: the dynamic loader's search, then PyTorch's "
+                  "site-packages/nvidia/nccl/lib)")
+      ->check(CLI::ExistingFile);
   sub->callback([sub, opt, fleet_opt, &ctx] {
     std::string model_path;
     const model_config cfg = prepare_run(*opt, *sub, model_path);  // bad input fails before any measuring or write

@@ -14,6 +14,12 @@ namespace {
 
 json opt_num(const std::optional<double>& v) { return v ? json(*v) : json(nullptr); }
 
+/// The bus-bandwidth convention, as fleet.json and fleet.md state it (busbw.cpp has the sources).
+constexpr const char* convention =
+    "nccl-tests (doc/PERFORMANCE.md; src/alltoall.cu, src/sendrecv.cu): algbw = bytes / time; busbw = algbw × 2(n−1)/n "
+    "for all_reduce, × (n−1)/n for all_gather, reduce_scatter and all_to_all, × 1 for broadcast and send_recv; bytes = the "
+    "full buffer (all_to_all: one rank's send buffer; send_recv: one message)";
+
 std::string si(double v, const std::string& unit) { return units::value(v, unit); }
 
 std::string opt_str(const std::optional<double>& v, const char* fmt_spec, const std::string& unknown) {
@@ -105,17 +111,30 @@ json to_json(const fleet_report& f) {
 
   const auto& ic = f.interconnect;
   json points = json::array(), roofs = json::array();
-  for (const auto& p : ic.points)
-    points.push_back({{"collective", to_string(p.op)}, {"bytes", p.bytes}, {"seconds", p.seconds}, {"best_seconds", p.best_seconds},
-                      {"algbw_bytes_per_s", p.algbw}, {"busbw_bytes_per_s", p.busbw}, {"best_busbw_bytes_per_s", p.best_busbw}});
-  for (const auto& r : ic.roofs)
-    roofs.push_back({{"collective", to_string(r.op)}, {"latency_s", r.latency_s}, {"busbw_bytes_per_s", r.busbw}, {"at_bytes", r.at_bytes}});
+  auto pair = [](json& j, int src, int dst) {
+    j["src"] = src >= 0 ? json(src) : json(nullptr);
+    j["dst"] = dst >= 0 ? json(dst) : json(nullptr);
+  };
+  for (const auto& p : ic.points) {
+    json j = {{"collective", to_string(p.op)}, {"series", series_name(p.op, p.src, p.dst)}, {"bytes", p.bytes}, {"seconds", p.seconds},
+              {"best_seconds", p.best_seconds}, {"algbw_bytes_per_s", p.algbw}, {"busbw_bytes_per_s", p.busbw},
+              {"best_busbw_bytes_per_s", p.best_busbw}};
+    pair(j, p.src, p.dst);
+    points.push_back(j);
+  }
+  for (const auto& r : ic.roofs) {
+    json j = {{"collective", to_string(r.op)}, {"series", series_name(r.op, r.src, r.dst)}, {"latency_s", r.latency_s},
+              {"busbw_bytes_per_s", r.busbw}, {"at_bytes", r.at_bytes}, {"vs_nominal", opt_num(vs_nominal(r, ic.nominal))}};
+    pair(j, r.src, r.dst);
+    roofs.push_back(j);
+  }
   json inter = {{"status", ic.status},
                 {"reason", ic.reason},
                 {"ranks", ic.ranks},
                 {"library", ic.library},
-                {"convention", "nccl-tests doc/PERFORMANCE.md: algbw = bytes / time; busbw = algbw × 2(n−1)/n "
-                               "(all_reduce), × (n−1)/n (all_gather, reduce_scatter)"},
+                {"dtype", ic.dtype},
+                {"not_available", ic.not_available},
+                {"convention", convention},
                 {"nominal_link_bytes_per_s", opt_num(ic.nominal.bytes_per_s)},
                 {"nominal_link_formula", ic.nominal.formula},
                 {"nominal_link_source", ic.nominal.source},
@@ -196,8 +215,7 @@ std::string render_fleet_markdown(const fleet_report& f) {
 
   const auto& ic = f.interconnect;
   md += "\n## Interconnect (NCCL)\n\n";
-  md += "Convention (nccl-tests doc/PERFORMANCE.md): algbw = bytes / time; busbw = algbw × 2(n−1)/n for all-reduce, "
-        "× (n−1)/n for all-gather and reduce-scatter; bytes = the full buffer.\n\n";
+  md += std::string("Convention: ") + convention + ".\n\n";
   md += "Nominal link bandwidth: " +
         (ic.nominal.bytes_per_s ? fmt::format("{} = {}{}", ic.nominal.formula, si(*ic.nominal.bytes_per_s, "B/s"),
                                               ic.nominal.source.empty() ? "" : " (" + ic.nominal.source + ")")
@@ -206,16 +224,22 @@ std::string render_fleet_markdown(const fleet_report& f) {
   if (ic.status != "measured") {
     md += "Status: " + (ic.reason.empty() ? ic.status : ic.reason) + ".\n";
   } else {
-    md += fmt::format("{} ranks, {}.\n\n### Communication roofs\n\nt(S) ≈ latency + S × factor / busbw.\n\n"
-                      "| collective | latency (smallest message) | best busbw | at | vs nominal link |\n|---|---:|---:|---:|---:|\n",
-                      ic.ranks, ic.library);
-    for (const auto& r : ic.roofs)
-      md += fmt::format("| {} | {} | {} | {} | {} |\n", to_string(r.op), units::seconds(r.latency_s), si(r.busbw, "B/s"), bytes_label(r.at_bytes),
-                        ic.nominal.bytes_per_s ? fmt::format("{:.0f}%", 100 * r.busbw / *ic.nominal.bytes_per_s) : "unknown");
-    md += "\n### Bytes per collective vs time\n\n| collective | bytes | time (median) | algbw | busbw |\n|---|---:|---:|---:|---:|\n";
+    md += fmt::format("{} ranks, {}, {} messages.\n\n### Communication roofs\n\nt(S) ≈ latency + S × factor / busbw "
+                      "(send_recv a→b: rank a sends to rank b; send_recv_bidir a↔b: both at once, busbw per direction).\n\n"
+                      "| pattern | latency (smallest message) | best busbw | at | nominal link | measured ÷ nominal |\n"
+                      "|---|---:|---:|---:|---:|---:|\n",
+                      ic.ranks, ic.library, ic.dtype);
+    const std::string nominal = ic.nominal.bytes_per_s ? si(*ic.nominal.bytes_per_s, "B/s") : "unknown";
+    for (const auto& r : ic.roofs) {
+      const auto x = vs_nominal(r, ic.nominal);
+      md += fmt::format("| {} | {} | {} | {} | {} | {} |\n", series_name(r.op, r.src, r.dst), units::seconds(r.latency_s), si(r.busbw, "B/s"),
+                        bytes_label(r.at_bytes), nominal, x ? fmt::format("{:.0f}%", 100 * *x) : "unknown");
+    }
+    for (const auto& na : ic.not_available) md += "| " + na + " | | | | | |\n";
+    md += "\n### Bytes per collective vs time\n\n| pattern | bytes | time (median) | algbw | busbw |\n|---|---:|---:|---:|---:|\n";
     for (const auto& p : ic.points)
-      md += fmt::format("| {} | {} | {} | {} | {} |\n", to_string(p.op), bytes_label(p.bytes), units::seconds(p.seconds), si(p.algbw, "B/s"),
-                        si(p.busbw, "B/s"));
+      md += fmt::format("| {} | {} | {} | {} | {} |\n", series_name(p.op, p.src, p.dst), bytes_label(p.bytes), units::seconds(p.seconds),
+                        si(p.algbw, "B/s"), si(p.busbw, "B/s"));
   }
   if (f.tp_decode || f.tp_prefill) {
     md += fmt::format("\n## Tensor-parallel all-reduce of {} (Megatron-LM §3: 2 per layer forward)\n\n"

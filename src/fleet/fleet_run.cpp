@@ -59,6 +59,7 @@ int run(const fleet_options& opt, const std::string& device_arg, const std::stri
     throw input_error("", "mpirun", "launched by an MPI launcher, but this roofline was built without MPI "
                                     "(install libopenmpi-dev and rebuild)");
   mpi_session mpi;
+  set_progress_label(mpi.rank(), mpi.size());  // every progress line of this rank says whose it is
 
   // 1. Validate on every rank before anything is measured or written.
   std::string device, problem;
@@ -101,7 +102,7 @@ int run(const fleet_options& opt, const std::string& device_arg, const std::stri
 
   // 3. Interconnect roofs (collective: every rank takes part, GPU or not).
   const int gpu = have_results && mine.device.kind == "cuda" ? gpu_index(device) : -1;
-  interconnect_result ic = run_nccl_probe(mpi, gpu, opt.quick);
+  interconnect_result ic = run_nccl_probe(mpi, gpu, opt.quick, opt.nccl_path);
 
   // 4. Gather on rank 0, which alone writes.
   const auto gathered = mpi.gather(msg.dump());
