@@ -230,6 +230,21 @@ fleet_report build_report(const std::vector<results>& per_rank, double straggler
 std::vector<std::string> shared_host_notes(const std::vector<device_roofs>& devices);
 
 json to_json(const fleet_report& f);
+/// fleet.md: the report's tables (the same document fleet.html renders).
 std::string render_fleet_markdown(const fleet_report& f);
+
+/// The fleet roofline as SVG: every rank's roofs on one figure, one colour per rank ("rank r: "
+/// labels, class tokens dev<r>-…), nominal dashed, measured solid (add_device_roofs of
+/// src/report/plot_results.hpp, the figure code of report.html). `per_rank[r]` is rank r's results.
+std::string render_fleet_roofline_svg(const fleet_report& f, const std::vector<results>& per_rank);
+/// Collective time against message bytes as SVG (log-log): each pattern's measured medians (filled
+/// points) and its communication roof t(S) = latency + S × bus_factor / busbw (communication_roofs,
+/// predict_collective_s) as a dashed line. Every send/recv pair is drawn when the series number 12 or
+/// fewer, else the collectives and the slowest pair of each send/recv pattern. "" when the
+/// interconnect was not measured.
+std::string render_collectives_svg(const fleet_report& f);
+/// fleet.html: a self-contained page (the page code of report.html) with both figures and the
+/// tables of fleet.md.
+std::string render_fleet_html(const fleet_report& f, const std::vector<results>& per_rank);
 
 }  // namespace roofline::fleet

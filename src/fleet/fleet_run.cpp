@@ -159,11 +159,13 @@ int run(const fleet_options& opt, const std::string& device_arg, const std::stri
       if (parsed[r]) write_outputs(per_rank[r], fmt::format("{}/rank-{}", out_dir, r));
     write_file_atomic(out_dir + "/fleet.json", to_json(f).dump(2) + "\n");
     write_file_atomic(out_dir + "/fleet.md", render_fleet_markdown(f));
-    std::fprintf(stderr, "[roofline 100%%] wrote %s/{fleet.json,fleet.md} and rank-0 … rank-%d/\n", out_dir.c_str(), f.ranks - 1);
+    write_file_atomic(out_dir + "/fleet.html", render_fleet_html(f, per_rank));
+    std::fprintf(stderr, "%s[roofline 100%%] wrote %s/{fleet.json,fleet.md,fleet.html} and rank-0 … rank-%d/\n", progress_label().c_str(),
+                 out_dir.c_str(), f.ranks - 1);
     if (code == 1) std::fprintf(stderr, "roofline: fleet run partial: see the errors in %s/fleet.md\n", out_dir.c_str());
     for (std::size_t r = 0; r < per_rank.size(); ++r)  // the terminal summary of the first rank that reported
       if (parsed[r]) {
-        std::fputs(render_summary(per_rank[r], fmt::format("{}/rank-{}/report.html (fleet: {}/fleet.md)", out_dir, r, out_dir)).c_str(), stdout);
+        std::fputs(render_summary(per_rank[r], fmt::format("{}/rank-{}/report.html (fleet: {}/fleet.html)", out_dir, r, out_dir)).c_str(), stdout);
         break;
       }
   } catch (const std::exception& e) {  // rank 0 must still reach the broadcast below, or the others hang
