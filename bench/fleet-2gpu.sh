@@ -47,11 +47,13 @@ stage "NCCL"
 NCCL_LIB=$(ldconfig -p 2>/dev/null | awk '/libnccl\.so\.2 /{print $NF; exit}')
 WHEEL=$(python3 -c 'import nvidia.nccl as m; print(list(m.__path__)[0])' 2>/dev/null || true)
 [ -z "$NCCL_LIB" ] && [ -n "$WHEEL" ] && [ -f "$WHEEL/lib/libnccl.so.2" ] && NCCL_LIB="$WHEEL/lib/libnccl.so.2"
-# headers for nccl-tests: the system's, else the wheel's; a lib/ with the libnccl.so link name -lnccl wants
+# nccl.h for nccl-tests: beside the library (<prefix>/lib/../include), the system's, the toolkit's,
+# else the wheel's; and a lib/ with the link name -lnccl wants (a wheel ships only libnccl.so.2)
 NCCL_HOME="$PEERS/nccl-home"
 rm -rf "$NCCL_HOME" && mkdir -p "$NCCL_HOME/lib"
-if [ -f /usr/include/nccl.h ]; then ln -s /usr/include "$NCCL_HOME/include"
-elif [ -n "$WHEEL" ] && [ -f "$WHEEL/include/nccl.h" ]; then ln -s "$WHEEL/include" "$NCCL_HOME/include"; fi
+for inc in ${NCCL_LIB:+"$(dirname "$(dirname "$NCCL_LIB")")/include"} /usr/include "$CUDA_HOME/include" ${WHEEL:+"$WHEEL/include"}; do
+  if [ -f "$inc/nccl.h" ]; then ln -s "$inc" "$NCCL_HOME/include"; break; fi
+done
 [ -n "$NCCL_LIB" ] && ln -s "$NCCL_LIB" "$NCCL_HOME/lib/libnccl.so" && ln -s "$NCCL_LIB" "$NCCL_HOME/lib/libnccl.so.2"
 echo "libnccl: ${NCCL_LIB:-none found}; nccl.h: $(readlink -f "$NCCL_HOME/include/nccl.h" 2>/dev/null || echo none)"
 grep -h 'define NCCL_\(MAJOR\|MINOR\|PATCH\)' "$NCCL_HOME/include/nccl.h" 2>/dev/null | tr '\n' ' '; echo

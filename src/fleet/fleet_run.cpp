@@ -146,8 +146,8 @@ int run(const fleet_options& opt, const std::string& device_arg, const std::stri
           if (!ic.nominal.bytes_per_s) ic.nominal = nominal_link(per_rank[r].device.name);
           break;
         }
-      for (const auto& roof : ic.roofs)
-        if (roof.op == collective::all_reduce && roof.busbw > 0) {
+      for (const auto& roof : ic.roofs)  // the model's all-reduces (`roofline measure` runs no model: cfg.hidden 0)
+        if (roof.op == collective::all_reduce && roof.busbw > 0 && cfg.hidden > 0 && cfg.layers > 0) {
           f.tp_decode = tp_allreduce_ops(cfg, phase::decode, 1, 1, ic.ranks, roof.busbw, "fp16", roof.latency_s);
           f.tp_prefill = tp_allreduce_ops(cfg, phase::prefill, 1, 2048, ic.ranks, roof.busbw, "fp16", roof.latency_s);
         }

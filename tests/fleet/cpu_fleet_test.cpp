@@ -163,3 +163,30 @@ TEST(CpuFleetInput, StragglerThresholdOutOfRangeExits2) {
   EXPECT_FALSE(fs::exists(d));
   fs::remove(log);
 }
+
+// `roofline measure` under mpirun is a fleet run too: the fleet report of the roofs alone (no model,
+// so no tensor-parallel plan), every rank's outputs in rank-<r>/.
+TEST(CpuFleetMeasure, MeasureWritesTheFleetReportOfTheRoofsAlone) {
+  SKIP_WITHOUT_MPI();
+  const fs::path d = fresh("measure");
+  const std::string log = d.string() + ".log";
+  const int code = mpirun2("measure --device cpu --quick --only compute --out " + d.string(), log);
+  ASSERT_TRUE(code == 0 || code == 1) << read_file(log);
+  ASSERT_TRUE(fs::exists(d / "fleet.json")) << read_file(log);
+  const json f = json::parse(read_file((d / "fleet.json").string()));
+  EXPECT_EQ(f["ranks"], 2);
+  ASSERT_EQ(f["devices"].size(), 2u);
+  EXPECT_TRUE(f["tp_allreduce"].empty());
+  for (const char* r : {"rank-0", "rank-1"}) {  // each rank measured its FMA roofs (a loaded host may reject them as disturbed)
+    const results res = load_results((d / r / "results.json").string());
+    EXPECT_FALSE(res.measured.compute.empty()) << r;
+    EXPECT_TRUE(res.ops.empty()) << r;  // measure runs no model
+  }
+  std::set<std::string> names;
+  for (const auto& e : fs::directory_iterator(d)) names.insert(e.path().filename().string());
+  EXPECT_EQ(names, (std::set<std::string>{"fleet.html", "fleet.json", "fleet.md", "rank-0", "rank-1"}));
+  EXPECT_TRUE(fs::exists(d / "rank-1" / "results.json"));
+  EXPECT_NE(read_file(log).find("[rank 1/2] "), std::string::npos);
+  fs::remove_all(d);
+  fs::remove(log);
+}
