@@ -1,8 +1,9 @@
 // Fleet runs: many devices, many machines. `mpirun -np N roofline run --out DIR` runs the whole job on
 // every rank (each on its own device), gathers every rank's results on rank 0, and writes one fleet
-// report (DIR/fleet.json, DIR/fleet.md) beside each rank's own outputs (DIR/rank-<r>/): every
-// device's roofs, their spread over the fleet, the stragglers, and the interconnect roofs (NCCL
-// all-reduce / all-gather / reduce-scatter bus bandwidth) when the ranks hold ≥ 2 GPUs.
+// report (DIR/fleet.json, DIR/fleet.md, DIR/fleet.html) beside each rank's own outputs (DIR/rank-<r>/):
+// every device's roofs, their spread over the fleet, the stragglers, and the interconnect roofs (NCCL
+// all-reduce / all-gather / reduce-scatter / all-to-all / broadcast bus bandwidth, and send/recv per
+// GPU pair) when the ranks hold ≥ 2 GPUs.
 //
 // The pure parts (roof extraction, spread, stragglers, bus-bandwidth convention, rendering) are here
 // so they test without MPI, NCCL or a GPU; the tensor-parallel all-reduce model is in model.hpp.
@@ -40,7 +41,14 @@ std::string resolve_device(const std::string& arg, int local_rank, int gpu_count
 struct fleet_options {
   double straggler_threshold = 0.05;  ///< a roof more than this fraction below the fleet median
   bool quick = false;                 ///< fewer NCCL sizes and repeats
+  std::string nccl_path;              ///< --nccl: the libnccl.so.2 to load ("" = search, see nccl_search_paths)
 };
+
+/// "[rank r/n] " once fleet::run has started on this process (r = MPI rank, n = ranks), else "":
+/// the prefix of every progress line a fleet rank prints, so interleaved lines say whose they are.
+std::string progress_label();
+/// Sets the label progress_label() returns (fleet::run does; tests may).
+void set_progress_label(int rank, int ranks);
 
 /// Runs `run_one(device)` on every rank (device resolved by resolve_device), gathers the results on
 /// rank 0, which writes out_dir/rank-<r>/ (the four outputs of each rank), out_dir/fleet.json and
@@ -116,11 +124,17 @@ std::vector<straggler> find_stragglers(const std::vector<device_roofs>& devices,
 
 // ---------------------------------------------------------- interconnect ----
 
-enum class collective { all_reduce, all_gather, reduce_scatter };
+/// The measured communication patterns. send_recv: one GPU sends to one other (one direction of a
+/// pair); send_recv_bidir: both GPUs of a pair send to each other at once.
+enum class collective { all_reduce, all_gather, reduce_scatter, all_to_all, broadcast, send_recv, send_recv_bidir };
 std::string to_string(collective c);
+/// True for the pair-wise patterns (send_recv, send_recv_bidir), measured per GPU pair.
+bool is_point_to_point(collective c);
 
-/// nccl-tests' bus-bandwidth factor (NVIDIA/nccl-tests doc/PERFORMANCE.md, "Bus bandwidth"):
-/// all-reduce 2(n−1)/n, all-gather and reduce-scatter (n−1)/n, for n ranks. n = 8: 1.75 and 0.875.
+/// nccl-tests' bus-bandwidth factor for n ranks (NVIDIA/nccl-tests doc/PERFORMANCE.md, "Bus
+/// bandwidth" and its "Summary": all-reduce 2(n−1)/n, reduce-scatter and all-gather (n−1)/n,
+/// broadcast 1; all-to-all (n−1)/n and send/recv 1 as nccl-tests computes them in src/alltoall.cu
+/// and src/sendrecv.cu). n = 8: all-reduce 1.75, all-gather 0.875, all-to-all 0.875, broadcast 1.
 /// Throws std::invalid_argument for n < 1.
 double bus_factor(collective c, int n);
 /// algbw = bytes / seconds (B/s), bytes = the size of the full (largest) buffer, as nccl-tests.
@@ -131,12 +145,16 @@ double busbw(collective c, double bytes, double seconds, int n);
 /// One collective at one message size, timed across the ranks (slowest rank's median).
 struct collective_point {
   collective op = collective::all_reduce;
-  std::int64_t bytes = 0;   ///< full buffer (nccl-tests "size")
+  std::int64_t bytes = 0;   ///< full buffer (nccl-tests "size"); all-to-all: one rank's send buffer; send/recv: one message
   double seconds = 0;       ///< median over the repeats, max over the ranks
   double best_seconds = 0;  ///< min over the repeats, max over the ranks
   double algbw = 0, busbw = 0;  ///< from `seconds` (median)
   double best_busbw = 0;        ///< from `best_seconds`
+  int src = -1, dst = -1;       ///< send_recv: sender → receiver rank; send_recv_bidir: the pair; −1 for collectives
 };
+
+/// "all_reduce", or for a pair "send_recv 0→1" / "send_recv_bidir 0↔1".
+std::string series_name(collective c, int src, int dst);
 
 /// The nominal per-GPU link bandwidth in ONE direction (what busbw measures), links × per-link rate.
 struct link_nominal {
@@ -170,11 +188,19 @@ struct interconnect_result {
     double latency_s = 0;
     double busbw = 0;
     std::int64_t at_bytes = 0;
+    int src = -1, dst = -1;  ///< the pair of a send_recv / send_recv_bidir roof
   };
   std::vector<roof> roofs;
+  std::string dtype = "fp16";  ///< element type of every measured message (nccl-tests' -d half)
+  /// Patterns not measured, each "<pattern>: not available in this NCCL (lacks ncclX)".
+  std::vector<std::string> not_available;
 };
 
-/// The communication roofs (latency floor and best busbw) of each collective in `points`.
+/// measured ÷ nominal of a roof's busbw against the per-direction link figure; nullopt when unknown.
+std::optional<double> vs_nominal(const interconnect_result::roof& r, const link_nominal& nominal);
+
+/// The communication roofs (latency floor and best busbw) of each collective in `points`, one per
+/// (collective, pair), in the order collectives first appear.
 std::vector<interconnect_result::roof> communication_roofs(const std::vector<collective_point>& points);
 
 /// Predicted time of a collective of `bytes` on `n` ranks: latency + bytes × bus_factor / busbw.
@@ -204,6 +230,21 @@ fleet_report build_report(const std::vector<results>& per_rank, double straggler
 std::vector<std::string> shared_host_notes(const std::vector<device_roofs>& devices);
 
 json to_json(const fleet_report& f);
+/// fleet.md: the report's tables (the same document fleet.html renders).
 std::string render_fleet_markdown(const fleet_report& f);
+
+/// The fleet roofline as SVG: every rank's roofs on one figure, one colour per rank ("rank r: "
+/// labels, class tokens dev<r>-…), nominal dashed, measured solid (add_device_roofs of
+/// src/report/plot_results.hpp, the figure code of report.html). `per_rank[r]` is rank r's results.
+std::string render_fleet_roofline_svg(const fleet_report& f, const std::vector<results>& per_rank);
+/// Collective time against message bytes as SVG (log-log): each pattern's measured medians (filled
+/// points) and its communication roof t(S) = latency + S × bus_factor / busbw (communication_roofs,
+/// predict_collective_s) as a dashed line. Every send/recv pair is drawn when the series number 12 or
+/// fewer, else the collectives and the slowest pair of each send/recv pattern. "" when the
+/// interconnect was not measured.
+std::string render_collectives_svg(const fleet_report& f);
+/// fleet.html: a self-contained page (the page code of report.html) with both figures and the
+/// tables of fleet.md.
+std::string render_fleet_html(const fleet_report& f, const std::vector<results>& per_rank);
 
 }  // namespace roofline::fleet

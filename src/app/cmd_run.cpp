@@ -112,6 +112,30 @@ void add_common(CLI::App* sub, run_options& opt) {
   sub->add_option("--threads", opt.threads, "CPU: OpenMP/OpenBLAS threads for the whole run (default: one per core)");
 }
 
+/// The flags only a fleet run (started by mpirun) reads, on `run` and `measure` alike.
+void add_fleet_flags(CLI::App* sub, fleet::fleet_options& f) {
+  sub->add_option("--straggler-threshold", f.straggler_threshold,
+                  "fleet runs (mpirun): flag a device more than this fraction below the fleet median")
+      ->check(CLI::Range(0.0, 1.0))->capture_default_str();
+  sub->add_option("--nccl", f.nccl_path,
+                  "fleet runs on GPUs: the libnccl.so.2 to load (default: the dynamic loader's search, then PyTorch's "
+                  "site-packages/nvidia/nccl/lib)")
+      ->check(CLI::ExistingFile);
+}
+
+/// mpirun -np N roofline run|measure: src/fleet measures every rank's device, gathers, reports.
+int run_fleet(const run_options& opt, fleet::fleet_options f, const model_config& cfg, const std::string& model_path) {
+  f.quick = opt.quick;
+  return fleet::run(f, opt.device, opt.out, cfg, [&](const std::string& dev) {
+    run_options o = opt;
+    o.device = dev;
+    // ranks share their host by design: another rank is not interference (stragglers are the
+    // fleet's own check); repeats that disagree still are
+    o.judge_interference = false;
+    return run_pipeline(o, cfg, model_path);
+  });
+}
+
 }  // namespace
 
 void add_run(CLI::App& app, context& ctx) {
@@ -126,23 +150,12 @@ void add_run(CLI::App& app, context& ctx) {
   sub->add_option("--tpot", opt->tpot_s, "your measured time per output token (s, decode batch 1) for the TPOT → MFU row")
       ->check(CLI::Range(1e-9, 1e6));
   auto fleet_opt = std::make_shared<fleet::fleet_options>();
-  sub->add_option("--straggler-threshold", fleet_opt->straggler_threshold,
-                  "fleet runs (mpirun): flag a device more than this fraction below the fleet median")
-      ->check(CLI::Range(0.0, 1.0))->capture_default_str();
+  add_fleet_flags(sub, *fleet_opt);
   sub->callback([sub, opt, fleet_opt, &ctx] {
     std::string model_path;
     const model_config cfg = prepare_run(*opt, *sub, model_path);  // bad input fails before any measuring or write
     if (fleet::launched_by_mpi()) {  // mpirun -np N roofline run: src/fleet measures, gathers, reports
-      fleet_opt->quick = opt->quick;
-      ctx.exit_code = fleet::run(*fleet_opt, opt->device, opt->out, cfg,
-                                 [&](const std::string& dev) {
-                                   run_options o = *opt;
-                                   o.device = dev;
-                                   // ranks share their host by design: another rank is not interference
-                                   // (stragglers are the fleet's own check); repeats that disagree still are
-                                   o.judge_interference = false;
-                                   return run_pipeline(o, cfg, model_path);
-                                 });
+      ctx.exit_code = run_fleet(*opt, *fleet_opt, cfg, model_path);
       return;
     }
     const results r = run_pipeline(*opt, cfg, model_path);
@@ -154,11 +167,17 @@ void add_measure(CLI::App& app, context& ctx) {
   auto opt = std::make_shared<run_options>();
   auto* sub = app.add_subcommand("measure", "measure the roofs only (no model); write the report into --out");
   add_common(sub, *opt);
-  sub->callback([sub, opt, &ctx] {
+  auto fleet_opt = std::make_shared<fleet::fleet_options>();
+  add_fleet_flags(sub, *fleet_opt);
+  sub->callback([sub, opt, fleet_opt, &ctx] {
     opt->measure_ops = false;
     opt->model_part = false;
     std::string model_path;
     const model_config cfg = prepare_run(*opt, *sub, model_path);
+    if (fleet::launched_by_mpi()) {  // mpirun -np N roofline measure: the fleet report of the roofs alone
+      ctx.exit_code = run_fleet(*opt, *fleet_opt, cfg, model_path);
+      return;
+    }
     const results r = run_pipeline(*opt, cfg, model_path);
     ctx.exit_code = finish(r, opt->out);
   });

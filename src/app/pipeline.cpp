@@ -15,6 +15,7 @@
 
 #include "roofline/analysis.hpp"
 #include "roofline/error.hpp"
+#include "roofline/fleet.hpp"
 #include "roofline/latency.hpp"
 #include "roofline/model.hpp"
 #include "roofline/sanity.hpp"
@@ -206,7 +207,8 @@ void fill_provenance(results& r, const std::string& command) {
 
 progress_fn stderr_progress() {
   return [](const std::string& what, double fraction) {
-    std::fprintf(stderr, "[roofline %3.0f%%] %s\n", 100.0 * fraction, what.c_str());
+    // a fleet rank's lines carry "[rank r/n] " (fleet::progress_label(); "" outside a fleet run)
+    std::fprintf(stderr, "%s[roofline %3.0f%%] %s\n", fleet::progress_label().c_str(), 100.0 * fraction, what.c_str());
     std::fflush(stderr);
   };
 }

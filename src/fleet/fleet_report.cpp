@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "fleet/fleet_document.hpp"
 #include "roofline/fleet.hpp"
 #include "roofline/units.hpp"
 
@@ -13,6 +14,12 @@ namespace roofline::fleet {
 namespace {
 
 json opt_num(const std::optional<double>& v) { return v ? json(*v) : json(nullptr); }
+
+/// The bus-bandwidth convention, as fleet.json and fleet.md state it (busbw.cpp has the sources).
+constexpr const char* convention =
+    "nccl-tests (doc/PERFORMANCE.md; src/alltoall.cu, src/sendrecv.cu): algbw = bytes / time; busbw = algbw × 2(n−1)/n "
+    "for all_reduce, × (n−1)/n for all_gather, reduce_scatter and all_to_all, × 1 for broadcast and send_recv; bytes = the "
+    "full buffer (all_to_all: one rank's send buffer; send_recv: one message)";
 
 std::string si(double v, const std::string& unit) { return units::value(v, unit); }
 
@@ -105,17 +112,30 @@ json to_json(const fleet_report& f) {
 
   const auto& ic = f.interconnect;
   json points = json::array(), roofs = json::array();
-  for (const auto& p : ic.points)
-    points.push_back({{"collective", to_string(p.op)}, {"bytes", p.bytes}, {"seconds", p.seconds}, {"best_seconds", p.best_seconds},
-                      {"algbw_bytes_per_s", p.algbw}, {"busbw_bytes_per_s", p.busbw}, {"best_busbw_bytes_per_s", p.best_busbw}});
-  for (const auto& r : ic.roofs)
-    roofs.push_back({{"collective", to_string(r.op)}, {"latency_s", r.latency_s}, {"busbw_bytes_per_s", r.busbw}, {"at_bytes", r.at_bytes}});
+  auto pair = [](json& j, int src, int dst) {
+    j["src"] = src >= 0 ? json(src) : json(nullptr);
+    j["dst"] = dst >= 0 ? json(dst) : json(nullptr);
+  };
+  for (const auto& p : ic.points) {
+    json j = {{"collective", to_string(p.op)}, {"series", series_name(p.op, p.src, p.dst)}, {"bytes", p.bytes}, {"seconds", p.seconds},
+              {"best_seconds", p.best_seconds}, {"algbw_bytes_per_s", p.algbw}, {"busbw_bytes_per_s", p.busbw},
+              {"best_busbw_bytes_per_s", p.best_busbw}};
+    pair(j, p.src, p.dst);
+    points.push_back(j);
+  }
+  for (const auto& r : ic.roofs) {
+    json j = {{"collective", to_string(r.op)}, {"series", series_name(r.op, r.src, r.dst)}, {"latency_s", r.latency_s},
+              {"busbw_bytes_per_s", r.busbw}, {"at_bytes", r.at_bytes}, {"vs_nominal", opt_num(vs_nominal(r, ic.nominal))}};
+    pair(j, r.src, r.dst);
+    roofs.push_back(j);
+  }
   json inter = {{"status", ic.status},
                 {"reason", ic.reason},
                 {"ranks", ic.ranks},
                 {"library", ic.library},
-                {"convention", "nccl-tests doc/PERFORMANCE.md: algbw = bytes / time; busbw = algbw × 2(n−1)/n "
-                               "(all_reduce), × (n−1)/n (all_gather, reduce_scatter)"},
+                {"dtype", ic.dtype},
+                {"not_available", ic.not_available},
+                {"convention", convention},
                 {"nominal_link_bytes_per_s", opt_num(ic.nominal.bytes_per_s)},
                 {"nominal_link_formula", ic.nominal.formula},
                 {"nominal_link_source", ic.nominal.source},
@@ -140,47 +160,58 @@ json to_json(const fleet_report& f) {
           {"tp_allreduce", tp}};
 }
 
-std::string render_fleet_markdown(const fleet_report& f) {
-  std::string md = fmt::format("# roofline fleet report\n\n{} rank(s); straggler threshold: {:.1f}% below the fleet median "
-                               "of any roof.\n\n",
-                               f.ranks, 100 * f.straggler_threshold);
-  for (const auto& n : f.notes) md += "> **Note:** " + n + ".\n\n";
+report::document fleet_document(const fleet_report& f) {
+  using report::cell;
+  using report::section;
+  using report::table;
+  report::document doc;
+  doc.title = "roofline fleet report";
+  doc.intro.push_back(fmt::format("{} rank(s); straggler threshold: {:.1f}% below the fleet median of any roof.", f.ranks,
+                                  100 * f.straggler_threshold));
+  for (const auto& n : f.notes) doc.intro.push_back("Note: " + n + ".");
+  auto rate = [](const std::optional<double>& v, const std::string& unit, const std::string& prefix = "") {
+    return v ? cell(prefix + si(*v, unit), *v) : cell("not measured");
+  };
 
-  md += "## Devices\n\n| rank | host | device | name | status | DRAM bandwidth (pattern) | GEMM | FMA | sustained clock | power |\n"
-        "|---:|---|---|---|---|---|---|---|---|---|\n";
+  section dev{"Devices", "devices", {}};
+  table t;
+  t.header = {"rank", "host", "device", "name", "status", "DRAM bandwidth (pattern)", "GEMM", "FMA", "sustained clock", "power"};
   for (const auto& d : f.devices) {
     std::string fma;
     for (const auto& [k, v] : d.fma_flops_per_s) fma += (fma.empty() ? "" : "; ") + k + " " + si(v, "FLOP/s");
-    const std::string unknown = d.telemetry_note.empty() ? "unknown" : "unknown¹";
-    md += fmt::format("| {} | {} | {}{} | {} | {} | {} | {} | {} | {} | {} |\n", d.rank, d.host, d.id,
-                      d.uuid.empty() ? "" : " (" + d.uuid + ")", d.name, d.status,
-                      d.dram_bytes_per_s ? si(*d.dram_bytes_per_s, "B/s") + " (" + d.dram_pattern + ")" : "not measured",
-                      d.gemm_flops_per_s ? d.gemm_precision + " " + si(*d.gemm_flops_per_s, "FLOP/s") : "not measured",
-                      fma.empty() ? "not measured" : fma, opt_str(d.sustained_clock_mhz, "{:.0f} MHz", unknown),
-                      opt_str(d.power_w, "{:.0f} W", unknown));
+    const std::string unknown = d.telemetry_note.empty() ? "unknown" : "unknown " + t.note(d.telemetry_note);
+    cell dram = rate(d.dram_bytes_per_s, "B/s");
+    if (d.dram_bytes_per_s) dram.text += " (" + d.dram_pattern + ")";
+    t.rows.push_back({cell(std::to_string(d.rank), d.rank), d.host, d.id + (d.uuid.empty() ? "" : " (" + d.uuid + ")"), d.name, d.status, dram,
+                      d.gemm_flops_per_s ? cell(d.gemm_precision + " " + si(*d.gemm_flops_per_s, "FLOP/s"), *d.gemm_flops_per_s)
+                                         : cell("not measured"),
+                      fma.empty() ? "not measured" : fma,
+                      d.sustained_clock_mhz ? cell(fmt::format("{:.0f} MHz", *d.sustained_clock_mhz), *d.sustained_clock_mhz) : cell(unknown),
+                      d.power_w ? cell(fmt::format("{:.0f} W", *d.power_w), *d.power_w) : cell(unknown)});
   }
+  dev.add(std::move(t));
+  doc.sections.push_back(std::move(dev));
 
-  std::vector<std::string> seen;  // each distinct "unknown (why)" once, below the table
-  for (const auto& d : f.devices)
-    if (!d.telemetry_note.empty() && std::find(seen.begin(), seen.end(), d.telemetry_note) == seen.end()) {
-      seen.push_back(d.telemetry_note);
-      md += (seen.size() == 1 ? "\n¹ " : "  \n¹ ") + d.telemetry_note + "\n";
-    }
-  md += "\n## Spread over the fleet\n\nspread = (max − min) / median.\n\n| roof | n | min | median | max | spread |\n"
-        "|---|---:|---:|---:|---:|---:|\n";
+  section sp{"Spread over the fleet", "spread", {}};
+  sp.para("spread = (max − min) / median.");
+  table st;
+  st.header = {"roof", "n", "min", "median", "max", "spread"};
   for (const auto& s : f.spread)
-    md += fmt::format("| {} | {} | {} | {} | {} | {:.1f}% |\n", s.roof, s.stats.n, si(s.stats.min, s.unit), si(s.stats.median, s.unit),
-                      si(s.stats.max, s.unit), 100 * s.stats.range);
-  if (f.spread.empty()) md += "| (no roof measured) | | | | | |\n";
+    st.rows.push_back({s.roof, cell(std::to_string(s.stats.n), s.stats.n), cell(si(s.stats.min, s.unit), s.stats.min),
+                       cell(si(s.stats.median, s.unit), s.stats.median), cell(si(s.stats.max, s.unit), s.stats.max),
+                       cell(fmt::format("{:.1f}%", 100 * s.stats.range), s.stats.range)});
+  if (f.spread.empty()) st.rows.push_back({"(no roof measured)"});
+  sp.add(std::move(st));
+  doc.sections.push_back(std::move(sp));
 
-  md += fmt::format("\n## Stragglers\n\nA device is a straggler on a roof when it is more than {:.1f}% below the fleet median "
-                    "of that roof.\n\n",
-                    100 * f.straggler_threshold);
+  section sg{"Stragglers", "stragglers", {}};
+  sg.para(fmt::format("A device is a straggler on a roof when it is more than {:.1f}% below the fleet median of that roof.",
+                      100 * f.straggler_threshold));
   if (f.stragglers.empty()) {
-    md += "None.\n";
+    sg.para("None.");
   } else {
-    md += "| rank | host | device | roof | value | fleet median | below by | clock | power | throttle reasons |\n"
-          "|---:|---|---|---|---:|---:|---:|---|---|---|\n";
+    table tt;
+    tt.header = {"rank", "host", "device", "roof", "value", "fleet median", "below by", "clock", "power", "throttle reasons"};
     for (const auto& s : f.stragglers) {
       const device_roofs* d = nullptr;
       for (const auto& x : f.devices)
@@ -188,52 +219,75 @@ std::string render_fleet_markdown(const fleet_report& f) {
       std::string reasons;
       if (d)
         for (const auto& r : d->throttle_reasons) reasons += (reasons.empty() ? "" : ", ") + r;
-      md += fmt::format("| {} | {} | {} | {} | {} | {} | {:.1f}% | {} | {} | {} |\n", s.rank, s.host, s.id, s.roof, si(s.value, s.unit),
-                        si(s.median, s.unit), 100 * s.shortfall, d ? opt_str(d->sustained_clock_mhz, "{:.0f} MHz", "unknown") : "",
-                        d ? opt_str(d->power_w, "{:.0f} W", "unknown") : "", reasons.empty() ? "none reported" : reasons);
+      tt.rows.push_back({cell(std::to_string(s.rank), s.rank), s.host, s.id, s.roof, cell(si(s.value, s.unit), s.value),
+                         cell(si(s.median, s.unit), s.median), cell(fmt::format("{:.1f}%", 100 * s.shortfall), s.shortfall),
+                         d ? opt_str(d->sustained_clock_mhz, "{:.0f} MHz", "unknown") : "", d ? opt_str(d->power_w, "{:.0f} W", "unknown") : "",
+                         reasons.empty() ? "none reported" : reasons});
     }
+    sg.add(std::move(tt));
   }
+  doc.sections.push_back(std::move(sg));
 
   const auto& ic = f.interconnect;
-  md += "\n## Interconnect (NCCL)\n\n";
-  md += "Convention (nccl-tests doc/PERFORMANCE.md): algbw = bytes / time; busbw = algbw × 2(n−1)/n for all-reduce, "
-        "× (n−1)/n for all-gather and reduce-scatter; bytes = the full buffer.\n\n";
-  md += "Nominal link bandwidth: " +
-        (ic.nominal.bytes_per_s ? fmt::format("{} = {}{}", ic.nominal.formula, si(*ic.nominal.bytes_per_s, "B/s"),
-                                              ic.nominal.source.empty() ? "" : " (" + ic.nominal.source + ")")
-                                : (ic.nominal.reason.empty() ? std::string("unknown (not looked up)") : ic.nominal.reason)) +
-        "\n\n";
+  section in{"Interconnect (NCCL)", "interconnect", {}};
+  in.para(std::string("Convention: ") + convention + ".");
+  in.para("Nominal link bandwidth: " +
+          (ic.nominal.bytes_per_s ? fmt::format("{} = {}{}", ic.nominal.formula, si(*ic.nominal.bytes_per_s, "B/s"),
+                                                ic.nominal.source.empty() ? "" : " (" + ic.nominal.source + ")")
+                                  : (ic.nominal.reason.empty() ? std::string("unknown (not looked up)") : ic.nominal.reason)));
   if (ic.status != "measured") {
-    md += "Status: " + (ic.reason.empty() ? ic.status : ic.reason) + ".\n";
+    in.para("Status: " + (ic.reason.empty() ? ic.status : ic.reason) + ".");
   } else {
-    md += fmt::format("{} ranks, {}.\n\n### Communication roofs\n\nt(S) ≈ latency + S × factor / busbw.\n\n"
-                      "| collective | latency (smallest message) | best busbw | at | vs nominal link |\n|---|---:|---:|---:|---:|\n",
-                      ic.ranks, ic.library);
-    for (const auto& r : ic.roofs)
-      md += fmt::format("| {} | {} | {} | {} | {} |\n", to_string(r.op), units::seconds(r.latency_s), si(r.busbw, "B/s"), bytes_label(r.at_bytes),
-                        ic.nominal.bytes_per_s ? fmt::format("{:.0f}%", 100 * r.busbw / *ic.nominal.bytes_per_s) : "unknown");
-    md += "\n### Bytes per collective vs time\n\n| collective | bytes | time (median) | algbw | busbw |\n|---|---:|---:|---:|---:|\n";
+    in.para(fmt::format("{} ranks, {}, {} messages.", ic.ranks, ic.library, ic.dtype));
+    in.heading("Communication roofs");
+    in.para("t(S) ≈ latency + S × factor / busbw (send_recv a→b: rank a sends to rank b; send_recv_bidir a↔b: both at once, busbw "
+            "per direction).");
+    table rt;
+    rt.header = {"pattern", "latency (smallest message)", "best busbw", "at", "nominal link", "measured ÷ nominal"};
+    for (const auto& r : ic.roofs) {
+      const auto x = vs_nominal(r, ic.nominal);
+      rt.rows.push_back({series_name(r.op, r.src, r.dst), cell(units::seconds(r.latency_s), r.latency_s), cell(si(r.busbw, "B/s"), r.busbw),
+                         cell(bytes_label(r.at_bytes), static_cast<double>(r.at_bytes)), rate(ic.nominal.bytes_per_s, "B/s"),
+                         x ? cell(fmt::format("{:.0f}%", 100 * *x), *x) : cell("unknown")});
+    }
+    in.add(std::move(rt));
+    if (!ic.not_available.empty()) in.bullets(ic.not_available);
+    in.heading("Bytes per collective vs time");
+    table pt;
+    pt.header = {"pattern", "bytes", "time (median)", "algbw", "busbw"};
     for (const auto& p : ic.points)
-      md += fmt::format("| {} | {} | {} | {} | {} |\n", to_string(p.op), bytes_label(p.bytes), units::seconds(p.seconds), si(p.algbw, "B/s"),
-                        si(p.busbw, "B/s"));
+      pt.rows.push_back({series_name(p.op, p.src, p.dst), cell(bytes_label(p.bytes), static_cast<double>(p.bytes)),
+                         cell(units::seconds(p.seconds), p.seconds), cell(si(p.algbw, "B/s"), p.algbw), cell(si(p.busbw, "B/s"), p.busbw)});
+    in.add(std::move(pt));
   }
+  doc.sections.push_back(std::move(in));
+
   if (f.tp_decode || f.tp_prefill) {
-    md += fmt::format("\n## Tensor-parallel all-reduce of {} (Megatron-LM §3: 2 per layer forward)\n\n"
-                      "| phase | tp | tokens | bytes per all-reduce | per layer | per step |\n|---|---:|---:|---:|---:|---:|\n",
-                      f.model_name);
+    section tp{fmt::format("Tensor-parallel all-reduce of {} (Megatron-LM §3: 2 per layer forward)", f.model_name), "tp", {}};
+    table tt;
+    tt.header = {"phase", "tp", "tokens", "bytes per all-reduce", "per layer", "per step"};
     for (const auto* p : {&f.tp_decode, &f.tp_prefill})
       if (*p) {
-        const auto& t = **p;
-        md += fmt::format("| {} | {} | {} | {} | {:.1f} µs | {:.3f} ms |\n", p == &f.tp_decode ? "decode" : "prefill", t.tp, t.tokens,
-                          t.ops.empty() ? std::string("0") : fmt::format("{:.0f} B", t.ops[0].bytes), t.seconds_per_layer * 1e6,
-                          t.seconds_per_step * 1e3);
+        const auto& x = **p;
+        tt.rows.push_back({p == &f.tp_decode ? "decode" : "prefill", cell(std::to_string(x.tp), x.tp),
+                           cell(std::to_string(x.tokens), static_cast<double>(x.tokens)),
+                           x.ops.empty() ? cell("0", 0.0) : cell(fmt::format("{:.0f} B", x.ops[0].bytes), x.ops[0].bytes),
+                           cell(fmt::format("{:.1f} µs", x.seconds_per_layer * 1e6), x.seconds_per_layer),
+                           cell(fmt::format("{:.3f} ms", x.seconds_per_step * 1e3), x.seconds_per_step)});
       }
+    tp.add(std::move(tt));
+    doc.sections.push_back(std::move(tp));
   }
   if (!f.errors.empty()) {
-    md += "\n## Errors\n\n";
-    for (const auto& e : f.errors) md += "- " + e.probe + ": " + e.message + "\n";
+    section er{"Errors", "errors", {}};
+    std::vector<std::string> items;
+    for (const auto& e : f.errors) items.push_back(e.probe + ": " + e.message);
+    er.bullets(items);
+    doc.sections.push_back(std::move(er));
   }
-  return md;
+  return doc;
 }
+
+std::string render_fleet_markdown(const fleet_report& f) { return report::to_markdown(fleet_document(f)); }
 
 }  // namespace roofline::fleet

@@ -59,6 +59,7 @@ int run(const fleet_options& opt, const std::string& device_arg, const std::stri
     throw input_error("", "mpirun", "launched by an MPI launcher, but this roofline was built without MPI "
                                     "(install libopenmpi-dev and rebuild)");
   mpi_session mpi;
+  set_progress_label(mpi.rank(), mpi.size());  // every progress line of this rank says whose it is
 
   // 1. Validate on every rank before anything is measured or written.
   std::string device, problem;
@@ -101,7 +102,7 @@ int run(const fleet_options& opt, const std::string& device_arg, const std::stri
 
   // 3. Interconnect roofs (collective: every rank takes part, GPU or not).
   const int gpu = have_results && mine.device.kind == "cuda" ? gpu_index(device) : -1;
-  interconnect_result ic = run_nccl_probe(mpi, gpu, opt.quick);
+  interconnect_result ic = run_nccl_probe(mpi, gpu, opt.quick, opt.nccl_path);
 
   // 4. Gather on rank 0, which alone writes.
   const auto gathered = mpi.gather(msg.dump());
@@ -145,8 +146,8 @@ int run(const fleet_options& opt, const std::string& device_arg, const std::stri
           if (!ic.nominal.bytes_per_s) ic.nominal = nominal_link(per_rank[r].device.name);
           break;
         }
-      for (const auto& roof : ic.roofs)
-        if (roof.op == collective::all_reduce && roof.busbw > 0) {
+      for (const auto& roof : ic.roofs)  // the model's all-reduces (`roofline measure` runs no model: cfg.hidden 0)
+        if (roof.op == collective::all_reduce && roof.busbw > 0 && cfg.hidden > 0 && cfg.layers > 0) {
           f.tp_decode = tp_allreduce_ops(cfg, phase::decode, 1, 1, ic.ranks, roof.busbw, "fp16", roof.latency_s);
           f.tp_prefill = tp_allreduce_ops(cfg, phase::prefill, 1, 2048, ic.ranks, roof.busbw, "fp16", roof.latency_s);
         }
@@ -158,11 +159,13 @@ int run(const fleet_options& opt, const std::string& device_arg, const std::stri
       if (parsed[r]) write_outputs(per_rank[r], fmt::format("{}/rank-{}", out_dir, r));
     write_file_atomic(out_dir + "/fleet.json", to_json(f).dump(2) + "\n");
     write_file_atomic(out_dir + "/fleet.md", render_fleet_markdown(f));
-    std::fprintf(stderr, "[roofline 100%%] wrote %s/{fleet.json,fleet.md} and rank-0 … rank-%d/\n", out_dir.c_str(), f.ranks - 1);
+    write_file_atomic(out_dir + "/fleet.html", render_fleet_html(f, per_rank));
+    std::fprintf(stderr, "%s[roofline 100%%] wrote %s/{fleet.json,fleet.md,fleet.html} and rank-0 … rank-%d/\n", progress_label().c_str(),
+                 out_dir.c_str(), f.ranks - 1);
     if (code == 1) std::fprintf(stderr, "roofline: fleet run partial: see the errors in %s/fleet.md\n", out_dir.c_str());
     for (std::size_t r = 0; r < per_rank.size(); ++r)  // the terminal summary of the first rank that reported
       if (parsed[r]) {
-        std::fputs(render_summary(per_rank[r], fmt::format("{}/rank-{}/report.html (fleet: {}/fleet.md)", out_dir, r, out_dir)).c_str(), stdout);
+        std::fputs(render_summary(per_rank[r], fmt::format("{}/rank-{}/report.html (fleet: {}/fleet.html)", out_dir, r, out_dir)).c_str(), stdout);
         break;
       }
   } catch (const std::exception& e) {  // rank 0 must still reach the broadcast below, or the others hang

@@ -21,6 +21,14 @@ bool built_with_mpi() {
 #endif
 }
 
+namespace {
+std::string g_progress_label;  // set once per process, before any measuring thread starts
+}  // namespace
+
+std::string progress_label() { return g_progress_label; }
+
+void set_progress_label(int rank, int ranks) { g_progress_label = fmt::format("[rank {}/{}] ", rank, ranks); }
+
 std::string resolve_device(const std::string& arg, int local_rank, int gpu_count) {
   if (arg != "auto") return arg;
   if (gpu_count <= 0) return "cpu";

@@ -5,6 +5,9 @@
 #pragma once
 #include <cstddef>
 #include <string>
+#include <vector>
+
+#include "roofline/fleet.hpp"
 
 namespace roofline::fleet {
 
@@ -13,7 +16,8 @@ struct nccl_unique_id {
 };
 
 struct nccl_api {
-  // nccl.h: ncclResult_t is an int enum (ncclSuccess = 0); ncclFloat32 = 7; ncclSum = 0.
+  // nccl.h: ncclResult_t is an int enum (ncclSuccess = 0); ncclFloat16 = 6, ncclFloat32 = 7; ncclSum = 0.
+  static constexpr int nccl_float16 = 6;
   static constexpr int nccl_float32 = 7;
   static constexpr int nccl_sum = 0;
   using result_t = int;
@@ -26,13 +30,43 @@ struct nccl_api {
   result_t (*AllGather)(const void*, void*, std::size_t sendcount, int dtype, void* comm, void* stream) = nullptr;
   result_t (*ReduceScatter)(const void*, void*, std::size_t recvcount, int dtype, int op, void* comm, void* stream) = nullptr;
   const char* (*GetErrorString)(result_t) = nullptr;
+  // Optional: nullptr when this NCCL lacks them (the patterns that need them are skipped, named in
+  // interconnect_result::not_available). Point-to-point since NCCL 2.7; ncclBroadcast since 2.2.
+  result_t (*Broadcast)(const void*, void*, std::size_t, int dtype, int root, void* comm, void* stream) = nullptr;
+  result_t (*Send)(const void*, std::size_t, int dtype, int peer, void* comm, void* stream) = nullptr;
+  result_t (*Recv)(void*, std::size_t, int dtype, int peer, void* comm, void* stream) = nullptr;
+  result_t (*GroupStart)() = nullptr;
+  result_t (*GroupEnd)() = nullptr;
 
   int version = 0;         ///< ncclGetVersion, e.g. 22809 for 2.28.9
   std::string library;     ///< the soname that loaded
 };
 
-/// Loads libnccl.so.2 once per process. Returns nullptr and sets `why` ("NCCL not found (<dlerror>)",
-/// "NCCL unusable (lacks symbol X)") when it is missing.
-const nccl_api* load_nccl(std::string& why);
+/// The NCCL symbol pattern `c` needs that `api` lacks ("ncclSend", "ncclBroadcast", …), or "" when
+/// every symbol it needs is there (all-reduce, all-gather, reduce-scatter are required at load).
+std::string missing_symbol(const nccl_api& api, collective c);
+
+/// Where NCCL is looked for, in order: `explicit_path` alone when given (--nccl); else
+/// "libnccl.so.2" for the dynamic loader (LD_LIBRARY_PATH, ld.so.cache, system directories), then
+/// PyTorch's copy (pip's nvidia-nccl wheel: site-packages/nvidia/nccl/lib/libnccl.so.2) for every
+/// directory of `path_env` (PATH) holding a python3: <dir>/../lib/python3.*/site-packages/…, also for
+/// the prefix its symlinks resolve to; then <entry>/nvidia/nccl/lib/libnccl.so.2 for every
+/// `python_sys_path` entry. A prefix without a python3.* directory is listed as its pattern, so an
+/// error names every place looked at. No duplicates.
+std::vector<std::string> nccl_search_paths(const std::string& explicit_path, const std::string& path_env,
+                                           const std::vector<std::string>& python_sys_path);
+
+/// PYTHONPATH's entries, then the sys.path of the python3 on PATH (run once; empty when none).
+std::vector<std::string> python_sys_path();
+
+/// dlopens the first loadable candidate and binds the symbols into `api`. False with `why` = "NCCL
+/// not found; searched: <place> (<error>); …; name the library with --nccl PATH" or "NCCL unusable
+/// (<file> lacks symbol X)".
+bool load_nccl_from(const std::vector<std::string>& candidates, nccl_api& api, std::string& why);
+
+/// Loads NCCL once per process (the first call's `explicit_path` wins): nccl_search_paths without
+/// sys.path first, then, when nothing loaded and no path was named, with python_sys_path(). Returns
+/// nullptr and sets `why` (load_nccl_from's message) when it fails.
+const nccl_api* load_nccl(const std::string& explicit_path, std::string& why);
 
 }  // namespace roofline::fleet

@@ -73,6 +73,13 @@ struct plot {
   std::vector<legend_item> legend;
   std::vector<std::string> notes;  ///< shown under the legend (e.g. ops not plottable)
   std::vector<bw_point> bandwidth;  ///< non-empty: a second chart, bandwidth against working set
+  // The axes (defaults: the roofline's). Another log-log chart (the fleet's collective time against
+  // message bytes) sets its own labels and tick units.
+  std::string x_label = "arithmetic intensity (FLOP/B, log scale)";
+  std::string y_label = "performance (FLOP/s, log scale)";
+  std::string x_unit;             ///< x tick labels: "" plain numbers (0.1, 1, 10), else SI with this unit ("1 kB")
+  std::string y_unit = "FLOP/s";  ///< y tick labels: SI with this unit
+  int max_x_decades = 9;          ///< widest x range drawn (the left end is cut beyond it)
 };
 
 /// Draws the figure, 1200 px wide. Deterministic (fixed-precision coordinates, input order).

@@ -62,7 +62,7 @@ axes make_axes(const plot& p) {
     a.lx1 = std::ceil(std::log10(*std::max_element(xs.begin(), xs.end()) * 2.5));
   }
   if (a.lx1 - a.lx0 < 4) a.lx0 = a.lx1 - 4;
-  if (a.lx1 - a.lx0 > 9) a.lx0 = a.lx1 - 9;
+  if (a.lx1 - a.lx0 > p.max_x_decades) a.lx0 = a.lx1 - p.max_x_decades;
   if (top <= 0) top = 1e12;
   a.ly1 = std::ceil(std::log10(top * 1.8));
   double low = top / 1e4;
@@ -343,19 +343,19 @@ std::string draw_svg(const plot& p) {
   for (int k = static_cast<int>(a.lx0); k <= static_cast<int>(a.lx1); ++k) {
     const double x = a.x(std::pow(10.0, k));
     o += fmt::format("<line x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\" stroke=\"#333333\"/>", num(x), num(Y1), num(Y1 + 6));
-    o += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}</text>\n", num(x), num(Y1 + 21), esc(x_tick(k)));
+    o += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}</text>\n", num(x), num(Y1 + 21), esc(p.x_unit.empty() ? x_tick(k) : si(std::pow(10.0, k), p.x_unit, 1)));
   }
   for (int k = static_cast<int>(a.ly0); k <= static_cast<int>(a.ly1); ++k) {
     const double y = a.y(std::pow(10.0, k));
     o += fmt::format("<line x1=\"{0}\" y1=\"{1}\" x2=\"{2}\" y2=\"{1}\" stroke=\"#333333\"/>", num(X0 - 6), num(y), num(X0));
     o += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"end\">{}</text>\n", num(X0 - 9), num(y + 4.5),
-                     esc(si(std::pow(10.0, k), "FLOP/s", 1)));
+                     esc(si(std::pow(10.0, k), p.y_unit, 1)));
   }
   o += "</g>\n";
-  o += fmt::format("<text x=\"{}\" y=\"{}\" font-size=\"{}\" text-anchor=\"middle\" fill=\"#222222\">arithmetic intensity (FLOP/B, log scale)</text>\n",
-                   num((X0 + X1) / 2), num(Y1 + 44), num(FONT + 1));
-  o += fmt::format("<text transform=\"translate(20,{}) rotate(-90)\" font-size=\"{}\" text-anchor=\"middle\" fill=\"#222222\">performance (FLOP/s, log scale)</text>\n",
-                   num((Y0 + Y1) / 2), num(FONT + 1));
+  o += fmt::format("<text x=\"{}\" y=\"{}\" font-size=\"{}\" text-anchor=\"middle\" fill=\"#222222\">{}</text>\n",
+                   num((X0 + X1) / 2), num(Y1 + 44), num(FONT + 1), esc(p.x_label));
+  o += fmt::format("<text transform=\"translate(20,{}) rotate(-90)\" font-size=\"{}\" text-anchor=\"middle\" fill=\"#222222\">{}</text>\n",
+                   num((Y0 + Y1) / 2), num(FONT + 1), esc(p.y_label));
 
   std::vector<rect> taken;
   for (const auto& pt : p.points) {

@@ -29,8 +29,12 @@ std::string scenario_of(const op_result& op) {
 }  // namespace
 
 std::string device_color(int i, bool nominal) {
-  if (i == 0) return nominal ? "#6b8fd6" : "#1f4fa8";
-  return nominal ? "#f2a25c" : "#d35400";
+  // A blue, B orange (a comparison); further devices (a fleet's ranks) green, purple, teal, red,
+  // brown, slate, then round again.
+  static constexpr const char* measured[] = {"#1f4fa8", "#d35400", "#2e7d32", "#7b1fa2", "#00838f", "#c62828", "#6d4c41", "#455a64"};
+  static constexpr const char* nominal_[] = {"#6b8fd6", "#f2a25c", "#81c784", "#ba68c8", "#4dd0e1", "#e57373", "#a1887f", "#90a4ae"};
+  const int k = ((i % 8) + 8) % 8;
+  return nominal ? nominal_[k] : measured[k];
 }
 
 void add_device_roofs(plot& p, const results& r, const std::string& tag, int palette, const std::vector<std::string>& extra_nominal) {

@@ -29,7 +29,7 @@ int add_ops(plot& p, const results& r, const std::string& tag, bool labels, int 
 /// intensity and a FLOP/s, or FLOPs/bytes/seconds); returns false (and adds nothing) otherwise.
 bool add_batch_sweep(plot& p, const json& sweep, const std::string& color);
 
-/// Colour of device `i` in a comparison (A blue, B orange).
+/// Colour of device `i` in a comparison (A blue, B orange) or a fleet (rank i; 8 colours, then again).
 std::string device_color(int i, bool nominal);
 
 }  // namespace roofline::report

@@ -10,6 +10,7 @@
 #include <set>
 #include <string>
 
+#include "markup_check.hpp"
 #include "roofline/fleet.hpp"
 #include "roofline/io.hpp"
 #include "roofline/json.hpp"
@@ -109,7 +110,28 @@ TEST(CpuFleet, TwoRanksOnThisHostWriteTheFleetReport) {
     }
     std::set<std::string> names;
     for (const auto& e : fs::directory_iterator(dir_)) names.insert(e.path().filename().string());
-    EXPECT_EQ(names, (std::set<std::string>{"fleet.json", "fleet.md", "rank-0", "rank-1"}));
+    EXPECT_EQ(names, (std::set<std::string>{"fleet.html", "fleet.json", "fleet.md", "rank-0", "rank-1"}));
+  }
+  {
+    SCOPED_TRACE("FleetHtmlDrawsEveryRankAndParses");
+    ASSERT_TRUE(fs::exists(dir_ / "fleet.html"));
+    const std::string html = read_file((dir_ / "fleet.html").string());
+    EXPECT_EQ(html.rfind("<!DOCTYPE html>", 0), 0u);
+    // one series per rank on the fleet roofline: rank r's roofs carry the class prefix dev<r>- and
+    // the label "rank r: "; both CPU ranks measured their DRAM roof
+    for (int r = 0; r < 2; ++r) {
+      EXPECT_NE(html.find("class=\"roof memory measured dev" + std::to_string(r) + "-roof-level-dram\""), std::string::npos) << r;
+      EXPECT_NE(html.find(">rank " + std::to_string(r) + ": "), std::string::npos) << r;
+    }
+    EXPECT_EQ(html.find("dev2-"), std::string::npos);
+    EXPECT_EQ(html.find("coll-fit"), std::string::npos);  // no interconnect measured on CPUs: no collectives chart
+    if (test::have_xmllint()) EXPECT_EQ(test::html_problems(html), "");
+  }
+  {
+    SCOPED_TRACE("ProgressLinesSayWhichRank");
+    const std::string text = log();
+    EXPECT_NE(text.find("[rank 0/2] [roofline"), std::string::npos) << text.substr(0, 2000);
+    EXPECT_NE(text.find("[rank 1/2] [roofline"), std::string::npos);
   }
   {
     SCOPED_TRACE("SharedHostIsSaidAndNcclIsNotRun");
@@ -139,5 +161,32 @@ TEST(CpuFleetInput, StragglerThresholdOutOfRangeExits2) {
   const std::string log = d.string() + ".log";
   EXPECT_EQ(mpirun2("run --device cpu --quick --straggler-threshold 1.5 --out " + d.string(), log), 2);
   EXPECT_FALSE(fs::exists(d));
+  fs::remove(log);
+}
+
+// `roofline measure` under mpirun is a fleet run too: the fleet report of the roofs alone (no model,
+// so no tensor-parallel plan), every rank's outputs in rank-<r>/.
+TEST(CpuFleetMeasure, MeasureWritesTheFleetReportOfTheRoofsAlone) {
+  SKIP_WITHOUT_MPI();
+  const fs::path d = fresh("measure");
+  const std::string log = d.string() + ".log";
+  const int code = mpirun2("measure --device cpu --quick --only compute --out " + d.string(), log);
+  ASSERT_TRUE(code == 0 || code == 1) << read_file(log);
+  ASSERT_TRUE(fs::exists(d / "fleet.json")) << read_file(log);
+  const json f = json::parse(read_file((d / "fleet.json").string()));
+  EXPECT_EQ(f["ranks"], 2);
+  ASSERT_EQ(f["devices"].size(), 2u);
+  EXPECT_TRUE(f["tp_allreduce"].empty());
+  for (const char* r : {"rank-0", "rank-1"}) {  // each rank measured its FMA roofs (a loaded host may reject them as disturbed)
+    const results res = load_results((d / r / "results.json").string());
+    EXPECT_FALSE(res.measured.compute.empty()) << r;
+    EXPECT_TRUE(res.ops.empty()) << r;  // measure runs no model
+  }
+  std::set<std::string> names;
+  for (const auto& e : fs::directory_iterator(d)) names.insert(e.path().filename().string());
+  EXPECT_EQ(names, (std::set<std::string>{"fleet.html", "fleet.json", "fleet.md", "rank-0", "rank-1"}));
+  EXPECT_TRUE(fs::exists(d / "rank-1" / "results.json"));
+  EXPECT_NE(read_file(log).find("[rank 1/2] "), std::string::npos);
+  fs::remove_all(d);
   fs::remove(log);
 }

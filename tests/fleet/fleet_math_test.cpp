@@ -2,6 +2,8 @@
 // device choice, nominal link bandwidth, roof extraction.
 #include <gtest/gtest.h>
 
+#include "fleet/nccl_api.hpp"
+#include "fleet/nccl_probe.hpp"
 #include "roofline/error.hpp"
 #include "roofline/fleet.hpp"
 
@@ -58,6 +60,105 @@ TEST(BusBandwidth, OneGibAllReduceOnEightRanks) {
   EXPECT_NEAR(busbw(collective::all_gather, 1073741824.0, 0.01, 8), 93952409600.0, 1.0);
   // and back: the time of that all-reduce predicted from its busbw
   EXPECT_NEAR(predict_collective_s(collective::all_reduce, 1073741824.0, 8, 187904819200.0), 0.01, 1e-12);
+}
+
+// All-to-all (n−1)/n as nccl-tests' src/alltoall.cu; broadcast 1 (doc/PERFORMANCE.md "Summary");
+// send/recv 1 (src/sendrecv.cu), one direction and both at once alike.
+TEST(BusBandwidth, AllToAllBroadcastAndSendRecvFactors) {
+  EXPECT_DOUBLE_EQ(bus_factor(collective::all_to_all, 2), 0.5);
+  EXPECT_DOUBLE_EQ(bus_factor(collective::all_to_all, 8), 0.875);
+  EXPECT_DOUBLE_EQ(bus_factor(collective::broadcast, 8), 1.0);
+  EXPECT_DOUBLE_EQ(bus_factor(collective::send_recv, 2), 1.0);
+  EXPECT_DOUBLE_EQ(bus_factor(collective::send_recv_bidir, 2), 1.0);
+  EXPECT_DOUBLE_EQ(bus_factor(collective::all_to_all, 1), 0.0);
+  EXPECT_THROW(bus_factor(collective::broadcast, 0), std::invalid_argument);
+  EXPECT_TRUE(is_point_to_point(collective::send_recv));
+  EXPECT_TRUE(is_point_to_point(collective::send_recv_bidir));
+  EXPECT_FALSE(is_point_to_point(collective::all_to_all));
+}
+
+TEST(BusBandwidth, WorkedAllToAllBroadcastSendRecv) {
+  // all-to-all over 2 ranks, 512 MiB (one rank's send buffer) in 10 ms:
+  // algbw = 536870912 / 0.01 = 53.687 GB/s; busbw = × 1/2 = 26.844 GB/s.
+  EXPECT_DOUBLE_EQ(algbw(536870912.0, 0.01), 53687091200.0);
+  EXPECT_DOUBLE_EQ(busbw(collective::all_to_all, 536870912.0, 0.01, 2), 26843545600.0);
+  // the same on 8 ranks: × 7/8 = 46.976 GB/s
+  EXPECT_DOUBLE_EQ(busbw(collective::all_to_all, 536870912.0, 0.01, 8), 46976204800.0);
+  // broadcast of 1 GiB in 4 ms on 2 ranks: busbw = algbw = 268.4 GB/s
+  EXPECT_DOUBLE_EQ(busbw(collective::broadcast, 1073741824.0, 0.004, 2), 268435456000.0);
+  // send/recv of 512 MiB in 1.5 ms: 357.9 GB/s one way, and per direction when both send at once
+  EXPECT_NEAR(busbw(collective::send_recv, 536870912.0, 0.0015, 2), 357913941333.3, 1.0);
+  EXPECT_NEAR(busbw(collective::send_recv_bidir, 536870912.0, 0.0015, 2), 357913941333.3, 1.0);
+  // and back: 512 MiB all-to-all on 2 ranks at 26.84 GB/s busbw after 20 µs of latency
+  EXPECT_NEAR(predict_collective_s(collective::all_to_all, 536870912.0, 2, 26843545600.0, 20e-6), 0.01002, 1e-12);
+}
+
+TEST(BusBandwidth, SeriesNamesTheSendRecvPair) {
+  EXPECT_EQ(series_name(collective::send_recv, 0, 1), "send_recv 0→1");
+  EXPECT_EQ(series_name(collective::send_recv, 1, 0), "send_recv 1→0");
+  EXPECT_EQ(series_name(collective::send_recv_bidir, 0, 1), "send_recv_bidir 0↔1");
+  EXPECT_EQ(series_name(collective::all_to_all, -1, -1), "all_to_all");
+  EXPECT_EQ(to_string(collective::broadcast), "broadcast");
+}
+
+TEST(BusBandwidth, OneRoofPerSendRecvPairAndDirection) {
+  std::vector<collective_point> pts = {
+      {collective::send_recv, 8, 8e-6, 7e-6, 0, 0, 1e6, 0, 1},
+      {collective::send_recv, 1 << 29, 1.5e-3, 1.4e-3, 0, 0, 383e9, 0, 1},
+      {collective::send_recv, 8, 9e-6, 8e-6, 0, 0, 0.9e6, 1, 0},
+      {collective::send_recv, 1 << 29, 1.6e-3, 1.5e-3, 0, 0, 357e9, 1, 0},
+      {collective::send_recv_bidir, 8, 10e-6, 9e-6, 0, 0, 0.8e6, 0, 1},
+  };
+  const auto roofs = communication_roofs(pts);
+  ASSERT_EQ(roofs.size(), 3u);
+  EXPECT_EQ(roofs[0].src, 0);
+  EXPECT_EQ(roofs[0].dst, 1);
+  EXPECT_DOUBLE_EQ(roofs[0].latency_s, 8e-6);
+  EXPECT_DOUBLE_EQ(roofs[0].busbw, 383e9);
+  EXPECT_EQ(roofs[1].src, 1);
+  EXPECT_DOUBLE_EQ(roofs[1].latency_s, 9e-6);
+  EXPECT_DOUBLE_EQ(roofs[1].busbw, 357e9);
+  EXPECT_EQ(roofs[2].op, collective::send_recv_bidir);
+  // measured ÷ nominal: H200 NVLink 18 × 25 GB/s per direction = 450 GB/s; 383 / 450 = 85.1 %
+  link_nominal nv;
+  nv.bytes_per_s = 450e9;
+  EXPECT_NEAR(*vs_nominal(roofs[0], nv), 383.0 / 450.0, 1e-12);
+  EXPECT_FALSE(vs_nominal(roofs[0], link_nominal{}).has_value());
+}
+
+TEST(NcclProbe, MessageSizesAndShapes) {
+  const auto quick = nccl_message_sizes(true);
+  ASSERT_EQ(quick.size(), 14u);  // 8 B × 4^k up to 512 MiB
+  EXPECT_EQ(quick.front(), 8);
+  EXPECT_EQ(quick.back(), std::int64_t{512} << 20);
+  const auto full = nccl_message_sizes(false);
+  ASSERT_EQ(full.size(), 28u);  // 8 B × 2^k up to 1 GiB
+  EXPECT_EQ(full.back(), std::int64_t{1} << 30);
+  // fp16 on 2 ranks: all-reduce of 8 B = 4 elements; all-gather 2 per rank; all-to-all 2 per peer
+  EXPECT_EQ(shape_of(collective::all_reduce, 8, 2, 2).count, 4u);
+  EXPECT_EQ(shape_of(collective::all_gather, 8, 2, 2).count, 2u);
+  EXPECT_EQ(shape_of(collective::all_to_all, 8, 2, 2).count, 2u);
+  EXPECT_EQ(shape_of(collective::all_to_all, 8, 2, 2).bytes, 8);
+  EXPECT_EQ(shape_of(collective::send_recv, 8, 2, 2).count, 4u);
+  EXPECT_EQ(shape_of(collective::broadcast, 8, 8, 2).count, 4u);
+  // 8 ranks: 8 B of all-gather is less than one element per rank (skipped); 24 B rounds down to 16 B
+  EXPECT_EQ(shape_of(collective::all_gather, 8, 8, 2).count, 0u);
+  EXPECT_EQ(shape_of(collective::reduce_scatter, 40, 8, 2).bytes, 32);
+}
+
+TEST(NcclProbe, MissingSymbolSkipsThePatternItNeeds) {
+  nccl_api api;  // nothing loaded: every optional symbol is missing
+  EXPECT_EQ(missing_symbol(api, collective::all_reduce), "");
+  EXPECT_EQ(missing_symbol(api, collective::broadcast), "ncclBroadcast");
+  EXPECT_EQ(missing_symbol(api, collective::send_recv), "ncclSend");
+  EXPECT_EQ(missing_symbol(api, collective::all_to_all), "ncclSend");
+  api.Send = [](const void*, std::size_t, int, int, void*, void*) { return 0; };
+  EXPECT_EQ(missing_symbol(api, collective::send_recv_bidir), "ncclRecv");
+  api.Recv = [](void*, std::size_t, int, int, void*, void*) { return 0; };
+  EXPECT_EQ(missing_symbol(api, collective::all_to_all), "ncclGroupStart");
+  api.GroupStart = [] { return 0; };
+  api.GroupEnd = [] { return 0; };
+  EXPECT_EQ(missing_symbol(api, collective::all_to_all), "");
 }
 
 TEST(BusBandwidth, CommunicationRoofIsLatencyOfSmallestAndBestBusbw) {
@@ -267,5 +368,39 @@ TEST(Report, MeasuredInterconnectAgainstNominalLink) {
   const json j = to_json(f);
   EXPECT_EQ(j["interconnect"]["points"].size(), 2u);
   EXPECT_DOUBLE_EQ(j["interconnect"]["nominal_link_bytes_per_s"].get<double>(), 450e9);
+  EXPECT_NEAR(j["interconnect"]["roofs"][0]["vs_nominal"].get<double>(), 375.809638e9 / 450e9, 1e-6);
+  EXPECT_TRUE(j["interconnect"]["roofs"][0]["src"].is_null());
   EXPECT_EQ(j["tp_allreduce"][0]["ops"].size(), 2u);
+}
+
+TEST(Report, SendRecvPairsAndPatternsThisNcclLacks) {
+  // 2 ranks; 0 → 1 of 512 MiB in 1.4 ms = 383.5 GB/s, 85 % of 450 GB/s per direction.
+  fleet_report f;
+  f.ranks = 2;
+  auto& ic = f.interconnect;
+  ic.status = "measured";
+  ic.ranks = 2;
+  ic.library = "NCCL 2.6.4";
+  ic.nominal.bytes_per_s = 450e9;
+  collective_point p;
+  p.op = collective::send_recv;
+  p.src = 0;
+  p.dst = 1;
+  p.bytes = 536870912;
+  p.seconds = p.best_seconds = 1.4e-3;
+  p.algbw = algbw(536870912.0, 1.4e-3);
+  p.busbw = p.best_busbw = busbw(collective::send_recv, 536870912.0, 1.4e-3, 2);
+  ic.points.push_back(p);
+  ic.roofs = communication_roofs(ic.points);
+  ic.not_available = {"broadcast: not available in this NCCL (lacks ncclBroadcast)"};
+  const std::string md = render_fleet_markdown(f);
+  EXPECT_NE(md.find("| send_recv 0→1 | 1.40 ms | 383 GB/s | 512 MiB | 450 GB/s | 85% |"), std::string::npos) << md;
+  EXPECT_NE(md.find("broadcast: not available in this NCCL (lacks ncclBroadcast)"), std::string::npos) << md;
+  const json j = to_json(f);
+  EXPECT_EQ(j["interconnect"]["roofs"][0]["series"], "send_recv 0→1");
+  EXPECT_EQ(j["interconnect"]["roofs"][0]["src"], 0);
+  EXPECT_EQ(j["interconnect"]["roofs"][0]["dst"], 1);
+  EXPECT_EQ(j["interconnect"]["points"][0]["dst"], 1);
+  EXPECT_EQ(j["interconnect"]["not_available"].size(), 1u);
+  EXPECT_EQ(j["interconnect"]["dtype"], "fp16");
 }
