@@ -11,7 +11,7 @@ packages=(
   libopenblas-dev libcpuinfo-dev libomp-dev
   libopenmpi-dev openmpi-bin
   clang libclang-rt-14-dev
-  chromium
+  chromium libxml2-utils
 )
 missing=()
 for p in "${packages[@]}"; do
