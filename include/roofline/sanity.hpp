@@ -1,4 +1,4 @@
-// Sanity checks before publication (issue 9): a number that looks wrong is flagged in the results
+// Sanity checks before publication: a number that looks wrong is flagged in the results
 // (bandwidth_result::flags / compute_result::flags, and results.errors for the worst), never
 // silently published. Pure functions of the results.
 #pragma once
