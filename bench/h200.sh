@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The H200 benchmark in one call (issue 4, item 8): build roofline for sm_90, run the GPU tests, run
+# The H200 benchmark in one call: build roofline for sm_90, run the GPU tests, run
 # `roofline run` on cuda:0, run PyTorch's equivalents, and write the side-by-side table.
 #   OUT=/path bash bench/h200.sh        (the device tool sets $OUT; default ./bench-out)
 # Writes: $OUT/h200.log (everything), $OUT/{build,ctest-gpu,run,torch}.log, $OUT/run.tgz (the four

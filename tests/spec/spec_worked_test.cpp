@@ -1,4 +1,4 @@
-// The classic worked numbers (issue 3 §5), multiplied out from the table's factors.
+// The classic worked numbers, multiplied out from the table's factors.
 #include <gtest/gtest.h>
 
 #include "roofline/spec.hpp"
