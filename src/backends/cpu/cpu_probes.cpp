@@ -70,8 +70,8 @@ void bandwidth_probe(stream_pattern p, int index, const probe_options& opt,
     // non-temporal stores only beyond the caches.
     const auto kernels = kernels_for(p, level.level == "dram" || level.level == "llc+dram");
     stream_kernel best = kernels.front();
+    double best_t = 0;  // seconds of one sample of `best` in the trial (0: no trial)
     if (kernels.size() > 1) {
-      double best_t = 0;
       for (const stream_kernel k : kernels) {
         s.run(p, n, passes, k);
         const double tk = std::min(s.run(p, n, passes, k), s.run(p, n, passes, k));
@@ -83,7 +83,7 @@ void bandwidth_probe(stream_pattern p, int index, const probe_options& opt,
     // gave samples of ~60 µs on 16 threads, whose repeats disagreed by more than 10 % (23 of 52
     // points kept out of the roofs on a 16-vCPU Xeon guest).
     const double min_sample_s = opt.quick ? 0.5e-3 : 2e-3;
-    const double once = s.run(p, n, passes, best);
+    const double once = best_t > 0 ? best_t : s.run(p, n, passes, best);
     if (once > 0 && once < min_sample_s)
       passes = static_cast<int>(std::min<double>(1 << 20, std::ceil(passes * min_sample_s / once)));
     const auto samples = time_repeated([&] { return s.run(p, n, passes, best); }, t);
