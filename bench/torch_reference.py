@@ -421,6 +421,19 @@ def measure_decode_sweep(torch, l2, dt, quick):
     return out
 
 
+def measure_prefill_sweep(torch, l2, dt, quick):
+    """Causal prefill attention at the shapes roofline_op_bench runs (every SDPA backend but math)."""
+    shapes = [("TinyLlama-1.1B", 1, 32, 4, 64, 2048)]
+    if not quick:
+        shapes += [("MHA-32x64", 4, 32, 32, 64, 8192), ("MHA-32x128", 4, 32, 32, 128, 8192)]
+    out = []
+    for model, batch, nh, kvh, d, T in shapes:
+        out += attention_entries(torch, f"attention_prefill {model}", "prefill", batch, nh, kvh, d, T, T, True, l2, dt,
+                                 [b for b in sdpa_backends(torch) if b[0] != "math"])
+        torch.cuda.empty_cache()
+    return out
+
+
 def cmd_ops(args):
     import torch
     if not torch.cuda.is_available():
@@ -434,6 +447,7 @@ def cmd_ops(args):
     with torch.inference_mode():
         result["ops"] = measure_model_ops(torch, l2, torch.float16, args.quick)
         result["decode_sweep"] = measure_decode_sweep(torch, l2, torch.float16, args.quick)
+        result["prefill_sweep"] = measure_prefill_sweep(torch, l2, torch.float16, args.quick)
     result["seconds"] = time.time() - t0
     with open(args.out, "w") as f:
         json.dump(result, f, indent=1)
@@ -668,13 +682,17 @@ def cmd_ops_table(args):
                   "| model heads | batch | context | roofline median | roofline GB/s | PyTorch fastest | PyTorch median | PyTorch GB/s | ratio | roofline implementation |",
                   "|---|---|---|---|---|---|---|---|---|---|"]
         sweep = {}
-        for e in T.get("decode_sweep", []):
+        for e in T.get("decode_sweep", []) + T.get("prefill_sweep", []):
             sweep.setdefault((e["name"], e["batch"], e["context"]), []).append(e)
+        prefill_rows = []
         for o in B.get("ops", []):
             key = (o["name"], o["batch"], o["context"])
             t = best_torch(sweep.get(key, []))
             rm = o.get("measured_s")
             ratio = (t["median_s"] / rm) if (t and rm) else None
+            if o["name"].startswith("attention_prefill"):
+                prefill_rows.append((o, t, rm, ratio))
+                continue
             cell = "—" if ratio is None else (f"**{ratio:.2f}×**" if ratio < 1 else f"{ratio:.2f}×")
             kb = o.get("kernel_bytes") or 0
             lines.append(f"| {o['name'].split(' ', 1)[-1]} ({o['heads']}/{o['kv_heads']}×{o['head_dim']}) | {o['batch']} | "
@@ -684,6 +702,24 @@ def cmd_ops_table(args):
             if ratio is not None and ratio < 1:
                 misses.append(f"decode sweep {o['name']} b={o['batch']} ctx={o['context']}: {ratio:.2f}×")
         lines.append("")
+        if prefill_rows:
+            lines += ["## Causal prefill attention (fp16; FLOPs counted for the causal half; target ≥ 0.8× PyTorch's best)", "",
+                      "| shape (heads/kv×d) | batch | tokens | roofline median | roofline TFLOP/s | PyTorch fastest | PyTorch median | PyTorch TFLOP/s | ratio | other PyTorch backends | roofline implementation |",
+                      "|---|---|---|---|---|---|---|---|---|---|---|"]
+            for o, t, rm, ratio in prefill_rows:
+                fl = o.get("flops") or 0
+                cell = "—" if ratio is None else (f"**{ratio:.2f}×**" if ratio < 0.8 else f"{ratio:.2f}×")
+                others = ", ".join(f"{e.get('backend')} {fmt_us(e.get('median_s'))}" if "median_s" in e else
+                                   f"{e.get('backend')} skipped" for e in sweep.get((o["name"], o["batch"], o["context"]), [])
+                                   if e is not t)
+                lines.append(f"| {o['name'].split(' ', 1)[-1]} ({o['heads']}/{o['kv_heads']}×{o['head_dim']}) | {o['batch']} | "
+                             f"{o['context']} | {fmt_us(rm)} | {fl / rm / 1e12 if rm else 0:.0f} | "
+                             f"{t.get('backend') if t else '—'} | {fmt_us(t and t['median_s'])} | "
+                             f"{fl / t['median_s'] / 1e12 if t else 0:.0f} | {cell} | {others} | "
+                             f"{o.get('implementation', o.get('error', ''))} |")
+                if ratio is not None and ratio < 0.8:
+                    misses.append(f"prefill {o['name']} b={o['batch']} T={o['context']}: {ratio:.2f}× (target 0.8×)")
+            lines.append("")
     lines += ["## Misses (roofline slower than PyTorch's fastest verified backend)", ""]
     lines += [f"- {m}" for m in misses] or ["- none"]
     lines.append("")

@@ -48,5 +48,18 @@ if(ROOFLINE_HAVE_CUDA_BACKEND)
     target_compile_options(roofline_cuda PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:-Xptxas=-v>)
   endif()
   set_target_properties(roofline_cuda PROPERTIES CUDA_SEPARABLE_COMPILATION OFF POSITION_INDEPENDENT_CODE ON)
-  set(ROOFLINE_CUDA_STATUS "✓ (nvcc ${CMAKE_CUDA_COMPILER_VERSION}, archs ${CMAKE_CUDA_ARCHITECTURES}; NVML loaded at run time)")
+  # cuDNN: only its graph-API header is needed at build time (types and enums); the library is
+  # loaded at run time (src/backends/cuda/cudnn_library.cpp), so a machine without it still runs
+  # roofline, with our own attention kernels alone.
+  find_path(ROOFLINE_CUDNN_INCLUDE_DIR cudnn_graph.h HINTS ${CUDAToolkit_INCLUDE_DIRS} /usr/include
+            /usr/include/x86_64-linux-gnu)
+  if(ROOFLINE_CUDNN_INCLUDE_DIR)
+    target_include_directories(roofline_cuda PRIVATE ${ROOFLINE_CUDNN_INCLUDE_DIR})
+    target_compile_definitions(roofline_cuda PRIVATE ROOFLINE_HAVE_CUDNN_HEADER=1
+                               ROOFLINE_CUDA_TOOLKIT_LIB_DIR="${CUDAToolkit_LIBRARY_DIR}")
+    set(_cudnn_status "cuDNN header ✓, library loaded at run time")
+  else()
+    set(_cudnn_status "cuDNN header ✗: attention runs our kernels only")
+  endif()
+  set(ROOFLINE_CUDA_STATUS "✓ (nvcc ${CMAKE_CUDA_COMPILER_VERSION}, archs ${CMAKE_CUDA_ARCHITECTURES}; NVML loaded at run time; ${_cudnn_status})")
 endif()

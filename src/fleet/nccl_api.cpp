@@ -1,49 +1,20 @@
 // Finding and loading NCCL at run time: the named file (--nccl), else the dynamic loader's search,
-// else the copy PyTorch's wheels install (pip's nvidia-nccl-cu12 puts it at
-// site-packages/nvidia/nccl/lib/libnccl.so.2), under the python3 found on PATH and every sys.path entry.
+// else the copy PyTorch's wheels install (site-packages/nvidia/nccl/lib/libnccl.so.2), under the
+// python3 found on PATH and every sys.path entry (roofline/library_search.hpp).
 #include "fleet/nccl_api.hpp"
 
 #include <dlfcn.h>
 
-#include <algorithm>
-#include <cstdio>
 #include <cstdlib>
-#include <filesystem>
 #include <mutex>
-#include <sstream>
+
+#include "roofline/library_search.hpp"
 
 namespace roofline::fleet {
-
-namespace fs = std::filesystem;
 
 namespace {
 
 constexpr const char* wheel_tail = "nvidia/nccl/lib/libnccl.so.2";
-
-std::vector<std::string> split(const std::string& s, char sep) {
-  std::vector<std::string> out;
-  std::stringstream ss(s);
-  for (std::string part; std::getline(ss, part, sep);)
-    if (!part.empty()) out.push_back(part);
-  return out;
-}
-
-void add_unique(std::vector<std::string>& v, const std::string& s) {
-  if (std::find(v.begin(), v.end(), s) == v.end()) v.push_back(s);
-}
-
-/// <prefix>/lib/python3.*/site-packages/nvidia/nccl/lib/libnccl.so.2 for every python3.* directory
-/// that exists, else the pattern itself (so the error still names where it looked).
-void add_prefix_candidates(std::vector<std::string>& out, const fs::path& prefix) {
-  std::error_code ec;
-  std::vector<std::string> found;
-  for (const auto& e : fs::directory_iterator(prefix / "lib", ec))
-    if (e.is_directory(ec) && e.path().filename().string().rfind("python3", 0) == 0)
-      found.push_back((e.path() / "site-packages" / wheel_tail).string());
-  std::sort(found.begin(), found.end());
-  if (found.empty()) found.push_back((prefix / "lib" / "python3.*" / "site-packages" / wheel_tail).string());
-  for (const auto& f : found) add_unique(out, f);
-}
 
 template <class F>
 bool bind(void* lib, const char* name, F& fn, std::string& why) {
@@ -59,49 +30,13 @@ bool g_ok = false;
 }  // namespace
 
 std::vector<std::string> nccl_search_paths(const std::string& explicit_path, const std::string& path_env,
-                                           const std::vector<std::string>& python_sys_path) {
-  if (!explicit_path.empty()) return {explicit_path};
-  std::vector<std::string> out = {"libnccl.so.2"};
-  for (const auto& dir : split(path_env, ':')) {
-    const fs::path py = fs::path(dir) / "python3";
-    std::error_code ec;
-    if (!fs::is_regular_file(py, ec) && !fs::is_symlink(py, ec)) continue;
-    add_prefix_candidates(out, fs::path(dir).parent_path());  // a venv or an installation prefix
-    const fs::path real = fs::canonical(py, ec);
-    if (!ec) add_prefix_candidates(out, real.parent_path().parent_path());
-  }
-  for (const auto& entry : python_sys_path) add_unique(out, (fs::path(entry) / wheel_tail).string());
-  return out;
-}
-
-std::vector<std::string> python_sys_path() {
-  std::vector<std::string> out;
-  if (const char* pp = std::getenv("PYTHONPATH")) out = split(pp, ':');
-  // sys.path of the python3 on PATH (user site, venv, dist-packages); nothing when there is none
-  FILE* p = ::popen("python3 -c 'import sys; print(\"\\n\".join(x for x in sys.path if x))' 2>/dev/null", "r");
-  if (!p) return out;
-  std::string text;
-  char buf[512];
-  while (std::fgets(buf, sizeof buf, p)) text += buf;
-  ::pclose(p);
-  for (const auto& line : split(text, '\n')) add_unique(out, line);
-  return out;
+                                           const std::vector<std::string>& sys_path) {
+  return library_search_paths("libnccl.so.2", {wheel_tail}, explicit_path, path_env, sys_path);
 }
 
 bool load_nccl_from(const std::vector<std::string>& candidates, nccl_api& api, std::string& why) {
-  void* nc = nullptr;
   std::string searched;
-  for (const auto& c : candidates) {
-    nc = dlopen(c.c_str(), RTLD_NOW | RTLD_GLOBAL);
-    if (nc) {
-      api.library = c;
-      break;
-    }
-    const char* e = dlerror();
-    std::string err = e ? e : "not loadable";
-    if (err.rfind(c + ": ", 0) == 0) err = err.substr(c.size() + 2);  // dlerror repeats the path
-    searched += (searched.empty() ? "" : "; ") + c + (c.find('/') == std::string::npos ? " (dynamic loader: " : " (") + err + ")";
-  }
+  void* nc = open_first_library(candidates, api.library, searched);
   if (!nc) {
     why = "NCCL not found; searched: " + searched + "; name the library with --nccl PATH";
     return false;

@@ -52,12 +52,9 @@ std::string missing_symbol(const nccl_api& api, collective c);
 /// directory of `path_env` (PATH) holding a python3: <dir>/../lib/python3.*/site-packages/…, also for
 /// the prefix its symlinks resolve to; then <entry>/nvidia/nccl/lib/libnccl.so.2 for every
 /// `python_sys_path` entry. A prefix without a python3.* directory is listed as its pattern, so an
-/// error names every place looked at. No duplicates.
+/// error names every place looked at. No duplicates (roofline::library_search_paths).
 std::vector<std::string> nccl_search_paths(const std::string& explicit_path, const std::string& path_env,
                                            const std::vector<std::string>& python_sys_path);
-
-/// PYTHONPATH's entries, then the sys.path of the python3 on PATH (run once; empty when none).
-std::vector<std::string> python_sys_path();
 
 /// dlopens the first loadable candidate and binds the symbols into `api`. False with `why` = "NCCL
 /// not found; searched: <place> (<error>); …; name the library with --nccl PATH" or "NCCL unusable

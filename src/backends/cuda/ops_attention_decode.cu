@@ -18,10 +18,14 @@
 // one kernel does it all. Other head sizes: the CUDA-core kernel below (d/8 lanes per key, 16-byte
 // loads) and a separate combine kernel.
 // Check: fp32 reference (ops_attention_ref.cu) on all query rows, outputs and partials NaN-poisoned.
+// Where cuDNN loads, its fused SDPA (cudnn_sdpa.hpp) is verified and timed too; the faster is the op.
 #include <algorithm>
 #include <cmath>
+#include <memory>
+#include <type_traits>
 #include <vector>
 
+#include "backends/cuda/cudnn_sdpa.hpp"
 #include "backends/cuda/ops_kernels.cuh"
 #include "backends/cuda/ops_mma.cuh"
 
@@ -740,8 +744,43 @@ op_timing run_decode_typed(const op_desc& op, const timing_options& timing, cons
                     std::min(G, g), " query heads per K/V read, GQA g=", g, "), split-KV ", splits, " x ", chunk,
                     " keys; grid ", grid.x, "x", grid.y, "x", grid.z, " of ", dec_warps * 32,
                     " threads, then a combine kernel (", batch * heads, " x ", d, ")");
+  // cuDNN's fused SDPA (one query row per sequence), where the library is present, is the other
+  // candidate: every plan verified on the checked set, the fastest against our chosen variant, both
+  // timed the same way (graph replays over the buffer sets); the faster of the two is the op.
+  const double t_ours = quick_time(ctx, rot.n_sets, launch);
+  std::unique_ptr<cudnn_sdpa> dnn;
+  double t_dnn = INFINITY;
+  std::string dnn_note, dnn_checked;
+  try {
+    sdpa_shape sh;
+    sh.batch = batch, sh.heads = heads, sh.kv_heads = kv_heads, sh.q_len = 1, sh.kv_len = kv_len, sh.head_dim = d;
+    sh.bf16 = std::is_same_v<T, __nv_bfloat16>;
+    sh.scale = 1.f / sqrtf(static_cast<float>(d));
+    dnn = std::make_unique<cudnn_sdpa>(sh, ctx.stream);
+    auto run_dnn = [&](int s) { dnn->run(q_of(s), k_of(s), v_of(s), o_of(s), ctx.stream); };
+    auto verify = [&] {
+      poison(o_of(cs), qn * sizeof(T), ctx.stream);
+      run_dnn(cs);
+      dnn_checked = require_close(compare(o_of(cs), dt, ref.as<float>(), size_t(batch) * heads, d, d, nullptr, ctx.stream),
+                                  default_tol(dt), op, "all");
+    };
+    std::string tried_dnn;
+    t_dnn = select_fastest_plan(*dnn, verify, [&] { return quick_time(ctx, rot.n_sets, run_dnn); }, tried_dnn);
+    dnn_note = cat("cuDNN plans: ", tried_dnn);
+    if (t_dnn < t_ours) verify();  // the chosen plan checked last
+  } catch (const std::exception& e) {
+    dnn.reset();
+    dnn_note = cat("cuDNN not used: ", e.what());
+  }
+  if (dnn && t_dnn < t_ours)
+    return time_launches(ctx, timing, rot.n_sets, [&](int s) { dnn->run(q_of(s), k_of(s), v_of(s), o_of(s), ctx.stream); },
+                         dnn->description(),
+                         cat(dnn_checked, "; ", rot.note(), "; faster than our kernel (", std::round(t_ours * 1e7) / 10,
+                             " us: ", impl, "; ", checked, "); ", dnn_note));
   return time_launches(ctx, timing, rot.n_sets, launch, impl,
-                       cat("partials ", fmt_bytes(double(pacc.bytes() + pml.bytes())), "; ", checked, "; ", rot.note()));
+                       cat("partials ", fmt_bytes(double(pacc.bytes() + pml.bytes())), "; ", checked, "; ", rot.note(),
+                           dnn ? cat("; faster than cuDNN (", std::round(t_dnn * 1e7) / 10, " us); ") : std::string("; "),
+                           dnn_note));
 }
 
 }  // namespace

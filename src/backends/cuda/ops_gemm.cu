@@ -4,8 +4,13 @@
 // FLOPs 2·m·n·k; bytes (m·k + n·k + m·n)·b — each operand once (b = 2).
 // Check: an fp32 reference (one warp per output, lanes split k) on up to 64 evenly spaced rows of
 // C (all n columns), ‖out − ref‖/‖ref‖ under the dtype's tolerance; C is NaN-poisoned first.
+// m ≤ 8 (decode): our GEMV kernel is a second candidate (one warp per output column, 16-byte loads,
+// 8 per lane in flight: a small matrix-vector product is bound by memory latency, so it needs as
+// many bytes in flight as the whole matrix where it can — Little's law); both are verified and the
+// faster (median of CUDA-graph replays) is the op, the other's time in the note.
 // Also lt_matmul, the strided-batched form the naive attention path uses.
 #include <algorithm>
+#include <cmath>
 #include <vector>
 
 #include "backends/cuda/cublaslt_names.hpp"
@@ -138,6 +143,66 @@ __global__ void gemm_reference(const T* a, const T* w, const int32_t* rows, floa
   if (lane == 0) ref[i * n + j] = s;
 }
 
+constexpr int gemv_threads = 128, gemv_unroll = 8;
+
+/// C[r][j] = Σ_k A[r][k]·W[j][k] for r < M ≤ 8: warp j reads row j of W in 16-byte pieces
+/// (gemv_unroll per lane in flight), A's rows through the read-only cache, fp32 sums reduced across
+/// the warp. k % 8 == 0, 16-byte aligned rows.
+template <typename T, int M>
+__global__ void __launch_bounds__(gemv_threads) gemv_kernel(const T* __restrict__ a, const T* __restrict__ w,
+                                                            T* __restrict__ c, int n, int k) {
+  const int j = (blockIdx.x * blockDim.x + threadIdx.x) >> 5, lane = threadIdx.x & 31;
+  if (j >= n) return;
+  const uint4* wr = reinterpret_cast<const uint4*>(w + size_t(j) * k);
+  const int pieces = k / 8;
+  float acc[M];
+#pragma unroll
+  for (int r = 0; r < M; ++r) acc[r] = 0.f;
+  for (int base = 0; base < pieces; base += 32 * gemv_unroll) {
+    uint4 wv[gemv_unroll];
+#pragma unroll
+    for (int u = 0; u < gemv_unroll; ++u) {
+      const int p = base + u * 32 + lane;
+      wv[u] = p < pieces ? __ldcs(wr + p) : make_uint4(0, 0, 0, 0);  // W is read once: evict first
+    }
+#pragma unroll
+    for (int u = 0; u < gemv_unroll; ++u) {
+      const int p = base + u * 32 + lane;
+      if (p >= pieces) break;
+      float wf[8];
+      unpack8<T>(wv[u], wf);
+#pragma unroll
+      for (int r = 0; r < M; ++r) {
+        float af[8];
+        unpack8<T>(__ldg(reinterpret_cast<const uint4*>(a + size_t(r) * k) + p), af);
+#pragma unroll
+        for (int e = 0; e < 8; ++e) acc[r] = fmaf(wf[e], af[e], acc[r]);
+      }
+    }
+  }
+#pragma unroll
+  for (int r = 0; r < M; ++r) {
+    const float v = warp_sum(acc[r]);
+    if (lane == 0) c[size_t(r) * n + j] = elem<T>::from_f(v);
+  }
+}
+
+template <typename T>
+void launch_gemv(int m, const T* a, const T* w, T* c, int n, int k, cudaStream_t s) {
+  const unsigned grid = static_cast<unsigned>((size_t(n) * 32 + gemv_threads - 1) / gemv_threads);
+  switch (m) {
+    case 1: gemv_kernel<T, 1><<<grid, gemv_threads, 0, s>>>(a, w, c, n, k); break;
+    case 2: gemv_kernel<T, 2><<<grid, gemv_threads, 0, s>>>(a, w, c, n, k); break;
+    case 3: gemv_kernel<T, 3><<<grid, gemv_threads, 0, s>>>(a, w, c, n, k); break;
+    case 4: gemv_kernel<T, 4><<<grid, gemv_threads, 0, s>>>(a, w, c, n, k); break;
+    case 5: gemv_kernel<T, 5><<<grid, gemv_threads, 0, s>>>(a, w, c, n, k); break;
+    case 6: gemv_kernel<T, 6><<<grid, gemv_threads, 0, s>>>(a, w, c, n, k); break;
+    case 7: gemv_kernel<T, 7><<<grid, gemv_threads, 0, s>>>(a, w, c, n, k); break;
+    default: gemv_kernel<T, 8><<<grid, gemv_threads, 0, s>>>(a, w, c, n, k); break;
+  }
+  ROOFLINE_CUDA_LAUNCH_CHECK();
+}
+
 template <typename T>
 op_timing run_gemm_typed(const op_desc& op, const timing_options& timing, const op_context& ctx, dtype_id dt) {
   const int64_t m = op.m, n = op.n, k = op.k;
@@ -168,9 +233,29 @@ op_timing run_gemm_typed(const op_desc& op, const timing_options& timing, const 
   const std::string checked = require_close(
       compare(c_of(cs), dt, ref.as<float>(), ns, n, n, rows_d.as<int32_t>(), ctx.stream), default_tol(dt), op,
       cat(ns, " sampled rows"));
-  return time_launches(
-      ctx, timing, rot.n_sets, [&](int s) { mm.run(a_of(s), w_of(s), c_of(s)); },
-      mm.description(), cat("C = A·Wᵀ, W [n×k]; ", checked, "; ", rot.note()));
+  const std::string what = cat("C = A·Wᵀ, W [n×k]; ", checked, "; ", rot.note());
+  auto run_lt = [&](int s) { mm.run(a_of(s), w_of(s), c_of(s)); };
+  if (m <= 8 && k % 8 == 0 && n <= (int64_t(1) << 30) / 32) {
+    auto run_gv = [&](int s) { launch_gemv<T>(static_cast<int>(m), a_of(s), w_of(s), c_of(s), int(n), int(k), ctx.stream); };
+    poison(c_of(cs), size_t(m) * n * sizeof(T), ctx.stream);
+    run_gv(cs);
+    const std::string checked_gv = require_close(
+        compare(c_of(cs), dt, ref.as<float>(), ns, n, n, rows_d.as<int32_t>(), ctx.stream), default_tol(dt), op,
+        cat(ns, " sampled rows"));
+    const double t_lt = quick_time(ctx, rot.n_sets, run_lt), t_gv = quick_time(ctx, rot.n_sets, run_gv);
+    const std::string gv_desc = cat("roofline cuda GEMV (m=", m, " <= 8): one warp per output column, 16-byte loads, ",
+                                    gemv_unroll, " per lane in flight, fp32 accumulate; grid ",
+                                    (size_t(n) * 32 + gemv_threads - 1) / gemv_threads, " x ", gemv_threads, " threads");
+    if (t_gv < t_lt)
+      return time_launches(ctx, timing, rot.n_sets, run_gv, gv_desc,
+                           cat("C = A·Wᵀ, W [n×k]; ", checked_gv, "; ", rot.note(), "; faster than cuBLASLt (",
+                               std::round(t_gv * 1e7) / 10, " us vs ", std::round(t_lt * 1e7) / 10, " us for ",
+                               mm.description(), ", also verified: ", checked, ")"));
+    return time_launches(ctx, timing, rot.n_sets, run_lt, mm.description(),
+                         cat(what, "; faster than our GEMV (", std::round(t_lt * 1e7) / 10, " us vs ",
+                             std::round(t_gv * 1e7) / 10, " us for ", gv_desc, ", also verified: ", checked_gv, ")"));
+  }
+  return time_launches(ctx, timing, rot.n_sets, run_lt, mm.description(), what);
 }
 
 }  // namespace

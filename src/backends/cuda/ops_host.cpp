@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "backends/cuda/device_memory.hpp"
 #include "backends/cuda/ops_host.hpp"
 #include "roofline/measure.hpp"
 
@@ -172,6 +173,30 @@ op_timing time_launches(const op_context& ctx, const timing_options& timing, int
   t.note = std::move(note) + (exec ? cat("; timed as CUDA-graph replays of ", per_graph, " launches (per launch)")
                                    : "; timed eagerly, one launch per sample (graph capture failed: " + why + ")");
   return t;
+}
+
+double quick_time(const op_context& ctx, int n_sets, const std::function<void(int)>& launch) {
+  const int per_graph = std::max(20, n_sets);
+  std::string why;
+  cudaGraphExec_t exec = capture_launches(ctx, n_sets, per_graph, launch, why);
+  std::vector<double> t;
+  try {
+    for (int r = 0; r < 5; ++r) {
+      if (exec) {
+        t.push_back(time_on_stream(ctx.stream, [&] { ROOFLINE_CUDA_CALL(cudaGraphLaunch(exec, ctx.stream)); }) /
+                    per_graph);
+      } else {
+        t.push_back(time_on_stream(ctx.stream, [&] { for (int i = 0; i < 10; ++i) launch(i % std::max(1, n_sets)); }) /
+                    10);
+      }
+    }
+  } catch (...) {
+    if (exec) (void)cudaGraphExecDestroy(exec);
+    throw;
+  }
+  if (exec) (void)cudaGraphExecDestroy(exec);
+  std::sort(t.begin(), t.end());
+  return t[2];
 }
 
 std::string cuda_runtime_version() {

@@ -102,6 +102,11 @@ double default_tol(dtype_id t);
 op_timing time_launches(const op_context& ctx, const timing_options& timing, int n_sets,
                         const std::function<void(int set)>& launch, std::string implementation, std::string note);
 
+/// Seconds per launch of `launch(set)`: the median of 5 replays of a CUDA graph of max(20, n_sets)
+/// launches (eager bursts of 10 when capture fails). For choosing among verified candidate
+/// implementations; the op's reported time comes from time_launches.
+double quick_time(const op_context& ctx, int n_sets, const std::function<void(int)>& launch);
+
 /// "CUDA <runtime version>" of the runtime this binary runs on, e.g. "CUDA 13.0".
 std::string cuda_runtime_version();
 /// "cuBLASLt 13.0.2" (cublasLtGetVersion of the loaded library).
