@@ -1,5 +1,7 @@
 #include "backends/cuda/cuda_detect.hpp"
 
+#include "backends/cuda/cudnn_sdpa.hpp"
+
 #include <cuda_runtime.h>
 #include <fmt/format.h>
 
@@ -112,6 +114,9 @@ json detected_gpu::properties() const {
                                             : fmt::format("{} (CUDA {})", nvml_driver, version_string(driver_version));
   j["runtime_version"] = version_string(runtime_version);
   j["pci_bus_id"] = pci_bus_id;
+  std::string cudnn_why;
+  const std::string cudnn = cudnn_available(cudnn_why);  // attention's second candidate (cudnn_sdpa.hpp)
+  j["cudnn"] = cudnn.empty() ? "unavailable (" + cudnn_why + ")" : cudnn;
   if (!notes.empty()) j["notes"] = notes;
   return j;
 }

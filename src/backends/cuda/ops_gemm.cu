@@ -4,9 +4,9 @@
 // FLOPs 2·m·n·k; bytes (m·k + n·k + m·n)·b — each operand once (b = 2).
 // Check: an fp32 reference (one warp per output, lanes split k) on up to 64 evenly spaced rows of
 // C (all n columns), ‖out − ref‖/‖ref‖ under the dtype's tolerance; C is NaN-poisoned first.
-// m ≤ 8 (decode): our GEMV kernel is a second candidate (one warp per output column, 16-byte loads,
-// 8 per lane in flight: a small matrix-vector product is bound by memory latency, so it needs as
-// many bytes in flight as the whole matrix where it can — Little's law); both are verified and the
+// m ≤ 8 (decode): our GEMV kernel is a second candidate (1, 2 or 4 warps per output column, 16-byte
+// loads, the whole row requested before any warp waits: a small matrix-vector product is bound by
+// memory latency, so it needs as many bytes in flight as it can — Little's law); both are verified and the
 // faster (median of CUDA-graph replays) is the op, the other's time in the note.
 // Also lt_matmul, the strided-batched form the naive attention path uses.
 #include <algorithm>
@@ -145,62 +145,92 @@ __global__ void gemm_reference(const T* a, const T* w, const int32_t* rows, floa
 
 constexpr int gemv_threads = 128, gemv_unroll = 8;
 
-/// C[r][j] = Σ_k A[r][k]·W[j][k] for r < M ≤ 8: warp j reads row j of W in 16-byte pieces
-/// (gemv_unroll per lane in flight), A's rows through the read-only cache, fp32 sums reduced across
-/// the warp. k % 8 == 0, 16-byte aligned rows.
-template <typename T, int M>
+/// C[r][j] = Σ_k A[r][k]·W[j][k] for r < M ≤ 8. WPC warps share column j (row j of W), each reading
+/// its contiguous part in 16-byte pieces, gemv_unroll per lane in flight; A's rows through the
+/// read-only cache; fp32 sums reduced across the warp, then across the WPC warps in shared memory.
+/// WPC is chosen so that one warp's part is at most one unrolled round (32·gemv_unroll pieces):
+/// then every byte of W is requested before any warp waits. k % 8 == 0, 16-byte aligned rows.
+template <typename T, int M, int WPC>
 __global__ void __launch_bounds__(gemv_threads) gemv_kernel(const T* __restrict__ a, const T* __restrict__ w,
                                                             T* __restrict__ c, int n, int k) {
-  const int j = (blockIdx.x * blockDim.x + threadIdx.x) >> 5, lane = threadIdx.x & 31;
-  if (j >= n) return;
-  const uint4* wr = reinterpret_cast<const uint4*>(w + size_t(j) * k);
-  const int pieces = k / 8;
+  constexpr int warps = gemv_threads / 32, cols = warps / WPC;
+  __shared__ float red[warps][M];
+  const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
+  const int j = blockIdx.x * cols + warp / WPC, part = warp % WPC;
+  const int pieces = k / 8, per = (pieces + WPC - 1) / WPC;
+  const int p0 = part * per, p1 = min(pieces, p0 + per);
   float acc[M];
 #pragma unroll
   for (int r = 0; r < M; ++r) acc[r] = 0.f;
-  for (int base = 0; base < pieces; base += 32 * gemv_unroll) {
-    uint4 wv[gemv_unroll];
+  if (j < n) {
+    const uint4* wr = reinterpret_cast<const uint4*>(w + size_t(j) * k);
+    for (int base = p0; base < p1; base += 32 * gemv_unroll) {
+      uint4 wv[gemv_unroll];
 #pragma unroll
-    for (int u = 0; u < gemv_unroll; ++u) {
-      const int p = base + u * 32 + lane;
-      wv[u] = p < pieces ? __ldcs(wr + p) : make_uint4(0, 0, 0, 0);  // W is read once: evict first
-    }
+      for (int u = 0; u < gemv_unroll; ++u) {
+        const int p = base + u * 32 + lane;
+        wv[u] = p < p1 ? __ldcs(wr + p) : make_uint4(0, 0, 0, 0);  // W is read once: evict first
+      }
 #pragma unroll
-    for (int u = 0; u < gemv_unroll; ++u) {
-      const int p = base + u * 32 + lane;
-      if (p >= pieces) break;
-      float wf[8];
-      unpack8<T>(wv[u], wf);
+      for (int u = 0; u < gemv_unroll; ++u) {
+        const int p = base + u * 32 + lane;
+        if (p >= p1) break;
+        float wf[8];
+        unpack8<T>(wv[u], wf);
 #pragma unroll
-      for (int r = 0; r < M; ++r) {
-        float af[8];
-        unpack8<T>(__ldg(reinterpret_cast<const uint4*>(a + size_t(r) * k) + p), af);
+        for (int r = 0; r < M; ++r) {
+          float af[8];
+          unpack8<T>(__ldg(reinterpret_cast<const uint4*>(a + size_t(r) * k) + p), af);
 #pragma unroll
-        for (int e = 0; e < 8; ++e) acc[r] = fmaf(wf[e], af[e], acc[r]);
+          for (int e = 0; e < 8; ++e) acc[r] = fmaf(wf[e], af[e], acc[r]);
+        }
       }
     }
   }
 #pragma unroll
   for (int r = 0; r < M; ++r) {
     const float v = warp_sum(acc[r]);
-    if (lane == 0) c[size_t(r) * n + j] = elem<T>::from_f(v);
+    if (lane == 0) red[warp][r] = v;
   }
+  if constexpr (WPC > 1) __syncthreads(); else __syncwarp();
+  if (part == 0 && lane < M && j < n) {
+    float v = 0.f;
+#pragma unroll
+    for (int q = 0; q < WPC; ++q) v += red[warp + q][lane];
+    c[size_t(lane) * n + j] = elem<T>::from_f(v);
+  }
+}
+
+/// Warps per output column: enough that one warp's part of a row fits one unrolled round.
+inline int gemv_warps_per_column(int k) {
+  const int rounds = (k / 8 + 32 * gemv_unroll - 1) / (32 * gemv_unroll);
+  return rounds <= 1 ? 1 : rounds <= 2 ? 2 : 4;
+}
+
+template <typename T, int WPC>
+void launch_gemv_w(int m, const T* a, const T* w, T* c, int n, int k, cudaStream_t s) {
+  constexpr int cols = gemv_threads / 32 / WPC;
+  const unsigned grid = static_cast<unsigned>((n + cols - 1) / cols);
+  switch (m) {
+    case 1: gemv_kernel<T, 1, WPC><<<grid, gemv_threads, 0, s>>>(a, w, c, n, k); break;
+    case 2: gemv_kernel<T, 2, WPC><<<grid, gemv_threads, 0, s>>>(a, w, c, n, k); break;
+    case 3: gemv_kernel<T, 3, WPC><<<grid, gemv_threads, 0, s>>>(a, w, c, n, k); break;
+    case 4: gemv_kernel<T, 4, WPC><<<grid, gemv_threads, 0, s>>>(a, w, c, n, k); break;
+    case 5: gemv_kernel<T, 5, WPC><<<grid, gemv_threads, 0, s>>>(a, w, c, n, k); break;
+    case 6: gemv_kernel<T, 6, WPC><<<grid, gemv_threads, 0, s>>>(a, w, c, n, k); break;
+    case 7: gemv_kernel<T, 7, WPC><<<grid, gemv_threads, 0, s>>>(a, w, c, n, k); break;
+    default: gemv_kernel<T, 8, WPC><<<grid, gemv_threads, 0, s>>>(a, w, c, n, k); break;
+  }
+  ROOFLINE_CUDA_LAUNCH_CHECK();
 }
 
 template <typename T>
 void launch_gemv(int m, const T* a, const T* w, T* c, int n, int k, cudaStream_t s) {
-  const unsigned grid = static_cast<unsigned>((size_t(n) * 32 + gemv_threads - 1) / gemv_threads);
-  switch (m) {
-    case 1: gemv_kernel<T, 1><<<grid, gemv_threads, 0, s>>>(a, w, c, n, k); break;
-    case 2: gemv_kernel<T, 2><<<grid, gemv_threads, 0, s>>>(a, w, c, n, k); break;
-    case 3: gemv_kernel<T, 3><<<grid, gemv_threads, 0, s>>>(a, w, c, n, k); break;
-    case 4: gemv_kernel<T, 4><<<grid, gemv_threads, 0, s>>>(a, w, c, n, k); break;
-    case 5: gemv_kernel<T, 5><<<grid, gemv_threads, 0, s>>>(a, w, c, n, k); break;
-    case 6: gemv_kernel<T, 6><<<grid, gemv_threads, 0, s>>>(a, w, c, n, k); break;
-    case 7: gemv_kernel<T, 7><<<grid, gemv_threads, 0, s>>>(a, w, c, n, k); break;
-    default: gemv_kernel<T, 8><<<grid, gemv_threads, 0, s>>>(a, w, c, n, k); break;
+  switch (gemv_warps_per_column(k)) {
+    case 1: launch_gemv_w<T, 1>(m, a, w, c, n, k, s); break;
+    case 2: launch_gemv_w<T, 2>(m, a, w, c, n, k, s); break;
+    default: launch_gemv_w<T, 4>(m, a, w, c, n, k, s); break;
   }
-  ROOFLINE_CUDA_LAUNCH_CHECK();
 }
 
 template <typename T>
@@ -243,9 +273,12 @@ op_timing run_gemm_typed(const op_desc& op, const timing_options& timing, const 
         compare(c_of(cs), dt, ref.as<float>(), ns, n, n, rows_d.as<int32_t>(), ctx.stream), default_tol(dt), op,
         cat(ns, " sampled rows"));
     const double t_lt = quick_time(ctx, rot.n_sets, run_lt), t_gv = quick_time(ctx, rot.n_sets, run_gv);
-    const std::string gv_desc = cat("roofline cuda GEMV (m=", m, " <= 8): one warp per output column, 16-byte loads, ",
-                                    gemv_unroll, " per lane in flight, fp32 accumulate; grid ",
-                                    (size_t(n) * 32 + gemv_threads - 1) / gemv_threads, " x ", gemv_threads, " threads");
+    const int wpc = gemv_warps_per_column(int(k));
+    const std::string gv_desc = cat("roofline cuda GEMV (m=", m, " <= 8): ", wpc, " warp", wpc > 1 ? "s" : "",
+                                    " per output column, 16-byte loads, up to ", gemv_unroll,
+                                    " per lane in flight (the whole row requested at once), fp32 accumulate; grid ",
+                                    (n + gemv_threads / 32 / wpc - 1) / (gemv_threads / 32 / wpc), " x ", gemv_threads,
+                                    " threads");
     if (t_gv < t_lt)
       return time_launches(ctx, timing, rot.n_sets, run_gv, gv_desc,
                            cat("C = A·Wᵀ, W [n×k]; ", checked_gv, "; ", rot.note(), "; faster than cuBLASLt (",
