@@ -147,13 +147,14 @@ constexpr int gemv_threads = 128, gemv_unroll = 8;
 
 /// C[r][j] = Σ_k A[r][k]·W[j][k] for r < M ≤ 8. WPC warps share column j (row j of W), each reading
 /// its contiguous part in 16-byte pieces, gemv_unroll per lane in flight; A's rows through the
-/// read-only cache; fp32 sums reduced across the warp, then across the WPC warps in shared memory.
+/// read-only cache, requested together with W's pieces for M ≤ 2 (registers allow it there); fp32 sums reduced across the warp, then across the WPC warps in shared memory.
 /// WPC is chosen so that one warp's part is at most one unrolled round (32·gemv_unroll pieces):
 /// then every byte of W is requested before any warp waits. k % 8 == 0, 16-byte aligned rows.
 template <typename T, int M, int WPC>
 __global__ void __launch_bounds__(gemv_threads) gemv_kernel(const T* __restrict__ a, const T* __restrict__ w,
                                                             T* __restrict__ c, int n, int k) {
   constexpr int warps = gemv_threads / 32, cols = warps / WPC;
+  constexpr bool pre = M <= 2;  // A's pieces requested with W's (else after: a second memory round trip)
   __shared__ float red[warps][M];
   const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
   const int j = blockIdx.x * cols + warp / WPC, part = warp % WPC;
@@ -166,10 +167,16 @@ __global__ void __launch_bounds__(gemv_threads) gemv_kernel(const T* __restrict_
     const uint4* wr = reinterpret_cast<const uint4*>(w + size_t(j) * k);
     for (int base = p0; base < p1; base += 32 * gemv_unroll) {
       uint4 wv[gemv_unroll];
+      uint4 av[pre ? M : 1][gemv_unroll];
 #pragma unroll
       for (int u = 0; u < gemv_unroll; ++u) {
         const int p = base + u * 32 + lane;
         wv[u] = p < p1 ? __ldcs(wr + p) : make_uint4(0, 0, 0, 0);  // W is read once: evict first
+        if constexpr (pre) {
+#pragma unroll
+          for (int r = 0; r < M; ++r)
+            av[r][u] = p < p1 ? __ldg(reinterpret_cast<const uint4*>(a + size_t(r) * k) + p) : make_uint4(0, 0, 0, 0);
+        }
       }
 #pragma unroll
       for (int u = 0; u < gemv_unroll; ++u) {
@@ -180,7 +187,10 @@ __global__ void __launch_bounds__(gemv_threads) gemv_kernel(const T* __restrict_
 #pragma unroll
         for (int r = 0; r < M; ++r) {
           float af[8];
-          unpack8<T>(__ldg(reinterpret_cast<const uint4*>(a + size_t(r) * k) + p), af);
+          if constexpr (pre)
+            unpack8<T>(av[r][u], af);
+          else
+            unpack8<T>(__ldg(reinterpret_cast<const uint4*>(a + size_t(r) * k) + p), af);
 #pragma unroll
           for (int e = 0; e < 8; ++e) acc[r] = fmaf(wf[e], af[e], acc[r]);
         }
