@@ -6,9 +6,15 @@
 #include <string>
 #include <vector>
 
+#include "roofline/accuracy.hpp"
+#include "roofline/batch_sweep.hpp"
+#include "roofline/decode_mfu.hpp"
+#include "roofline/fusion_analysis.hpp"
 #include "roofline/mfu.hpp"
 #include "roofline/model.hpp"
 #include "roofline/results.hpp"
+#include "roofline/ridge_analysis.hpp"
+#include "roofline/waterfall.hpp"
 
 namespace roofline {
 
@@ -95,29 +101,18 @@ double wave_efficiency(std::int64_t tiles, std::int64_t sms);
 /// Tile quantization efficiency: m·n ÷ (padded m × padded n) (1 when both are tile multiples).
 double tile_efficiency(std::int64_t m, std::int64_t n, tile_shape t);
 
-/// Compute-gap waterfall per GEMM precision measured (r.analysis["compute_waterfall"]).
-json compute_waterfall(const results& r);
-/// Bandwidth-gap waterfall (r.analysis["bandwidth_waterfall"]).
-json bandwidth_waterfall(const results& r);
-/// Nominal vs measured ridge per precision and the relative move (r.analysis["ridge"]).
-json ridge_analysis(const results& r);
-/// MFU/HFU of the measured decode scenarios (r.analysis["mfu"]).
-json decode_mfu(const results& r);
-/// Per-op predicted ÷ measured and the median |pred/meas − 1| over ops > 20 µs (r.analysis["accuracy"]).
-json prediction_accuracy(const results& r);
-/// Measured fusion: unfused SiLU + mul vs fused SiLU·mul per scenario (r.analysis["fusion"]).
-json fusion_analysis(const results& r);
-/// The decode batch sweep (r.analysis["batch_sweep"], measured points written by `roofline run`)
-/// with its knees filled in: per shape `knee_predicted` = the batch whose intensity reaches
-/// `ridge_measured` (FLOP/B; knee_batch, docs/formulas-model.md §7), `knee_measured` = where the
-/// flat line (median measured time of B ≤ 8) meets the line through the largest measured batch
-/// (time ∝ B); null where the points or the ridge do not allow it. Anything not a sweep is
-/// returned unchanged.
-json batch_sweep_knees(json sweep, double ridge_measured);
+/// The model config of a results file: results.model.source, else the shipped models/ copy of the
+/// same name (a shipped model is recorded relative to the tree it ran in). nullopt with `why` when
+/// there is no model or its config is not readable here.
+std::optional<model_config> model_config_of(const results& r, std::string* why = nullptr);
 
-/// Everything the report explains: compute and bandwidth waterfalls, ridge movement, MFU/HFU of the
-/// measured decode, fusion savings, prediction accuracy, record table. Refreshes each op's advice
-/// from its measured time. Writes r.analysis.
+/// Everything the report explains, computed once into the typed blocks (roofline/waterfall.hpp,
+/// ridge_analysis.hpp, decode_mfu.hpp, fusion_analysis.hpp, accuracy.hpp, batch_sweep.hpp,
+/// record_table.hpp) and written into r.analysis as their JSON (keys: docs/results-schema.md).
+/// Refreshes each op's advice and plausibility from its measured time.
 void analyse(results& r);
+/// analyse(r) when r was read from a schema 1.0 file (its analysis blocks predate the typed ones
+/// of 1.1); true when it did. A 1.1 file keeps the analysis it was written with.
+bool reanalyse_if_older(results& r);
 
 }  // namespace roofline

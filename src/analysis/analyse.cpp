@@ -1,4 +1,6 @@
-// analyse(): every view of the gap, written into results.analysis. Keys: docs/formulas-analysis.md.
+// analyse(): every view of the gap, computed once into typed blocks (roofline/waterfall.hpp,
+// ridge_analysis.hpp, decode_mfu.hpp, fusion_analysis.hpp, accuracy.hpp, batch_sweep.hpp,
+// record_table.hpp) and written into results.analysis as their JSON. Keys: docs/results-schema.md.
 #include "roofline/analysis.hpp"
 #include "roofline/record_table.hpp"
 #include "roofline/vocabulary.hpp"
@@ -14,18 +16,27 @@ void analyse(results& r) {
     refresh_advice(op, r.roofline);
   }
   json a = r.analysis.is_object() ? r.analysis : json::object();
-  json gaps = json::array();
-  for (const auto& g : roofline_gaps(r.roofline)) gaps.push_back(g);
-  a["roofline_gaps"] = gaps;
-  a["compute_waterfall"] = compute_waterfall(r);
-  a["bandwidth_waterfall"] = bandwidth_waterfall(r);
-  a["ridge"] = ridge_analysis(r);
-  a["mfu"] = decode_mfu(r);
-  a["fusion"] = fusion_analysis(r);
-  a["accuracy"] = prediction_accuracy(r);
-  if (a.contains("batch_sweep")) a["batch_sweep"] = batch_sweep_knees(a["batch_sweep"], r.roofline.ridge_measured);
+  a["roofline_gaps"] = roofline_gaps(r.roofline);
+  a["compute_waterfall"] = analyse_compute_waterfall(r);
+  a["bandwidth_waterfall"] = analyse_bandwidth_waterfall(r);
+  a["ridge"] = analyse_ridge(r);
+  a["mfu"] = analyse_mfu(r);
+  a["fusion"] = analyse_fusion(r);
+  a["accuracy"] = analyse_accuracy(r);
+  // the sweep `roofline run` measured; any other shape (an older one, a malformed one) is left as it is
+  const auto sweep = a.find("batch_sweep");
+  if (sweep != a.end() && sweep->is_object() && sweep->contains("shapes")) try {
+      *sweep = analyse_batch_sweep(sweep->get<batch_sweep>(), r.roofline.ridge_measured);
+    } catch (const json::exception&) {
+    }
   a["record_table"] = to_json(record_table(r));
   r.analysis = a;
+}
+
+bool reanalyse_if_older(results& r) {
+  if (r.schema_version != "1.0") return false;  // 1.1 and later: the typed blocks as analyse() writes them
+  analyse(r);
+  return true;
 }
 
 }  // namespace roofline

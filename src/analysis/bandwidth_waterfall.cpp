@@ -7,16 +7,17 @@
 
 #include "roofline/vocabulary.hpp"
 #include "roofline/analysis.hpp"
+#include "roofline/waterfall.hpp"
 
 namespace roofline {
 
 namespace {
 
-/// The ECC state with the field it came from, for results.analysis.bandwidth_waterfall.ecc.
-json ecc_json(const results& r) {
+/// The ECC state with the field it came from.
+ecc_report ecc_of(const results& r) {
   std::string source;
-  if (const auto state = ecc_state(r, &source)) return {{"state", *state}, {"source", source}};
-  return {{"state", "unknown"}, {"source", "not reported (device.properties.ecc absent)"}};
+  if (const auto state = ecc_state(r, &source)) return {*state, source};
+  return {"unknown", "not reported (device.properties.ecc absent)"};
 }
 
 /// "hbm" / "gddr" / "" from the nominal memory factors and formula (e.g. "memory bus width (HBM3e)").
@@ -31,88 +32,151 @@ std::string memory_type(const results& r) {
 }
 
 /// DRAM overheads that no software counter shows. Estimates with their sources, never measurements.
-json dram_estimates(const results& r) {
-  json e = json::array();
-  e.push_back({{"name", "refresh"}, {"label", "estimate"}, {"low_percent", 3.0}, {"high_percent", 5.0},
-               {"source", "JEDEC JESD79-4 (DDR4): tRFC/tREFI, e.g. 350 ns / 7.8 µs = 4.5% for an 8 Gb die; "
-                          "HBM (JESD235) refreshes per bank with similar tRFC/tREFI ratios"}});
-  e.push_back({{"name", "row switches (precharge + activate)"}, {"label", "estimate"}, {"low_percent", 1.0},
-               {"high_percent", 10.0},
-               {"source", "Jacob, Ng, Wang, Memory Systems: Cache, DRAM, Disk (2008), ch. 12–13: tRP + tRCD per row miss; "
-                          "small for sequential streams, larger for strided/random ones"}});
-  e.push_back({{"name", "read/write turnaround"}, {"label", "estimate"}, {"low_percent", 0.0},
-               {"high_percent", 10.0},
-               {"source", "Jacob, Ng, Wang (2008), ch. 11: tWTR / tRTW bus turnaround; affects mixed streams "
-                          "(copy, triad), not pure read or write"}});
-  const json ecc = ecc_json(r);
-  const bool on = ecc["state"] == "on";
-  const bool hbm = memory_type(r) == "hbm";
-  e.push_back({{"name", "ECC"}, {"label", "estimate"}, {"low_percent", 0.0}, {"high_percent", on && !hbm ? 6.25 : 0.0},
-               {"source", on && hbm ? "HBM carries ECC bits side-band (JESD235): no data-bandwidth cost"
-                          : on ? "HBM carries ECC bits side-band (JESD235: no data-bandwidth cost, 0%); GDDR parts store "
-                               "in-line ECC in 1/16 of memory (6.25%: a Tesla K40 shows 11520 of 12288 MiB with ECC on in nvidia-smi) and "
-                               "pay about that share of bandwidth (order of magnitude, not verified per part)"
-                             : "ECC not on (or unknown): no ECC cost assumed"}});
-  return e;
+std::vector<dram_overhead> dram_estimates(const results& r, const ecc_report& ecc) {
+  const bool on = ecc.state == "on", hbm = memory_type(r) == "hbm";
+  return {{"refresh", "estimate", 3.0, 5.0,
+           "JEDEC JESD79-4 (DDR4): tRFC/tREFI, e.g. 350 ns / 7.8 µs = 4.5% for an 8 Gb die; "
+           "HBM (JESD235) refreshes per bank with similar tRFC/tREFI ratios"},
+          {"row switches (precharge + activate)", "estimate", 1.0, 10.0,
+           "Jacob, Ng, Wang, Memory Systems: Cache, DRAM, Disk (2008), ch. 12–13: tRP + tRCD per row miss; "
+           "small for sequential streams, larger for strided/random ones"},
+          {"read/write turnaround", "estimate", 0.0, 10.0,
+           "Jacob, Ng, Wang (2008), ch. 11: tWTR / tRTW bus turnaround; affects mixed streams "
+           "(copy, triad), not pure read or write"},
+          {"ECC", "estimate", 0.0, on && !hbm ? 6.25 : 0.0,
+           on && hbm ? "HBM carries ECC bits side-band (JESD235): no data-bandwidth cost"
+           : on      ? "HBM carries ECC bits side-band (JESD235: no data-bandwidth cost, 0%); GDDR parts store "
+                       "in-line ECC in 1/16 of memory (6.25%: a Tesla K40 shows 11520 of 12288 MiB with ECC on in nvidia-smi) and "
+                       "pay about that share of bandwidth (order of magnitude, not verified per part)"
+                     : "ECC not on (or unknown): no ECC cost assumed"}};
 }
 
 }  // namespace
 
-json bandwidth_waterfall(const results& r) {
-  json out = {{"unit", "% of nominal memory bandwidth"}};
+bandwidth_waterfall analyse_bandwidth_waterfall(const results& r) {
+  bandwidth_waterfall out;
+  out.unit = "% of nominal memory bandwidth";
   const auto nom = r.nominal.memory_bandwidth_bytes_per_s;
-  out["nominal_bytes_per_s"] = num_or_null(nom);
-  if (!nom) out["nominal_reason"] = r.nominal.memory_bandwidth_reason.empty() ? "unknown" : r.nominal.memory_bandwidth_reason;
-  out["nominal_formula"] = r.nominal.memory_bandwidth_formula;
-  auto pct = [&](double v) { return nom && *nom > 0 ? json(100.0 * v / *nom) : json(nullptr); };
+  out.nominal_bytes_per_s = nom;
+  if (!nom) out.nominal_reason = r.nominal.memory_bandwidth_reason.empty() ? "unknown" : r.nominal.memory_bandwidth_reason;
+  out.nominal_formula = r.nominal.memory_bandwidth_formula;
+  auto pct = [&](double v) { return nom && *nom > 0 ? std::optional<double>(100.0 * v / *nom) : std::nullopt; };
 
   const bandwidth_result* best = best_device_bandwidth(r.measured);
-  json steps = json::array();
-  steps.push_back({{"step", "nominal"}, {"bytes_per_s", num_or_null(nom)}, {"percent_of_nominal", nom ? json(100.0) : json(nullptr)}});
-  if (best) {
-    steps.push_back({{"step", "best pattern (" + best->pattern + ")"}, {"pattern", best->pattern},
-                     {"bytes_per_s", best->bytes_per_s}, {"percent_of_nominal", pct(best->bytes_per_s)}});
-  }
-  json patterns = json::array();
+  out.steps.push_back({"nominal", "", nom, nom ? std::optional<double>(100.0) : std::nullopt});
+  if (best) out.steps.push_back({"best pattern (" + best->pattern + ")", best->pattern, best->bytes_per_s, pct(best->bytes_per_s)});
   for (const char* p : {"read", "write", "copy", "triad"}) {
     const bandwidth_result* b = best_device_bandwidth(r.measured, p);
     if (!b) {
-      patterns.push_back({{"pattern", p}, {"bytes_per_s", nullptr}, {"note", "not measured"}});
+      out.patterns.push_back({p, "", std::nullopt, std::nullopt, std::nullopt, std::nullopt, "", "not measured"});
       continue;
     }
-    patterns.push_back({{"pattern", p},
-                        {"level", b->level},
-                        {"bytes_per_s", b->bytes_per_s},
-                        {"median_bytes_per_s", b->median_bytes_per_s},
-                        {"percent_of_nominal", pct(b->bytes_per_s)},
-                        {"fraction_of_best", best ? json(b->bytes_per_s / best->bytes_per_s) : json(nullptr)},
-                        {"bytes_convention", b->bytes_convention}});
+    out.patterns.push_back({p, b->level, b->bytes_per_s, b->median_bytes_per_s, pct(b->bytes_per_s),
+                            best ? std::optional<double>(b->bytes_per_s / best->bytes_per_s) : std::nullopt,
+                            b->bytes_convention, ""});
   }
-  out["steps"] = steps;
-  out["patterns"] = patterns;
-  if (!best) out["note"] = "no device-memory bandwidth measured";
+  if (!best) out.note = "no device-memory bandwidth measured";
 
-  const bandwidth_result* l2 = best_level_bandwidth(r.measured, "l2");
-  if (l2)
-    out["l2"] = {{"bytes_per_s", l2->bytes_per_s}, {"pattern", l2->pattern}, {"working_set_bytes", l2->working_set_bytes},
-                 {"ratio_to_dram", best ? json(l2->bytes_per_s / best->bytes_per_s) : json(nullptr)}};
+  if (const bandwidth_result* l2 = best_level_bandwidth(r.measured, "l2"))
+    out.l2 = {l2->bytes_per_s, l2->pattern, l2->working_set_bytes,
+              best ? std::optional<double>(l2->bytes_per_s / best->bytes_per_s) : std::nullopt, ""};
   else
-    out["l2"] = {{"bytes_per_s", nullptr}, {"note", "no L2 bandwidth measured"}};
-  out["ecc"] = ecc_json(r);
-  out["dram_overheads"] = dram_estimates(r);
+    out.l2.note = "no L2 bandwidth measured";
+  out.ecc = ecc_of(r);
+  out.dram_overheads = dram_estimates(r, out.ecc);
   if (best && nom && *nom > 0) {
     double lo = 0, hi = 0;
-    for (const auto& e : out["dram_overheads"]) {
-      lo += e["low_percent"].get<double>();
-      hi += e["high_percent"].get<double>();
-    }
+    for (const auto& e : out.dram_overheads) lo += e.low_percent, hi += e.high_percent;
     const double gap = 100.0 - 100.0 * best->bytes_per_s / *nom;
-    out["gap_percent"] = gap;
-    out["estimated_overheads_percent"] = {lo, hi};
-    out["unattributed_percent"] = {std::max(0.0, gap - hi), std::max(0.0, gap - lo)};  // controller, scheduling, the probe
-    if (gap - hi < 0) out["unattributed_note"] = "the estimates' upper end exceeds the gap: they can explain all of it";
+    out.gap_percent = gap;
+    out.estimated_overheads_low_percent = lo, out.estimated_overheads_high_percent = hi;
+    // what the estimates leave: the controller, scheduling, the probe
+    out.unattributed_low_percent = std::max(0.0, gap - hi), out.unattributed_high_percent = std::max(0.0, gap - lo);
+    if (gap - hi < 0) out.unattributed_note = "the estimates' upper end exceeds the gap: they can explain all of it";
   }
   return out;
+}
+
+void to_json(json& j, const bandwidth_step& v) {
+  j = {{"step", v.step}, {"bytes_per_s", v.bytes_per_s}, {"percent_of_nominal", v.percent_of_nominal}};
+  detail::write_if(j, "pattern", v.pattern);
+}
+void from_json(const json& j, bandwidth_step& v) {
+  detail::require_object(j);
+  ROOFLINE_READ_FIELDS(step, pattern, bytes_per_s, percent_of_nominal)
+}
+
+void to_json(json& j, const bandwidth_pattern& v) {
+  j = {{"pattern", v.pattern}, {"bytes_per_s", v.bytes_per_s}};
+  if (!v.bytes_per_s) {
+    j["note"] = v.note;
+    return;
+  }
+  j["level"] = v.level;
+  j["median_bytes_per_s"] = v.median_bytes_per_s;
+  j["percent_of_nominal"] = v.percent_of_nominal;
+  j["fraction_of_best"] = v.fraction_of_best;
+  j["bytes_convention"] = v.bytes_convention;
+}
+void from_json(const json& j, bandwidth_pattern& v) {
+  detail::require_object(j);
+  ROOFLINE_READ_FIELDS(pattern, level, bytes_per_s, median_bytes_per_s, percent_of_nominal, fraction_of_best,
+                       bytes_convention, note)
+}
+
+void to_json(json& j, const cache_roof& v) {
+  j = {{"bytes_per_s", v.bytes_per_s}};
+  if (!v.bytes_per_s) {
+    j["note"] = v.note;
+    return;
+  }
+  j["pattern"] = v.pattern;
+  j["working_set_bytes"] = v.working_set_bytes;
+  j["ratio_to_dram"] = v.ratio_to_dram;
+}
+void from_json(const json& j, cache_roof& v) {
+  detail::require_object(j);
+  ROOFLINE_READ_FIELDS(bytes_per_s, pattern, working_set_bytes, ratio_to_dram, note)
+}
+
+void to_json(json& j, const dram_overhead& v) {
+  j = {{"name", v.name}, {"label", v.label}, {"low_percent", v.low_percent}, {"high_percent", v.high_percent}, {"source", v.source}};
+}
+void from_json(const json& j, dram_overhead& v) {
+  detail::require_object(j);
+  ROOFLINE_READ_FIELDS(name, label, low_percent, high_percent, source)
+}
+
+void to_json(json& j, const ecc_report& v) { j = {{"state", v.state}, {"source", v.source}}; }
+void from_json(const json& j, ecc_report& v) {
+  detail::require_object(j);
+  ROOFLINE_READ_FIELDS(state, source)
+}
+
+void to_json(json& j, const bandwidth_waterfall& v) {
+  j = {{"unit", v.unit}, {"nominal_bytes_per_s", v.nominal_bytes_per_s}, {"nominal_formula", v.nominal_formula},
+       {"steps", v.steps}, {"patterns", v.patterns}, {"l2", v.l2}, {"ecc", v.ecc}, {"dram_overheads", v.dram_overheads}};
+  detail::write_if(j, "nominal_reason", v.nominal_reason);
+  detail::write_if(j, "note", v.note);
+  detail::write_if(j, "gap_percent", v.gap_percent);
+  if (v.estimated_overheads_low_percent && v.estimated_overheads_high_percent)
+    j["estimated_overheads_percent"] = {*v.estimated_overheads_low_percent, *v.estimated_overheads_high_percent};
+  if (v.unattributed_low_percent && v.unattributed_high_percent)
+    j["unattributed_percent"] = {*v.unattributed_low_percent, *v.unattributed_high_percent};
+  detail::write_if(j, "unattributed_note", v.unattributed_note);
+}
+void from_json(const json& j, bandwidth_waterfall& v) {
+  detail::require_block(j, "steps");
+  detail::read(j, "unit", v.unit), detail::read(j, "nominal_bytes_per_s", v.nominal_bytes_per_s);
+  detail::read(j, "nominal_reason", v.nominal_reason), detail::read(j, "nominal_formula", v.nominal_formula);
+  detail::read(j, "steps", v.steps), detail::read(j, "patterns", v.patterns), detail::read(j, "note", v.note);
+  detail::read(j, "l2", v.l2), detail::read(j, "ecc", v.ecc), detail::read(j, "dram_overheads", v.dram_overheads);
+  detail::read(j, "gap_percent", v.gap_percent), detail::read(j, "unattributed_note", v.unattributed_note);
+  std::optional<std::vector<double>> range;
+  detail::read(j, "estimated_overheads_percent", range);
+  if (range && range->size() == 2) v.estimated_overheads_low_percent = (*range)[0], v.estimated_overheads_high_percent = (*range)[1];
+  detail::read(j, "unattributed_percent", range);
+  if (range && range->size() == 2) v.unattributed_low_percent = (*range)[0], v.unattributed_high_percent = (*range)[1];
 }
 
 }  // namespace roofline

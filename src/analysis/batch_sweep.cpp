@@ -2,42 +2,66 @@
 #include <vector>
 
 #include "roofline/analysis.hpp"
+#include "roofline/batch_sweep.hpp"
 #include "roofline/measure.hpp"
 #include "roofline/model.hpp"
 
 namespace roofline {
 
-json batch_sweep_knees(json sweep, double ridge_measured) {
-  if (!sweep.is_object() || !sweep.contains("shapes") || !sweep["shapes"].is_array()) return sweep;
-  sweep["definition"] =
+batch_sweep analyse_batch_sweep(batch_sweep sweep, double ridge_measured) {
+  sweep.definition =
       "decode linear [B×k]·[k×n]; predicted knee: intensity reaches the measured ridge; "
       "measured knee: the flat line (median time of B <= 8) meets the compute line through the largest batch";
-  sweep["ridge_measured"] = ridge_measured > 0 ? json(ridge_measured) : json(nullptr);
-  for (auto& sh : sweep["shapes"]) {
-    if (!sh.is_object()) continue;
+  sweep.ridge_measured = ridge_measured > 0 ? std::optional<double>(ridge_measured) : std::nullopt;
+  for (auto& sh : sweep.shapes) {
     std::vector<double> flat;
     std::int64_t largest_b = 0;
     double largest_s = 0;
-    for (const auto& p : sh.value("points", json::array())) {
-      if (!p.is_object() || !p.contains("batch") || !p["batch"].is_number_integer()) continue;
-      const auto it = p.find("measured_s");
-      if (it == p.end() || !it->is_number() || it->get<double>() <= 0) continue;
-      const std::int64_t b = p["batch"].get<std::int64_t>();
-      if (b <= 8) flat.push_back(it->get<double>());
-      if (b > largest_b) largest_b = b, largest_s = it->get<double>();
+    for (const auto& p : sh.points) {
+      if (!p.measured_s || *p.measured_s <= 0) continue;
+      if (p.batch <= 8) flat.push_back(*p.measured_s);
+      if (p.batch > largest_b) largest_b = p.batch, largest_s = *p.measured_s;
     }
     // Measured knee: where the measured flat line (median time of B ≤ 8: the weights' bytes ÷
     // bandwidth) meets the measured compute line through the largest batch (time ∝ B).
-    sh["knee_measured"] = !flat.empty() && largest_b > 8 && largest_s > 0
-                              ? json(median(flat) / (largest_s / static_cast<double>(largest_b)))
-                              : json(nullptr);
-    std::optional<std::int64_t> knee;
-    if (ridge_measured > 0 && sh.contains("k") && sh.contains("n") && sh.contains("dtype") && sh["dtype"].is_string())
-      knee = knee_batch(sh["k"].get<std::int64_t>(), sh["n"].get<std::int64_t>(),
-                        dtype_bytes(sh["dtype"].get<std::string>()), ridge_measured);
-    sh["knee_predicted"] = knee ? json(*knee) : json(nullptr);
+    sh.knee_measured.reset();
+    if (!flat.empty() && largest_b > 8 && largest_s > 0) sh.knee_measured = median(flat) / (largest_s / static_cast<double>(largest_b));
+    sh.knee_predicted.reset();
+    if (ridge_measured > 0 && sh.k > 0 && sh.n > 0 && !sh.dtype.empty())
+      sh.knee_predicted = knee_batch(sh.k, sh.n, dtype_bytes(sh.dtype), ridge_measured);
   }
   return sweep;
+}
+
+void to_json(json& j, const sweep_point& v) {
+  j = {{"batch", v.batch}, {"intensity", v.intensity}, {"flops", v.flops}, {"bytes", v.bytes},
+       {"predicted_s", v.predicted_s}, {"measured_s", v.measured_s}, {"note", v.note}};
+  detail::write_if(j, "implementation", v.implementation);
+  detail::write_if(j, "measured_flops_per_s", v.measured_flops_per_s);
+}
+void from_json(const json& j, sweep_point& v) {
+  detail::require_object(j);
+  ROOFLINE_READ_FIELDS(batch, intensity, flops, bytes, predicted_s, measured_s, measured_flops_per_s, note,
+                       implementation)
+}
+
+void to_json(json& j, const sweep_shape& v) {
+  j = {{"shape", v.shape}, {"k", v.k}, {"n", v.n}, {"dtype", v.dtype}, {"points", v.points},
+       {"knee_measured", v.knee_measured}, {"knee_predicted", v.knee_predicted}};
+}
+void from_json(const json& j, sweep_shape& v) {
+  detail::require_object(j);
+  ROOFLINE_READ_FIELDS(shape, k, n, dtype, points, knee_measured, knee_predicted)
+}
+
+void to_json(json& j, const batch_sweep& v) {
+  j = {{"shapes", v.shapes}, {"ridge_measured", v.ridge_measured}};
+  detail::write_if(j, "definition", v.definition);
+  if (!v.shapes.empty()) j["points"] = j["shapes"][0]["points"];  // the trace drawn on the roofline
+}
+void from_json(const json& j, batch_sweep& v) {
+  detail::require_block(j, "shapes");
+  ROOFLINE_READ_FIELDS(definition, ridge_measured, shapes)
 }
 
 }  // namespace roofline

@@ -9,6 +9,7 @@
 
 #include "roofline/vocabulary.hpp"
 #include "roofline/analysis.hpp"
+#include "roofline/waterfall.hpp"
 
 namespace roofline {
 
@@ -102,22 +103,22 @@ factors attribute(const results& r, const compute_result& c, double peak, std::o
 
 }  // namespace
 
-json compute_waterfall(const results& r) {
-  json out = {{"unit", "% of nominal peak"},
-              {"tile_assumption", fmt::format("the tile, cluster shape and split-K the library reports for its chosen "
-                                              "algorithm (measured.compute[].algo); where it reports none, an assumed "
-                                              "{}×{} output tile per thread block", assumed_tile.m, assumed_tile.n)},
-              {"per_precision", json::array()}};
+compute_waterfall analyse_compute_waterfall(const results& r) {
+  compute_waterfall out;
+  out.unit = "% of nominal peak";
+  out.tile_assumption = fmt::format("the tile, cluster shape and split-K the library reports for its chosen algorithm "
+                                    "(measured.compute[].algo); where it reports none, an assumed {}×{} output tile per "
+                                    "thread block", assumed_tile.m, assumed_tile.n);
   std::map<std::string, std::vector<const compute_result*>> by_precision;
   for (const auto& c : r.measured.compute)
     if (is_gemm_engine(c.engine) && c.size && c.flops_per_s > 0) by_precision[c.precision].push_back(&c);
   for (auto& [prec, list] : by_precision) {
     std::sort(list.begin(), list.end(), [](auto* a, auto* b) { return *a->size < *b->size; });
     const nominal_peak* peak = peak_for(r.nominal, prec);
-    json e = {{"precision", prec}};
+    compute_waterfall_precision& e = out.per_precision.emplace_back();
+    e.precision = prec;
     if (!peak) {
-      e["note"] = "no nominal peak for this precision: nothing to attribute against";
-      out["per_precision"].push_back(e);
+      e.note = "no nominal peak for this precision: nothing to attribute against";
       continue;
     }
     const auto ds_clock = nominal_clock_mhz(r.nominal, peak);
@@ -125,52 +126,96 @@ json compute_waterfall(const results& r) {
                                                    [](auto* a, auto* b) { return a->flops_per_s < b->flops_per_s; });
     const factors f = attribute(r, *best, peak->flops_per_s, ds_clock);
     double cum = 100.0;
-    json steps = json::array();
-    steps.push_back({{"step", "nominal"}, {"factor", 1.0}, {"percent_of_nominal", 100.0},
-                     {"detail", peak->formula.empty() ? peak->engine + " peak" : peak->formula}});
+    e.steps.push_back({"nominal", 1.0, 100.0, peak->formula.empty() ? peak->engine + " peak" : peak->formula});
     auto add = [&](const char* name, std::optional<double> factor, const std::string& note) {
       if (factor) cum *= *factor;
-      steps.push_back({{"step", name}, {"factor", num_or_null(factor)}, {"percent_of_nominal", cum}, {"detail", note}});
+      e.steps.push_back({name, factor, cum, note});
     };
     add("clock", f.clock, f.clock_note);
     add("wave quantization", f.wave, f.wave_note);
     add("tile quantization", f.tile, f.tile_note);
-    add("remainder (prologue/epilogue, library efficiency)", f.remainder,
-        "measured ÷ (nominal × the factors above)");
-    e["nominal_flops_per_s"] = peak->flops_per_s;
-    e["nominal_engine"] = peak->engine;
-    e["datasheet_clock_mhz"] = num_or_null(ds_clock);
-    e["best_size"] = *best->size;
-    e["measured_flops_per_s"] = best->flops_per_s;
-    e["measured_percent_of_nominal"] = 100.0 * f.measured_fraction;
-    e["method"] = best->method;
-    e["steps"] = steps;
-    json sweep = json::array();
+    add("remainder (prologue/epilogue, library efficiency)", f.remainder, "measured ÷ (nominal × the factors above)");
+    e.nominal_flops_per_s = peak->flops_per_s;
+    e.nominal_engine = peak->engine;
+    e.datasheet_clock_mhz = ds_clock;
+    e.best_size = *best->size;
+    e.measured_flops_per_s = best->flops_per_s;
+    e.measured_percent_of_nominal = 100.0 * f.measured_fraction;
+    e.method = best->method;
     for (const auto* c : list) {
       const factors g = attribute(r, *c, peak->flops_per_s, ds_clock);
-      sweep.push_back({{"n", *c->size},
-                       {"flops_per_s", c->flops_per_s},
-                       {"percent_of_nominal", 100.0 * g.measured_fraction},
-                       {"clock_factor", num_or_null(g.clock)},
-                       {"wave_factor", num_or_null(g.wave)},
-                       {"tile_factor", num_or_null(g.tile)},
-                       {"remainder_factor", g.remainder}});
+      gemm_size_factors& x = e.size_sweep.emplace_back();
+      x.n = *c->size;
+      x.flops_per_s = c->flops_per_s;
+      x.percent_of_nominal = 100.0 * g.measured_fraction;
+      x.clock_factor = g.clock, x.wave_factor = g.wave, x.tile_factor = g.tile;
+      x.remainder_factor = g.remainder;
       if (g.remainder > 1.0)
-        sweep.back()["note"] = c->algo.is_object() && c->algo.contains("tile_m")
-                                   ? "remainder > 1: the run beat the tile and wave model of its own configuration "
-                                     "(e.g. a persistent or stream-K schedule that shares the last wave)"
-                                   : "remainder > 1: the library beat the tile assumption at this size (smaller tiles or split-K)";
-      if (c->algo.is_object() && c->algo.contains("tile")) sweep.back()["tile"] = c->algo["tile"];
+        x.note = c->algo.is_object() && c->algo.contains("tile_m")
+                     ? "remainder > 1: the run beat the tile and wave model of its own configuration "
+                       "(e.g. a persistent or stream-K schedule that shares the last wave)"
+                     : "remainder > 1: the library beat the tile assumption at this size (smaller tiles or split-K)";
+      if (c->algo.is_object() && c->algo.contains("tile") && c->algo["tile"].is_string()) x.tile = c->algo["tile"].get<std::string>();
     }
-    e["size_sweep"] = sweep;
-    if (sweep.size() >= 2)
-      e["remainder_trend"] = fmt::format("remainder {:.2f} at n={} → {:.2f} at n={}",
-                                         sweep.front()["remainder_factor"].get<double>(), sweep.front()["n"].get<std::int64_t>(),
-                                         sweep.back()["remainder_factor"].get<double>(), sweep.back()["n"].get<std::int64_t>());
-    out["per_precision"].push_back(e);
+    if (e.size_sweep.size() >= 2)
+      e.remainder_trend = fmt::format("remainder {:.2f} at n={} → {:.2f} at n={}", e.size_sweep.front().remainder_factor,
+                                      e.size_sweep.front().n, e.size_sweep.back().remainder_factor, e.size_sweep.back().n);
   }
-  if (by_precision.empty()) out["note"] = "no GEMM measured: no compute waterfall";
+  if (by_precision.empty()) out.note = "no GEMM measured: no compute waterfall";
   return out;
+}
+
+void to_json(json& j, const waterfall_step& v) {
+  j = {{"step", v.step}, {"factor", v.factor}, {"percent_of_nominal", v.percent_of_nominal}, {"detail", v.detail}};
+}
+void from_json(const json& j, waterfall_step& v) {
+  detail::require_object(j);
+  ROOFLINE_READ_FIELDS(step, factor, percent_of_nominal, detail)
+}
+
+void to_json(json& j, const gemm_size_factors& v) {
+  j = {{"n", v.n}, {"flops_per_s", v.flops_per_s}, {"percent_of_nominal", v.percent_of_nominal},
+       {"clock_factor", v.clock_factor}, {"wave_factor", v.wave_factor}, {"tile_factor", v.tile_factor},
+       {"remainder_factor", v.remainder_factor}};
+  detail::write_if(j, "note", v.note);
+  detail::write_if(j, "tile", v.tile);
+}
+void from_json(const json& j, gemm_size_factors& v) {
+  detail::require_object(j);
+  ROOFLINE_READ_FIELDS(n, flops_per_s, percent_of_nominal, clock_factor, wave_factor, tile_factor, remainder_factor,
+                       note, tile)
+}
+
+void to_json(json& j, const compute_waterfall_precision& v) {
+  j = {{"precision", v.precision}};
+  if (!v.note.empty()) {
+    j["note"] = v.note;
+    return;
+  }
+  j["nominal_flops_per_s"] = v.nominal_flops_per_s;
+  j["nominal_engine"] = v.nominal_engine;
+  j["datasheet_clock_mhz"] = v.datasheet_clock_mhz;
+  j["best_size"] = v.best_size;
+  j["measured_flops_per_s"] = v.measured_flops_per_s;
+  j["measured_percent_of_nominal"] = v.measured_percent_of_nominal;
+  j["method"] = v.method;
+  j["steps"] = v.steps;
+  j["size_sweep"] = v.size_sweep;
+  detail::write_if(j, "remainder_trend", v.remainder_trend);
+}
+void from_json(const json& j, compute_waterfall_precision& v) {
+  detail::require_object(j);
+  ROOFLINE_READ_FIELDS(precision, note, nominal_flops_per_s, nominal_engine, datasheet_clock_mhz, best_size,
+                       measured_flops_per_s, measured_percent_of_nominal, method, steps, size_sweep, remainder_trend)
+}
+
+void to_json(json& j, const compute_waterfall& v) {
+  j = {{"unit", v.unit}, {"tile_assumption", v.tile_assumption}, {"per_precision", v.per_precision}};
+  detail::write_if(j, "note", v.note);
+}
+void from_json(const json& j, compute_waterfall& v) {
+  detail::require_block(j, "per_precision");
+  ROOFLINE_READ_FIELDS(unit, tile_assumption, per_precision, note)
 }
 
 }  // namespace roofline

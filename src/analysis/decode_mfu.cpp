@@ -2,60 +2,111 @@
 #include <fmt/format.h>
 
 #include "roofline/analysis.hpp"
+#include "roofline/decode_mfu.hpp"
+#include "roofline/units.hpp"
 #include "roofline/vocabulary.hpp"
 
 namespace roofline {
 
-json decode_mfu(const results& r) {
+decode_mfu analyse_mfu(const results& r) {
   const roofline_summary& s = r.roofline;
-  json out = {{"precision", s.precision},
-              {"peak_nominal", s.peak_nominal > 0 ? json(s.peak_nominal) : json(nullptr)},
-              {"peak_measured", s.peak_measured > 0 ? json(s.peak_measured) : json(nullptr)},
-              {"convention", "model FLOPs = Σ op FLOPs × count of the decode step (the op catalogue: every linear, "
-                             "attention over the KV cache, elementwise ops); tokens per step = batch; TPOT = the "
-                             "user's --tpot at batch 1 when given, else the measured whole decode step (every op of every layer "
-                             "as one CUDA graph / one CPU pass, whole_step[]) when measured, else Σ measured op time × count "
-                             "(kernels back to back, no host overhead); HFU = MFU (inference recomputes nothing)"},
-              {"scenarios", json::array()}};
+  decode_mfu out;
+  out.precision = s.precision;
+  if (s.peak_nominal > 0) out.peak_nominal = s.peak_nominal;
+  if (s.peak_measured > 0) out.peak_measured = s.peak_measured;
+  out.convention = "model FLOPs = Σ op FLOPs × count of the decode step (the op catalogue: every linear, "
+                   "attention over the KV cache, elementwise ops); tokens per step = batch; TPOT = the "
+                   "user's --tpot at batch 1 when given, else the measured whole decode step (every op of every layer "
+                   "as one CUDA graph / one CPU pass, whole_step[]) when measured, else Σ measured op time × count "
+                   "(kernels back to back, no host overhead); HFU = MFU (inference recomputes nothing)";
   const std::vector<std::int64_t> batches = decode_batches(r);
+  std::int64_t context = 0;
   for (const std::int64_t b : batches) {
     const decode_step d = decode_step_at(r, b);
-    json e = {{"batch", b}, {"context", d.context}, {"step_flops", d.flops}, {"step_bytes", d.bytes},
-              {"flops_per_token", d.flops / static_cast<double>(b)},
-              {"intensity", d.bytes > 0 ? json(d.flops / d.bytes) : json(nullptr)},
-              {"predicted_tpot_s", d.predicted_s}};
-    const double intensity = d.bytes > 0 ? d.flops / d.bytes : 0;
+    context = d.context;
+    mfu_scenario& e = out.scenarios.emplace_back();
+    e.batch = b, e.context = d.context, e.step_flops = d.flops, e.step_bytes = d.bytes;
+    e.flops_per_token = d.flops / static_cast<double>(b);
+    if (d.bytes > 0) e.intensity = d.flops / d.bytes;
+    e.predicted_tpot_s = d.predicted_s;
+    const double intensity = e.intensity.value_or(0);
     if (s.ridge_nominal && *s.ridge_nominal > 0 && intensity > 0)
-      e["mfu_ceiling_nominal"] = std::min(1.0, intensity / *s.ridge_nominal);  // MFU ≈ intensity ÷ ridge
+      e.mfu_ceiling_nominal = std::min(1.0, intensity / *s.ridge_nominal);  // MFU ≈ intensity ÷ ridge
     if (s.ridge_measured > 0 && intensity > 0 && s.peak_nominal > 0)
-      e["mfu_ceiling_measured_roofs"] = std::min(s.peak_measured, intensity * s.bandwidth_measured) / s.peak_nominal;
-    if (d.sum_of_ops_s) e["sum_of_ops_tpot_s"] = *d.sum_of_ops_s;
-    if (d.whole_step_predicted_s) e["whole_step_predicted_s"] = *d.whole_step_predicted_s;
+      e.mfu_ceiling_measured_roofs = std::min(s.peak_measured, intensity * s.bandwidth_measured) / s.peak_nominal;
+    e.sum_of_ops_tpot_s = d.sum_of_ops_s;
+    e.whole_step_predicted_s = d.whole_step_predicted_s;
     if (!d.tpot_s) {
-      e["tpot_source"] = d.whole_step_s ? "whole step" : "sum of isolated ops";
-      e["tpot_s"] = nullptr;
-      e["mfu"] = nullptr;
-      e["note"] = d.why + ": no TPOT, no MFU";
-    } else {
-      const double achieved = d.flops / *d.tpot_s;
-      e["tpot_source"] = d.tpot_source;
-      e["tpot_s"] = *d.tpot_s;
-      e["tokens_per_s"] = static_cast<double>(b) / *d.tpot_s;
-      e["achieved_flops_per_s"] = achieved;
-      e["mfu"] = s.peak_nominal > 0 ? json(achieved / s.peak_nominal) : json(nullptr);
-      e["hfu"] = e["mfu"];
-      e["fraction_of_measured_roof"] = s.peak_measured > 0 ? json(achieved / s.peak_measured) : json(nullptr);
-      if (e.contains("mfu_ceiling_nominal") && e["mfu"].is_number())
-        e["mfu_over_ceiling"] = e["mfu"].get<double>() / e["mfu_ceiling_nominal"].get<double>();
+      e.tpot_source = d.whole_step_s ? "whole step" : "sum of isolated ops";
+      e.note = d.why + ": no TPOT, no MFU";
+      continue;
     }
-    out["scenarios"].push_back(e);
+    const double achieved = d.flops / *d.tpot_s;
+    e.tpot_source = d.tpot_source;
+    e.tpot_s = d.tpot_s;
+    e.tokens_per_s = static_cast<double>(b) / *d.tpot_s;
+    e.achieved_flops_per_s = achieved;
+    if (s.peak_nominal > 0) e.mfu = e.hfu = achieved / s.peak_nominal;
+    if (s.peak_measured > 0) e.fraction_of_measured_roof = achieved / s.peak_measured;
+    if (e.mfu_ceiling_nominal && e.mfu) e.mfu_over_ceiling = *e.mfu / *e.mfu_ceiling_nominal;
   }
-  if (r.model && r.model->parameters > 0) {
-    out["rule_of_thumb_flops_per_token"] = 2.0 * static_cast<double>(r.model->parameters);
-    out["rule_of_thumb"] = "2N FLOPs per generated token (N = all parameters), attention excluded";
+  // The 2N rule of thumb from the one FLOPs-per-token model: its weights term, default convention.
+  if (r.model) {
+    std::string why;
+    try {
+      if (const auto cfg = model_config_of(r, &why)) {
+        const token_flops f = model_flops_per_token(*cfg, phase::decode, context > 0 ? context : 1);
+        out.rule_of_thumb_flops_per_token = f.weights;
+        out.rule_of_thumb = fmt::format("2N FLOPs per generated token, attention excluded: the weights term of "
+                                        "model_flops_per_token, N = {} matmul weights (lm_head in, embedding gather out; "
+                                        "PaLM app. B, Megatron-LM)", units::count(static_cast<std::int64_t>(f.n)));
+      } else {
+        out.rule_of_thumb = "none (" + why + ")";
+      }
+    } catch (const std::exception& e) {
+      out.rule_of_thumb = std::string("none (") + e.what() + ")";
+    }
   }
-  if (batches.empty()) out["note"] = "no decode ops in the results";
+  if (batches.empty()) out.note = "no decode ops in the results";
   return out;
+}
+
+void to_json(json& j, const mfu_scenario& v) {
+  j = {{"batch", v.batch}, {"context", v.context}, {"step_flops", v.step_flops}, {"step_bytes", v.step_bytes},
+       {"flops_per_token", v.flops_per_token}, {"intensity", v.intensity}, {"predicted_tpot_s", v.predicted_tpot_s},
+       {"tpot_source", v.tpot_source}, {"tpot_s", v.tpot_s}, {"mfu", v.mfu}};
+  detail::write_if(j, "mfu_ceiling_nominal", v.mfu_ceiling_nominal);
+  detail::write_if(j, "mfu_ceiling_measured_roofs", v.mfu_ceiling_measured_roofs);
+  detail::write_if(j, "sum_of_ops_tpot_s", v.sum_of_ops_tpot_s);
+  detail::write_if(j, "whole_step_predicted_s", v.whole_step_predicted_s);
+  if (v.tpot_s) {
+    j["tokens_per_s"] = v.tokens_per_s;
+    j["achieved_flops_per_s"] = v.achieved_flops_per_s;
+    j["hfu"] = v.hfu;
+    j["fraction_of_measured_roof"] = v.fraction_of_measured_roof;
+    detail::write_if(j, "mfu_over_ceiling", v.mfu_over_ceiling);
+  }
+  detail::write_if(j, "note", v.note);
+}
+void from_json(const json& j, mfu_scenario& v) {
+  detail::require_object(j);
+  ROOFLINE_READ_FIELDS(batch, context, step_flops, step_bytes, flops_per_token, intensity, predicted_tpot_s,
+                       mfu_ceiling_nominal, mfu_ceiling_measured_roofs, sum_of_ops_tpot_s, whole_step_predicted_s,
+                       tpot_source, tpot_s, tokens_per_s, achieved_flops_per_s, mfu, hfu, fraction_of_measured_roof,
+                       mfu_over_ceiling, note)
+}
+
+void to_json(json& j, const decode_mfu& v) {
+  j = {{"precision", v.precision}, {"peak_nominal", v.peak_nominal}, {"peak_measured", v.peak_measured},
+       {"convention", v.convention}, {"scenarios", v.scenarios}};
+  detail::write_if(j, "rule_of_thumb_flops_per_token", v.rule_of_thumb_flops_per_token);
+  detail::write_if(j, "rule_of_thumb", v.rule_of_thumb);
+  detail::write_if(j, "note", v.note);
+}
+void from_json(const json& j, decode_mfu& v) {
+  detail::require_block(j, "scenarios");
+  ROOFLINE_READ_FIELDS(precision, peak_nominal, peak_measured, convention, scenarios, rule_of_thumb_flops_per_token,
+                       rule_of_thumb, note)
 }
 
 }  // namespace roofline

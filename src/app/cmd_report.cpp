@@ -1,10 +1,11 @@
 // `roofline report results.json [--out DIR]` (DIR default out, as everywhere): re-render every output from a results file, without
 // measuring. `roofline compare A B [--out DIR]`: two devices (results files, spec --json files or
-// GPU names) side by side. Bad input (unreadable, malformed, old schema) throws input_error: exit 2,
+// GPU names) side by side. A schema 1.0 file is re-analysed (reanalyse_if_older). Bad input (unreadable, malformed, old schema) throws input_error: exit 2,
 // nothing written.
 #include <cstdio>
 
 #include "app/commands.hpp"
+#include "roofline/analysis.hpp"
 #include "roofline/io.hpp"
 #include "roofline/report.hpp"
 
@@ -18,7 +19,8 @@ void add_report(CLI::App& app, context& ctx) {
   sub->add_option("--out", *out, "output directory")->capture_default_str();
   sub->callback([file, out, &ctx] {
     check_output_dir(*out);
-    const results r = load_results(*file);
+    results r = load_results(*file);
+    reanalyse_if_older(r);  // a 1.0 file: its analysis blocks predate the typed ones
     write_outputs(r, *out);
     std::fprintf(stderr, "roofline: wrote %s/{results.json,report.md,roofline.svg,report.html,ops.csv}\n", out->c_str());
     std::fputs(render_summary(r, *out + "/report.html").c_str(), stdout);

@@ -154,7 +154,7 @@ struct op_runner {
 
 /// Decode linear batch sweep, measured: [B×k]·[k×n] at B = 1, 2, 4 … 1024 for the model's
 /// gate_proj and Llama-2-7B's (k 4096, n 11008); predicted and measured time per batch. The knees
-/// are analysis (batch_sweep_knees, run by analyse()).
+/// are analysis (analyse_batch_sweep, run by analyse()).
 json batch_sweep(op_runner& run, const model_config& cfg, const std::string& dtype, const latency_model& floor,
                  const progress_fn& progress) {
   struct shape { std::string label; std::int64_t k, n; };
@@ -308,8 +308,8 @@ results run_pipeline(const run_options& opt, const model_config& cfg, const std:
   if (opt.tpot_s > 0)  // before analyse(): the user's TPOT is the batch-1 TPOT of every view
     r.analysis["tpot_input"] = {{"tpot_s", opt.tpot_s},
                                 {"source", "--tpot (the user's measured time per output token, decode batch 1)"}};
+  if (!sweep.is_null()) r.analysis["batch_sweep"] = sweep;  // before analyse(): it fills in the knees
   analyse(r);
-  if (!sweep.is_null()) r.analysis["batch_sweep"] = sweep;
   if (interrupted()) r.status = "interrupted";
   else if (!r.errors.empty()) r.status = "partial";
   return r;

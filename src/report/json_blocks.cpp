@@ -1,5 +1,6 @@
-// Generic rendering of r.analysis values, whose shapes other modules define: never throws on a
-// missing key, a null or an unexpected type; numbers get their unit from the key's suffix.
+// Generic rendering of free-form json (device.properties, measured.telemetry, analysis keys without a
+// typed block): never throws on a missing key, a null or an unexpected type; numbers get their unit
+// from the key's suffix.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -22,23 +23,18 @@ std::string last(const std::string& path) {
   return dot == std::string::npos ? path : path.substr(dot + 1);
 }
 
-/// A number with the unit its own key names (the last component of `path`: "ridge.per_precision.
-/// peak_measured" is a peak, not a ridge).
+/// A number with the unit its own key names (the last component of `path`). Only the free-form
+/// objects come here (device.properties, measured.telemetry, analysis keys without a typed block:
+/// latency_model, batch_sweep, tpot_input, …); the typed blocks name their units field by field
+/// (sections_analysis.cpp).
 std::string number_text(const std::string& path, double x) {
   const std::string key = last(path);
   if (ends_with(key, "bytes_per_s") || ends_with(key, "bandwidth")) return rate_bytes(x);
-  if (ends_with(key, "flops_per_s") || ends_with(key, "_peak") || key == "peak") return rate_flops(x);
-  if (ends_with(key, "tokens_per_s")) return sig(x) + " tokens/s";
-  if (ends_with(key, "_pct") || ends_with(key, "percent") || has(key, "percent_of")) return sig(x) + "%";
-  if (ends_with(key, "ratio") || has(key, "speedup") || ends_with(key, "_over_ceiling")) return ratio(x);
-  if (has(key, "fraction") || key == "mfu" || key == "hfu" || key.rfind("mfu_", 0) == 0 || key.rfind("hfu_", 0) == 0 ||
-      ends_with(key, "_mfu") || ends_with(key, "_hfu") || has(key, "efficiency") || ends_with(key, "_share") ||
-      ends_with(key, "_move") || has(key, "abs_error") || key.rfind("target", 0) == 0)
-    return percent(x);
+  if (ends_with(key, "flops_per_s")) return rate_flops(x);
+  if (has(key, "fraction")) return percent(x);
   if (has(key, "intensity") || has(key, "ridge")) return intensity(x);
   if (ends_with(key, "_mhz")) return sig(x, 4) + " MHz";
   if (ends_with(key, "_hz")) return si(x, "Hz", 4);
-  if (has(key, "peak") && !has(key, "count")) return rate_flops(x);
   if (ends_with(key, "_w")) return sig(x) + " W";
   if (ends_with(key, "_c")) return sig(x) + " °C";
   if (key == "s" || ends_with(key, "_s") || ends_with(key, "_seconds") || key == "time") return seconds(x);

@@ -19,8 +19,13 @@ section mfu_section(const results& r);          ///< sections_analysis.cpp: MFU 
 section fusion_section(const results& r);       ///< sections_analysis.cpp: fusion savings
 section other_analysis_section(const results& r);  ///< sections_analysis.cpp: keys not shown above
 section problems_section(const results& r);     ///< sections_device.cpp: errors and skipped probes
+/// sections_analysis.cpp: "Ridge analysis" (analysis.ridge) and "Prediction accuracy" (analysis.accuracy)
+/// appended to `s`; nothing when the block is absent.
+void ridge_block(section& s, const results& r);
+void accuracy_block(section& s, const results& r);
 
-/// Renders an analysis json value (any shape) into `s`: scalars as bullets, arrays of objects as
+/// Renders a free-form json value (device properties, telemetry, analysis keys without a typed
+/// block) into `s`: scalars as bullets, arrays of objects as
 /// tables, objects as sub-headings; numbers get units from their key names (json_blocks.cpp).
 void add_json(section& s, const json& j, const std::string& name, int depth = 0);
 /// One json scalar as text, its unit taken from `key` ("…_bytes_per_s" → GB/s, "…_s" → ms, ...).

@@ -138,13 +138,7 @@ section roofline_section(const results& r) {
       items.push_back(fmt::format("{} roof: {} ({}, {} working set)", level_name(lvl), rate_bytes(b->bytes_per_s), b->pattern,
                                   bytes_binary(static_cast<double>(b->working_set_bytes))));
   s.bullets(items);
-  if (r.analysis.is_object()) {
-    auto it = r.analysis.find("ridge");
-    if (it != r.analysis.end() && !it->is_null()) {
-      s.heading("Ridge analysis");
-      add_json(s, *it, "ridge", 0);
-    }
-  }
+  ridge_block(s, r);
   return s;
 }
 

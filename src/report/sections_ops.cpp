@@ -76,13 +76,7 @@ section op_detail_section(const results& r) {
                       cell(op.measured_s && !op.measured_note.empty() ? t.note(op.measured_note) : "—")});
   }
   s.add(std::move(t));
-  if (r.analysis.is_object()) {
-    auto it = r.analysis.find("accuracy");
-    if (it != r.analysis.end() && !it->is_null()) {
-      s.heading("Prediction accuracy");
-      add_json(s, *it, "accuracy", 0);
-    }
-  }
+  accuracy_block(s, r);
   return s;
 }
 

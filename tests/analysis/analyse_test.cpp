@@ -32,7 +32,7 @@ results with_decode() {
 }  // namespace
 
 TEST(DecodeMfu, SumsMeasuredOpTimesIntoTpot) {
-  const json m = decode_mfu(with_decode());
+  const json m = json(analyse_mfu(with_decode()));
   ASSERT_EQ(m["scenarios"].size(), 2u);
   const json& b1 = m["scenarios"][0];
   EXPECT_DOUBLE_EQ(b1["tpot_s"].get<double>(), 2e-3);
@@ -49,7 +49,7 @@ TEST(DecodeMfu, SumsMeasuredOpTimesIntoTpot) {
 TEST(Accuracy, HeadlineOverAllOpsAndSecondColumnOverOpsLongerThan20Microseconds) {
   results r = with_decode();
   r.ops.push_back(measured_op("tiny", 1, 1, 1, 1, 1e-6, 5e-6));  // 5 µs: in the headline, not in the long column
-  const json a = prediction_accuracy(r);
+  const json a = json(analyse_accuracy(r));
   EXPECT_EQ(a["ops_counted"], 3);
   EXPECT_EQ(a["ops_long"], 2);
   // all ops: |0.9 − 1|, |1.1 − 1|, |0.2 − 1| = 0.1, 0.1, 0.8 → median 0.1 (≤ 20 %)
@@ -61,8 +61,8 @@ TEST(Accuracy, HeadlineOverAllOpsAndSecondColumnOverOpsLongerThan20Microseconds)
   r.ops.push_back(measured_op("tiny2", 1, 1, 1, 1, 1e-6, 5e-6));
   r.ops.push_back(measured_op("tiny3", 1, 1, 1, 1, 1e-6, 5e-6));
   // 0.1, 0.1, 0.8, 0.8, 0.8 → median 0.8: the small ops now decide the headline
-  EXPECT_NEAR(prediction_accuracy(r)["median_abs_error"].get<double>(), 0.8, 1e-12);
-  EXPECT_FALSE(prediction_accuracy(r)["meets_target"].get<bool>());
+  EXPECT_NEAR(json(analyse_accuracy(r))["median_abs_error"].get<double>(), 0.8, 1e-12);
+  EXPECT_FALSE(json(analyse_accuracy(r))["meets_target"].get<bool>());
 }
 
 TEST(DecodeMfu, TpotIsTheMeasuredWholeStepBesideTheSumOfOps) {
@@ -74,12 +74,12 @@ TEST(DecodeMfu, TpotIsTheMeasuredWholeStepBesideTheSumOfOps) {
   w.measured_s = 2.5e-3;  // slower than the 2 ms sum of isolated ops
   w.predicted_s = 2.4e-3;
   r.whole_step.push_back(w);
-  const json b1 = decode_mfu(r)["scenarios"][0];
+  const json b1 = json(analyse_mfu(r))["scenarios"][0];
   EXPECT_EQ(b1["tpot_source"], "whole step");
   EXPECT_DOUBLE_EQ(b1["tpot_s"].get<double>(), 2.5e-3);
   EXPECT_DOUBLE_EQ(b1["sum_of_ops_tpot_s"].get<double>(), 2e-3);
   EXPECT_NEAR(b1["mfu"].get<double>(), 4e9 / 2.5e-3 / 989e12, 1e-15);
-  EXPECT_EQ(decode_mfu(with_decode())["scenarios"][0]["tpot_source"], "sum of isolated ops");
+  EXPECT_EQ(json(analyse_mfu(with_decode()))["scenarios"][0]["tpot_source"], "sum of isolated ops");
 }
 
 TEST(Accuracy, WholeStepRatio) {
@@ -91,7 +91,7 @@ TEST(Accuracy, WholeStepRatio) {
   w.measured_s = 2.06e-3;
   w.predicted_s = 1.9e-3;
   r.whole_step.push_back(w);
-  const json s = prediction_accuracy(r)["whole_step"];
+  const json s = json(analyse_accuracy(r))["whole_step"];
   ASSERT_EQ(s.size(), 1u);
   EXPECT_NEAR(s[0]["ratio"].get<double>(), 1.9 / 2.06, 1e-12);
   EXPECT_TRUE(s[0]["meets_target"].get<bool>());  // 7.8 % ≤ 15 %
@@ -132,7 +132,7 @@ TEST(Fusion, SiluMulMeasuredAgainstTheThreeFifthsByteRatio) {
   const double t = 32 * 5632 * 2;  // one fp16 tensor of the batch-32 FFN
   r.ops = {measured_op("silu", 32, 0, 2 * t, 22, 0, 30e-6), measured_op("mul", 32, 0, 3 * t, 22, 0, 30e-6),
            measured_op("silu_mul", 32, 0, 3 * t, 22, 0, 33e-6)};
-  const json f = fusion_analysis(r);
+  const json f = json(analyse_fusion(r));
   ASSERT_EQ(f["silu_mul"].size(), 1u);
   EXPECT_DOUBLE_EQ(f["silu_mul"][0]["byte_ratio"].get<double>(), 0.6);
   EXPECT_DOUBLE_EQ(f["silu_mul"][0]["time_ratio"].get<double>(), 33.0 / 60.0);
@@ -147,7 +147,7 @@ TEST(Fusion, PredictedSavingsComeFromTheModelCatalogue) {
   r.model = m;
   r.ops = {measured_op("q_proj", 32, 1, 1, 22, 0, std::nullopt)};
   r.ops[0].dtype = "fp16";
-  const json f = fusion_analysis(r)["predicted"];
+  const json f = json(analyse_fusion(r))["predicted"];
   ASSERT_FALSE(f["savings"].empty()) << f.dump();
   bool found = false;
   for (const auto& s : f["savings"])
@@ -175,16 +175,16 @@ TEST(BatchSweepKnees, FromMeasuredPointsAndTheRidge) {
     pts.push_back({{"batch", b}, {"measured_s", s}});
   pts.push_back({{"batch", 512}, {"measured_s", nullptr}});  // a failed point is skipped
   const json sweep = {{"shapes", json::array({{{"shape", "gate"}, {"k", 2048}, {"n", 2048}, {"dtype", "fp16"}, {"points", pts}}})}};
-  const json out = batch_sweep_knees(sweep, 100.0);
-  EXPECT_EQ(out["shapes"][0]["knee_predicted"], 111);
-  EXPECT_DOUBLE_EQ(out["shapes"][0]["knee_measured"].get<double>(), 32.0);
-  EXPECT_DOUBLE_EQ(out["ridge_measured"].get<double>(), 100.0);
+  const batch_sweep out = analyse_batch_sweep(sweep.get<batch_sweep>(), 100.0);
+  EXPECT_EQ(out.shapes[0].knee_predicted, 111);
+  EXPECT_DOUBLE_EQ(*out.shapes[0].knee_measured, 32.0);
+  EXPECT_DOUBLE_EQ(*out.ridge_measured, 100.0);
   // No ridge: no predicted knee; no batch above 8: no measured knee.
   json small = sweep;
   small["shapes"][0]["points"] = json::array({{{"batch", 1}, {"measured_s", 9e-6}}});
-  const json none = batch_sweep_knees(small, 0.0);
-  EXPECT_TRUE(none["shapes"][0]["knee_predicted"].is_null());
-  EXPECT_TRUE(none["shapes"][0]["knee_measured"].is_null());
-  EXPECT_TRUE(none["ridge_measured"].is_null());
-  EXPECT_EQ(batch_sweep_knees(json("bad"), 100.0), json("bad"));
+  const batch_sweep none = analyse_batch_sweep(small.get<batch_sweep>(), 0.0);
+  EXPECT_FALSE(none.shapes[0].knee_predicted);
+  EXPECT_FALSE(none.shapes[0].knee_measured);
+  EXPECT_FALSE(none.ridge_measured);
+  EXPECT_THROW(json("bad").get<batch_sweep>(), json::exception);
 }

@@ -28,7 +28,7 @@ TEST(WaveQuantization, AnUnalignedSizePaysTilePaddingAndAPartialWave) {
 
 TEST(ComputeWaterfall, AttributesClockWavesAndARemainder) {
   const results r = test::h200_results();
-  const json w = compute_waterfall(r);
+  const json w = json(analyse_compute_waterfall(r));
   ASSERT_EQ(w["per_precision"].size(), 2u);  // fp16 and fp32
   const json& fp16 = w["per_precision"][0];
   EXPECT_EQ(fp16["precision"], "fp16");
@@ -52,7 +52,7 @@ TEST(ComputeWaterfall, TheCpuHasNoTelemetryAndNoWaves) {
   r.device.kind = "cpu";
   r.nominal.peaks = {{"fp32", "", "vector", 1e12, "", {}, std::nullopt, ""}};
   r.measured.compute = {test::gemm("fp32", 2048, 0.8e12)};
-  const json w = compute_waterfall(r);
+  const json w = json(analyse_compute_waterfall(r));
   const json& steps = w["per_precision"][0]["steps"];
   EXPECT_TRUE(steps[1]["factor"].is_null());
   EXPECT_NE(steps[1]["detail"].get<std::string>().find("no telemetry"), std::string::npos);
@@ -62,7 +62,7 @@ TEST(ComputeWaterfall, TheCpuHasNoTelemetryAndNoWaves) {
 
 TEST(BandwidthWaterfall, BestPatternThenEachPatternThenL2AndEcc) {
   const results r = test::h200_results();
-  const json w = bandwidth_waterfall(r);
+  const json w = json(analyse_bandwidth_waterfall(r));
   EXPECT_DOUBLE_EQ(w["nominal_bytes_per_s"].get<double>(), 4.8e12);
   EXPECT_EQ(w["steps"][1]["pattern"], "write");
   EXPECT_NEAR(w["steps"][1]["percent_of_nominal"].get<double>(), 100 * 4.3 / 4.8, 1e-9);
@@ -77,7 +77,7 @@ TEST(BandwidthWaterfall, BestPatternThenEachPatternThenL2AndEcc) {
 TEST(Ridge, ReportsTheMoveAndWhetherTheUsualExpectationHolds) {
   results r = test::h200_results();
   r.roofline = summarize_roofline(r.nominal, r.measured, "fp16");
-  const json j = ridge_analysis(r);
+  const json j = json(analyse_ridge(r));
   const json& fp16 = j["per_precision"][0];
   // measured 760/4.3 = 176.7 vs nominal 206.0: −14%, within 20% but not within 10%.
   EXPECT_NEAR(fp16["relative_move"].get<double>(), (760.0 / 4.3) / (989.0 / 4.8) - 1, 1e-9);
@@ -90,7 +90,7 @@ TEST(ComputeWaterfall, TheClockStepUsesTheClockTheTablePeakAssumes) {
   // 1980 MHz max boost: a GEMM sustaining 1755 MHz loses 1755/1830 to the clock.
   results r = test::h200_results();
   r.nominal = gpu_nominal("H200");
-  const json w = compute_waterfall(r);
+  const json w = json(analyse_compute_waterfall(r));
   const json& fp16 = w["per_precision"][0];
   ASSERT_EQ(fp16["precision"], "fp16");
   EXPECT_DOUBLE_EQ(fp16["datasheet_clock_mhz"].get<double>(), 1830.0);
@@ -125,14 +125,14 @@ TEST(RecordTable, TheCpuRowsUseFp32AndFp64AndSayNoTelemetry) {
 
 TEST(BandwidthWaterfall, HbmEccCostsNothingGddrEccIsEstimatedAtOneSixteenth) {
   auto ecc_high = [](const results& r) {
-    const json w = bandwidth_waterfall(r);
+    const json w = json(analyse_bandwidth_waterfall(r));
     for (const auto& e : w["dram_overheads"])
       if (e["name"] == "ECC") return e["high_percent"].get<double>();
     return -1.0;
   };
   results h = test::h200_results();
   h.nominal = gpu_nominal("H200");  // memory factors name HBM3e: side-band ECC
-  EXPECT_EQ(bandwidth_waterfall(h)["ecc"]["source"], "device.properties.ecc");
+  EXPECT_EQ(json(analyse_bandwidth_waterfall(h))["ecc"]["source"], "device.properties.ecc");
   EXPECT_DOUBLE_EQ(ecc_high(h), 0.0);
   results t = test::h200_results();
   t.nominal = gpu_nominal("T4");  // GDDR6: in-line ECC
@@ -152,22 +152,22 @@ TEST(ComputeWaterfall, UsesTheTileClusterAndSplitKTheLibraryChose) {
   ASSERT_NE(c8192, nullptr);
   c8192->algo = {{"tile", "256x128"}, {"tile_m", 256}, {"tile_n", 128}, {"cluster", "1x1x1"}, {"cluster_m", 1},
                  {"cluster_n", 1}, {"split_k", 1}};
-  json steps = compute_waterfall(r)["per_precision"][0]["steps"];
+  json steps = json(analyse_compute_waterfall(r))["per_precision"][0]["steps"];
   EXPECT_NEAR(steps[2]["factor"].get<double>(), 2048.0 / 2112.0, 1e-12);
   EXPECT_DOUBLE_EQ(steps[3]["factor"].get<double>(), 1.0);
   EXPECT_NE(steps[3]["detail"].get<std::string>().find("chosen by the library"), std::string::npos);
   c8192->algo["cluster_m"] = 4;
   c8192->algo["cluster_n"] = 2;
-  steps = compute_waterfall(r)["per_precision"][0]["steps"];
+  steps = json(analyse_compute_waterfall(r))["per_precision"][0]["steps"];
   EXPECT_DOUBLE_EQ(steps[2]["factor"].get<double>(), 1.0);
   c8192->algo["cluster_m"] = 1;
   c8192->algo["cluster_n"] = 1;
   c8192->algo["split_k"] = 2;
-  steps = compute_waterfall(r)["per_precision"][0]["steps"];
+  steps = json(analyse_compute_waterfall(r))["per_precision"][0]["steps"];
   EXPECT_NEAR(steps[2]["factor"].get<double>(), 4096.0 / (132.0 * 32), 1e-12);
   // A 192×128 tile pads 8192 to 8256 rows (43 tiles of 192): 8192 ÷ 8256.
   c8192->algo = {{"tile_m", 192}, {"tile_n", 128}};
-  steps = compute_waterfall(r)["per_precision"][0]["steps"];
+  steps = json(analyse_compute_waterfall(r))["per_precision"][0]["steps"];
   EXPECT_NEAR(steps[3]["factor"].get<double>(), 8192.0 / 8256.0, 1e-12);
 }
 
@@ -178,6 +178,6 @@ TEST(ComputeWaterfall, ALibraryScheduledSplitKCountsAsNoSplit) {
   for (auto& c : r.measured.compute)
     if (c.precision == "fp16" && c.size && *c.size == 8192)
       c.algo = {{"tile_m", 256}, {"tile_n", 128}, {"cluster_m", 1}, {"cluster_n", 1}, {"split_k", nullptr}};
-  const json steps = compute_waterfall(r)["per_precision"][0]["steps"];
+  const json steps = json(analyse_compute_waterfall(r))["per_precision"][0]["steps"];
   EXPECT_NEAR(steps[2]["factor"].get<double>(), 2048.0 / 2112.0, 1e-12);
 }

@@ -3,6 +3,7 @@
 
 #include <filesystem>
 
+#include "roofline/analysis.hpp"
 #include "roofline/error.hpp"
 #include "roofline/report.hpp"
 #include "roofline/spec.hpp"
@@ -19,11 +20,26 @@ TEST(ReportCli, RerendersAllFourOutputs) {
   const auto r = test::run(bin + " report " + test::data("results-gpu.json") + " --out " + (d / "out"), d);
   ASSERT_EQ(r.rc, 0) << r.err;
   for (const char* f : {"results.json", "report.md", "roofline.svg", "report.html"}) EXPECT_TRUE(fs::exists(d / ("out/" + std::string(f)))) << f;
-  const results loaded = load_results(test::data("results-gpu.json"));
+  results loaded = load_results(test::data("results-gpu.json"));
+  ASSERT_TRUE(reanalyse_if_older(loaded));  // a schema 1.0 file: `report` re-analyses it
   EXPECT_EQ(read_file(d / "out/report.md"), render_markdown(loaded));
   EXPECT_EQ(read_file(d / "out/roofline.svg"), render_svg(loaded));
   EXPECT_NO_THROW(load_results(d / "out/results.json"));
   for (const auto& e : fs::directory_iterator(d.path / "out")) EXPECT_EQ(e.path().string().find(".tmp."), std::string::npos);
+}
+
+TEST(ReportCli, ASchema10FileIsReanalysed) {
+  // results-cpu.json (schema 1.0) carries no analysis: `report` computes every block, so the
+  // report shows the waterfalls instead of "Not computed", and results.json carries them.
+  test::temp_dir d("reanalyse");
+  const auto r = test::run(bin + " report " + test::data("results-cpu.json") + " --out " + (d / "out"), d);
+  ASSERT_EQ(r.rc, 0) << r.err;
+  const results out = load_results(d / "out/results.json");
+  for (const char* k : {"compute_waterfall", "bandwidth_waterfall", "ridge", "mfu", "fusion", "accuracy", "record_table"})
+    EXPECT_TRUE(out.analysis.contains(k)) << k;
+  const std::string md = read_file(d / "out/report.md");
+  EXPECT_EQ(md.find("Not computed"), std::string::npos);
+  EXPECT_NE(md.find("#### Ridge analysis"), std::string::npos);
 }
 
 TEST(ReportCli, OldSchemaIsRefusedAndNothingIsWritten) {

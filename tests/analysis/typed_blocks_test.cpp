@@ -1,0 +1,155 @@
+// The typed blocks of results.analysis (roofline/waterfall.hpp, ridge_analysis.hpp, decode_mfu.hpp,
+// fusion_analysis.hpp, accuracy.hpp, batch_sweep.hpp): values pinned from the fixtures, every block
+// read back from its JSON unchanged, a block of another shape refused, and a schema 1.0 file
+// re-analysed.
+#include <gtest/gtest.h>
+
+#include "roofline/analysis.hpp"
+#include "roofline/io.hpp"
+#include "roofline/report.hpp"
+
+using namespace roofline;
+
+namespace {
+
+results analysed(const std::string& fixture) {
+  results r = load_results(std::string(ROOFLINE_TEST_DATA) + "/" + fixture);
+  analyse(r);
+  return r;
+}
+
+/// from_json ∘ to_json is the identity on the block analyse() wrote, and the struct read back
+/// writes the same JSON again.
+template <class T>
+void expect_round_trip(const results& r, const char* key) {
+  const json& written = r.analysis.at(key);
+  const T back = written.get<T>();
+  EXPECT_EQ(json(back), written) << key;
+}
+
+}  // namespace
+
+TEST(TypedBlocks, EveryBlockReadsBackWhatAnalyseWrote) {
+  for (const char* fixture : {"results-gpu.json", "results-cpu.json"}) {
+    SCOPED_TRACE(fixture);
+    const results r = analysed(fixture);
+    expect_round_trip<compute_waterfall>(r, "compute_waterfall");
+    expect_round_trip<bandwidth_waterfall>(r, "bandwidth_waterfall");
+    expect_round_trip<ridge_analysis>(r, "ridge");
+    expect_round_trip<decode_mfu>(r, "mfu");
+    expect_round_trip<fusion_analysis>(r, "fusion");
+    expect_round_trip<prediction_accuracy>(r, "accuracy");
+  }
+}
+
+TEST(TypedBlocks, RidgeOfTheGpuFixture) {
+  // fp16: measured 712 TFLOP/s ÷ 4.21 TB/s = 169.12 FLOP/B against nominal 989.4 ÷ 4.8 = 206.125:
+  // moved −17.95%, within 20% but not 10%.
+  const ridge_analysis a = analysis_block<ridge_analysis>(analysed("results-gpu.json"), "ridge").value();
+  EXPECT_EQ(a.default_precision, "fp16");
+  EXPECT_TRUE(a.gaps.empty());
+  ASSERT_EQ(a.per_precision.size(), 3u);
+  const ridge_row& fp16 = a.per_precision[0];
+  EXPECT_EQ(fp16.precision, "fp16");
+  EXPECT_NEAR(*fp16.ridge_measured, 712e12 / 4.21e12, 1e-9);
+  EXPECT_DOUBLE_EQ(*fp16.ridge_nominal, 206.125);
+  EXPECT_NEAR(*fp16.relative_move, (712e12 / 4.21e12) / 206.125 - 1, 1e-12);
+  EXPECT_EQ(fp16.within_20_percent, true);
+  EXPECT_EQ(fp16.within_10_percent, false);
+  EXPECT_EQ(fp16.verdict, "holds: the ridge moved -18%");
+  // The CPU fixture has no nominal bandwidth: the ridge cannot move, and the gap says why.
+  const ridge_analysis c = analyse_ridge(analysed("results-cpu.json"));
+  EXPECT_FALSE(c.per_precision.at(0).relative_move);
+  EXPECT_EQ(c.gaps, (std::vector<std::string>{"bandwidth_nominal: unknown (see nominal.memory_bandwidth_reason)",
+                                              "ridge_nominal: needs both nominal roofs"}));
+}
+
+TEST(TypedBlocks, WaterfallStepsOfTheGpuFixture) {
+  const results r = analysed("results-gpu.json");
+  const compute_waterfall w = analyse_compute_waterfall(r);
+  ASSERT_EQ(w.per_precision.size(), 3u);  // bf16, fp16, fp32
+  const compute_waterfall_precision& fp16 = w.per_precision[1];
+  ASSERT_EQ(fp16.precision, "fp16");
+  ASSERT_EQ(fp16.steps.size(), 5u);
+  EXPECT_DOUBLE_EQ(*fp16.steps[1].factor, 1755.0 / 1830.0);          // sustained ÷ datasheet clock
+  EXPECT_DOUBLE_EQ(*fp16.steps[2].factor, 1024.0 / (132.0 * 8.0));   // 7.76 waves run as 8
+  EXPECT_NEAR(fp16.steps[4].percent_of_nominal, 100 * 712e12 / 989.4e12, 1e-9);  // ends at the measurement
+  EXPECT_EQ(fp16.remainder_trend, "remainder 2.58 at n=512 → 0.77 at n=4096");
+  // The bandwidth gap: best 4.21 of 4.8 TB/s = 12.29%; the estimates span 4–31.25%.
+  const bandwidth_waterfall b = analyse_bandwidth_waterfall(r);
+  EXPECT_NEAR(*b.gap_percent, 100 - 100 * 4.21 / 4.8, 1e-9);
+  EXPECT_DOUBLE_EQ(*b.estimated_overheads_low_percent, 4.0);
+  EXPECT_DOUBLE_EQ(*b.estimated_overheads_high_percent, 31.25);
+  EXPECT_DOUBLE_EQ(*b.unattributed_low_percent, 0.0);
+  EXPECT_NEAR(*b.l2.ratio_to_dram, 9.8 / 4.21, 1e-12);
+  EXPECT_EQ(b.ecc.state, "on");
+  EXPECT_EQ(b.steps.at(1).pattern, "write");
+}
+
+TEST(TypedBlocks, MfuAccuracyAndFusionOfTheGpuFixture) {
+  const results r = analysed("results-gpu.json");
+  const decode_mfu m = analyse_mfu(r);
+  ASSERT_EQ(m.scenarios.size(), 2u);
+  EXPECT_DOUBLE_EQ(*m.scenarios[0].tpot_s, 1.112e-3);  // Σ measured op time × count at batch 1
+  EXPECT_EQ(m.scenarios[0].tpot_source, "sum of isolated ops");
+  EXPECT_EQ(m.scenarios[0].mfu, m.scenarios[0].hfu);
+  // The 2N rule of thumb is model_flops_per_token's weights term: N = TinyLlama's 1,034,420,224
+  // matmul weights (not its 1,100,048,384 parameters, which count the embedding table).
+  EXPECT_DOUBLE_EQ(*m.rule_of_thumb_flops_per_token, 2.0 * 1034420224);
+  EXPECT_NE(m.rule_of_thumb.find("matmul weights"), std::string::npos);
+  const prediction_accuracy a = analyse_accuracy(r);
+  EXPECT_EQ(a.ops_counted, 15);
+  EXPECT_EQ(a.ops_long, 3);
+  EXPECT_NEAR(*a.median_abs_error, 0.099, 1e-3);
+  EXPECT_EQ(a.meets_target, true);
+  const fusion_analysis f = analyse_fusion(r);
+  EXPECT_EQ(f.note, "no scenario has silu, mul and silu_mul ops");
+  ASSERT_EQ(f.predicted.savings.size(), 22u);
+  EXPECT_EQ(f.predicted.savings[0].name, "silu_mul");
+  EXPECT_DOUBLE_EQ(f.predicted.savings[0].bytes_saved_per_step, 22 * (56320.0 - 33792.0));
+}
+
+TEST(TypedBlocks, BatchSweepRoundTripsWithItsKnees) {
+  batch_sweep s;
+  s.shapes.push_back({"gate", 2048, 2048, "fp16", {}, std::nullopt, std::nullopt});
+  for (const auto& [b, t] : std::vector<std::pair<int, double>>{{1, 9e-6}, {8, 11e-6}, {256, 80e-6}})
+    s.shapes[0].points.push_back({b, 0.5 * b, 0, 0, 1e-6, t, 1e9, "", "ours"});
+  s.shapes[0].points.push_back({512, 256, 0, 0, 1e-6, std::nullopt, std::nullopt, "not run", std::nullopt});
+  const batch_sweep k = analyse_batch_sweep(s, 100.0);
+  EXPECT_EQ(k.shapes[0].knee_predicted, 111);
+  EXPECT_DOUBLE_EQ(*k.shapes[0].knee_measured, 10e-6 / (80e-6 / 256));  // median(9, 11) µs ÷ (80 µs / 256)
+  const json j = k;
+  EXPECT_EQ(j["points"], j["shapes"][0]["points"]);  // the trace drawn
+  EXPECT_TRUE(j["shapes"][0]["points"][3]["measured_s"].is_null());
+  EXPECT_FALSE(j["shapes"][0]["points"][3].contains("implementation"));
+  EXPECT_EQ(json(j.get<batch_sweep>()), j);
+}
+
+TEST(TypedBlocks, ABlockOfAnotherShapeIsNotReadAndTheReportSaysSo) {
+  results r = analysed("results-gpu.json");
+  r.analysis["ridge"] = json::array({1, 2});
+  r.analysis["compute_waterfall"] = {{"fp16", json::array()}};  // a 1.0-era shape: no per_precision
+  EXPECT_THROW(analysis_block<ridge_analysis>(r, "ridge"), json::exception);
+  EXPECT_THROW(analysis_block<compute_waterfall>(r, "compute_waterfall"), json::exception);
+  EXPECT_FALSE(analysis_block<decode_mfu>(results{}, "mfu"));  // absent: nothing, no error
+  const std::string md = render_markdown(r);
+  EXPECT_NE(md.find("analysis.ridge is not readable"), std::string::npos);
+  EXPECT_NE(md.find("analysis.compute_waterfall is not readable"), std::string::npos);
+}
+
+TEST(SchemaVersion, A10FileIsReanalysedA11FileKeepsItsAnalysis) {
+  // results-cpu.json is schema 1.0 with an empty analysis: re-analysed, every typed block appears.
+  results old = load_results(std::string(ROOFLINE_TEST_DATA) + "/results-cpu.json");
+  ASSERT_EQ(old.schema_version, "1.0");
+  ASSERT_FALSE(old.analysis.contains("ridge"));
+  EXPECT_TRUE(reanalyse_if_older(old));
+  for (const char* k : {"compute_waterfall", "bandwidth_waterfall", "ridge", "mfu", "fusion", "accuracy", "record_table"})
+    EXPECT_TRUE(old.analysis.contains(k)) << k;
+  EXPECT_NEAR(analysis_block<ridge_analysis>(old, "ridge")->per_precision.at(0).ridge_measured.value(), 15.306122448979592, 1e-12);
+  // A 1.1 file is rendered from the analysis it carries.
+  results now = parse_results(render_json(old), "now.json");
+  now.schema_version = schema_version;
+  now.analysis["note_kept"] = "yes";
+  EXPECT_FALSE(reanalyse_if_older(now));
+  EXPECT_EQ(now.analysis["note_kept"], "yes");
+}
