@@ -90,6 +90,31 @@ TEST(CpuUarch, Zen4GenoaTwoCoresAt368GHzIs236GflopsFp32) {
   EXPECT_EQ(d.properties["cpuinfo_uarch"], "zen3");  // what cpuinfo said is kept beside the decision
 }
 
+TEST(CpuUarch, AmxProvesAServerCoreWhereAHypervisorShowsAnOlderSignature) {
+  // Seen on a 2-vCPU guest (2026-12-01): CPUID 06_A7H (Rocket Lake, one AVX-512 FMA unit) with
+  // AMX-TILE and a bare brand string. The Rocket Lake row gave 261.9 GFLOP/s fp32 at 4.09 GHz and
+  // the FMA chains measured 480.9: the signature was the hypervisor's, the extensions the host's.
+  cpu_facts f = facts("Intel", 6, 0xA7, "Intel(R) Xeon(R) Processor", 512, 2, 4.09159e9);
+  f.id.amx_tile = true;
+  const cpu_detection d = resolve_cpu(f);
+  EXPECT_EQ(d.desc.uarch, "golden_cove");
+  EXPECT_EQ(d.desc.fma_units, 2);
+  EXPECT_NE(d.desc.uarch_source.find("AMX-TILE"), std::string::npos) << d.desc.uarch_source;
+  EXPECT_NE(d.desc.uarch_source.find("cypress_cove"), std::string::npos) << "the overruled answer is named";
+  EXPECT_NEAR(find_peak(cpu_nominal(d.desc), "fp32")->flops_per_s, 2 * 2 * 16 * 2 * 4.09159e9, 1e6);  // 523.7 GFLOP/s
+  // A real Rocket Lake has no AMX and keeps its one unit; a signature that already names an AMX
+  // core is left alone; the user's --uarch is never overruled.
+  EXPECT_EQ(resolve_cpu(facts("Intel", 6, 0xA7, "11th Gen Intel(R) Core(TM) i9-11900K", 512)).desc.fma_units, 1);
+  cpu_facts emerald = facts("Intel", 6, 0xCF, "INTEL(R) XEON(R) PLATINUM 8592+", 512);
+  emerald.id.amx_tile = true;
+  EXPECT_EQ(resolve_cpu(emerald).desc.uarch, "raptor_cove");
+  EXPECT_EQ(resolve_cpu(f, cpu_overrides{"cypress_cove", std::nullopt}).desc.fma_units, 1);
+  // Only Intel implements AMX: another vendor's signature is not second-guessed by the bit.
+  cpu_facts amd = facts("AMD", 0x19, 0x11, "AMD EPYC 9654 96-Core Processor", 512);
+  amd.id.amx_tile = true;
+  EXPECT_EQ(resolve_cpu(amd).desc.uarch, "zen4");
+}
+
 TEST(CpuUarch, Zen5TurinHasTwo512BitFmaPipes) {
   const cpu_detection d = resolve_cpu(facts("AMD", 0x1A, 0x02, "AMD EPYC", 512, 2, 4.1e9));
   EXPECT_NEAR(find_peak(cpu_nominal(d.desc), "fp32")->flops_per_s, 2 * 2 * 16 * 2 * 4.1e9, 1e6);  // 524.8 GFLOP/s

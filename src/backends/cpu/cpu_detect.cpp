@@ -290,6 +290,11 @@ cpu_detection resolve_cpu(const cpu_facts& f, const cpu_overrides& o) {
     d.uarch = f.cpuinfo_uarch;
     d.uarch_source = "cpuinfo library (CPUID family/model not in roofline's table)";
   }
+  if (o.uarch.empty())
+    if (const auto a = uarch_from_features(f.id, d.uarch)) {
+      d.uarch = a->name;
+      d.uarch_source = a->source;
+    }
   r.uarch = d.uarch;
   if (!f.isa.fma) {
     d.fma_units = 0;

@@ -97,7 +97,7 @@ std::string proc_field(const std::string& key) {
   return "";
 }
 
-int parse_int(const std::string& s) {
+[[maybe_unused]] int parse_int(const std::string& s) {
   try {
     return s.empty() ? -1 : std::stoi(s, nullptr, 0);  // base 0: "0x41" and "25" alike
   } catch (...) {
@@ -124,12 +124,24 @@ cpu_identity read_cpu_identity() {
     id.family = base_family == 0xF ? base_family + ext_family : base_family;
     id.model = (base_family == 6 || base_family == 0xF) ? base_model + (ext_model << 4) : base_model;
   }
+  if (__get_cpuid_count(7, 0, &a, &b, &c, &d)) id.amx_tile = (d >> 24) & 1;
 #elif defined(__aarch64__)
   id.vendor = "ARM";
   id.family = parse_int(proc_field("CPU implementer"));
   id.model = parse_int(proc_field("CPU part"));
 #endif
   return id;
+}
+
+std::optional<uarch_answer> uarch_from_features(const cpu_identity& id, const std::string& decided) {
+  if (!id.amx_tile || id.vendor != "Intel") return std::nullopt;
+  if (decided == "golden_cove" || decided == "raptor_cove" || decided == "redwood_cove") return std::nullopt;
+  return uarch_answer{
+      "golden_cove",
+      fmt::format("CPUID leaf 7 reports AMX-TILE, which only Sapphire/Emerald/Granite Rapids Xeon P-cores implement "
+                  "(Intel Opt. Ref. Manual 248966, Intel AMX chapter); the signature family {:#x} model {:#x}{} cannot "
+                  "have it, so it is a virtualised signature and the extensions decide",
+                  id.family, id.model, decided.empty() ? std::string() : " (" + decided + ")")};
 }
 
 std::optional<uarch_answer> uarch_from_identity(const cpu_identity& id) {

@@ -18,6 +18,10 @@ struct cpu_identity {
   int family = -1;
   int model = -1;
   std::string model_name;  ///< brand string ("AMD EPYC 9654 96-Core Processor"); may be bare in a VM
+  /// CPUID leaf 7 sub-leaf 0 EDX bit 24 (AMX-TILE; Intel SDM vol. 2A, CPUID, table 3-8). Only
+  /// Sapphire Rapids and later Xeon P-cores implement it, which is what makes it a check on a
+  /// signature a hypervisor may have replaced (uarch_from_features).
+  bool amx_tile = false;
 };
 
 /// A decided microarchitecture: cpuinfo-style name ("zen4", "sky_lake", "neoverse_v1") and why.
@@ -33,6 +37,17 @@ cpu_identity read_cpu_identity();
 /// The microarchitecture for `id` from the family/model table, or nullopt when the part is not
 /// in it (the caller then falls back to cpuinfo, then to a measured nominal).
 std::optional<uarch_answer> uarch_from_identity(const cpu_identity& id);
+
+/// The microarchitecture class that the ISA extensions in `id` prove when they contradict
+/// `decided` (the answer from the signature table or cpuinfo; "" if none), else nullopt.
+/// Hypervisors commonly present an older CPUID family/model than the host's while passing its
+/// newer extensions through (seen: a Granite-Rapids-class guest reporting 06_A7H, Rocket Lake,
+/// with AMX, whose FMA table row gives half the measured FMA rate). The rule: AMX-TILE exists only
+/// on Xeon P-cores of Sapphire Rapids (golden_cove), Emerald Rapids (raptor_cove) and Granite
+/// Rapids (redwood_cove) — Intel Opt. Ref. Manual (248966) ch. 20 "Intel AMX" — and every one of
+/// them has two 512-bit FMA units (ports 0+1 fused and 5), so a signature naming any other core
+/// is replaced by golden_cove, whose FMA row is the same for all three.
+std::optional<uarch_answer> uarch_from_features(const cpu_identity& id, const std::string& decided);
 
 /// Every microarchitecture name the FMA table knows (for --uarch and its error message).
 const std::vector<std::string>& known_uarch_names();

@@ -74,7 +74,10 @@ fma_units_answer fma_units_for(const std::string& uarch, int simd_bits, const st
       return {2, "table: Intel Xeon (Ice Lake-SP): two AVX-512 FMA units, Intel Opt. Ref. Manual (248966) §2"};
     return {1, "table: Intel Ice Lake client: one AVX-512 FMA unit (ports 0+1 fused), Intel Opt. Ref. Manual (248966) §2"};
   }
-  if (simd_bits == 512 && uarch == "golden_cove" && contains(model_name, "Xeon"))
+  // Golden Cove with AVX-512 enabled is a Sapphire Rapids Xeon (06_8FH, or AMX-TILE proves it where
+  // a VM hides the signature and the brand string): client Golden Cove (Alder Lake) ships with
+  // AVX-512 fused off and is decided as alder_lake_hybrid.
+  if (simd_bits == 512 && uarch == "golden_cove")
     return {2, "table: Intel Xeon (Sapphire Rapids): two AVX-512 FMA units, Intel Opt. Ref. Manual (248966) §2"};
   if (uarch == "alder_lake_hybrid")
     return {std::nullopt, "unknown (hybrid part: P-cores have two 256-bit FMA units, E-cores one; which cores the probes ran on is not known)"};
