@@ -1,22 +1,105 @@
 // results.json (de)serialisation and validation.
+#include <cmath>
+#include <cstdint>
 #include <fstream>
+#include <limits>
+#include <optional>
+#include <stdexcept>
+#include <type_traits>
 #include <sstream>
 #include <string_view>
+
+#include <fmt/format.h>
 
 #include "roofline/error.hpp"
 #include "roofline/results.hpp"
 
 namespace roofline {
 
+namespace {
+
+/// A field whose JSON value its C++ type cannot hold (parse_results names it and the file).
+struct bad_field : std::runtime_error {
+  std::string key;
+  bad_field(std::string k, const std::string& what) : std::runtime_error(what), key(std::move(k)) {}
+};
+
+/// An integer field from any JSON number, or bad_field: a float must be whole and, like any
+/// integer, inside the type's range. nlohmann converts with a bare static_cast, which for a
+/// double out of range (2e48 into an int64 count, found by the fuzzer) is undefined behaviour
+/// (C++20 [conv.fpint]/1) and for an integer out of range silently wraps.
+template <class T>
+T checked_integer(const json& v, const char* key) {
+  if (!v.is_number()) return v.get<T>();  // nlohmann's type_error names the kind
+  const auto out_of_range = [&] {
+    return bad_field(key, fmt::format("{} does not fit in an integer field (range {} … {})", v.dump(),
+                                      std::numeric_limits<T>::min(), std::numeric_limits<T>::max()));
+  };
+  if (v.is_number_float()) {
+    const double d = v.get<double>();
+    // 2^63 and its kin are exact doubles: the half-open range keeps the cast defined.
+    const double lo = static_cast<double>(std::numeric_limits<T>::min());
+    const double hi = std::ldexp(1.0, std::numeric_limits<T>::digits);
+    if (!std::isfinite(d) || d < lo || d >= hi) throw out_of_range();
+    if (d != std::trunc(d)) throw bad_field(key, fmt::format("{} is not a whole number", v.dump()));
+    return static_cast<T>(d);
+  }
+  if (v.is_number_unsigned()) {
+    const auto u = v.get<std::uint64_t>();
+    if (u > static_cast<std::uint64_t>(std::numeric_limits<T>::max())) throw out_of_range();
+    return static_cast<T>(u);
+  }
+  const auto i = v.get<std::int64_t>();
+  if (i < static_cast<std::int64_t>(std::numeric_limits<T>::min()) ||
+      (i > 0 && static_cast<std::uint64_t>(i) > static_cast<std::uint64_t>(std::numeric_limits<T>::max())))
+    throw out_of_range();
+  return static_cast<T>(i);
+}
+
+template <class T>
+struct is_optional : std::false_type {};
+template <class T>
+struct is_optional<std::optional<T>> : std::true_type {};
+
+/// `out` = j[key] (or `fallback` when absent), integers through checked_integer.
+template <class T>
+void read_field(const json& j, const char* key, T& out, const T& fallback) {
+  if (!j.is_object()) {
+    out = j.value(key, fallback);  // nlohmann's type_error for a non-object
+    return;
+  }
+  const auto it = j.find(key);
+  if (it == j.end()) {
+    out = fallback;
+  } else if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
+    out = checked_integer<T>(*it, key);
+  } else if constexpr (is_optional<T>::value) {
+    using V = typename T::value_type;
+    if constexpr (std::is_integral_v<V> && !std::is_same_v<V, bool>) {
+      if (it->is_null()) out.reset();
+      else out = checked_integer<V>(*it, key);
+    } else {
+      out = it->template get<T>();
+    }
+  } else {
+    out = it->template get<T>();
+  }
+}
+
+}  // namespace
+
+#define RL_FROM(field) read_field(nlohmann_json_j, #field, nlohmann_json_t.field, nlohmann_json_default_obj.field);
+
 // to_json writes every field; from_json takes missing fields from a default-constructed value
-// (validation of the fields that checks rely on happens in parse_results).
-#define RL_JSON(Type, ...)                                                                   \
-  void to_json(json& nlohmann_json_j, const Type& nlohmann_json_t) {                         \
-    NLOHMANN_JSON_EXPAND(NLOHMANN_JSON_PASTE(NLOHMANN_JSON_TO, __VA_ARGS__))                 \
-  }                                                                                          \
-  void from_json(const json& nlohmann_json_j, Type& nlohmann_json_t) {                       \
-    const Type nlohmann_json_default_obj{};                                                  \
-    NLOHMANN_JSON_EXPAND(NLOHMANN_JSON_PASTE(NLOHMANN_JSON_FROM_WITH_DEFAULT, __VA_ARGS__))  \
+// and checks every integer's range (read_field); validation of the fields that checks rely on
+// happens in parse_results.
+#define RL_JSON(Type, ...)                                                   \
+  void to_json(json& nlohmann_json_j, const Type& nlohmann_json_t) {         \
+    NLOHMANN_JSON_EXPAND(NLOHMANN_JSON_PASTE(NLOHMANN_JSON_TO, __VA_ARGS__)) \
+  }                                                                          \
+  void from_json(const json& nlohmann_json_j, Type& nlohmann_json_t) {       \
+    const Type nlohmann_json_default_obj{};                                  \
+    NLOHMANN_JSON_EXPAND(NLOHMANN_JSON_PASTE(RL_FROM, __VA_ARGS__))          \
   }
 
 RL_JSON(factor, name, value, unit, source)
@@ -53,6 +136,7 @@ RL_JSON(results, schema_version, status, tool, host, device, nominal, measured, 
         whole_step, analysis, errors, interference, repeat)
 
 #undef RL_JSON
+#undef RL_FROM
 
 namespace {
 
@@ -151,6 +235,8 @@ results parse_results(const std::string& text, const std::string& file) {
   }
   try {
     return j.get<results>();
+  } catch (const bad_field& e) {
+    throw input_error(file, e.key, e.what());
   } catch (const json::exception& e) {
     throw input_error(file, "", std::string("malformed results: ") + e.what());
   }
