@@ -30,8 +30,8 @@ struct timing_options {
   int warmups = 2;           ///< untimed runs first (module load, page faults, clocks ramp)
   int min_repeats = 5;
   int max_repeats = 200;
-  double min_time_s = 0.25;  ///< keep repeating until this much timed time has accumulated ...
-  double max_time_s = 2.0;   ///< ... but stop after this much
+  double min_time_s = 0.25;  ///< keep repeating until this many seconds have elapsed (host clock) ...
+  double max_time_s = 2.0;   ///< ... but stop after this many
 };
 
 /// Quick (test) and default timing options.
@@ -39,7 +39,9 @@ timing_options quick_timing();
 timing_options default_timing();
 
 /// Runs `once` warmups + repeats times; `once` returns the seconds of one timed run (host clock on
-/// the CPU, CUDA events on the GPU). Returns the timed samples in order (seconds, all > 0).
+/// the CPU, CUDA events on the GPU), or of one call of a timed batch. The repeat budget (min_time_s,
+/// max_time_s) counts elapsed host seconds from the first timed run, whatever unit `once` returns.
+/// Returns the timed samples in order (seconds, all > 0).
 /// Throws probe_error if a sample is not a positive finite number.
 std::vector<double> time_repeated(const std::function<double()>& once, const timing_options& opt);
 

@@ -1,5 +1,8 @@
 #include <gtest/gtest.h>
 
+#include <chrono>
+#include <thread>
+
 #include "roofline/error.hpp"
 #include "roofline/measure.hpp"
 
@@ -52,6 +55,15 @@ TEST(Timing, RepeatsAtLeastMinRepeatsAfterWarmups) {
   const auto xs = time_repeated([&] { ++calls; return 1e-3; }, o);
   EXPECT_EQ(xs.size(), 5u);
   EXPECT_EQ(calls, 7);
+}
+
+TEST(Timing, BudgetCountsElapsedSecondsNotTheReturnedUnit) {
+  // Each run takes >= 5 ms but reports 1 µs (the time per call of a batch): a 20 ms budget ends
+  // after about 4 runs (at least min_repeats = 3), not at max_repeats = 50.
+  timing_options o{0, 3, 50, 0.02, 10.0};
+  const auto xs = time_repeated([] { std::this_thread::sleep_for(std::chrono::milliseconds(5)); return 1e-6; }, o);
+  EXPECT_GE(xs.size(), 3u);
+  EXPECT_LE(xs.size(), 5u);
 }
 
 TEST(Timing, NonPositiveTimeIsAProbeError) {
