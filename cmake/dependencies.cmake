@@ -46,13 +46,35 @@ endif()
 
 # OpenBLAS: the CPU GEMM roof. Optional so that the GPU machine's image (no OpenBLAS) still builds;
 # without it the CPU GEMM probes are reported "not run (built without OpenBLAS)".
+# With GCC the OpenMP build is preferred (Debian: libopenblas-openmp-dev): its threads are libgomp's,
+# the same pool as our OpenMP ops. The pthreads build keeps its own workers spinning for ~0.1 s after
+# each call (OPENBLAS_THREAD_TIMEOUT), and an OpenMP op right after a GEMM then shares the cores with
+# them: 8 ms instead of 0.5 ms for a residual add on a 16-vCPU Xeon (bench/results/accuracy-cpu-xeon-2026-12-01.md).
+# clang's OpenMP runtime is libomp, not libgomp, so clang builds (the sanitize preset) take the pthreads one.
+set(_openblas_variants openblas-pthread)
+if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
+  set(_openblas_variants openblas-openmp openblas-pthread)
+endif()
+foreach(_v IN LISTS _openblas_variants)
+  if(NOT OPENBLAS_LIBRARY AND EXISTS /usr/lib/${CMAKE_LIBRARY_ARCHITECTURE}/${_v}/libopenblas.so
+     AND EXISTS /usr/include/${CMAKE_LIBRARY_ARCHITECTURE}/${_v}/cblas.h)
+    set(OPENBLAS_LIBRARY /usr/lib/${CMAKE_LIBRARY_ARCHITECTURE}/${_v}/libopenblas.so CACHE FILEPATH "OpenBLAS")
+    set(OPENBLAS_INCLUDE_DIR /usr/include/${CMAKE_LIBRARY_ARCHITECTURE}/${_v} CACHE PATH "OpenBLAS headers")
+  endif()
+endforeach()
 find_path(OPENBLAS_INCLUDE_DIR cblas.h PATH_SUFFIXES openblas x86_64-linux-gnu/openblas-pthread)
 find_library(OPENBLAS_LIBRARY NAMES openblas)
 if(OPENBLAS_INCLUDE_DIR AND OPENBLAS_LIBRARY)
   target_include_directories(roofline_deps SYSTEM INTERFACE ${OPENBLAS_INCLUDE_DIR})
   target_link_libraries(roofline_deps INTERFACE ${OPENBLAS_LIBRARY})
   target_compile_definitions(roofline_deps INTERFACE ROOFLINE_HAVE_OPENBLAS=1)
-  set(ROOFLINE_OPENBLAS_STATUS ✓)
+  # The threading of the build is read at run time (openblas_get_parallel) and named in each result;
+  # here only the library's folder tells it.
+  if(OPENBLAS_LIBRARY MATCHES "openblas-openmp")
+    set(ROOFLINE_OPENBLAS_STATUS "✓ OpenMP build")
+  else()
+    set(ROOFLINE_OPENBLAS_STATUS ✓)
+  endif()
 else()
   set(ROOFLINE_OPENBLAS_STATUS ✗)
 endif()

@@ -8,7 +8,7 @@ packages=(
   build-essential cmake ninja-build pkg-config
   libcli11-dev nlohmann-json3-dev libfmt-dev
   libgtest-dev googletest
-  libopenblas-dev libcpuinfo-dev libomp-dev
+  libopenblas-dev libopenblas-openmp-dev libcpuinfo-dev libomp-dev
   libopenmpi-dev openmpi-bin
   clang libclang-rt-14-dev
   chromium libxml2-utils

@@ -104,16 +104,19 @@ TEST(CpuOps, EmbeddingGathersRows) {
 
 TEST(CpuOps, GemmMatchesNaive) {
 #ifdef ROOFLINE_HAVE_OPENBLAS
-  const std::int64_t m = 7, n = 33, k = 65;
-  const auto a = rnd(m * k, 9), b = rnd(k * n, 10);
-  std::vector<float> c(m * n);
-  gemm_kernel(a.data(), b.data(), c.data(), m, n, k);
-  for (std::int64_t i = 0; i < m; ++i)
-    for (std::int64_t j = 0; j < n; ++j) {
-      double ref = 0;
-      for (std::int64_t l = 0; l < k; ++l) ref += double(a[i * k + l]) * b[l * n + j];
-      EXPECT_NEAR(c[i * n + j], ref, 1e-4);
-    }
+  // m = 7 takes sgemm, m = 1 (decode at batch 1) sgemv on the transposed weights: both c = a·B.
+  for (const std::int64_t m : {7, 1}) {
+    const std::int64_t n = 33, k = 65;
+    const auto a = rnd(m * k, 9), b = rnd(k * n, 10);
+    std::vector<float> c(m * n, std::nanf(""));
+    gemm_kernel(a.data(), b.data(), c.data(), m, n, k);
+    for (std::int64_t i = 0; i < m; ++i)
+      for (std::int64_t j = 0; j < n; ++j) {
+        double ref = 0;
+        for (std::int64_t l = 0; l < k; ++l) ref += double(a[i * k + l]) * b[l * n + j];
+        EXPECT_NEAR(c[i * n + j], ref, 1e-4) << "m = " << m << ", C[" << i << "," << j << "]";
+      }
+  }
 #else
   GTEST_SKIP() << "built without OpenBLAS";
 #endif
@@ -141,10 +144,14 @@ TEST(CpuOps, DecodeAttentionEqualsFusedWithOneQuery) {
   const auto q = rnd(s.batch * s.heads * s.head_dim, 14);
   const auto k = rnd(s.batch * s.kv_heads * s.kv_len * s.head_dim, 15);
   const auto v = rnd(s.batch * s.kv_heads * s.kv_len * s.head_dim, 16);
-  std::vector<float> o1(q.size()), o2(q.size());
-  attention_decode_kernel(q.data(), k.data(), v.data(), o1.data(), s);
+  std::vector<float> o2(q.size());
   attention_fused_kernel(q.data(), k.data(), v.data(), o2.data(), s);
-  for (std::size_t i = 0; i < o1.size(); ++i) EXPECT_NEAR(o1[i], o2[i], 1e-5);
+  // Automatic split count, one range, and ranges of 67 and 29 keys (partial 64-key tiles).
+  for (const std::int64_t splits : {0, 1, 3, 7}) {
+    std::vector<float> o1(q.size(), std::nanf(""));
+    attention_decode_kernel(q.data(), k.data(), v.data(), o1.data(), s, splits);
+    for (std::size_t i = 0; i < o1.size(); ++i) ASSERT_NEAR(o1[i], o2[i], 1e-5) << "splits " << splits << ", element " << i;
+  }
 }
 
 TEST(CpuOps, RunOpEveryKindGivesPositiveVerifiedTime) {
@@ -196,6 +203,8 @@ TEST(CpuOps, ImplementationNamesTheKernelVariant) {
   EXPECT_NE(cpu::cpu_implementation(o, 16).find("two passes"), std::string::npos);
   o.kind = op_kind::gemm;
   EXPECT_NE(cpu::cpu_implementation(o, 4).find("cblas_sgemm, row-major NN, 4 threads"), std::string::npos);
+  o.m = 1;
+  EXPECT_NE(cpu::cpu_implementation(o, 4).find("cblas_sgemv, row-major B transposed"), std::string::npos);
 }
 
 TEST(CpuOps, RunOpNotesFp16CatalogueRunAsFp32) {

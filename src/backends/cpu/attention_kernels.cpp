@@ -13,8 +13,20 @@
 
 #include "backends/cpu/fast_exp.hpp"
 #include "backends/cpu/op_kernels.hpp"
+#ifdef ROOFLINE_HAVE_OPENMP
+#include <omp.h>
+#endif
 
+// The per-item workers (a query tile, a decode item, a row of P·V) are compiled once per SIMD width
+// (ROOFLINE_SIMD_CLONES) and the small helpers are inlined into them: a helper that is itself a
+// clone is called through its resolver, and at 16,000 axpy calls per decode item that call cost
+// more than the arithmetic.
 #define ROOFLINE_TILE_KERNEL ROOFLINE_SIMD_CLONES
+#if defined(__GNUC__)
+#define ROOFLINE_INLINE inline __attribute__((always_inline))
+#else
+#define ROOFLINE_INLINE inline
+#endif
 
 namespace roofline::cpu {
 
@@ -22,28 +34,21 @@ namespace {
 
 constexpr std::int64_t tile_q = 32, tile_k = 64;
 
-ROOFLINE_TILE_KERNEL float dot(const float* __restrict a, const float* __restrict b, std::int64_t d) {
-  float s = 0;
-#pragma omp simd reduction(+ : s)
-  for (std::int64_t i = 0; i < d; ++i) s += a[i] * b[i];
-  return s;
-}
-
-ROOFLINE_TILE_KERNEL void axpy(float* __restrict y, const float* __restrict x, float a, std::int64_t d) {
+ROOFLINE_INLINE void axpy(float* __restrict y, const float* __restrict x, float a, std::int64_t d) {
 #pragma omp simd
   for (std::int64_t i = 0; i < d; ++i) y[i] += a * x[i];
 }
 
 /// kt[c][jj] = k[(j0 + jj)][c] for jj < nk: a key tile transposed, so that the scores of one query
 /// against the tile are a vector loop over keys (no horizontal sums).
-ROOFLINE_TILE_KERNEL void transpose_tile(const float* __restrict k, std::int64_t j0, std::int64_t nk, std::int64_t d,
+ROOFLINE_INLINE void transpose_tile(const float* __restrict k, std::int64_t j0, std::int64_t nk, std::int64_t d,
                                          float* __restrict kt) {
   for (std::int64_t jj = 0; jj < nk; ++jj)
     for (std::int64_t c = 0; c < d; ++c) kt[c * tile_k + jj] = k[(j0 + jj) * d + c];
 }
 
 /// out[jj] = scale · q·k_(j0+jj) for jj < tile_k (entries past the tile's keys are garbage-free zeros).
-ROOFLINE_TILE_KERNEL void score_row(const float* __restrict q, const float* __restrict kt, std::int64_t d, float scale,
+ROOFLINE_INLINE void score_row(const float* __restrict q, const float* __restrict kt, std::int64_t d, float scale,
                                     float* __restrict out) {
   float acc[tile_k] = {};
   for (std::int64_t c = 0; c < d; ++c) {
@@ -56,7 +61,7 @@ ROOFLINE_TILE_KERNEL void score_row(const float* __restrict q, const float* __re
 }
 
 /// x[j] <- e^(x[j] − m), returns Σ x[j] (vectorised).
-ROOFLINE_TILE_KERNEL float exp_and_sum(float* x, std::int64_t n, float m) {
+ROOFLINE_INLINE float exp_and_sum(float* x, std::int64_t n, float m) {
   float sum = 0;
 #pragma omp simd reduction(+ : sum)
   for (std::int64_t j = 0; j < n; ++j) {
@@ -120,30 +125,113 @@ ROOFLINE_TILE_KERNEL void fused_tile(const float* q, const float* k, const float
   }
 }
 
+/// One decode item: (batch, kv head) grp = w / splits, keys [sp·chunk, (sp+1)·chunk) with sp = w % splits,
+/// for the g query heads of the group; writes their running max m[g], sum l[g] and P·V acc[g·d].
+ROOFLINE_TILE_KERNEL void decode_item(const float* q, const float* k, const float* v, const attention_shape& s,
+                                      std::int64_t w, std::int64_t splits, std::int64_t chunk, std::int64_t g, float scale,
+                                      float* m, float* l, float* acc, float* kt, float* sc) {
+  const std::int64_t d = s.head_dim, kvh = std::max<std::int64_t>(1, s.kv_heads);
+  const std::int64_t grp = w / splits, sp = w % splits;
+  const std::int64_t b = grp / kvh, h0 = (grp % kvh) * g;  // first query head of the group
+  const float* kb = kv_ptr(k, s, b, h0);
+  const float* vb = kv_ptr(v, s, b, h0);
+  const float* qg = q + (b * s.heads + h0) * d;
+  std::fill_n(m, g, -INFINITY);
+  std::fill_n(l, g, 0.0f);
+  std::fill_n(acc, g * d, 0.0f);
+  const std::int64_t j_end = std::min(s.kv_len, (sp + 1) * chunk);
+  for (std::int64_t j0 = sp * chunk; j0 < j_end; j0 += tile_k) {
+    const std::int64_t nk = std::min(tile_k, j_end - j0);
+    transpose_tile(kb, j0, nk, d, kt);  // the tile is read once for the g query heads
+    for (std::int64_t i = 0; i < g; ++i) {
+      float* si = sc + i * tile_k;
+      score_row(qg + i * d, kt, d, scale, si);
+      float mx = m[i];
+      for (std::int64_t jj = 0; jj < nk; ++jj) mx = std::max(mx, si[jj]);
+      const float corr = fast_expf(m[i] - mx);
+      l[i] = l[i] * corr + exp_and_sum(si, nk, mx);
+      m[i] = mx;
+      for (std::int64_t c = 0; c < d; ++c) acc[i * d + c] *= corr;
+    }
+    for (std::int64_t jj = 0; jj < nk; ++jj) {  // each V row once, for the g heads
+      const float* vr = vb + (j0 + jj) * d;
+      for (std::int64_t i = 0; i < g; ++i) axpy(acc + i * d, vr, sc[i * tile_k + jj], d);
+    }
+  }
+}
+
+/// The naive kernel's scores for query rows [i0, i0 + tile_q) of (batch·head) bh, full rows written
+/// (masked entries −inf).
+ROOFLINE_TILE_KERNEL void naive_scores_tile(const float* q, const float* k, float* scores, const attention_shape& s,
+                                            std::int64_t bh, std::int64_t i0, float scale, float* kt, float* row) {
+  const std::int64_t d = s.head_dim, i1 = std::min(s.q_len, i0 + tile_q);
+  const float* kb = kv_ptr(k, s, bh / s.heads, bh % s.heads);
+  const std::int64_t kend = visible(s, i1 - 1);
+  for (std::int64_t j0 = 0; j0 < kend; j0 += tile_k) {
+    const std::int64_t j1 = std::min(kend, j0 + tile_k);
+    transpose_tile(kb, j0, j1 - j0, d, kt);
+    for (std::int64_t i = i0; i < i1; ++i) {
+      const std::int64_t vis = std::min(j1, visible(s, i));
+      if (vis <= j0) continue;
+      score_row(q + (bh * s.q_len + i) * d, kt, d, scale, row);
+      std::copy_n(row, vis - j0, scores + (bh * s.q_len + i) * s.kv_len + j0);
+    }
+  }
+  for (std::int64_t i = i0; i < i1; ++i) {  // the mask: full rows are written
+    float* sr = scores + (bh * s.q_len + i) * s.kv_len;
+    std::fill(sr + visible(s, i), sr + s.kv_len, -INFINITY);
+  }
+}
+
+/// o[0, d) = Σ_{j < vis} p[j] · v[j, 0..d) (one row of the naive kernel's P·V).
+ROOFLINE_TILE_KERNEL void pv_row(const float* v, const float* p, float* o, std::int64_t vis, std::int64_t d) {
+  std::fill_n(o, d, 0.0f);
+  for (std::int64_t j = 0; j < vis; ++j) axpy(o, v + j * d, p[j], d);
+}
+
 }  // namespace
 
-void attention_decode_kernel(const float* q, const float* k, const float* v, float* out, const attention_shape& s) {
-  const std::int64_t d = s.head_dim, bh = s.batch * s.heads;
+void attention_decode_kernel(const float* q, const float* k, const float* v, float* out, const attention_shape& s,
+                             std::int64_t splits) {
+  const std::int64_t d = s.head_dim, kvh = std::max<std::int64_t>(1, s.kv_heads);
+  const std::int64_t g = std::max<std::int64_t>(1, s.heads / kvh), groups = s.batch * kvh;
+  if (splits <= 0) {
+    // Enough (group, split) items for two per thread, each split at least one key tile long.
+#ifdef ROOFLINE_HAVE_OPENMP
+    const std::int64_t threads = omp_get_max_threads();
+#else
+    const std::int64_t threads = 1;
+#endif
+    splits = std::clamp<std::int64_t>((2 * threads + groups - 1) / groups, 1, std::max<std::int64_t>(1, s.kv_len / tile_k));
+  }
+  const std::int64_t chunk = (s.kv_len + splits - 1) / splits;
+  splits = (s.kv_len + chunk - 1) / chunk;  // no empty split
   const float scale = 1.0f / std::sqrt(static_cast<float>(d));
+  // Partial results per (group, split, query head of the group): running max, sum and P·V.
+  std::vector<float> pm(static_cast<std::size_t>(groups * splits * g)), pl(pm.size()), pacc(pm.size() * d);
 #pragma omp parallel
   {
-    std::vector<float> sc(static_cast<std::size_t>(s.kv_len));
+    std::vector<float> kt(static_cast<std::size_t>(d * tile_k), 0.0f), sc(static_cast<std::size_t>(g * tile_k));
 #pragma omp for schedule(static)
-    for (std::int64_t x = 0; x < bh; ++x) {
-      const std::int64_t b = x / s.heads, h = x % s.heads;
-      const float* qi = q + x * d;
-      const float* kb = kv_ptr(k, s, b, h);
-      const float* vb = kv_ptr(v, s, b, h);
-      float m = -INFINITY;
-      for (std::int64_t j = 0; j < s.kv_len; ++j) {
-        sc[j] = dot(qi, kb + j * d, d) * scale;
-        m = std::max(m, sc[j]);
-      }
-      float* o = out + x * d;
+    for (std::int64_t w = 0; w < groups * splits; ++w)
+      decode_item(q, k, v, s, w, splits, chunk, g, scale, pm.data() + w * g, pl.data() + w * g, pacc.data() + w * g * d,
+                  kt.data(), sc.data());
+    // Combine the splits: o = Σ_s e^(m_s − M) acc_s / Σ_s e^(m_s − M) l_s, M = max_s m_s.
+#pragma omp for schedule(static)
+    for (std::int64_t x = 0; x < groups * g; ++x) {
+      const std::int64_t grp = x / g, i = x % g;
+      float mmax = -INFINITY;
+      for (std::int64_t sp = 0; sp < splits; ++sp) mmax = std::max(mmax, pm[(grp * splits + sp) * g + i]);
+      float* o = out + ((grp / kvh) * s.heads + (grp % kvh) * g + i) * d;
       std::fill_n(o, d, 0.0f);
-      const float sum = exp_and_sum(sc.data(), s.kv_len, m);
-      for (std::int64_t j = 0; j < s.kv_len; ++j) axpy(o, vb + j * d, sc[j], d);
-      const float inv = 1.0f / sum;
+      float lsum = 0;
+      for (std::int64_t sp = 0; sp < splits; ++sp) {
+        const std::int64_t w = grp * splits + sp;
+        const float f = fast_expf(pm[w * g + i] - mmax);
+        lsum += f * pl[w * g + i];
+        axpy(o, pacc.data() + (w * g + i) * d, f, d);
+      }
+      const float inv = 1.0f / lsum;
       for (std::int64_t c = 0; c < d; ++c) o[c] *= inv;
     }
   }
@@ -159,25 +247,8 @@ void attention_naive_kernel(const float* q, const float* k, const float* v, floa
   {
     std::vector<float> kt(static_cast<std::size_t>(tile_k * d)), row(tile_k);
 #pragma omp for schedule(dynamic, 1)
-    for (std::int64_t w = 0; w < s.batch * s.heads * qtiles; ++w) {
-      const std::int64_t bh = w / qtiles, i0 = (w % qtiles) * tile_q, i1 = std::min(s.q_len, i0 + tile_q);
-      const float* kb = kv_ptr(k, s, bh / s.heads, bh % s.heads);
-      const std::int64_t kend = visible(s, i1 - 1);
-      for (std::int64_t j0 = 0; j0 < kend; j0 += tile_k) {
-        const std::int64_t j1 = std::min(kend, j0 + tile_k);
-        transpose_tile(kb, j0, j1 - j0, d, kt.data());
-        for (std::int64_t i = i0; i < i1; ++i) {
-          const std::int64_t vis = std::min(j1, visible(s, i));
-          if (vis <= j0) continue;
-          score_row(q + (bh * s.q_len + i) * d, kt.data(), d, scale, row.data());
-          std::copy_n(row.data(), vis - j0, scores + (bh * s.q_len + i) * s.kv_len + j0);
-        }
-      }
-      for (std::int64_t i = i0; i < i1; ++i) {  // the mask: full rows are written
-        float* sr = scores + (bh * s.q_len + i) * s.kv_len;
-        std::fill(sr + visible(s, i), sr + s.kv_len, -INFINITY);
-      }
-    }
+    for (std::int64_t w = 0; w < s.batch * s.heads * qtiles; ++w)
+      naive_scores_tile(q, k, scores, s, w / qtiles, (w % qtiles) * tile_q, scale, kt.data(), row.data());
   }
   // 2. softmax in place over full rows (masked entries become 0): 3 reads + 1 write per score
   softmax_kernel(scores, scores, rows, s.kv_len);
@@ -186,11 +257,7 @@ void attention_naive_kernel(const float* q, const float* k, const float* v, floa
   for (std::int64_t r = 0; r < rows; ++r) {
     const std::int64_t bh = r / s.q_len;
     const float* vb = kv_ptr(v, s, bh / s.heads, bh % s.heads);
-    const float* sr = scores + r * s.kv_len;
-    float* o = out + r * d;
-    std::fill_n(o, d, 0.0f);
-    const std::int64_t vis = visible(s, r % s.q_len);
-    for (std::int64_t j = 0; j < vis; ++j) axpy(o, vb + j * d, sr[j], d);
+    pv_row(vb, scores + r * s.kv_len, out + r * d, visible(s, r % s.q_len), d);
   }
 }
 

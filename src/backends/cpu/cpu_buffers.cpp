@@ -7,7 +7,12 @@
 #include <sys/mman.h>
 #endif
 
+#include <fmt/format.h>
+
 #include "backends/cpu/cpu_detect.hpp"
+#ifdef ROOFLINE_HAVE_OPENBLAS
+#include <cblas.h>
+#endif
 #ifdef ROOFLINE_HAVE_OPENMP
 #include <omp.h>
 #endif
@@ -21,6 +26,27 @@ int worker_threads() {
 #else
   (void)cores;
   return 1;
+#endif
+}
+
+std::string openblas_version() {
+#ifdef ROOFLINE_HAVE_OPENBLAS
+  std::string v = OPENBLAS_VERSION;  // " OpenBLAS 0.3.21 "
+  v.erase(0, v.find_first_not_of(' '));
+  v.erase(v.find_last_not_of(' ') + 1);
+  return v;
+#else
+  return "OpenBLAS (not built in)";
+#endif
+}
+
+std::string openblas_threading(int threads) {
+#ifdef ROOFLINE_HAVE_OPENBLAS
+  const int p = openblas_get_parallel();
+  const char* kind = p == 2 ? "OpenMP build" : p == 1 ? "pthreads build" : "sequential build";
+  return fmt::format("{} threads, {}", p == 0 ? 1 : threads, kind);
+#else
+  return fmt::format("{} threads", threads);
 #endif
 }
 

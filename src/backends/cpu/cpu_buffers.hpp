@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <memory>
 #include <new>
+#include <string>
 
 namespace roofline::cpu {
 
@@ -42,6 +43,15 @@ void advise_huge_pages(void* p, std::size_t bytes);
 
 /// Threads the probes and kernels use: the physical cores (detected), capped by OMP_NUM_THREADS.
 int worker_threads();
+
+/// OpenBLAS's version as its header states it ("OpenBLAS 0.3.21"), trimmed; "OpenBLAS (not built in)".
+std::string openblas_version();
+
+/// "16 threads, OpenMP build": the threads an OpenBLAS call uses and how the library was built
+/// (openblas_get_parallel: 0 sequential, 1 pthreads, 2 OpenMP). A pthreads build keeps its workers
+/// spinning after a call (OPENBLAS_THREAD_TIMEOUT, read when the library loads), beside the next
+/// OpenMP op's threads; the OpenMP build shares libgomp's pool with them.
+std::string openblas_threading(int threads);
 
 /// Fills x[0..n) with uniform values in [lo, hi) from a splitmix64 stream (parallel, reproducible
 /// for a given seed). With lo > 0 or hi < 0 no value is zero.

@@ -209,11 +209,8 @@ compute_result measure_gemm(const std::string& precision, std::int64_t n, const 
   c.spread = r.spread;
   c.repeats = r.repeats;
   c.verified = true;
-  std::string version = OPENBLAS_VERSION;  // " OpenBLAS 0.3.21 "
-  version.erase(0, version.find_first_not_of(' '));
-  version.erase(version.find_last_not_of(' ') + 1);
-  c.method = fmt::format("{} ({}), row-major NN, random inputs in [-1,1), {} threads, FLOPs = 2n^3",
-                         fp32 ? "cblas_sgemm" : "cblas_dgemm", version, threads);
+  c.method = fmt::format("{} ({}), row-major NN, random inputs in [-1,1), {}, FLOPs = 2n^3",
+                         fp32 ? "cblas_sgemm" : "cblas_dgemm", openblas_version(), openblas_threading(threads));
   return c;
 #endif
 }

@@ -186,6 +186,14 @@ void embedding_kernel(const float* __restrict table, const std::int32_t* __restr
 
 void gemm_kernel(const float* a, const float* b, float* c, std::int64_t m, std::int64_t n, std::int64_t k) {
 #ifdef ROOFLINE_HAVE_OPENBLAS
+  if (m == 1) {
+    // One row (decode at batch 1): c = a·B is a matrix-vector product, c = Bᵀ·a. OpenBLAS's sgemm
+    // takes no GEMV path at M = 1 before 0.3.27 and streams B at about half the DRAM roof there;
+    // its sgemv reads B once at the streaming rate.
+    cblas_sgemv(CblasRowMajor, CblasTrans, static_cast<int>(k), static_cast<int>(n), 1.0f, b, static_cast<int>(n), a, 1,
+                0.0f, c, 1);
+    return;
+  }
   cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, static_cast<int>(m), static_cast<int>(n), static_cast<int>(k),
               1.0f, a, static_cast<int>(k), b, static_cast<int>(n), 0.0f, c, static_cast<int>(n));
 #else

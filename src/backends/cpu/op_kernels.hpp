@@ -12,7 +12,7 @@
 //                   x and y may alias (in place)
 //   rope            rotate-half rotary embedding (Su et al. 2021; HF Llama apply_rotary_pos_emb)
 //   embedding       out[r] = table[ids[r]]
-//   gemm            C[m×n] = A[m×k]·B[k×n] through OpenBLAS cblas_sgemm
+//   gemm            C[m×n] = A[m×k]·B[k×n] through OpenBLAS cblas_sgemm (m = 1: cblas_sgemv, C = Bᵀ·A)
 // Attention (attention_kernels.cpp): q [batch, heads, q_len, head_dim], k/v [batch, kv_heads,
 // kv_len, head_dim] (GQA: head h reads kv head h / (heads / kv_heads)), out like q; scale
 // 1/sqrt(head_dim); causal: query i sits at position kv_len − q_len + i and sees keys ≤ it.
@@ -49,8 +49,13 @@ struct attention_shape {
   std::int64_t batch = 1, heads = 1, kv_heads = 1, head_dim = 64, q_len = 1, kv_len = 1;
   bool causal = true;
 };
-/// One query per (batch, head) against the whole cache (q_len must be 1).
-void attention_decode_kernel(const float* q, const float* k, const float* v, float* out, const attention_shape& s);
+/// Decode (q_len = 1), split-KV: each (batch, kv head, key range) item reads its K and V tiles once
+/// for all heads / kv_heads query heads of the group (GQA), keeps a running max, sum and P·V per head
+/// (online softmax, Milakov & Gimelshein 2018), and the ranges are combined by their maxima (the
+/// flash-decoding reduction, Dao et al. 2023). splits ≤ 0: enough items for two per thread, each range
+/// at least one 64-key tile; splits > 0 forces that many ranges (tests).
+void attention_decode_kernel(const float* q, const float* k, const float* v, float* out, const attention_shape& s,
+                             std::int64_t splits = 0);
 /// Scores S = q·kᵀ·scale written to `scores` [batch, heads, q_len, kv_len] (full rows; masked
 /// entries −inf), then softmax in place over full rows, then out = P·v over the visible keys.
 void attention_naive_kernel(const float* q, const float* k, const float* v, float* scores, float* out,

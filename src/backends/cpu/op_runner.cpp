@@ -64,24 +64,14 @@ bool close(double got, double ref, double tol) { return std::abs(got - ref) <= t
 
 double silu_ref(double x) { return x / (1.0 + std::exp(-x)); }
 
-/// OpenBLAS's version as its header states it ("OpenBLAS 0.3.21"), trimmed.
-std::string openblas_version() {
-#ifdef ROOFLINE_HAVE_OPENBLAS
-  std::string v = OPENBLAS_VERSION;
-  v.erase(0, v.find_first_not_of(' '));
-  v.erase(v.find_last_not_of(' ') + 1);
-  return v;
-#else
-  return "OpenBLAS (not built in)";
-#endif
-}
-
 }  // namespace
 
 std::string cpu_implementation(const op_desc& op, int threads) {
   const std::string omp = fmt::format("OpenMP, {} threads", threads);
   switch (op.kind) {
-    case op_kind::gemm: return fmt::format("{} cblas_sgemm, row-major NN, {} threads", openblas_version(), threads);
+    case op_kind::gemm:
+      return op.m == 1 ? fmt::format("{} cblas_sgemv, row-major B transposed (c = Bᵀ·a), {}", openblas_version(), openblas_threading(threads))
+                       : fmt::format("{} cblas_sgemm, row-major NN, {}", openblas_version(), openblas_threading(threads));
     case op_kind::add: return fmt::format("roofline cpu add (omp simd, one pass; {})", omp);
     case op_kind::mul: return fmt::format("roofline cpu mul (omp simd, one pass; {})", omp);
     case op_kind::silu_mul: return fmt::format("roofline cpu silu_mul (fused SwiGLU, fast exp, one pass; {})", omp);
@@ -96,7 +86,7 @@ std::string cpu_implementation(const op_desc& op, int threads) {
     case op_kind::rope: return fmt::format("roofline cpu rope (cos/sin tables as inputs, in place; {})", omp);
     case op_kind::embedding: return fmt::format("roofline cpu embedding gather (row memcpy; {})", omp);
     case op_kind::attention_decode:
-      return fmt::format("roofline cpu decode attention (scores of one (batch, head) per thread in a thread-local buffer, fp32; {})", omp);
+      return fmt::format("roofline cpu decode attention (split-KV, the query heads of a KV head together, online softmax, fp32; {})", omp);
     case op_kind::attention_naive:
       return fmt::format("roofline cpu naive attention (scores materialised, then softmax, then P·V; {})", omp);
     case op_kind::attention_fused:
@@ -272,7 +262,7 @@ op_timing run_cpu_op(const op_desc& op, const timing_options& timing, const step
           check(std::abs(*ar.at(0, c + i * n + j) - ref) <= k * 0x1.0p-24 * mag + 1e-30, op, fmt::format("C[{},{}]", i, j));
         }
       };
-      note += "; OpenBLAS cblas_sgemm";
+      note += m == 1 ? "; OpenBLAS cblas_sgemv" : "; OpenBLAS cblas_sgemm";
       break;
 #endif
     }
