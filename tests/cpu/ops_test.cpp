@@ -1,6 +1,7 @@
 // Op kernels against straightforward references on small random inputs, and run_op end to end.
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cmath>
 #include <vector>
 
@@ -139,18 +140,25 @@ TEST(CpuOps, FusedAttentionEqualsNaive) {
 }
 
 TEST(CpuOps, DecodeAttentionEqualsFusedWithOneQuery) {
-  attention_shape s;
-  s.batch = 3, s.heads = 8, s.kv_heads = 2, s.head_dim = 32, s.q_len = 1, s.kv_len = 200, s.causal = false;
-  const auto q = rnd(s.batch * s.heads * s.head_dim, 14);
-  const auto k = rnd(s.batch * s.kv_heads * s.kv_len * s.head_dim, 15);
-  const auto v = rnd(s.batch * s.kv_heads * s.kv_len * s.head_dim, 16);
-  std::vector<float> o2(q.size());
-  attention_fused_kernel(q.data(), k.data(), v.data(), o2.data(), s);
-  // Automatic split count, one range, and ranges of 67 and 29 keys (partial 64-key tiles).
-  for (const std::int64_t splits : {0, 1, 3, 7}) {
-    std::vector<float> o1(q.size(), std::nanf(""));
-    attention_decode_kernel(q.data(), k.data(), v.data(), o1.data(), s, splits);
-    for (std::size_t i = 0; i < o1.size(); ++i) ASSERT_NEAR(o1[i], o2[i], 1e-5) << "splits " << splits << ", element " << i;
+  // GQA groups of 4 heads (one partial block of 8 lanes), and of 12 heads with head_dim 20 (a full
+  // and a partial head block, two full and one partial block of 8 columns).
+  for (const auto& [heads, kv_heads, head_dim] :
+       {std::array<std::int64_t, 3>{8, 2, 32}, std::array<std::int64_t, 3>{12, 1, 20}}) {
+    attention_shape s;
+    s.batch = 3, s.heads = heads, s.kv_heads = kv_heads, s.head_dim = head_dim, s.q_len = 1, s.kv_len = 200,
+    s.causal = false;
+    const auto q = rnd(s.batch * s.heads * s.head_dim, 14);
+    const auto k = rnd(s.batch * s.kv_heads * s.kv_len * s.head_dim, 15);
+    const auto v = rnd(s.batch * s.kv_heads * s.kv_len * s.head_dim, 16);
+    std::vector<float> o2(q.size());
+    attention_fused_kernel(q.data(), k.data(), v.data(), o2.data(), s);
+    // Automatic split count, one range, and ranges of 67 and 29 keys (partial 64-key tiles).
+    for (const std::int64_t splits : {0, 1, 3, 7}) {
+      std::vector<float> o1(q.size(), std::nanf(""));
+      attention_decode_kernel(q.data(), k.data(), v.data(), o1.data(), s, splits);
+      for (std::size_t i = 0; i < o1.size(); ++i)
+        ASSERT_NEAR(o1[i], o2[i], 1e-5) << "heads " << heads << ", splits " << splits << ", element " << i;
+    }
   }
 }
 

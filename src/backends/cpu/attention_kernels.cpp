@@ -60,17 +60,6 @@ ROOFLINE_INLINE void score_row(const float* __restrict q, const float* __restric
   for (std::int64_t jj = 0; jj < tile_k; ++jj) out[jj] = acc[jj] * scale;
 }
 
-/// x[j] <- e^(x[j] − m), returns Σ x[j] (vectorised).
-ROOFLINE_INLINE float exp_and_sum(float* x, std::int64_t n, float m) {
-  float sum = 0;
-#pragma omp simd reduction(+ : sum)
-  for (std::int64_t j = 0; j < n; ++j) {
-    x[j] = fast_expf(x[j] - m);
-    sum += x[j];
-  }
-  return sum;
-}
-
 /// Last key index (exclusive) query i may see.
 inline std::int64_t visible(const attention_shape& s, std::int64_t i) {
   return s.causal ? std::min(s.kv_len, s.kv_len - s.q_len + i + 1) : s.kv_len;
@@ -125,37 +114,85 @@ ROOFLINE_TILE_KERNEL void fused_tile(const float* q, const float* k, const float
   }
 }
 
+constexpr std::int64_t head_block = 8;  // query heads of a GQA group handled as one vector
+
 /// One decode item: (batch, kv head) grp = w / splits, keys [sp·chunk, (sp+1)·chunk) with sp = w % splits,
-/// for the g query heads of the group; writes their running max m[g], sum l[g] and P·V acc[g·d].
+/// for the g query heads of the group, 8 at a time across the vector lanes: scores S[key][head] =
+/// k_key · q_head (queries transposed once, so a key row is read once for all heads: no transpose of
+/// K, no horizontal sums), online softmax per head, and P·V with 8 columns × 8 heads of the
+/// accumulator held in registers across a key tile. Writes the heads' running max m[g], sum l[g] and
+/// P·V acc[g·d] (head-major). Work buffers: qt and acc of d·8 floats, p of 64·8.
 ROOFLINE_TILE_KERNEL void decode_item(const float* q, const float* k, const float* v, const attention_shape& s,
                                       std::int64_t w, std::int64_t splits, std::int64_t chunk, std::int64_t g, float scale,
-                                      float* m, float* l, float* acc, float* kt, float* sc) {
+                                      float* m_out, float* l_out, float* acc_out, float* qt, float* p, float* acc) {
+  constexpr std::int64_t hb = head_block;
   const std::int64_t d = s.head_dim, kvh = std::max<std::int64_t>(1, s.kv_heads);
   const std::int64_t grp = w / splits, sp = w % splits;
   const std::int64_t b = grp / kvh, h0 = (grp % kvh) * g;  // first query head of the group
   const float* kb = kv_ptr(k, s, b, h0);
   const float* vb = kv_ptr(v, s, b, h0);
-  const float* qg = q + (b * s.heads + h0) * d;
-  std::fill_n(m, g, -INFINITY);
-  std::fill_n(l, g, 0.0f);
-  std::fill_n(acc, g * d, 0.0f);
-  const std::int64_t j_end = std::min(s.kv_len, (sp + 1) * chunk);
-  for (std::int64_t j0 = sp * chunk; j0 < j_end; j0 += tile_k) {
-    const std::int64_t nk = std::min(tile_k, j_end - j0);
-    transpose_tile(kb, j0, nk, d, kt);  // the tile is read once for the g query heads
-    for (std::int64_t i = 0; i < g; ++i) {
-      float* si = sc + i * tile_k;
-      score_row(qg + i * d, kt, d, scale, si);
-      float mx = m[i];
-      for (std::int64_t jj = 0; jj < nk; ++jj) mx = std::max(mx, si[jj]);
-      const float corr = fast_expf(m[i] - mx);
-      l[i] = l[i] * corr + exp_and_sum(si, nk, mx);
-      m[i] = mx;
-      for (std::int64_t c = 0; c < d; ++c) acc[i * d + c] *= corr;
+  const std::int64_t j_begin = sp * chunk, j_end = std::min(s.kv_len, (sp + 1) * chunk);
+  for (std::int64_t i0 = 0; i0 < g; i0 += hb) {
+    const std::int64_t nh = std::min(hb, g - i0);
+    for (std::int64_t c = 0; c < d; ++c)
+      for (std::int64_t i = 0; i < hb; ++i) qt[c * hb + i] = i < nh ? q[(b * s.heads + h0 + i0 + i) * d + c] * scale : 0.0f;
+    std::fill_n(acc, d * hb, 0.0f);
+    float m[hb], l[hb];
+    std::fill_n(m, hb, -INFINITY);
+    std::fill_n(l, hb, 0.0f);
+    for (std::int64_t j0 = j_begin; j0 < j_end; j0 += tile_k) {
+      const std::int64_t nk = std::min(tile_k, j_end - j0);
+      for (std::int64_t jj = 0; jj < nk; ++jj) {  // S[jj][·] = k_jj · q_·
+        const float* kr = kb + (j0 + jj) * d;
+        float sr[hb] = {};
+        for (std::int64_t c = 0; c < d; ++c) {
+          const float kc = kr[c];
+#pragma omp simd
+          for (std::int64_t i = 0; i < hb; ++i) sr[i] += kc * qt[c * hb + i];
+        }
+#pragma omp simd
+        for (std::int64_t i = 0; i < hb; ++i) p[jj * hb + i] = sr[i];
+      }
+      float mx[hb], sum[hb] = {}, corr[hb];
+      std::copy_n(m, hb, mx);
+      for (std::int64_t jj = 0; jj < nk; ++jj)
+#pragma omp simd
+        for (std::int64_t i = 0; i < hb; ++i) mx[i] = std::max(mx[i], p[jj * hb + i]);
+      for (std::int64_t jj = 0; jj < nk; ++jj)
+#pragma omp simd
+        for (std::int64_t i = 0; i < hb; ++i) {
+          p[jj * hb + i] = fast_expf(p[jj * hb + i] - mx[i]);
+          sum[i] += p[jj * hb + i];
+        }
+#pragma omp simd
+      for (std::int64_t i = 0; i < hb; ++i) {
+        corr[i] = fast_expf(m[i] - mx[i]);
+        l[i] = l[i] * corr[i] + sum[i];
+        m[i] = mx[i];
+      }
+      for (std::int64_t c0 = 0; c0 < d; c0 += 8) {  // acc[c][·] = corr·acc[c][·] + Σ_jj v[jj][c] · P[jj][·]
+        const std::int64_t cn = std::min<std::int64_t>(8, d - c0);
+        float a[8][hb];
+        for (std::int64_t cc = 0; cc < 8; ++cc)
+#pragma omp simd
+          for (std::int64_t i = 0; i < hb; ++i) a[cc][i] = cc < cn ? acc[(c0 + cc) * hb + i] * corr[i] : 0.0f;
+        for (std::int64_t jj = 0; jj < nk; ++jj) {
+          const float* vr = vb + (j0 + jj) * d + c0;
+          for (std::int64_t cc = 0; cc < 8; ++cc) {
+            const float vc = cc < cn ? vr[cc] : 0.0f;
+#pragma omp simd
+            for (std::int64_t i = 0; i < hb; ++i) a[cc][i] += vc * p[jj * hb + i];
+          }
+        }
+        for (std::int64_t cc = 0; cc < cn; ++cc)
+#pragma omp simd
+          for (std::int64_t i = 0; i < hb; ++i) acc[(c0 + cc) * hb + i] = a[cc][i];
+      }
     }
-    for (std::int64_t jj = 0; jj < nk; ++jj) {  // each V row once, for the g heads
-      const float* vr = vb + (j0 + jj) * d;
-      for (std::int64_t i = 0; i < g; ++i) axpy(acc + i * d, vr, sc[i * tile_k + jj], d);
+    for (std::int64_t i = 0; i < nh; ++i) {
+      m_out[i0 + i] = m[i];
+      l_out[i0 + i] = l[i];
+      for (std::int64_t c = 0; c < d; ++c) acc_out[(i0 + i) * d + c] = acc[c * hb + i];
     }
   }
 }
@@ -211,11 +248,12 @@ void attention_decode_kernel(const float* q, const float* k, const float* v, flo
   std::vector<float> pm(static_cast<std::size_t>(groups * splits * g)), pl(pm.size()), pacc(pm.size() * d);
 #pragma omp parallel
   {
-    std::vector<float> kt(static_cast<std::size_t>(d * tile_k), 0.0f), sc(static_cast<std::size_t>(g * tile_k));
+    std::vector<float> qt(static_cast<std::size_t>(d * head_block)), pt(static_cast<std::size_t>(tile_k * head_block)),
+        acc(qt.size());
 #pragma omp for schedule(static)
     for (std::int64_t w = 0; w < groups * splits; ++w)
       decode_item(q, k, v, s, w, splits, chunk, g, scale, pm.data() + w * g, pl.data() + w * g, pacc.data() + w * g * d,
-                  kt.data(), sc.data());
+                  qt.data(), pt.data(), acc.data());
     // Combine the splits: o = Σ_s e^(m_s − M) acc_s / Σ_s e^(m_s − M) l_s, M = max_s m_s.
 #pragma omp for schedule(static)
     for (std::int64_t x = 0; x < groups * g; ++x) {
