@@ -62,7 +62,7 @@ void judge_plausibility(op_result& r, const roofline_summary& roofs, std::option
 /// After measurement: "stop: at the roof" when roof_fraction ≥ 0.9 (within ~10%); "launch-bound"
 /// when the measured time is under 2 × the launch floor and the roof time is below the floor;
 /// otherwise the advice is kept.
-void refresh_advice(op_result& r, const roofline_summary& roofs);
+void refresh_advice(op_result& r, const roofline_summary& roofs, const std::string& device_kind = "cuda");
 
 /// A user kernel placed on the roofline (`roofline place`).
 struct kernel_placement {

@@ -13,7 +13,7 @@ void analyse(results& r) {
     if (usable_as_roof(b) && (!fastest || b.bytes_per_s > *fastest)) fastest = b.bytes_per_s;
   for (auto& op : r.ops) {
     judge_plausibility(op, r.roofline, fastest);
-    refresh_advice(op, r.roofline);
+    refresh_advice(op, r.roofline, r.device.kind);
   }
   json a = r.analysis.is_object() ? r.analysis : json::object();
   a["roofline_gaps"] = roofline_gaps(r.roofline);

@@ -3,6 +3,9 @@
 #include <cmath>
 #include <fmt/format.h>
 
+#include <string>
+#include <vector>
+
 #include "roofline/analysis.hpp"
 #include "roofline/error.hpp"
 #include "roofline/latency.hpp"
@@ -139,7 +142,18 @@ void judge_plausibility(op_result& r, const roofline_summary& roofs, std::option
   r.advice = "none: a physically impossible measurement (" + what + "); find which cause applies first";
 }
 
-void refresh_advice(op_result& r, const roofline_summary& roofs) {
+void refresh_advice(op_result& r, const roofline_summary& roofs, const std::string& device_kind) {
+  // A CPU step has no kernels to capture in a graph: its floor is the parallel region's fork and join.
+  const bool cpu = device_kind == "cpu";
+  auto either = [cpu](const char* last) {
+    std::vector<std::string> fixes{"fuse it with its neighbours"};
+    if (!cpu) fixes.emplace_back("capture the step in a CUDA graph");
+    if (last) fixes.emplace_back(last);
+    std::string s;
+    for (std::size_t i = 0; i < fixes.size(); ++i)
+      s += (i == 0 ? "" : i + 1 == fixes.size() ? (fixes.size() > 2 ? ", or " : " or ") : ", ") + fixes[i];
+    return s;
+  };
   if (!r.plausible) return;  // judge_plausibility's advice stands
   const auto f = roof_fraction(r, roofs);
   if (!f) return;
@@ -155,15 +169,14 @@ void refresh_advice(op_result& r, const roofline_summary& roofs) {
   const double roof = roof_time(r.flops, r.bytes, pick(roofs));
   if (r.bound == "latency") {
     r.advice = fmt::format("latency-bound: {:.1f} µs measured vs {:.2f} µs at the roof ({:.1f} µs predicted with the "
-                           "per-kernel floor and memory latency); fuse it with its neighbours, capture the step in a "
-                           "CUDA graph, or raise the batch",
-                           *r.measured_s * 1e6, roof * 1e6, r.predicted_s * 1e6);
+                           "{} floor and memory latency); {}",
+                           *r.measured_s * 1e6, roof * 1e6, r.predicted_s * 1e6, cpu ? "parallel-region" : "per-kernel",
+                           either("raise the batch"));
     return;
   }
   if (r.launch_floor_s && *r.launch_floor_s > 0 && roof < *r.launch_floor_s && *r.measured_s < 2.0 * *r.launch_floor_s)
-    r.advice = fmt::format("launch-bound: {:.1f} µs measured vs {:.1f} µs launch floor and {:.2f} µs at the roof; "
-                           "fuse it with its neighbours or capture the step in a CUDA graph",
-                           *r.measured_s * 1e6, *r.launch_floor_s * 1e6, roof * 1e6);
+    r.advice = fmt::format("launch-bound: {:.1f} µs measured vs {:.1f} µs launch floor and {:.2f} µs at the roof; {}",
+                           *r.measured_s * 1e6, *r.launch_floor_s * 1e6, roof * 1e6, either(nullptr));
 }
 
 std::vector<std::string> above_roof_causes() {

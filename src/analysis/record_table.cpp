@@ -57,7 +57,9 @@ void gemm_row(const results& r, std::vector<record_row>& rows, const std::string
     row.expected_note = "70–85% of nominal";
     if (p) row.expected_low = usual_compute_low * p->flops_per_s, row.expected_high = usual_compute_high * p->flops_per_s;
   } else {
-    row.expected_note = "no usual range: a small GEMM is dominated by wave quantization and launch";
+    row.expected_note = r.device.kind == "cpu"
+                            ? "no usual range: a small GEMM is dominated by packing, edge blocks and thread start-up"
+                            : "no usual range: a small GEMM is dominated by wave quantization and launch";
   }
   if (c) row.measured = c->flops_per_s;
   else row.measured_note = why_missing(r, {"gemm", precision}, sizes_run(r, precision));

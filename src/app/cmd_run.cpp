@@ -109,7 +109,8 @@ void add_common(CLI::App* sub, run_options& opt) {
       ->check(CLI::Range(1, 20))->capture_default_str();
   sub->add_option("--memory", opt.memory, "CPU DRAM configuration the machine cannot tell, e.g. \"12 x DDR5-4800\"");
   sub->add_option("--uarch", opt.uarch, "CPU microarchitecture when detection cannot tell (zen4, sky_lake, ...)");
-  sub->add_option("--threads", opt.threads, "CPU: OpenMP/OpenBLAS threads for the whole run (default: one per core)");
+  sub->add_option("--threads", opt.threads, "CPU: OpenMP/OpenBLAS threads for the whole run (default: one per core)")
+      ->check(CLI::PositiveNumber);
 }
 
 /// The flags only a fleet run (started by mpirun) reads, on `run` and `measure` alike.

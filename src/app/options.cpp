@@ -62,7 +62,18 @@ std::optional<command_roofs> resolve_roofs(const roofs_request& q) {
     r.precision = q.precision.empty() ? main_precision(*r.file) : q.precision;
     r.source = q.results_file + " (" + r.file->device.name + ")";
   } else if (!q.device.empty()) {
-    r.nominal = gpu_nominal(q.device);
+    if (q.device == "cpu" || q.device == "auto" || q.device.rfind("cuda", 0) == 0)
+      throw input_error("", "--device",
+                        "'" + q.device + "' names a device of this machine; here --device names a GPU of the spec table "
+                        "(roofline spec --list). For this machine's own roofs use --results out/results.json from "
+                        "`roofline run` or `roofline measure`");
+    try {
+      r.nominal = gpu_nominal(q.device);
+    } catch (const input_error& e) {  // the spec table's matcher names its argument NAME
+      const std::string what = e.what(), prefix = e.field() + ": ";
+      if (e.field() != "NAME") throw;
+      throw input_error(e.file(), "--device", what.rfind(prefix, 0) == 0 ? what.substr(prefix.size()) : what);
+    }
     r.device_kind = "cuda";
     r.precision = q.precision.empty() ? default_precision(r.device_kind) : q.precision;
     r.source = r.nominal.device_name + " (spec table)";

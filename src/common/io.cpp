@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -43,19 +44,32 @@ void prepare_output_dir(const std::string& dir, const std::string& field) {
   if (::access(dir.c_str(), W_OK) != 0) throw input_error(dir, field, "directory is not writable");
 }
 
+namespace {
+/// Whether an entry can be made in the existing directory `dir`: makes a uniquely named
+/// subdirectory and removes it again. access(W_OK) is no test for root, to whom it says yes
+/// everywhere, /proc included (where every mkdir then fails).
+bool can_create_in(const fs::path& dir) {
+  std::string name = (dir / ".roofline-write-check-XXXXXX").string();
+  if (::mkdtemp(name.data()) == nullptr) return false;
+  ::rmdir(name.c_str());
+  return true;
+}
+}  // namespace
+
 void check_output_dir(const std::string& dir, const std::string& field) {
   std::error_code ec;
   if (dir.empty()) throw input_error(dir, field, "empty directory name");
   fs::path p = fs::absolute(dir, ec);
   if (fs::exists(p, ec)) {
     if (!fs::is_directory(p, ec)) throw input_error(dir, field, "exists and is not a directory");
-    if (::access(p.c_str(), W_OK) != 0) throw input_error(dir, field, "directory is not writable");
+    if (::access(p.c_str(), W_OK) != 0 || !can_create_in(p)) throw input_error(dir, field, "directory is not writable");
     return;
   }
   for (fs::path a = p.parent_path(); !a.empty(); a = a.parent_path()) {
     if (fs::exists(a, ec)) {
       if (!fs::is_directory(a, ec)) throw input_error(dir, field, a.string() + " exists and is not a directory");
-      if (::access(a.c_str(), W_OK) != 0) throw input_error(dir, field, "cannot create it: " + a.string() + " is not writable");
+      if (::access(a.c_str(), W_OK) != 0 || !can_create_in(a))
+        throw input_error(dir, field, "cannot create it: " + a.string() + " is not writable");
       return;
     }
     if (a == a.parent_path()) break;

@@ -323,7 +323,7 @@ section mfu_section(const results& r) {
   }
   s.bullets(items);
   render_into<decode_mfu>(s, r, "mfu", items.empty() ? "Not computed (no decode ops and no analysis.mfu in the results)." : "");
-  s.para("MFU = model FLOPs ÷ time ÷ (nominal dense peak × GPUs); HFU also counts recomputed FLOPs "
+  s.para("MFU = model FLOPs ÷ time ÷ (nominal dense peak × devices); HFU also counts recomputed FLOPs "
          "(PaLM, Chowdhery et al. 2022, appendix B).");
   return s;
 }

@@ -75,6 +75,28 @@ TEST(PlaceOp, AnOpWithin10PercentOfTheRoofIsToldToStop) {
   EXPECT_EQ(r.advice, "fuse");
 }
 
+TEST(PlaceOp, LatencyAdviceNamesNoCudaGraphOnTheCpu) {
+  // A latency-bound 64 KB add measured at 20 µs against a 0.01 µs roof: on a GPU the advice offers
+  // a CUDA graph, on a CPU (whose floor is the parallel region's fork and join) it does not.
+  op_desc add;
+  add.name = "residual_add";
+  add.kind = op_kind::add;
+  add.flops = 16384;
+  add.bytes_read = 2 * 16384 * 2;
+  add.bytes_written = 16384 * 2;
+  for (const char* kind : {"cuda", "cpu"}) {
+    op_result r = place_op(add, h200_roofs(), 0);
+    r.bound = "latency";
+    r.predicted_s = 2e-6;
+    r.measured_s = 20e-6;
+    refresh_advice(r, h200_roofs(), kind);
+    EXPECT_EQ(r.advice.rfind("latency-bound: 20.0 µs measured", 0), 0u) << r.advice;
+    EXPECT_EQ(r.advice.find("CUDA graph") != std::string::npos, std::string(kind) == "cuda") << kind << ": " << r.advice;
+    EXPECT_NE(r.advice.find(std::string(kind) == "cpu" ? "parallel-region floor" : "per-kernel floor"), std::string::npos) << r.advice;
+    EXPECT_NE(r.advice.find("or raise the batch"), std::string::npos) << r.advice;
+  }
+}
+
 TEST(PlaceKernel, BandwidthBoundKernel) {
   // 1 GFLOP over 10 GB in 5 ms: 0.1 FLOP/B, 2 TB/s; the roof (4.3 TB/s) would take 2.33 ms → 46.5%.
   const kernel_placement k = place_kernel(1e9, 1e10, 5e-3, h200_roofs());

@@ -211,6 +211,18 @@ TEST(BadInput, UnwritableOutExitsTwo) {
   fs::remove_all(d);
 }
 
+TEST(BadInput, OutWhereNothingCanBeCreatedFailsBeforeMeasuring) {
+  // /proc refuses every mkdir, also root's (whom access(W_OK) tells otherwise): the check must
+  // fail before the first probe, not after the whole measurement.
+  if (!fs::is_directory("/proc")) GTEST_SKIP() << "no /proc";
+  for (const char* cmd : {"run --device cpu --quick --out /proc/roofline-out", "measure --device cpu --quick --out /proc/roofline-out"}) {
+    const auto r = run_cli(cmd);
+    EXPECT_EQ(r.code, 2) << cmd << ": " << r.err;
+    EXPECT_NE(last_line(r.err).find("--out"), std::string::npos) << r.err;
+    EXPECT_EQ(r.err.find("%]"), std::string::npos) << cmd << " started measuring first:\n" << r.err;
+  }
+}
+
 TEST(BadInput, OnlySelectingNothingOnThisDeviceIsAnInputErrorAndCreatesNothing) {
   const fs::path d = fresh_dir("onlynothing");
   const auto r = run_cli("measure --device cpu --quick --only gemm/bf16 --out " + d.string());

@@ -47,6 +47,26 @@ TEST(Vocabulary, AMissSuggestsTheClosestNames) {
   EXPECT_NE(several.err.find("matches several"), std::string::npos) << several.err;
 }
 
+TEST(Vocabulary, DeviceOfTheCalculatorsNamesAGpuAndSaysSo) {
+  // --device in ops/mfu/place names a GPU of the spec table: "cpu" is pointed to --results, and an
+  // unknown GPU is reported under --device (the matcher's own field is NAME, as in `spec NAME`).
+  const auto cpu = run("ops --model tinyllama-1.1b --phase decode --device cpu");
+  EXPECT_EQ(cpu.code, 2);
+  EXPECT_NE(cpu.err.find("--device: 'cpu' names a device of this machine"), std::string::npos) << cpu.err;
+  EXPECT_NE(cpu.err.find("--results"), std::string::npos) << cpu.err;
+  const auto gpu = run("mfu --model tinyllama-1.1b --phase decode --tpot 0.025 --device h300");
+  EXPECT_EQ(gpu.code, 2);
+  EXPECT_NE(gpu.err.find("--device: unknown GPU 'h300'"), std::string::npos) << gpu.err;
+  EXPECT_EQ(gpu.err.find("NAME"), std::string::npos) << gpu.err;
+}
+
+TEST(Vocabulary, ThreadsZeroIsRefused) {
+  const auto r = run("run --device cpu --quick --threads 0 --out /tmp/roofline-threads-zero");
+  EXPECT_EQ(r.code, 2) << r.err;
+  EXPECT_NE(r.err.find("--threads"), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists("/tmp/roofline-threads-zero"));
+}
+
 TEST(Vocabulary, AMissingFileIsReportedAsSuch) {
   const auto r = run("ops --model /nonexistent/config.json --phase decode");
   EXPECT_EQ(r.code, 2);

@@ -47,17 +47,25 @@ ROOFLINE_INLINE void transpose_tile(const float* __restrict k, std::int64_t j0, 
     for (std::int64_t c = 0; c < d; ++c) kt[c * tile_k + jj] = k[(j0 + jj) * d + c];
 }
 
-/// out[jj] = scale · q·k_(j0+jj) for jj < tile_k (entries past the tile's keys are garbage-free zeros).
-ROOFLINE_INLINE void score_row(const float* __restrict q, const float* __restrict kt, std::int64_t d, float scale,
-                                    float* __restrict out) {
-  float acc[tile_k] = {};
+/// out[w] = scale · Σ_c x[c] · m[c·W + w] for w < W: a vector times a d × W row-major matrix, one
+/// broadcast of x[c] against a row of W lanes per step (no horizontal sums).
+template <std::int64_t W>
+ROOFLINE_INLINE void vec_mat(const float* __restrict x, const float* __restrict m, std::int64_t d, float scale,
+                             float* __restrict out) {
+  float acc[W] = {};
   for (std::int64_t c = 0; c < d; ++c) {
-    const float qc = q[c];
+    const float xc = x[c];
 #pragma omp simd
-    for (std::int64_t jj = 0; jj < tile_k; ++jj) acc[jj] += qc * kt[c * tile_k + jj];
+    for (std::int64_t w = 0; w < W; ++w) acc[w] += xc * m[c * W + w];
   }
 #pragma omp simd
-  for (std::int64_t jj = 0; jj < tile_k; ++jj) out[jj] = acc[jj] * scale;
+  for (std::int64_t w = 0; w < W; ++w) out[w] = acc[w] * scale;
+}
+
+/// out[jj] = scale · q·k_(j0+jj) for jj < tile_k against a transposed key tile (entries past the
+/// tile's keys are garbage-free zeros).
+ROOFLINE_INLINE void score_row(const float* q, const float* kt, std::int64_t d, float scale, float* out) {
+  vec_mat<tile_k>(q, kt, d, scale, out);
 }
 
 /// Last key index (exclusive) query i may see.
@@ -142,17 +150,8 @@ ROOFLINE_TILE_KERNEL void decode_item(const float* q, const float* k, const floa
     std::fill_n(l, hb, 0.0f);
     for (std::int64_t j0 = j_begin; j0 < j_end; j0 += tile_k) {
       const std::int64_t nk = std::min(tile_k, j_end - j0);
-      for (std::int64_t jj = 0; jj < nk; ++jj) {  // S[jj][·] = k_jj · q_·
-        const float* kr = kb + (j0 + jj) * d;
-        float sr[hb] = {};
-        for (std::int64_t c = 0; c < d; ++c) {
-          const float kc = kr[c];
-#pragma omp simd
-          for (std::int64_t i = 0; i < hb; ++i) sr[i] += kc * qt[c * hb + i];
-        }
-#pragma omp simd
-        for (std::int64_t i = 0; i < hb; ++i) p[jj * hb + i] = sr[i];
-      }
+      for (std::int64_t jj = 0; jj < nk; ++jj)  // S[jj][·] = k_jj · q_· (the scale is in qt)
+        vec_mat<hb>(kb + (j0 + jj) * d, qt, d, 1.0f, p + jj * hb);
       float mx[hb], sum[hb] = {}, corr[hb];
       std::copy_n(m, hb, mx);
       for (std::int64_t jj = 0; jj < nk; ++jj)
