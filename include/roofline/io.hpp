@@ -15,6 +15,10 @@ void prepare_output_dir(const std::string& dir, const std::string& field = "--ou
 /// input_error(field) otherwise. prepare_output_dir creates it later, when there is output.
 void check_output_dir(const std::string& dir, const std::string& field = "--out");
 
+/// "DIR/{a,b,c}" for the "wrote …" line: `dir` without its trailing slashes ("cmp/" gives
+/// "cmp/{…}", not "cmp//{…}"), `files` the comma-separated names.
+std::string written_files(const std::string& dir, const std::string& files);
+
 /// Reads a whole file; throws input_error(path, "", "cannot open ...").
 std::string read_file(const std::string& path);
 

@@ -99,7 +99,7 @@ void run_place_many(const place_options& o, const command_roofs& c, const std::s
       r.ops.push_back(op);
     }
     write_files({{"place.svg", render_place_svg(r, "Your kernels on the roofline: " + source)}, {"place.csv", render_csv(rows, {"number", "name", "seconds", "flops", "bytes", "intensity", "bound"})}}, o.out);
-    std::fprintf(stderr, "roofline: wrote %s/{place.svg,place.csv}\n", o.out.c_str());
+    std::fprintf(stderr, "roofline: wrote %s\n", written_files(o.out, "place.svg,place.csv").c_str());
   }
 }
 

@@ -22,7 +22,7 @@ void add_report(CLI::App& app, context& ctx) {
     results r = load_results(*file);
     reanalyse_if_older(r);  // a 1.0 file: its analysis blocks predate the typed ones
     write_outputs(r, *out);
-    std::fprintf(stderr, "roofline: wrote %s/{results.json,report.md,roofline.svg,report.html,ops.csv}\n", out->c_str());
+    std::fprintf(stderr, "roofline: wrote %s\n", written_files(*out, "results.json,report.md,roofline.svg,report.html,ops.csv").c_str());
     std::fputs(render_summary(r, *out + "/report.html").c_str(), stdout);
     ctx.exit_code = 0;
   });
@@ -40,7 +40,7 @@ void add_compare(CLI::App& app, context& ctx) {
     check_output_dir(*out);
     const compare_side sa = load_compare_side(*a), sb = load_compare_side(*b);
     write_compare_outputs(sa, sb, *out);
-    std::fprintf(stderr, "roofline: wrote %s/{compare.md,compare.svg,compare.html}\n", out->c_str());
+    std::fprintf(stderr, "roofline: wrote %s\n", written_files(*out, "compare.md,compare.svg,compare.html").c_str());
     ctx.exit_code = 0;
   });
 }

@@ -57,7 +57,7 @@ void check_device_arg(const std::string& d) { parse_device(d); }
 
 int finish(const results& r, const std::string& out_dir) {
   write_outputs(r, out_dir);
-  std::fprintf(stderr, "[roofline 100%%] wrote %s/{results.json,report.md,roofline.svg,report.html,ops.csv}\n", out_dir.c_str());
+  std::fprintf(stderr, "[roofline 100%%] wrote %s\n", written_files(out_dir, "results.json,report.md,roofline.svg,report.html,ops.csv").c_str());
   std::fputs(render_summary(r, out_dir + "/report.html").c_str(), stdout);
   std::fflush(stdout);
   if (r.interference && r.interference->busy)

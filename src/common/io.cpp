@@ -77,6 +77,12 @@ void check_output_dir(const std::string& dir, const std::string& field) {
   throw input_error(dir, field, "no existing parent directory");
 }
 
+std::string written_files(const std::string& dir, const std::string& files) {
+  std::string d = dir;
+  while (d.size() > 1 && d.back() == '/') d.pop_back();
+  return d + "/{" + files + "}";
+}
+
 std::string read_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw input_error(path, "", "cannot open for reading");

@@ -79,7 +79,23 @@ document compare_document(const compare_side& a, const compare_side& b) {
       return c ? std::optional<double>(c->flops_per_s) : std::nullopt;
     };
     auto rate = p == "int8" ? rate_ops : rate_flops;  // int8 peaks are integer operations
-    t.rows.push_back(row3(p + " nominal peak", nom(a), nom(b), rate, "no " + p + " peak", "no " + p + " peak"));
+    const nominal_peak* pa = peak_for(a.r.nominal, p);
+    const nominal_peak* pb = peak_for(b.r.nominal, p);
+    if (pa && pb && pa->engine != pb->engine) {
+      // One side's best is its tensor cores, the other's its vector units (T4 fp64 vs A100 fp64):
+      // a ratio across engines compares two different units, so compare each engine with its like.
+      for (const char* engine : {"vector", "tensor"}) {
+        auto of = [&](const compare_side& side) -> std::optional<double> {
+          for (const auto& np : side.r.nominal.peaks)
+            if (np.precision == p && np.engine == engine && np.flops_per_s > 0) return np.flops_per_s;
+          return std::nullopt;
+        };
+        const std::string none = fmt::format("no {} {} peak", p, engine);
+        t.rows.push_back(row3(fmt::format("{} nominal peak ({})", p, engine), of(a), of(b), rate, none, none));
+      }
+    } else {
+      t.rows.push_back(row3(p + " nominal peak", nom(a), nom(b), rate, "no " + p + " peak", "no " + p + " peak"));
+    }
     if (meas(a) || meas(b))
       t.rows.push_back(row3(p + " measured compute roof", meas(a), meas(b), rate, why(a, p), why(b, p)));
   }

@@ -52,3 +52,9 @@ TEST(FuzzRegression, AnIntegerFieldOutsideItsTypeIsAnInputErrorNamingIt) {
   w["whole_step"][0]["context"] = 2048;
   EXPECT_EQ(parse_results(w.dump(), path).whole_step.at(0).context.value_or(0), 2048);
 }
+
+TEST(WrittenFiles, TheOutputListHasOneSlash) {
+  EXPECT_EQ(written_files("cmp/", "compare.md,compare.svg"), "cmp/{compare.md,compare.svg}");
+  EXPECT_EQ(written_files("out", "results.json"), "out/{results.json}");
+  EXPECT_EQ(written_files("/tmp/x//", "a"), "/tmp/x/{a}");
+}

@@ -132,6 +132,11 @@ TEST(CompareCli, T4AgainstA100FromTheSpecTable) {
   // A100 80GB SXM 2039 GB/s ÷ T4 320 GB/s = 6.37
   const double bw = std::stod(ratio_cell(md, "memory bandwidth, nominal"));
   EXPECT_NEAR(bw, 6.37, 0.1);
+  // fp64: the T4 has vector units only, the A100 tensor cores too; vector is compared with vector
+  // (A100 9.7 TFLOP/s ÷ T4 0.25 TFLOP/s ≈ 38), never the A100's tensor fp64 with the T4's vector.
+  EXPECT_EQ(md.find("| fp64 nominal peak |"), std::string::npos) << md;
+  EXPECT_NEAR(std::stod(ratio_cell(md, "fp64 nominal peak (vector)")), 38, 2);
+  EXPECT_NE(md.find("no fp64 tensor peak"), std::string::npos) << md;
 }
 
 }  // namespace
