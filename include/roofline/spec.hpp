@@ -29,8 +29,9 @@ std::vector<std::string> load_device_table_names(const std::string& dir);
 std::string match_gpu_name(const std::string& name);
 
 /// Nominal roofs of a table GPU, every peak with its formula and factors (dense peaks; sparse ones
-/// only as nominal_peak::sparse_flops_per_s). Throws input_error as match_gpu_name.
-nominal_roofs gpu_nominal(const std::string& name);
+/// only as nominal_peak::sparse_flops_per_s). Throws input_error as match_gpu_name, naming `field`
+/// (the command-line argument the name came from).
+nominal_roofs gpu_nominal(const std::string& name, const std::string& field = "NAME");
 
 /// What a table GPU's datasheet prints (dense figures), to check the derivation against. These
 /// numbers are never used as peaks. `notes` are the table's (field, text) notes on datasheet

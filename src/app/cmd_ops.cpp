@@ -88,7 +88,7 @@ std::optional<tp_allreduce_plan> tp_plan(const ops_options& o, const model_confi
   } else if (busbw > 0) {
     source = fmt::format("--tp-busbw {} GB/s", o.tp_busbw_gb);
   } else if (!o.device.empty()) {
-    const auto link = fleet::nominal_link(gpu_nominal(o.device).device_name);
+    const auto link = fleet::nominal_link(gpu_nominal(o.device, "--device").device_name);
     if (!link.bytes_per_s)
       throw input_error("", "--tp-busbw", "needed: " + o.device + " link bandwidth " + link.reason);
     busbw = *link.bytes_per_s;

@@ -67,13 +67,7 @@ std::optional<command_roofs> resolve_roofs(const roofs_request& q) {
                         "'" + q.device + "' names a device of this machine; here --device names a GPU of the spec table "
                         "(roofline spec --list). For this machine's own roofs use --results out/results.json from "
                         "`roofline run` or `roofline measure`");
-    try {
-      r.nominal = gpu_nominal(q.device);
-    } catch (const input_error& e) {  // the spec table's matcher names its argument NAME
-      const std::string what = e.what(), prefix = e.field() + ": ";
-      if (e.field() != "NAME") throw;
-      throw input_error(e.file(), "--device", what.rfind(prefix, 0) == 0 ? what.substr(prefix.size()) : what);
-    }
+    r.nominal = gpu_nominal(q.device, "--device");
     r.device_kind = "cuda";
     r.precision = q.precision.empty() ? default_precision(r.device_kind) : q.precision;
     r.source = r.nominal.device_name + " (spec table)";

@@ -165,9 +165,9 @@ nominal_roofs derive_table_row(const device_table& t, const sku_row& s) {
 
 namespace roofline {
 
-nominal_roofs gpu_nominal(const std::string& name) {
+nominal_roofs gpu_nominal(const std::string& name, const std::string& field) {
   const auto t = spec_detail::load_default_table();
-  return spec_detail::derive_table_row(t, spec_detail::match_forgiving(t, name));
+  return spec_detail::derive_table_row(t, spec_detail::match_forgiving(t, name, field));
 }
 
 datasheet_values gpu_datasheet(const std::string& name) {

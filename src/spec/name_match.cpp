@@ -88,7 +88,7 @@ std::vector<std::string> name_tokens(const std::string& name) {
   return out;
 }
 
-const sku_row& match_forgiving(const device_table& t, const std::string& name) {
+const sku_row& match_forgiving(const device_table& t, const std::string& name, const std::string& field) {
   if (const sku_row* s = match_exact(t, name)) return *s;
   const std::string q = normalize_gpu_name(name);
   const std::vector<std::string> qt = name_tokens(name);
@@ -114,7 +114,7 @@ const sku_row& match_forgiving(const device_table& t, const std::string& name) {
     if (hits.size() > 1) {
       std::vector<std::string> names;
       for (const auto* h : hits) names.push_back(h->name);
-      throw input_error("", "NAME", "'" + name + "' is ambiguous: it matches " + join(names) +
+      throw input_error("", field, "'" + name + "' is ambiguous: it matches " + join(names) +
                                         "; give the full name (roofline spec --list)");
     }
   }
@@ -127,7 +127,7 @@ const sku_row& match_forgiving(const device_table& t, const std::string& name) {
   std::stable_sort(ranked.begin(), ranked.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
   std::vector<std::string> closest;
   for (std::size_t i = 0; i < ranked.size() && i < 3; ++i) closest.push_back(ranked[i].second);
-  throw input_error("", "NAME", "unknown GPU '" + name + "'; closest: " + join(closest) + " (roofline spec --list)");
+  throw input_error("", field, "unknown GPU '" + name + "'; closest: " + join(closest) + " (roofline spec --list)");
 }
 
 }  // namespace roofline::spec_detail

@@ -26,6 +26,6 @@ std::vector<std::string> name_tokens(const std::string& name);
 /// token of the query; throws input_error listing the candidates when several rows match
 /// ("a100 80gb": SXM and PCIe), or the three closest names (edit distance) when none does
 /// ("L40" never resolves to the L40S).
-const sku_row& match_forgiving(const device_table& t, const std::string& name);
+const sku_row& match_forgiving(const device_table& t, const std::string& name, const std::string& field = "NAME");
 
 }  // namespace roofline::spec_detail

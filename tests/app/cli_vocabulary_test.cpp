@@ -49,7 +49,7 @@ TEST(Vocabulary, AMissSuggestsTheClosestNames) {
 
 TEST(Vocabulary, DeviceOfTheCalculatorsNamesAGpuAndSaysSo) {
   // --device in ops/mfu/place names a GPU of the spec table: "cpu" is pointed to --results, and an
-  // unknown GPU is reported under --device (the matcher's own field is NAME, as in `spec NAME`).
+  // unknown GPU is reported under --device (the matcher names the argument it was given).
   const auto cpu = run("ops --model tinyllama-1.1b --phase decode --device cpu");
   EXPECT_EQ(cpu.code, 2);
   EXPECT_NE(cpu.err.find("--device: 'cpu' names a device of this machine"), std::string::npos) << cpu.err;
