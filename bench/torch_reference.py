@@ -117,12 +117,8 @@ def measure_bandwidth(torch, quick, l2):
     return out
 
 
-def measure_gemm(torch, quick, l2, preheat_s=0.0):
-    """preheat_s > 0: before timing each case, run it back to back for that long (untimed), as
-    roofline's GEMM probe runs its candidate selection (16 verified candidates, then a final round)
-    right before its timed repeats: both sides are then timed from the same power-capped state."""
-    out = []
-    sizes = [512, 4096] if quick else [256, 512, 1024, 2048, 4096, 8192, 16384]
+def gemm_cases(torch):
+    """(precision, accumulate, dtype) of every GEMM PyTorch can run here, as roofline's GEMM probes name them."""
     cc = torch.cuda.get_device_capability()
     cases = [("fp16", "fp32", torch.float16), ("fp16", "fp16", torch.float16), ("bf16", "fp32", torch.bfloat16),
              ("tf32", "fp32", torch.float32)]
@@ -130,52 +126,89 @@ def measure_gemm(torch, quick, l2, preheat_s=0.0):
         cases.append(("fp8", "fp32", torch.float8_e4m3fn))
     if hasattr(torch, "_int_mm"):
         cases.append(("int8", "int32", torch.int8))
-    for precision, acc, dtype in cases:
+    return cases
+
+
+def torch_gemm(torch, precision, acc, dtype, n, l2):
+    """PyTorch's n×n×n GEMM of one case, set up as roofline's probe sets its own up: random inputs in
+    [-1, 1) (int8: [-16, 15]), buffer sets rotated so their total exceeds 3× L2. Sets the matmul
+    switches (allow_tf32, allow_fp16_accumulation) for the case. Returns None with a reason where the
+    case cannot run, else (call, check, sets): call() runs one GEMM on the next set; check() runs a
+    fresh product of set 0 and returns (relative error on a 64×64 corner in float64, tolerance)."""
+    torch.backends.cuda.matmul.allow_tf32 = precision == "tf32"
+    if precision == "fp16":
+        if not hasattr(torch.backends.cuda.matmul, "allow_fp16_accumulation"):
+            if acc == "fp16":
+                return None, "this PyTorch has no fp16-accumulation switch"
+        else:
+            torch.backends.cuda.matmul.allow_fp16_accumulation = acc == "fp16"
+    el = torch.tensor([], dtype=dtype).element_size()
+    out_el = 4 if dtype in (torch.float32, torch.int8) else 2
+    set_bytes = n * n * (2 * el + out_el)
+    sets = max(2, min(64, math.ceil(3 * l2 / set_bytes)))
+    free, _ = torch.cuda.mem_get_info()
+    if sets * set_bytes > 0.8 * free:
+        sets = int(0.8 * free // set_bytes)
+    if sets == 0:
+        return None, "does not fit in free memory"
+    bufs = []
+    for _ in range(sets):
+        if dtype == torch.int8:
+            a = torch.randint(-16, 16, (n, n), device="cuda", dtype=torch.int8)
+            b = torch.randint(-16, 16, (n, n), device="cuda", dtype=torch.int8).t()  # column-major
+        elif dtype == torch.float8_e4m3fn:
+            a = (torch.rand(n, n, device="cuda") * 2 - 1).to(dtype)
+            b = (torch.rand(n, n, device="cuda") * 2 - 1).to(dtype).t()  # column-major for _scaled_mm
+        else:
+            a = torch.rand(n, n, device="cuda", dtype=dtype) * 2 - 1
+            b = torch.rand(n, n, device="cuda", dtype=dtype) * 2 - 1
+        bufs.append((a, b))
+    one = torch.tensor(1.0, device="cuda")
+    state = {"i": 0}
+
+    def call():
+        a, b = bufs[state["i"] % sets]
+        state["i"] += 1
+        if dtype == torch.int8:
+            return torch._int_mm(a, b)
+        if dtype == torch.float8_e4m3fn:
+            return torch._scaled_mm(a, b, scale_a=one, scale_b=one, out_dtype=torch.bfloat16)
+        return torch.matmul(a, b)
+
+    def check():
+        a, b = bufs[0]
+        state["i"] = 0
+        d = call()
+        ref = a[:64].double() @ b[:, :64].double() if dtype not in (torch.int8, torch.float8_e4m3fn) else \
+            a[:64].float().double() @ b[:, :64].float().double()
+        err = float((d[:64, :64].double() - ref).norm() / ref.norm())
+        return err, {"fp16": 1e-2, "bf16": 2e-2, "tf32": 5e-3, "fp8": 2e-2, "int8": 0.0}[precision]
+
+    return (call, check, sets), None
+
+
+def gemm_op_name(precision):
+    return {"int8": "torch._int_mm", "fp8": "torch._scaled_mm"}.get(precision, "torch.matmul")
+
+
+def measure_gemm(torch, quick, l2, preheat_s=0.0):
+    """preheat_s > 0: before timing each case, run it back to back for that long (untimed), as
+    roofline's GEMM probe runs its candidate selection (16 verified candidates, then a final round)
+    right before its timed repeats: both sides are then timed from the same power-capped state."""
+    out = []
+    sizes = [512, 4096] if quick else [256, 512, 1024, 2048, 4096, 8192, 16384]
+    for precision, acc, dtype in gemm_cases(torch):
         for n in sizes:
-            torch.backends.cuda.matmul.allow_tf32 = precision == "tf32"
-            if precision == "fp16":
-                if not hasattr(torch.backends.cuda.matmul, "allow_fp16_accumulation"):
-                    if acc == "fp16":
-                        print("torch: no fp16-accumulation switch; skipped", flush=True)
-                        break
-                else:
-                    torch.backends.cuda.matmul.allow_fp16_accumulation = acc == "fp16"
-            el = torch.tensor([], dtype=dtype).element_size()
-            out_el = 4 if dtype in (torch.float32, torch.int8) else 2
-            set_bytes = n * n * (2 * el + out_el)
-            sets = max(2, min(64, math.ceil(3 * l2 / set_bytes)))
-            free, _ = torch.cuda.mem_get_info()
-            if sets * set_bytes > 0.8 * free:
-                sets = int(0.8 * free // set_bytes)
-            if sets == 0:
-                out.append({"kind": "gemm", "precision": precision, "accumulate": acc, "size": n,
-                            "skipped": "does not fit in free memory"})
-                continue
+            g = None
             try:
-                bufs = []
-                for _ in range(sets):
-                    if dtype == torch.int8:
-                        a = torch.randint(-16, 16, (n, n), device="cuda", dtype=torch.int8)
-                        b = torch.randint(-16, 16, (n, n), device="cuda", dtype=torch.int8).t()  # column-major
-                    elif dtype == torch.float8_e4m3fn:
-                        a = (torch.rand(n, n, device="cuda") * 2 - 1).to(dtype)
-                        b = (torch.rand(n, n, device="cuda") * 2 - 1).to(dtype).t()  # column-major for _scaled_mm
-                    else:
-                        a = torch.rand(n, n, device="cuda", dtype=dtype) * 2 - 1
-                        b = torch.rand(n, n, device="cuda", dtype=dtype) * 2 - 1
-                    bufs.append((a, b))
-                one = torch.tensor(1.0, device="cuda")
-                state = {"i": 0}
-
-                def call():
-                    a, b = bufs[state["i"] % sets]
-                    state["i"] += 1
-                    if dtype == torch.int8:
-                        return torch._int_mm(a, b)
-                    if dtype == torch.float8_e4m3fn:
-                        return torch._scaled_mm(a, b, scale_a=one, scale_b=one, out_dtype=torch.bfloat16)
-                    return torch.matmul(a, b)
-
+                g, why = torch_gemm(torch, precision, acc, dtype, n, l2)
+                if g is None:
+                    print(f"torch gemm {precision}/{acc} n={n}: skipped: {why}", flush=True)
+                    out.append({"kind": "gemm", "precision": precision, "accumulate": acc, "size": n, "skipped": why})
+                    if "switch" in why:
+                        break
+                    continue
+                call, check, sets = g
                 inner = inner_for(torch, call)
                 if preheat_s > 0:
                     t_end = time.time() + preheat_s
@@ -184,17 +217,10 @@ def measure_gemm(torch, quick, l2, preheat_s=0.0):
                             call()
                         torch.cuda.synchronize()
                 samples = time_batches(torch, call, inner)
-                a, b = bufs[0]
-                state["i"] = 0
-                d = call()  # a fresh product of set 0, checked on a 64×64 corner in float64
-                ref = a[:64].double() @ b[:, :64].double() if dtype not in (torch.int8, torch.float8_e4m3fn) else \
-                    a[:64].float().double() @ b[:, :64].float().double()
-                got = d[:64, :64].double()
-                err = float((got - ref).norm() / ref.norm())
-                tol = {"fp16": 1e-2, "bf16": 2e-2, "tf32": 5e-3, "fp8": 2e-2, "int8": 0.0}[precision]
+                err, tol = check()
                 out.append(entry("gemm", 2.0 * n ** 3, samples, precision=precision, accumulate=acc, size=n,
                                  verified=err <= tol + 1e-12, rel_error=err, sets=sets, inner=inner, preheat_s=preheat_s,
-                                 op={"int8": "torch._int_mm", "fp8": "torch._scaled_mm"}.get(precision, "torch.matmul")))
+                                 op=gemm_op_name(precision)))
                 print(f"torch gemm {precision}/{acc} n={n}: {out[-1]['best'] / 1e12:.1f} TFLOP/s (err {err:.2e})",
                       flush=True)
             except (RuntimeError, torch.cuda.OutOfMemoryError) as e:  # an unsupported op is reported, not fatal
@@ -202,7 +228,7 @@ def measure_gemm(torch, quick, l2, preheat_s=0.0):
                             "skipped": str(e).splitlines()[0][:200]})
                 print(f"torch gemm {precision}/{acc} n={n}: skipped: {out[-1]['skipped']}", flush=True)
             finally:
-                bufs = None
+                g = call = check = None
                 torch.cuda.empty_cache()
     torch.backends.cuda.matmul.allow_tf32 = False
     return out

@@ -19,26 +19,14 @@ namespace roofline {
 
 namespace {
 
-constexpr std::size_t workspace_bytes = std::size_t{64} << 20;  // cuBLASLt: 32 MiB recommended on Hopper
-
 class cuda_backend final : public backend {
  public:
   explicit cuda_backend(int index) : detected_(cuda::detect_cuda_gpu_detailed(index)) {
-    env_.device = index;
-    env_.activate();
-    ROOFLINE_CUDA_CALL(cudaFree(nullptr));  // create the context now, not inside a timed region
-    ROOFLINE_CUDA_CALL(cudaGetDeviceProperties(&env_.prop, index));
-    env_.sms = env_.prop.multiProcessorCount;
-    env_.l2_bytes = env_.prop.l2CacheSize;
-    ROOFLINE_CUDA_CALL(cudaStreamCreateWithFlags(&env_.stream, cudaStreamNonBlocking));
-    ROOFLINE_CUBLAS_CALL(cublasLtCreate(&env_.lt));
-    env_.workspace = cuda::device_buffer(workspace_bytes);
+    cuda::open_cuda_env(env_, index);
     env_.sampler = std::make_unique<cuda::telemetry_sampler>(detected_.pci_bus_id, index);
   }
   ~cuda_backend() override {
-    env_.sampler.reset();
-    if (env_.lt) cublasLtDestroy(env_.lt);
-    if (env_.stream) cudaStreamDestroy(env_.stream);
+    cuda::close_cuda_env(env_);
   }
 
   device_info describe() override {

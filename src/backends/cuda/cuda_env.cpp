@@ -7,9 +7,31 @@
 #include <cmath>
 #include <thread>
 
+#include "backends/cuda/cublaslt_check.hpp"
 #include "roofline/measure.hpp"
 
 namespace roofline::cuda {
+
+void open_cuda_env(cuda_env& env, int index) {
+  env.device = index;
+  env.activate();
+  ROOFLINE_CUDA_CALL(cudaFree(nullptr));
+  ROOFLINE_CUDA_CALL(cudaGetDeviceProperties(&env.prop, index));
+  env.sms = env.prop.multiProcessorCount;
+  env.l2_bytes = env.prop.l2CacheSize;
+  ROOFLINE_CUDA_CALL(cudaStreamCreateWithFlags(&env.stream, cudaStreamNonBlocking));
+  ROOFLINE_CUBLAS_CALL(cublasLtCreate(&env.lt));
+  env.workspace = device_buffer(cublaslt_workspace_bytes);
+}
+
+void close_cuda_env(cuda_env& env) noexcept {
+  env.sampler.reset();
+  env.workspace = device_buffer();
+  if (env.lt) cublasLtDestroy(env.lt);
+  if (env.stream) cudaStreamDestroy(env.stream);
+  env.lt = nullptr;
+  env.stream = nullptr;
+}
 
 std::size_t cuda_env::free_bytes() const {
   std::size_t free = 0, total = 0;

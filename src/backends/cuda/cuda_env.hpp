@@ -39,6 +39,17 @@ struct cuda_env {
   void publish(measured_roofs& out) const;
 };
 
+/// The cuBLASLt workspace every GEMM gets (32 MiB is NVIDIA's recommendation for Hopper, cuBLAS
+/// documentation, "cublasSetWorkspace"; 64 MiB leaves room for split-K on larger tiles).
+inline constexpr std::size_t cublaslt_workspace_bytes = std::size_t{64} << 20;
+
+/// Fills `env` for GPU `index`: device, context (created now, not inside a timed region),
+/// properties, SMs, L2 size, a non-blocking stream, a cuBLASLt handle and its workspace. The
+/// telemetry sampler is left to the caller. Throws cuda_error / probe_error from the CUDA calls.
+void open_cuda_env(cuda_env& env, int index);
+/// Releases what open_cuda_env created (the sampler first); safe on a half-opened env.
+void close_cuda_env(cuda_env& env) noexcept;
+
 /// Rates of a continuous run: the first `burst_s` seconds against the last half of the run.
 struct burst_outcome {
   double burst_rate = 0;      ///< work/s over the intervals ending within the first burst_s

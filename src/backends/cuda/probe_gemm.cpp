@@ -14,6 +14,7 @@
 #include <cmath>
 #include <cstring>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "backends/cuda/cublaslt_check.hpp"
@@ -130,28 +131,69 @@ class gemm_runner {
       throw probe_error(fmt::format("{}: {} of {} sizes failed; first: {}", name, failures.size(), sizes.size(), failures.front()));
   }
 
- private:
-  void measure(std::int64_t n, measured_roofs& out) {
+  // Everything the probe keeps for one size once its algorithm is chosen.
+  struct layout_plan {
+    const char* name;
+    bool a_transposed;
+    lt_handle<cublasLtMatmulDesc_t, destroy_desc> op;
+    lt_handle<cublasLtMatrixLayout_t, destroy_layout> la, lb, ld;
+    std::array<cublasLtMatmulHeuristicResult_t, 8> heur{};
+    int returned = 0;
+  };
+  struct chosen {
+    std::int64_t n = 0;
+    std::vector<buffer_set> bufs;
+    std::size_t sets = 0, set_bytes = 0, next = 0;
+    std::vector<std::unique_ptr<layout_plan>> plans;
+    const layout_plan* plan = nullptr;  // the winner's layout
+    int index = -1;                     // the winner's heuristic index
+    double best_t = 0;                  // its final-round median, seconds per matmul
+    int tried = 0, rejected = 0;
+    bool nn_ok = false;
+    scalar_bytes sc;
+  };
+
+  /// One matmul of algorithm `index` of `plan` on buffer set `set`, enqueued on env.stream.
+  void enqueue(chosen& c, const layout_plan& plan, const cublasLtMatmulAlgo_t& algo, std::size_t set) {
+    const std::size_t ws_bytes = env_.workspace.bytes();
+    ROOFLINE_CUBLAS_CALL(cublasLtMatmul(env_.lt, plan.op.h, c.sc.alpha.data(), c.bufs[set].a.get(), plan.la.h,
+                                        c.bufs[set].b.get(), plan.lb.h, c.sc.beta.data(), c.bufs[set].d.get(), plan.ld.h,
+                                        c.bufs[set].d.get(), plan.ld.h, &algo, env_.workspace.get(), ws_bytes,
+                                        env_.stream));
+  }
+  /// Seconds per matmul: `inner` matmuls back to back on rotated buffer sets, timed by events.
+  double timed(chosen& c, const layout_plan& plan, const cublasLtMatmulAlgo_t& algo, int inner) {
+    return time_on_stream(env_.stream, [&] {
+             for (int i = 0; i < inner; ++i) enqueue(c, plan, algo, c.next++ % c.sets);
+           }) / inner;
+  }
+
+  /// Allocates the rotated buffer sets for n×n×n, asks the heuristic for up to 8 algorithms per
+  /// layout, verifies and times each, and keeps the fastest (trial, then a round-robin final round).
+  /// Returns false with `skip` filled where the size cannot be run (memory) or has no algorithm;
+  /// throws probe_error when no candidate runs and verifies.
+  bool select(std::int64_t n, chosen& ch, probe_status& skip) {
     const std::string what = fmt::format("gemm/{} n={}", c_.probe, n);
+    ch.n = n;
     const std::size_t in_b = gemm_elem_bytes(c_.in), out_b = gemm_elem_bytes(c_.out);
     const std::size_t elems = static_cast<std::size_t>(n) * static_cast<std::size_t>(n);
-    const std::size_t set_bytes = elems * (2 * in_b + out_b);
+    ch.set_bytes = elems * (2 * in_b + out_b);
     const std::size_t budget = env_.free_bytes() * 8 / 10;
-    std::size_t sets = std::clamp<std::size_t>((3 * static_cast<std::size_t>(env_.l2_bytes) + set_bytes - 1) / set_bytes, 2, 64);
-    if (sets * set_bytes > budget) sets = budget / set_bytes;
-    if (sets == 0) {
-      out.skipped.push_back({what, "not run",
-                             fmt::format("needs {:.2f} GiB for one set of A, B and D; {:.2f} GiB usable of free device memory",
-                                         set_bytes / 1073741824.0, budget / 1073741824.0)});
-      return;
+    ch.sets = std::clamp<std::size_t>((3 * static_cast<std::size_t>(env_.l2_bytes) + ch.set_bytes - 1) / ch.set_bytes, 2, 64);
+    if (ch.sets * ch.set_bytes > budget) ch.sets = budget / ch.set_bytes;
+    if (ch.sets == 0) {
+      skip = {what, "not run",
+              fmt::format("needs {:.2f} GiB for one set of A, B and D; {:.2f} GiB usable of free device memory",
+                          ch.set_bytes / 1073741824.0, budget / 1073741824.0)};
+      return false;
     }
-    std::vector<buffer_set> bufs(sets);
-    for (std::size_t s = 0; s < sets; ++s) {
-      bufs[s].a = device_buffer(elems * in_b);
-      bufs[s].b = device_buffer(elems * in_b);
-      bufs[s].d = device_buffer(elems * out_b);
-      fill_random(bufs[s].a.get(), c_.in, elems, 1000 + 2 * s, env_.stream);
-      fill_random(bufs[s].b.get(), c_.in, elems, 1001 + 2 * s, env_.stream);
+    ch.bufs.resize(ch.sets);
+    for (std::size_t s = 0; s < ch.sets; ++s) {
+      ch.bufs[s].a = device_buffer(elems * in_b);
+      ch.bufs[s].b = device_buffer(elems * in_b);
+      ch.bufs[s].d = device_buffer(elems * out_b);
+      fill_random(ch.bufs[s].a.get(), c_.in, elems, 1000 + 2 * s, env_.stream);
+      fill_random(ch.bufs[s].b.get(), c_.in, elems, 1001 + 2 * s, env_.stream);
       ROOFLINE_CUDA_LAUNCH_CHECK();
     }
     ROOFLINE_CUDA_CALL(cudaStreamSynchronize(env_.stream));
@@ -159,20 +201,11 @@ class gemm_runner {
     // Every layout this type accepts (fp8 and int8: TN only), up to 8 heuristic candidates each;
     // each candidate is verified (poisoned output, sampled double-precision reference), then timed
     // (median of 3 batches of >= 1 ms); the fastest verified one is kept.
-    struct layout_plan {
-      const char* name;
-      bool a_transposed;
-      lt_handle<cublasLtMatmulDesc_t, destroy_desc> op;
-      lt_handle<cublasLtMatrixLayout_t, destroy_layout> la, lb, ld;
-      std::array<cublasLtMatmulHeuristicResult_t, 8> heur{};
-      int returned = 0;
-    };
-    const bool nn_ok = c_.in != gemm_elem::fp8_e4m3 && c_.in != gemm_elem::int8;
-    std::vector<std::unique_ptr<layout_plan>> plans;
+    ch.nn_ok = c_.in != gemm_elem::fp8_e4m3 && c_.in != gemm_elem::int8;
     std::vector<std::string> heuristic_notes;
     const std::size_t ws_bytes = env_.workspace.bytes();
     for (const bool transposed : {true, false}) {
-      if (!transposed && !nn_ok) continue;
+      if (!transposed && !ch.nn_ok) continue;
       auto lp = std::make_unique<layout_plan>();
       lp->name = transposed ? "TN" : "NN";
       lp->a_transposed = transposed;
@@ -196,34 +229,17 @@ class gemm_runner {
         continue;
       }
       if (hs != CUBLAS_STATUS_SUCCESS) throw_cublas(hs, "cublasLtMatmulAlgoGetHeuristic", __FILE__, __LINE__);
-      plans.push_back(std::move(lp));
+      ch.plans.push_back(std::move(lp));
     }
-    if (plans.empty()) {
-      out.skipped.push_back({what, "not applicable",
-                             fmt::format("cuBLASLt has no algorithm for {} inputs with {} accumulation on CC {}.{} ({})",
-                                         c_.precision, c_.accumulate, env_.prop.major, env_.prop.minor,
-                                         heuristic_notes.empty() ? "" : heuristic_notes.front())});
-      return;
+    if (ch.plans.empty()) {
+      skip = {what, "not applicable",
+              fmt::format("cuBLASLt has no algorithm for {} inputs with {} accumulation on CC {}.{} ({})", c_.precision,
+                          c_.accumulate, env_.prop.major, env_.prop.minor,
+                          heuristic_notes.empty() ? "" : heuristic_notes.front())};
+      return false;
     }
 
-    const scalar_bytes sc = one_zero(c_.scale_type);
-    std::size_t next = 0;
-    const layout_plan* cur = plans.front().get();
-    auto enqueue = [&](const cublasLtMatmulAlgo_t& algo, std::size_t set) {
-      ROOFLINE_CUBLAS_CALL(cublasLtMatmul(env_.lt, cur->op.h, sc.alpha.data(), bufs[set].a.get(), cur->la.h,
-                                          bufs[set].b.get(), cur->lb.h, sc.beta.data(), bufs[set].d.get(), cur->ld.h,
-                                          bufs[set].d.get(), cur->ld.h, &algo, env_.workspace.get(), ws_bytes,
-                                          env_.stream));
-    };
-    auto timed = [&](const cublasLtMatmulAlgo_t& algo, int inner) {
-      return time_on_stream(env_.stream, [&] {
-               for (int i = 0; i < inner; ++i) enqueue(algo, next++ % sets);
-             }) / inner;
-    };
-
-    const layout_plan* best_plan = nullptr;
-    int best = -1, tried = 0, rejected = 0;
-    double best_t = 0;
+    ch.sc = one_zero(c_.scale_type);
     std::vector<std::string> algo_errors;
     struct finalist {
       const layout_plan* plan;
@@ -231,60 +247,99 @@ class gemm_runner {
       double trial_s;
     };
     std::vector<finalist> finalists;
-    for (const auto& lp : plans) {
-      cur = lp.get();
+    for (const auto& lp : ch.plans) {
       for (int i = 0; i < lp->returned; ++i) {
         if (lp->heur[i].state != CUBLAS_STATUS_SUCCESS) continue;
         const cublasLtMatmulAlgo_t& algo = lp->heur[i].algo;
         try {
-          ++tried;
-          verify(n, bufs[0], [&] { enqueue(algo, 0); }, fmt::format("{} {} candidate {}", what, lp->name, i + 1),
+          ++ch.tried;
+          verify(n, ch.bufs[0], [&] { enqueue(ch, *lp, algo, 0); }, fmt::format("{} {} candidate {}", what, lp->name, i + 1),
                  lp->a_transposed);
-          const double t1 = timed(algo, 1);
+          const double t1 = timed(ch, *lp, algo, 1);
           const int inner = std::clamp(static_cast<int>(1e-3 / std::max(t1, 1e-7)), 1, 64);
-          std::array<double, 3> ts{timed(algo, inner), timed(algo, inner), timed(algo, inner)};
+          std::array<double, 3> ts{timed(ch, *lp, algo, inner), timed(ch, *lp, algo, inner), timed(ch, *lp, algo, inner)};
           std::sort(ts.begin(), ts.end());
           finalists.push_back({lp.get(), i, ts[1]});
-          if (best < 0 || ts[1] < best_t) best = i, best_t = ts[1], best_plan = lp.get();
+          if (ch.index < 0 || ts[1] < ch.best_t) ch.index = i, ch.best_t = ts[1], ch.plan = lp.get();
         } catch (const device_lost_error&) {
           throw;
         } catch (const probe_error& e) {
-          ++rejected;
+          ++ch.rejected;
           algo_errors.push_back(fmt::format("{} algo {}: {}", lp->name, i + 1, e.what()));
         }
       }
     }
-    if (best < 0)
-      throw probe_error(fmt::format("{}: none of the {} proposed algorithms ran and verified; {}", what, tried,
+    if (ch.index < 0)
+      throw probe_error(fmt::format("{}: none of the {} proposed algorithms ran and verified; {}", what, ch.tried,
                                     algo_errors.empty() ? "all had a non-success state" : algo_errors.front()));
-    // Final round: the three fastest candidates of the trial, timed in turn (round-robin, so a clock
-    // that drifts under the power cap moves them alike), 5 batches each; the lowest median wins.
+    // Final round: the three fastest candidates of the trial and the library's default, timed in
+    // turn (round-robin, so a clock that drifts under the power cap moves them alike); the lowest
+    // median wins.
     // One trial of 3 batches per candidate, taken in sequence, let two runs on one H200 pick
     // different tiles and differ by 12-23 % at n <= 1024 and 13 % at bf16 n = 8192 with equal clocks.
+    // The library's default is always a finalist: heuristic rank 1 of the layout a row-major
+    // torch.matmul (cublasGemmEx) runs, NN, or TN where only TN exists. A paired comparison with
+    // PyTorch on one H200 (bench/results/gemm-pair-h200-2026-12-02) found tf32 n = 16384 0.989× with
+    // only the trial's three fastest in the final round. Rounds: at least 5, and enough for about
+    // 50 ms per finalist (25 at most), so a short trial's luck does not decide.
     std::sort(finalists.begin(), finalists.end(), [](const finalist& a, const finalist& b) { return a.trial_s < b.trial_s; });
+    const char* default_layout = ch.nn_ok ? "NN" : "TN";
+    const auto is_default = [&](const finalist& f) { return f.index == 0 && std::strcmp(f.plan->name, default_layout) == 0; };
+    const auto dflt = std::find_if(finalists.begin(), finalists.end(), is_default);
+    const std::optional<finalist> library_default =
+        dflt == finalists.end() ? std::nullopt : std::optional<finalist>(*dflt);
     if (finalists.size() > 3) finalists.resize(3);
+    if (library_default && std::none_of(finalists.begin(), finalists.end(), is_default)) finalists.push_back(*library_default);
     if (finalists.size() > 1) {
-      const int inner_f = std::clamp(static_cast<int>(1e-3 / std::max(best_t, 1e-7)), 1, 64);
+      const int inner_f = std::clamp(static_cast<int>(1e-3 / std::max(ch.best_t, 1e-7)), 1, 64);
+      const int rounds = std::clamp(static_cast<int>(std::ceil(0.05 / (inner_f * ch.best_t))), 5, 25);
       std::vector<std::vector<double>> ts(finalists.size());
-      for (int round = 0; round < 5; ++round)
-        for (std::size_t f = 0; f < finalists.size(); ++f) {
-          cur = finalists[f].plan;
-          ts[f].push_back(timed(finalists[f].plan->heur[finalists[f].index].algo, inner_f));
-        }
+      for (int round = 0; round < rounds; ++round)
+        for (std::size_t f = 0; f < finalists.size(); ++f)
+          ts[f].push_back(timed(ch, *finalists[f].plan, finalists[f].plan->heur[finalists[f].index].algo, inner_f));
       for (std::size_t f = 0; f < finalists.size(); ++f) {
         const double m = median(ts[f]);
-        if (f == 0 || m < best_t) best_t = m, best = finalists[f].index, best_plan = finalists[f].plan;
+        if (f == 0 || m < ch.best_t) ch.best_t = m, ch.index = finalists[f].index, ch.plan = finalists[f].plan;
       }
     }
-    cur = best_plan;
-    const cublasLtMatmulAlgo_t algo = best_plan->heur[best].algo;
-    const int inner = std::clamp(static_cast<int>(std::ceil(2e-3 / best_t)), 1, 128);
+    return true;
+  }
+
+  /// compute_result::algo of the chosen algorithm: its configuration, library, layout, heuristic rank.
+  json chosen_config(const chosen& ch) const {
+    const std::size_t lt_version = cublasLtGetVersion();
+    json a = algo_config(ch.plan->heur[ch.index].algo);
+    a["library"] = fmt::format("cuBLASLt {}.{}.{}", lt_version / 10000, (lt_version / 100) % 100, lt_version % 100);
+    a["layout"] = ch.plan->name;
+    a["heuristic_rank"] = ch.index + 1;
+    a["candidates_tried"] = ch.tried;
+    a["candidates_rejected"] = ch.rejected;
+    return a;
+  }
+
+  /// Verifies the chosen algorithm once more (fresh poisoned output); throws probe_error when wrong.
+  void verify_chosen(chosen& ch) {
+    verify(ch.n, ch.bufs[0], [&] { enqueue(ch, *ch.plan, ch.plan->heur[ch.index].algo, 0); },
+           fmt::format("gemm/{} n={}", c_.probe, ch.n), ch.plan->a_transposed);
+  }
+
+ private:
+  void measure(std::int64_t n, measured_roofs& out) {
+    const std::string what = fmt::format("gemm/{} n={}", c_.probe, n);
+    chosen ch;
+    probe_status skip;
+    if (!select(n, ch, skip)) {
+      out.skipped.push_back(std::move(skip));
+      return;
+    }
+    const cublasLtMatmulAlgo_t algo = ch.plan->heur[ch.index].algo;
+    const int inner = std::clamp(static_cast<int>(std::ceil(2e-3 / ch.best_t)), 1, 128);
 
     const double t0 = now_s();
-    const auto samples = time_repeated([&] { return timed(algo, inner); }, opt_.timing);
+    const auto samples = time_repeated([&] { return timed(ch, *ch.plan, algo, inner); }, opt_.timing);
     const double t1 = now_s();
 
-    verify(n, bufs[0], [&] { enqueue(algo, 0); }, what, best_plan->a_transposed);
+    verify_chosen(ch);
 
     const double flops = 2.0 * static_cast<double>(n) * static_cast<double>(n) * static_cast<double>(n);
     const rate_summary r = rates(flops, samples);
@@ -297,27 +352,21 @@ class gemm_runner {
     res.spread = r.spread;
     res.repeats = r.repeats;
     res.verified = true;
-    const std::size_t lt_version = cublasLtGetVersion();
-    const std::string lib = fmt::format("cuBLASLt {}.{}.{}", lt_version / 10000, (lt_version / 100) % 100, lt_version % 100);
-    res.algo = algo_config(algo);
-    res.algo["library"] = lib;
-    res.algo["layout"] = best_plan->name;
-    res.algo["heuristic_rank"] = best + 1;
-    res.algo["candidates_tried"] = tried;
-    res.algo["candidates_rejected"] = rejected;
+    res.algo = chosen_config(ch);
     res.method = fmt::format(
-        "{} matmul {}, {} accumulate, {}; fastest of {} verified heuristic candidates (trial: median of 3 batches each; final: the 3 fastest in turn, median of 5) "
+        "{} matmul {}, {} accumulate, {}; fastest of {} verified heuristic candidates (trial: median of 3 batches each; final: the 3 fastest and the library default in turn, median of 5-25) "
         "over layouts {} (heuristic rank {}), {} buffer sets rotated ({:.0f} MiB), {} matmuls per timed sample",
-        lib, best_plan->name, c_.accumulate, describe_algo(algo), tried - rejected, nn_ok ? "TN and NN" : "TN",
-        best + 1, sets, sets * set_bytes / 1048576.0, inner);
+        res.algo["library"].get<std::string>(), ch.plan->name, c_.accumulate, describe_algo(algo), ch.tried - ch.rejected,
+        ch.nn_ok ? "TN and NN" : "TN", ch.index + 1, ch.sets, ch.sets * ch.set_bytes / 1048576.0, inner);
     res.flags.push_back(std::string("accumulate ") + c_.accumulate);
-    if (sets * set_bytes < 2 * static_cast<std::size_t>(env_.l2_bytes))
+    if (ch.sets * ch.set_bytes < 2 * static_cast<std::size_t>(env_.l2_bytes))
       res.flags.push_back("buffer sets total less than 2× L2 (memory-limited): small-size numbers may be flattered by L2");
     env_.attach(res.telemetry, res.flags, t0, t1);
 
     if (n == 8192 && !opt_.quick) {
       const burst_outcome b = run_burst(
-          env_, what, [&] { enqueue(algo, next++ % sets); }, flops, r.median > 0 ? flops / r.median : best_t, 1.5, 0.5);
+          env_, what, [&] { enqueue(ch, *ch.plan, algo, ch.next++ % ch.sets); }, flops,
+          r.median > 0 ? flops / r.median : ch.best_t, 1.5, 0.5);
       res.burst_flops_per_s = b.burst_rate;
       res.flags.push_back(fmt::format("sustained over {:.1f} s: {:.1f} TFLOP/s (burst {:.1f} TFLOP/s)", b.duration_s,
                                       b.sustained_rate / 1e12, b.burst_rate / 1e12));
@@ -368,6 +417,31 @@ class gemm_runner {
 };
 
 }  // namespace
+
+struct gemm_choice::impl {
+  gemm_runner runner;
+  gemm_runner::chosen ch;
+  impl(cuda_env& env, const gemm_case& c) : runner(env, c, probe_options{}) {}
+};
+
+gemm_choice::gemm_choice(cuda_env& env, const std::string& probe, std::int64_t n) {
+  const auto it = std::find_if(std::begin(cases), std::end(cases), [&](const gemm_case& c) { return probe == c.probe; });
+  if (it == std::end(cases)) throw probe_error(fmt::format("gemm/{}: no such GEMM probe", probe));
+  env.activate();
+  const int cc = env.prop.major * 10 + env.prop.minor;
+  if (cc < it->min_cc) throw probe_error(fmt::format("gemm/{}: {}; this GPU is {}.{}", probe, it->cc_reason, env.prop.major, env.prop.minor));
+  impl_ = std::make_unique<impl>(env, *it);
+  probe_status skip;
+  if (!impl_->runner.select(n, impl_->ch, skip)) throw probe_error(fmt::format("{}: {} ({})", skip.probe, skip.reason, skip.status));
+}
+gemm_choice::~gemm_choice() = default;
+
+double gemm_choice::seconds_per_matmul(int inner) {
+  auto& ch = impl_->ch;
+  return impl_->runner.timed(ch, *ch.plan, ch.plan->heur[ch.index].algo, std::max(inner, 1));
+}
+json gemm_choice::config() const { return impl_->runner.chosen_config(impl_->ch); }
+void gemm_choice::verify() { impl_->runner.verify_chosen(impl_->ch); }
 
 std::vector<probe> gemm_probes(cuda_env& env, const probe_options& opt) {
   std::vector<probe> out;

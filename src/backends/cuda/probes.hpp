@@ -1,6 +1,9 @@
 // The CUDA probes (one file each): they append to measured_roofs, time through time_repeated with
 // CUDA events on env.stream, verify every output, and attach the NVML telemetry of their window.
 #pragma once
+#include <cstdint>
+#include <memory>
+#include <string>
 #include <vector>
 
 #include "backends/cuda/cuda_env.hpp"
@@ -14,6 +17,33 @@ std::vector<probe> bandwidth_probes(cuda_env& env, const probe_options& opt);
 std::vector<probe> compute_probes(cuda_env& env, const probe_options& opt);
 /// gemm/fp16, gemm/fp16-acc16, gemm/bf16, gemm/tf32, gemm/fp8, gemm/int8 (probe_gemm.cpp).
 std::vector<probe> gemm_probes(cuda_env& env, const probe_options& opt);
+
+/// The GEMM probe's chosen algorithm for one square size, held ready to run (probe_gemm.cpp): the
+/// same buffer sets (rotated, > 3× L2), the same candidates (up to 8 cuBLASLt heuristic algorithms per
+/// layout, each verified) and the same trial and final round as the probe. bench/gemm_pair.cpp uses
+/// it to time roofline's choice in alternation with PyTorch's matmul in one process.
+class gemm_choice {
+ public:
+  /// `probe`: a GEMM probe's name without "gemm/" ("fp16", "fp16-acc16", "bf16", "fp32", "tf32",
+  /// "fp8", "int8"); n: M = N = K. Throws probe_error for an unknown name, a type this GPU lacks, too
+  /// little device memory, or no candidate that runs and verifies.
+  gemm_choice(cuda_env& env, const std::string& probe, std::int64_t n);
+  ~gemm_choice();
+  gemm_choice(const gemm_choice&) = delete;
+  gemm_choice& operator=(const gemm_choice&) = delete;
+  /// Seconds per matmul: `inner` (>= 1) matmuls back to back on env.stream, timed by CUDA events
+  /// (synchronous).
+  double seconds_per_matmul(int inner);
+  /// The chosen algorithm as compute_result::algo records it (tile, cluster, stages, split-K, layout,
+  /// heuristic rank, candidates tried, library and version).
+  json config() const;
+  /// Runs the chosen algorithm once more into a poisoned output and checks 16 entries; throws probe_error.
+  void verify();
+
+ private:
+  struct impl;
+  std::unique_ptr<impl> impl_;
+};
 
 /// Launch floor (probe_launch.cpp): the empty kernel alone (host clock, launch to synchronize) and per
 /// kernel in a CUDA graph of 100.
