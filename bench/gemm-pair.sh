@@ -25,7 +25,7 @@ nvidia-smi --query-gpu=timestamp,clocks.sm,power.draw,temperature.gpu,clocks_eve
 smi=$!
 # shellcheck disable=SC2086
 timeout 420 python3 bench/gemm_pair.py --lib build/h200/libroofline_gemm_pair.so --out "$OUT" \
-  ${ONLY:+--only "$ONLY"} ${SIZES:+--sizes $SIZES} --seconds "${SECONDS_PER_SIDE:-0.5}" 2>&1 | tee "$OUT/gemm-pair.log"
+  ${ONLY:+--only "$ONLY"} ${SIZES:+--sizes $SIZES} --seconds "${SECONDS_PER_SIDE:-1.0}" 2>&1 | tee "$OUT/gemm-pair.log"
 rc=${PIPESTATUS[0]}; [ "$rc" -ne 0 ] && [ "$status" -eq 0 ] && status=$rc
 kill "$smi" 2>/dev/null
 exit $status

@@ -169,7 +169,7 @@ def main():
     ap.add_argument("--sizes", type=int, nargs="+", default=[1024, 2048, 4096, 8192, 16384])
     ap.add_argument("--only", default="", help="comma-separated roofline probe names (default: all PyTorch runs)")
     ap.add_argument("--warm", type=float, default=0.3, help="seconds of untimed alternation first")
-    ap.add_argument("--seconds", type=float, default=0.5, help="seconds of samples per side")
+    ap.add_argument("--seconds", type=float, default=1.0, help="seconds of samples per side")
     a = ap.parse_args()
     import torch
     if not torch.cuda.is_available():

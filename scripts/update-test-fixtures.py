@@ -28,6 +28,8 @@ for path in sys.argv[1:]:
     for op in r.get("ops", []):
         op.setdefault("plausible", True)
         op.setdefault("causes", [])
+    if "measured" in r:
+        r["measured"].setdefault("gemm_rows", [])
     r.setdefault("interference", None)
     r.setdefault("repeat", 1)
     json.dump(r, open(path, "w"), indent=2, ensure_ascii=False)

@@ -33,14 +33,20 @@ struct latency_model {
   /// GEMM rate by size (measured.compute GEMM results of the op table's precision): {n, FLOP/s},
   /// ascending in n; P(shape) reads it at n = (m·n·k)^(1/3). Empty: the single peak.
   std::vector<std::pair<double, double>> gemm_rate;
+  /// GEMM rate by rows at a fixed weight (measured.gemm_rows of the precision): {m, median FLOP/s},
+  /// ascending in m. A GEMM op whose m lies within [first m, last m] reads it at its m (log-log),
+  /// not the square rate: few rows reuse each weight element few times, which a square GEMM of
+  /// the same FLOPs does not show. Empty (GPU, or not measured): the square rule alone.
+  std::vector<std::pair<double, double>> gemm_rows;
   std::string source;  ///< "measured: ..." or "default for <class>: ..." (shown with the predictions)
 
   /// Memory part of the time to move `bytes` at asymptotic bandwidth `bw` (B/s):
   /// ramp — log-log interpolation between points, bytes ÷ bw beyond the last point scaled from it;
   /// no ramp — latency_s + bytes ÷ bw (Hockney's latency-bandwidth form). 0 for bytes ≤ 0.
   double memory_time(double bytes, double bw) const;
-  /// P(shape): the GEMM rate at the size nearest (log) to (m·n·k)^(1/3), interpolated, at most `peak`;
-  /// `peak` when no rate by size is known or the op is not a GEMM.
+  /// P(shape): for a GEMM op with m inside the gemm_rows range, the rows rate at m (log-log);
+  /// otherwise the GEMM rate at the size nearest (log) to (m·n·k)^(1/3), interpolated; at most `peak`
+  /// either way; `peak` when no rate is known or the op is not a GEMM.
   double compute_rate(const op_desc& op, double peak) const;
 };
 

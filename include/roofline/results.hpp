@@ -150,6 +150,22 @@ struct small_work_result {
   bool verified = false;  ///< the chain's counter and the read sums matched their closed forms
 };
 
+/// One point of the GEMM rate against the number of rows (measured.gemm_rows): C(M×N) = A(M×K)·B(K×N)
+/// at a fixed weight B (N = K), as a linear layer runs it at batch M, with B cold (copies rotated
+/// past 2× the last-level cache). FLOPs = 2·M·N·K. The prediction's compute side for GEMM ops of few
+/// rows (decode), where a square sweep's rate at the same FLOPs overstates what the library reaches:
+/// docs/formulas-analysis.md §7.2.
+struct gemm_rows_result {
+  std::string precision;  ///< fp32 (CPU)
+  std::int64_t m = 0, n = 0, k = 0;
+  double flops_per_s = 0;         ///< best
+  double median_flops_per_s = 0;  ///< the rate predictions use
+  double spread = 0;
+  int repeats = 0;
+  bool verified = false;
+  std::string method;
+};
+
 /// A probe that did not produce a number: not applicable, not run, or failed.
 struct probe_status {
   std::string probe;
@@ -162,6 +178,7 @@ struct measured_roofs {
   std::vector<compute_result> compute;
   std::optional<launch_result> launch;
   std::optional<small_work_result> small_work;
+  std::vector<gemm_rows_result> gemm_rows;  ///< GEMM rate against rows at a fixed weight (CPU)
   json telemetry = json::object();  ///< device-wide: sampler rate, ECC, power limit, ...
   std::vector<probe_status> skipped;
 };
@@ -305,6 +322,8 @@ void to_json(json& j, const launch_result& v);
 void from_json(const json& j, launch_result& v);
 void to_json(json& j, const ramp_point& v);
 void from_json(const json& j, ramp_point& v);
+void to_json(json& j, const gemm_rows_result& v);
+void from_json(const json& j, gemm_rows_result& v);
 void to_json(json& j, const small_work_result& v);
 void from_json(const json& j, small_work_result& v);
 void to_json(json& j, const whole_step_result& v);

@@ -47,7 +47,18 @@ double latency_model::memory_time(double bytes, double bw) const {
 }
 
 double latency_model::compute_rate(const op_desc& op, double peak) const {
-  if (op.kind != op_kind::gemm || gemm_rate.empty() || op.m <= 0 || op.n <= 0 || op.k <= 0) return peak;
+  if (op.kind != op_kind::gemm || op.m <= 0 || op.n <= 0 || op.k <= 0) return peak;
+  const double m = static_cast<double>(op.m);
+  if (!gemm_rows.empty() && m >= gemm_rows.front().first && m <= gemm_rows.back().first) {
+    double rate = gemm_rows.front().second;
+    for (std::size_t i = 1; i < gemm_rows.size(); ++i)
+      if (m <= gemm_rows[i].first) {
+        rate = loglog(m, gemm_rows[i - 1].first, gemm_rows[i - 1].second, gemm_rows[i].first, gemm_rows[i].second);
+        break;
+      }
+    return peak > 0 ? std::min(rate, peak) : rate;
+  }
+  if (gemm_rate.empty()) return peak;
   const double size = std::cbrt(double(op.m) * double(op.n) * double(op.k));
   double rate = gemm_rate.back().second;
   if (size <= gemm_rate.front().first) {
@@ -135,6 +146,16 @@ latency_model latency_model_from(const measured_roofs& meas, const std::string& 
   }
   for (std::size_t i = 1; i < rates.size(); ++i) rates[i].second = std::max(rates[i].second, rates[i - 1].second);
   m.gemm_rate = rates;
+  for (const auto& g : meas.gemm_rows)
+    if (g.precision == precision && g.verified && g.m > 0 && g.median_flops_per_s > 0)
+      m.gemm_rows.emplace_back(static_cast<double>(g.m), g.median_flops_per_s);
+  std::sort(m.gemm_rows.begin(), m.gemm_rows.end());
+  if (!m.gemm_rows.empty())
+    m.source += fmt::format("; GEMMs of {} to {} rows read the GEMM rate against rows (measured.gemm_rows)",
+                            m.gemm_rows.front().first, m.gemm_rows.back().first);
+  m.gemm_rows.erase(std::unique(m.gemm_rows.begin(), m.gemm_rows.end(),
+                                [](const auto& a, const auto& b) { return a.first == b.first; }),
+                    m.gemm_rows.end());
   return m;
 }
 
@@ -144,11 +165,14 @@ json latency_model_json(const latency_model& m) {
     ramp.push_back({{"bytes", p.bytes}, {"memory_s", p.seconds}, {"bytes_per_s", p.seconds > 0 ? p.bytes / p.seconds : 0}});
   json rates = json::array();
   for (const auto& [n, f] : m.gemm_rate) rates.push_back({{"n", n}, {"flops_per_s", f}});
+  json rows = json::array();
+  for (const auto& [r, f] : m.gemm_rows) rows.push_back({{"m", r}, {"flops_per_s", f}});
   return {{"formula", "t = max(FLOPs / P(shape), bytes / BW(bytes)) + floor"},
           {"floor_s", m.floor_s},
           {"latency_s", m.latency_s},
           {"ramp", ramp},
           {"gemm_rate", rates},
+          {"gemm_rows", rows},
           {"source", m.source}};
 }
 

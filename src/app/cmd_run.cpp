@@ -148,6 +148,9 @@ void add_run(CLI::App& app, context& ctx) {
   sub->add_option("--context", opt->context, "decode: KV-cache length (tokens)")->capture_default_str();
   sub->add_option("--seq", opt->seq, "prefill: sequence length (tokens)")->capture_default_str();
   sub->add_option("--dtype", opt->dtype, "ops' data type: fp32 | fp16 | bf16 (default: fp32 on a CPU, fp16 on a GPU)");
+  sub->add_option("--step-budget", opt->step_budget_s,
+                  "whole steps predicted longer than this many seconds are not run (default 5 on a CPU, 1 on a GPU)")
+      ->check(CLI::PositiveNumber);
   sub->add_option("--tpot", opt->tpot_s, "your measured time per output token (s, decode batch 1) for the TPOT → MFU row")
       ->check(CLI::Range(1e-9, 1e6));
   auto fleet_opt = std::make_shared<fleet::fleet_options>();

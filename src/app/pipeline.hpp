@@ -23,6 +23,7 @@ struct run_options {
   int repeat = 1;                 ///< --repeat N: whole measurements (per-roof median and spread across runs)
   std::string uarch;              ///< --uarch: the CPU microarchitecture, when detection cannot tell
   std::string memory;             ///< --memory "12 x DDR5-4800": the DRAM configuration, likewise
+  double step_budget_s = 0;       ///< --step-budget: whole steps predicted longer than this are not run (0 = 5 s CPU, 1 s GPU)
   double tpot_s = 0;              ///< --tpot: a measured TPOT (s) for the record table's TPOT → MFU row
   // The model part (run only): decode at each of `batches` with a KV context of `context` tokens,
   // prefill of one sequence of `seq` tokens, ops in `dtype` ("" = fp32 on a CPU, fp16 on a GPU).

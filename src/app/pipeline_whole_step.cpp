@@ -72,7 +72,8 @@ void measure_whole_steps(backend& be, results& r, const model_config& cfg, const
   const bool cpu = r.device.kind == "cpu";
   // a whole step is one long sample: few repeats (medians of 3–5 steps of ~1 ms–1 s each)
   const timing_options timing = opt.quick ? quick_timing() : timing_options{1, cpu ? 3 : 10, cpu ? 10 : 200, 0.2, 2.0};
-  const double budget_s = opt.quick ? 0.02 : (cpu ? 5.0 : 1.0);  // predicted step time above which it is not run
+  // predicted step time above which it is not run
+  const double budget_s = opt.step_budget_s > 0 ? opt.step_budget_s : opt.quick ? 0.02 : (cpu ? 5.0 : 1.0);
   for (const auto& sc : scenarios) {
     whole_step_result w;
     w.phase = to_string(sc.ph);
@@ -92,8 +93,8 @@ void measure_whole_steps(backend& be, results& r, const model_config& cfg, const
     } else if (interrupted()) {
       w.note = "not run (interrupted)";
     } else if (w.predicted_s > budget_s) {
-      w.note = fmt::format("not run (predicted {:.3g} s per step, over the {:.3g} s budget{})", w.predicted_s, budget_s,
-                           opt.quick ? " of --quick" : "");
+      w.note = fmt::format("not run (predicted {:.3g} s per step, over the {:.3g} s budget{}; --step-budget raises it)",
+                           w.predicted_s, budget_s, opt.quick && opt.step_budget_s <= 0 ? " of --quick" : "");
     } else {
       progress(label, 0.96);
       try {

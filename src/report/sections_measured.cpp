@@ -89,6 +89,20 @@ section measured_section(const results& r) {
     s.add(std::move(t));
     s.para("Best = the roof (work ÷ fastest repeat); median = work ÷ median time; spread = (max − min) ÷ median of the repeats' times. Telemetry: median (min–max) over the probe.");
   }
+  if (!m.gemm_rows.empty()) {
+    s.heading("GEMM rate against rows");
+    table t;
+    t.header = {"precision", "M (rows)", "N × K", "best", "median", "spread", "repeats", "method"};
+    for (const auto& g : m.gemm_rows)
+      t.rows.push_back({cell(g.precision), cell(std::to_string(g.m), static_cast<double>(g.m)),
+                        cell(fmt::format("{} × {}", g.n, g.k)), cell(rate_flops(g.flops_per_s), g.flops_per_s),
+                        cell(rate_flops(g.median_flops_per_s), g.median_flops_per_s), cell(percent(g.spread), g.spread),
+                        cell(std::to_string(g.repeats), g.repeats), cell(g.method.empty() ? "—" : g.method)});
+    s.add(std::move(t));
+    s.para("A linear layer at batch M: the weight is read cold and used M times. Predictions of GEMMs whose M lies "
+           "in this range use the median rate at their M, not the square sweep's rate at the same FLOPs "
+           "(docs/formulas-analysis.md §7.1).");
+  }
   if (m.launch) {
     s.heading("Launch overhead");
     std::vector<std::string> items = {"empty kernel, launch to completion: " + seconds(m.launch->kernel_s)};

@@ -67,6 +67,13 @@ TEST(Vocabulary, ThreadsZeroIsRefused) {
   EXPECT_FALSE(fs::exists("/tmp/roofline-threads-zero"));
 }
 
+TEST(Vocabulary, AStepBudgetOfZeroIsRefused) {
+  const auto r = run("run --device cpu --quick --step-budget 0 --out /tmp/roofline-step-budget-zero");
+  EXPECT_EQ(r.code, 2) << r.err;
+  EXPECT_NE(r.err.find("--step-budget"), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists("/tmp/roofline-step-budget-zero"));
+}
+
 TEST(Vocabulary, AMissingFileIsReportedAsSuch) {
   const auto r = run("ops --model /nonexistent/config.json --phase decode");
   EXPECT_EQ(r.code, 2);

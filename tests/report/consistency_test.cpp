@@ -145,3 +145,19 @@ INSTANTIATE_TEST_SUITE_P(Fixtures, Consistency, ::testing::Values("results-gpu.j
 
 }  // namespace
 }  // namespace roofline
+
+namespace roofline {
+TEST(MeasuredSection, GemmRowsAreListedWithTheRuleThatUsesThem) {
+  results r = load_results(test::data("results-cpu.json"));
+  gemm_rows_result g;
+  g.precision = "fp32", g.m = 32, g.n = g.k = 2048;
+  g.flops_per_s = 103.4e9, g.median_flops_per_s = 94.6e9, g.spread = 0.1, g.repeats = 35, g.verified = true;
+  g.method = "C(32x2048) = A(32x2048)·W(2048x2048)";
+  r.measured.gemm_rows = {g};
+  analyse(r);
+  const std::string md = render_markdown(r);
+  EXPECT_NE(md.find("GEMM rate against rows"), std::string::npos);
+  EXPECT_NE(md.find("94.6 GFLOP/s"), std::string::npos);
+  EXPECT_NE(md.find("2048 × 2048"), std::string::npos);
+}
+}  // namespace roofline

@@ -9,6 +9,7 @@
 #include "backends/cpu/cpu_buffers.hpp"
 #include "backends/cpu/cpu_detect.hpp"
 #include "backends/cpu/fma_kernels.hpp"
+#include "backends/cpu/op_kernels.hpp"
 #include "backends/cpu/stream_kernels.hpp"
 #include "roofline/error.hpp"
 
@@ -46,7 +47,7 @@ void report(const probe_options& opt, const std::string& what, int index, int co
   if (opt.progress) opt.progress(what, 0.05 + 0.55 * (index + within) / count);
 }
 
-constexpr int probe_count = 8;
+constexpr int probe_count = 9;
 
 void bandwidth_probe(stream_pattern p, int index, const probe_options& opt,
                      std::shared_ptr<std::unique_ptr<stream_arrays>> arrays, measured_roofs& out) {
@@ -215,6 +216,75 @@ compute_result measure_gemm(const std::string& precision, std::int64_t n, const 
 #endif
 }
 
+std::vector<gemm_rows_result> measure_gemm_rows(const std::vector<std::int64_t>& rows, std::int64_t nk,
+                                                const timing_options& timing) {
+#ifndef ROOFLINE_HAVE_OPENBLAS
+  (void)rows;
+  (void)nk;
+  (void)timing;
+  throw probe_error("built without OpenBLAS");
+#else
+  const int threads = worker_threads();
+  openblas_set_num_threads(threads);
+  const std::int64_t max_m = *std::max_element(rows.begin(), rows.end());
+  const std::size_t w_elems = static_cast<std::size_t>(nk * nk);
+  // The weight is rotated over copies totalling >= 2x the last-level cache (as the op runner
+  // rotates its inputs), so each GEMM reads its weight from DRAM, as a decode step does.
+  const auto& d = detect_cpu().desc;
+  const double llc = static_cast<double>(d.l3_bytes > 0 ? d.l3_bytes : d.l2_bytes);
+  const int copies = static_cast<int>(std::clamp(std::ceil(2.0 * llc / (4.0 * static_cast<double>(w_elems))), 1.0, 64.0));
+  aligned_buffer<float> w(w_elems * static_cast<std::size_t>(copies)), a(static_cast<std::size_t>(max_m * nk)),
+      c(static_cast<std::size_t>(max_m * nk));
+  advise_huge_pages(w.data(), w.size() * sizeof(float));
+  fill_uniform(w.data(), w_elems, 21);
+  for (int q = 1; q < copies; ++q) std::copy_n(w.data(), w_elems, w.data() + q * w_elems);
+  fill_uniform(a.data(), a.size(), 22);
+  std::vector<gemm_rows_result> out;
+  for (const std::int64_t m : rows) {
+    int next = 0;
+    auto once = [&] {
+      const float* wq = w.data() + static_cast<std::size_t>(next++ % copies) * w_elems;
+      const double t0 = now_s();
+      gemm_kernel(a.data(), wq, c.data(), m, nk, nk);
+      return now_s() - t0;
+    };
+    once();  // verification run, also the first warm-up: C = A·W on sampled entries, as measure_gemm checks
+    const float* w0 = w.data() + static_cast<std::size_t>((next - 1) % copies) * w_elems;
+    for (int q = 0; q < 16; ++q) {
+      const std::int64_t i = (q * 7919) % m, j = (q * 104729 + 3) % nk;
+      double ref = 0, mag = 0;
+      for (std::int64_t l = 0; l < nk; ++l) {
+        const double x = a[static_cast<std::size_t>(i * nk + l)], y = w0[l * nk + j];
+        ref += x * y;
+        mag += std::abs(x * y);
+      }
+      const double got = c[static_cast<std::size_t>(i * nk + j)];
+      if (!(std::abs(got - ref) <= static_cast<double>(nk) * 0x1.0p-24 * mag + 1e-30))
+        throw probe_error(fmt::format("gemm/sgemm-rows m={}: C[{},{}] = {} but reference {}", m, i, j, got, ref));
+    }
+    timing_options t = timing;
+    t.warmups = std::max(0, t.warmups - 1);
+    const auto samples = time_repeated(once, t);
+    const double flops = 2.0 * static_cast<double>(m) * static_cast<double>(nk) * static_cast<double>(nk);
+    const rate_summary r = rates(flops, samples);
+    gemm_rows_result g;
+    g.precision = "fp32";
+    g.m = m, g.n = nk, g.k = nk;
+    g.flops_per_s = r.best;
+    g.median_flops_per_s = r.median;
+    g.spread = r.spread;
+    g.repeats = r.repeats;
+    g.verified = true;
+    g.method = fmt::format("C({}x{}) = A({}x{})·W({}x{}) as the op runner's linear layers run it ({}), W rotated over {} "
+                           "copies ({:.0f} MiB, >= 2x LLC) so each GEMM reads it cold, {}, FLOPs = 2·M·N·K",
+                           m, nk, m, nk, nk, nk, m == 1 ? "cblas_sgemv" : "cblas_sgemm, row-major NN", copies,
+                           4.0 * static_cast<double>(w_elems) * copies / 1048576.0, openblas_threading(threads));
+    out.push_back(std::move(g));
+  }
+  return out;
+#endif
+}
+
 std::vector<probe> cpu_probes(const probe_options& opt) {
   std::vector<probe> ps;
   auto arrays = std::make_shared<std::unique_ptr<stream_arrays>>();
@@ -253,6 +323,14 @@ std::vector<probe> cpu_probes(const probe_options& opt) {
                     out.compute.insert(out.compute.end(), rs.begin(), rs.end());
                   }});
   }
+  // GEMM rate against rows at a fixed 2048 x 2048 weight: the compute side of decode-sized linears.
+  const std::vector<std::int64_t> rows = opt.quick ? std::vector<std::int64_t>{8, 32} : std::vector<std::int64_t>{4, 8, 16, 32, 64, 128, 256};
+  ps.push_back({"gemm/sgemm-rows", "gemm", [opt, rows, index = index++](measured_roofs& out) {
+                  report(opt, fmt::format("gemm/sgemm-rows: M = {} … {} at a 2048 x 2048 weight", rows.front(), rows.back()),
+                         index, probe_count, 0);
+                  auto g = measure_gemm_rows(rows, 2048, sweep_timing(opt.timing));
+                  out.gemm_rows.insert(out.gemm_rows.end(), g.begin(), g.end());
+                }});
   return ps;
 }
 

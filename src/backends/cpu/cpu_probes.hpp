@@ -19,4 +19,10 @@ compute_result measure_fma_peak(const std::string& precision, const timing_optio
 /// against a dot product in double. Throws probe_error without OpenBLAS or on a failed check.
 compute_result measure_gemm(const std::string& precision, std::int64_t n, const timing_options& timing);
 
+/// GEMM rate against rows: C(M×nk) = A(M×nk)·W(nk×nk) through the op runner's gemm_kernel for
+/// each M in `rows`, W rotated over copies past 2× the last-level cache, 16 entries of each
+/// checked against a dot product in double. Throws probe_error without OpenBLAS or on a failed check.
+std::vector<gemm_rows_result> measure_gemm_rows(const std::vector<std::int64_t>& rows, std::int64_t nk,
+                                                const timing_options& timing);
+
 }  // namespace roofline::cpu

@@ -280,8 +280,9 @@ class gemm_runner {
     // The library's default is always a finalist: heuristic rank 1 of the layout a row-major
     // torch.matmul (cublasGemmEx) runs, NN, or TN where only TN exists. A paired comparison with
     // PyTorch on one H200 (bench/results/gemm-pair-h200-2026-12-02) found tf32 n = 16384 0.989× with
-    // only the trial's three fastest in the final round. Rounds: at least 5, and enough for about
-    // 50 ms per finalist (25 at most), so a short trial's luck does not decide.
+    // only the trial's three fastest in the final round. Rounds: enough for about 0.3 s per finalist,
+    // 5 to 25: candidates 1 % apart need that many samples under a clock that moves 2 % between
+    // samples (tf32 n = 16384, 25 ms per GEMM: with 5 rounds the 1 % slower tile won two calls of three).
     std::sort(finalists.begin(), finalists.end(), [](const finalist& a, const finalist& b) { return a.trial_s < b.trial_s; });
     const char* default_layout = ch.nn_ok ? "NN" : "TN";
     const auto is_default = [&](const finalist& f) { return f.index == 0 && std::strcmp(f.plan->name, default_layout) == 0; };
@@ -292,7 +293,7 @@ class gemm_runner {
     if (library_default && std::none_of(finalists.begin(), finalists.end(), is_default)) finalists.push_back(*library_default);
     if (finalists.size() > 1) {
       const int inner_f = std::clamp(static_cast<int>(1e-3 / std::max(ch.best_t, 1e-7)), 1, 64);
-      const int rounds = std::clamp(static_cast<int>(std::ceil(0.05 / (inner_f * ch.best_t))), 5, 25);
+      const int rounds = std::clamp(static_cast<int>(std::ceil(0.3 / (inner_f * ch.best_t))), 5, 25);
       std::vector<std::vector<double>> ts(finalists.size());
       for (int round = 0; round < rounds; ++round)
         for (std::size_t f = 0; f < finalists.size(); ++f)
