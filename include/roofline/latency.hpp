@@ -44,9 +44,13 @@ struct latency_model {
   /// ramp — log-log interpolation between points, bytes ÷ bw beyond the last point scaled from it;
   /// no ramp — latency_s + bytes ÷ bw (Hockney's latency-bandwidth form). 0 for bytes ≤ 0.
   double memory_time(double bytes, double bw) const;
-  /// P(shape): for a GEMM op with m inside the gemm_rows range, the rows rate at m (log-log);
-  /// otherwise the GEMM rate at the size nearest (log) to (m·n·k)^(1/3), interpolated; at most `peak`
-  /// either way; `peak` when no rate is known or the op is not a GEMM.
+  /// The gemm_rows rate at m rows (log-log between points); 0 outside the measured range or without points.
+  double rows_rate(double m) const;
+  /// P(shape): for a GEMM op with m inside the gemm_rows range, the rows rate at m (log-log); for
+  /// decode attention, the rows rate at the query rows that share a KV head (heads ÷ kv_heads ×
+  /// q_len: QKᵀ and P·V are GEMMs of that many rows against the cached K and V); otherwise, for a
+  /// GEMM, the rate at the size nearest (log) to (m·n·k)^(1/3), interpolated; at most `peak` either
+  /// way; `peak` when no rate applies.
   double compute_rate(const op_desc& op, double peak) const;
 };
 

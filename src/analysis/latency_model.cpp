@@ -46,18 +46,24 @@ double latency_model::memory_time(double bytes, double bw) const {
   return std::max(flat, last.seconds * bytes / last.bytes);
 }
 
+double latency_model::rows_rate(double m) const {
+  if (gemm_rows.empty() || m < gemm_rows.front().first || m > gemm_rows.back().first) return 0;
+  for (std::size_t i = 1; i < gemm_rows.size(); ++i)
+    if (m <= gemm_rows[i].first)
+      return loglog(m, gemm_rows[i - 1].first, gemm_rows[i - 1].second, gemm_rows[i].first, gemm_rows[i].second);
+  return gemm_rows.front().second;  // a single point, m equal to it
+}
+
 double latency_model::compute_rate(const op_desc& op, double peak) const {
-  if (op.kind != op_kind::gemm || op.m <= 0 || op.n <= 0 || op.k <= 0) return peak;
-  const double m = static_cast<double>(op.m);
-  if (!gemm_rows.empty() && m >= gemm_rows.front().first && m <= gemm_rows.back().first) {
-    double rate = gemm_rows.front().second;
-    for (std::size_t i = 1; i < gemm_rows.size(); ++i)
-      if (m <= gemm_rows[i].first) {
-        rate = loglog(m, gemm_rows[i - 1].first, gemm_rows[i - 1].second, gemm_rows[i].first, gemm_rows[i].second);
-        break;
-      }
-    return peak > 0 ? std::min(rate, peak) : rate;
+  auto capped = [peak](double rate) { return peak > 0 ? std::min(rate, peak) : rate; };
+  if (op.kind == op_kind::attention_decode && op.kv_heads > 0 && op.heads > 0) {
+    // QKᵀ and P·V of one KV head are GEMMs whose rows are the query heads that share it (GQA).
+    const double group = static_cast<double>(op.heads / op.kv_heads) * static_cast<double>(std::max<std::int64_t>(1, op.q_len));
+    const double r = rows_rate(group);
+    return r > 0 ? capped(r) : peak;
   }
+  if (op.kind != op_kind::gemm || op.m <= 0 || op.n <= 0 || op.k <= 0) return peak;
+  if (const double r = rows_rate(static_cast<double>(op.m)); r > 0) return capped(r);
   if (gemm_rate.empty()) return peak;
   const double size = std::cbrt(double(op.m) * double(op.n) * double(op.k));
   double rate = gemm_rate.back().second;

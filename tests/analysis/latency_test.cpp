@@ -187,3 +187,20 @@ TEST(LatencyModel, FewRowsReadTheRowsSweepNotTheSquareRate) {
   ASSERT_EQ(j.at("gemm_rows").size(), 3u);
   EXPECT_DOUBLE_EQ(j.at("gemm_rows")[1].at("m").get<double>(), 32);
 }
+
+// Decode attention on the same guest (TinyLlama, 32 query / 4 KV heads, head_dim 64, context 2048,
+// fp32): QKᵀ and P·V of one KV head are GEMMs of 8 rows (the group's query heads). 17.1 MFLOP at
+// the rows rate at M = 8, 33.9 GFLOP/s, is 505 µs; the op ran 550 µs (bytes ÷ the DRAM roof: 130 µs).
+TEST(LatencyModel, DecodeAttentionReadsTheRowsRateAtItsGqaGroup) {
+  latency_model lat;
+  lat.gemm_rows = {{4, 16.4e9}, {8, 33.9e9}, {16, 56.8e9}};
+  const op_desc a = attention_op(op_kind::attention_decode, 1, 32, 4, 64, 1, 2048, 4, 4, false);
+  EXPECT_NEAR(lat.compute_rate(a, 236e9), 33.9e9, 1e3);
+  EXPECT_NEAR(a.flops / lat.compute_rate(a, 236e9) * 1e6, 505, 1);
+  // Multi-head attention (one query head per KV head): 1 row is below the measured range: the peak.
+  const op_desc mha = attention_op(op_kind::attention_decode, 1, 32, 32, 64, 1, 2048, 4, 4, false);
+  EXPECT_DOUBLE_EQ(lat.compute_rate(mha, 236e9), 236e9);
+  // Prefill attention is not read from the rows sweep.
+  const op_desc pre = attention_op(op_kind::attention_fused, 1, 32, 4, 64, 2048, 2048, 4, 4, true);
+  EXPECT_DOUBLE_EQ(lat.compute_rate(pre, 236e9), 236e9);
+}

@@ -124,18 +124,25 @@ TEST(CpuOps, GemmMatchesNaive) {
 }
 
 TEST(CpuOps, FusedAttentionEqualsNaive) {
-  for (bool causal : {true, false}) {
+  // One query tile (70 rows), and 600 causal rows: three BLAS tiles of 256, 256 and 88 rows.
+  for (const auto& [causal, q_len, kv_len] : {std::array<std::int64_t, 3>{1, 70, 130}, std::array<std::int64_t, 3>{0, 70, 130},
+                                              std::array<std::int64_t, 3>{1, 600, 600}}) {
     attention_shape s;
-    s.batch = 2, s.heads = 4, s.kv_heads = 2, s.head_dim = 16, s.q_len = 70, s.kv_len = 130, s.causal = causal;
+    s.batch = 2, s.heads = 4, s.kv_heads = 2, s.head_dim = 16, s.q_len = q_len, s.kv_len = kv_len, s.causal = causal != 0;
     const auto q = rnd(s.batch * s.heads * s.q_len * s.head_dim, 11);
     const auto k = rnd(s.batch * s.kv_heads * s.kv_len * s.head_dim, 12);
     const auto v = rnd(s.batch * s.kv_heads * s.kv_len * s.head_dim, 13);
-    std::vector<float> scores(s.batch * s.heads * s.q_len * s.kv_len), o1(q.size()), o2(q.size());
+    std::vector<float> scores(s.batch * s.heads * s.q_len * s.kv_len), o1(q.size()), o2(q.size()), o3(q.size());
     attention_naive_kernel(q.data(), k.data(), v.data(), scores.data(), o1.data(), s);
-    attention_fused_kernel(q.data(), k.data(), v.data(), o2.data(), s);
-    double worst = 0;
-    for (std::size_t i = 0; i < o1.size(); ++i) worst = std::max(worst, double(std::abs(o1[i] - o2[i])));
+    attention_fused_kernel(q.data(), k.data(), v.data(), o2.data(), s);         // BLAS tiles (with OpenBLAS)
+    attention_fused_tiles_kernel(q.data(), k.data(), v.data(), o3.data(), s);   // online-softmax tiles
+    double worst = 0, worst_tiles = 0;
+    for (std::size_t i = 0; i < o1.size(); ++i) {
+      worst = std::max(worst, double(std::abs(o1[i] - o2[i])));
+      worst_tiles = std::max(worst_tiles, double(std::abs(o1[i] - o3[i])));
+    }
     EXPECT_LT(worst, 1e-4) << "causal " << causal;
+    EXPECT_LT(worst_tiles, 1e-4) << "causal " << causal;
   }
 }
 

@@ -11,10 +11,14 @@
 #include <cmath>
 #include <vector>
 
+#include "backends/cpu/cpu_buffers.hpp"
 #include "backends/cpu/fast_exp.hpp"
 #include "backends/cpu/op_kernels.hpp"
 #ifdef ROOFLINE_HAVE_OPENMP
 #include <omp.h>
+#endif
+#ifdef ROOFLINE_HAVE_OPENBLAS
+#include <cblas.h>
 #endif
 
 // The per-item workers (a query tile, a decode item, a row of P·V) are compiled once per SIMD width
@@ -298,7 +302,79 @@ void attention_naive_kernel(const float* q, const float* k, const float* v, floa
   }
 }
 
+#ifdef ROOFLINE_HAVE_OPENBLAS
+namespace {
+
+/// Query rows per BLAS tile: the tile's scores (rows × kv_len floats) stay within 8 MiB.
+std::int64_t blas_tile_rows(std::int64_t kv_len) {
+  return std::clamp<std::int64_t>((std::int64_t{1} << 21) / std::max<std::int64_t>(1, kv_len) / 16 * 16, 16, 256);
+}
+
+/// Query rows [i0, i1) of (batch, head) bh: S = scale · Q·Kᵀ over the keys the last row may see
+/// (cblas_sgemm), the causal mask and the softmax per row in the tile buffer, O = P·V (cblas_sgemm).
+void fused_blas_tile(const float* q, const float* k, const float* v, float* out, const attention_shape& s,
+                     std::int64_t bh, std::int64_t i0, std::int64_t i1, float scale, float* sc) {
+  const std::int64_t d = s.head_dim, nq = i1 - i0, kend = visible(s, i1 - 1);
+  const float* kb = kv_ptr(k, s, bh / s.heads, bh % s.heads);
+  const float* vb = kv_ptr(v, s, bh / s.heads, bh % s.heads);
+  const float* qb = q + (bh * s.q_len + i0) * d;
+  float* ob = out + (bh * s.q_len + i0) * d;
+  const int n_q = static_cast<int>(nq), n_k = static_cast<int>(kend), n_d = static_cast<int>(d);
+  cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, n_q, n_k, n_d, scale, qb, n_d, kb, n_d, 0.0f, sc, n_k);
+  std::vector<float> inv(static_cast<std::size_t>(nq));
+  for (std::int64_t i = 0; i < nq; ++i) {
+    float* row = sc + i * kend;
+    const std::int64_t vis = visible(s, i0 + i);
+    float m = -INFINITY;
+    for (std::int64_t j = 0; j < vis; ++j) m = std::max(m, row[j]);
+    float sum = 0;
+#pragma omp simd reduction(+ : sum)
+    for (std::int64_t j = 0; j < vis; ++j) {
+      row[j] = fast_expf(row[j] - m);
+      sum += row[j];
+    }
+    std::fill(row + vis, row + kend, 0.0f);  // the causal mask
+    inv[static_cast<std::size_t>(i)] = 1.0f / sum;
+  }
+  cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n_q, n_d, n_k, 1.0f, sc, n_k, vb, n_d, 0.0f, ob, n_d);
+  for (std::int64_t i = 0; i < nq; ++i)
+    for (std::int64_t c = 0; c < d; ++c) ob[i * d + c] *= inv[static_cast<std::size_t>(i)];
+}
+
+}  // namespace
+
 void attention_fused_kernel(const float* q, const float* k, const float* v, float* out, const attention_shape& s) {
+  const std::int64_t tq = blas_tile_rows(s.kv_len);
+  const std::int64_t tiles = (s.q_len + tq - 1) / tq, work = s.batch * s.heads * tiles;
+  const float scale = 1.0f / std::sqrt(static_cast<float>(s.head_dim));
+  auto item = [&](std::int64_t w, float* sc) {
+    const std::int64_t x = work - 1 - w;  // heaviest (last, causal) tiles first for balance
+    const std::int64_t bh = x / tiles, t = x % tiles;
+    fused_blas_tile(q, k, v, out, s, bh, t * tq, std::min(s.q_len, (t + 1) * tq), scale, sc);
+  };
+  const std::size_t sc_floats = static_cast<std::size_t>(tq * s.kv_len);
+  if (openblas_is_openmp_build()) {
+    // OpenBLAS's OpenMP build runs each call single-threaded inside a parallel region: one tile per thread.
+#pragma omp parallel
+    {
+      std::vector<float> sc(sc_floats);
+#pragma omp for schedule(dynamic, 1)
+      for (std::int64_t w = 0; w < work; ++w) item(w, sc.data());
+    }
+  } else {
+    // A sequential or pthreads OpenBLAS: tiles in turn, each GEMM on OpenBLAS's own threads.
+    std::vector<float> sc(sc_floats);
+    for (std::int64_t w = 0; w < work; ++w) item(w, sc.data());
+  }
+}
+
+#else
+void attention_fused_kernel(const float* q, const float* k, const float* v, float* out, const attention_shape& s) {
+  attention_fused_tiles_kernel(q, k, v, out, s);
+}
+#endif
+
+void attention_fused_tiles_kernel(const float* q, const float* k, const float* v, float* out, const attention_shape& s) {
   const std::int64_t d = s.head_dim;
   const std::int64_t tiles = (s.q_len + tile_q - 1) / tile_q;
   const std::int64_t work = s.batch * s.heads * tiles;

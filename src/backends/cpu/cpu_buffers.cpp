@@ -40,6 +40,14 @@ std::string openblas_version() {
 #endif
 }
 
+bool openblas_is_openmp_build() {
+#ifdef ROOFLINE_HAVE_OPENBLAS
+  return openblas_get_parallel() == 2;
+#else
+  return false;
+#endif
+}
+
 std::string openblas_threading(int threads) {
 #ifdef ROOFLINE_HAVE_OPENBLAS
   const int p = openblas_get_parallel();

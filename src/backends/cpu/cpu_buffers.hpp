@@ -44,6 +44,10 @@ void advise_huge_pages(void* p, std::size_t bytes);
 /// Threads the probes and kernels use: the physical cores (detected), capped by OMP_NUM_THREADS.
 int worker_threads();
 
+/// True where OpenBLAS is its OpenMP build (openblas_get_parallel() == 2): a call inside an OpenMP
+/// parallel region then runs on the calling thread alone, so kernels may call it once per thread.
+bool openblas_is_openmp_build();
+
 /// OpenBLAS's version as its header states it ("OpenBLAS 0.3.21"), trimmed; "OpenBLAS (not built in)".
 std::string openblas_version();
 

@@ -60,8 +60,14 @@ void attention_decode_kernel(const float* q, const float* k, const float* v, flo
 /// entries −inf), then softmax in place over full rows, then out = P·v over the visible keys.
 void attention_naive_kernel(const float* q, const float* k, const float* v, float* scores, float* out,
                             const attention_shape& s);
-/// FlashAttention-style (Dao et al. 2022, Alg. 1 with the FA-2 loop order): query tiles of 32
-/// against key tiles of 64, online softmax; scores live only in a per-thread tile.
+/// Fused attention: scores live only in a per-thread tile, never in memory. With OpenBLAS: query
+/// tiles of up to 256 rows (at most 8 MiB of scores), S = Q·Kᵀ and O = P·V by cblas_sgemm, the causal
+/// mask and an exact softmax per row in between (one pass over all visible keys, so no online
+/// rescaling: the tile holds the whole row). Without OpenBLAS: FlashAttention-style (Dao et al.
+/// 2022, Alg. 1 with the FA-2 loop order), query tiles of 32 against key tiles of 64, online softmax.
 void attention_fused_kernel(const float* q, const float* k, const float* v, float* out, const attention_shape& s);
+/// The fused kernel without a BLAS (what attention_fused_kernel runs when built without OpenBLAS):
+/// query tiles of 32 against key tiles of 64, online softmax (FlashAttention-2 loop order).
+void attention_fused_tiles_kernel(const float* q, const float* k, const float* v, float* out, const attention_shape& s);
 
 }  // namespace roofline::cpu

@@ -90,7 +90,12 @@ std::string cpu_implementation(const op_desc& op, int threads) {
     case op_kind::attention_naive:
       return fmt::format("roofline cpu naive attention (scores materialised, then softmax, then P·V; {})", omp);
     case op_kind::attention_fused:
+#ifdef ROOFLINE_HAVE_OPENBLAS
+      return fmt::format("roofline cpu fused attention (query tiles of up to 256 rows: S = Q·Kᵀ and O = P·V by {} cblas_sgemm, "
+                         "causal mask and softmax per row in a per-thread tile, fp32; {})", openblas_version(), omp);
+#else
       return fmt::format("roofline cpu fused attention (online softmax over key blocks, fp32; {})", omp);
+#endif
   }
   return "roofline cpu (unknown op kind)";
 }
