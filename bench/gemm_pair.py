@@ -14,6 +14,7 @@ Per case: each side's median and best rate, ratio of medians (roofline / PyTorch
 per-pair ratios, and the algorithm roofline chose. Target: ratio of medians >= 1.00 at n >= 2048 for
 fp16, bf16, tf32 and fp8 (int8 and n < 2048 are listed, out of scope).
     gemm_pair.py --lib build/h200/libroofline_gemm_pair.so --out DIR
+    gemm_pair.py --table DIR/gemm-pair.json        (the table again, no GPU needed)
 """
 import argparse
 import ctypes
@@ -47,16 +48,6 @@ def load(lib_path):
     return lib
 
 
-def torch_sample(torch, call, inner):
-    start, stop = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-    start.record()
-    for _ in range(inner):
-        call()
-    stop.record()
-    stop.synchronize()
-    return start.elapsed_time(stop) * 1e-3 / inner
-
-
 def run_case(torch, lib, precision, acc, dtype, n, l2, a):
     probe = PROBE[(precision, acc)]
     row = {"precision": precision, "accumulate": acc, "size": n, "probe": f"gemm/{probe}",
@@ -82,15 +73,15 @@ def run_case(torch, lib, precision, acc, dtype, n, l2, a):
         t_end = time.time() + a.warm
         while time.time() < t_end:
             lib.rl_gemm_seconds(h, inner_r)
-            torch_sample(torch, call, inner_t)
+            tr.batch_seconds(torch, call, inner_t)
         rs, ts = [], []
         while True:
             i = len(rs)
             if i % 2 == 0:
                 r = lib.rl_gemm_seconds(h, inner_r)
-                t = torch_sample(torch, call, inner_t)
+                t = tr.batch_seconds(torch, call, inner_t)
             else:
-                t = torch_sample(torch, call, inner_t)
+                t = tr.batch_seconds(torch, call, inner_t)
                 r = lib.rl_gemm_seconds(h, inner_r)
             if r <= 0:
                 row["skipped"] = "roofline: a timed sample failed (CUDA error)"
@@ -133,11 +124,14 @@ def table(result):
              "| precision | accumulate | n | roofline median (TFLOP/s) | PyTorch median | ratio of medians | median pair ratio (IQR) "
              "| bests (roofline / PyTorch) | roofline's algorithm | pairs | target |",
              "|---|---|---|---|---|---|---|---|---|---|---|"]
-    met, missed, misses = 0, 0, []
+    met, missed, misses, not_run = 0, 0, [], []
     for r in result["cases"]:
         key = f"| {r['precision']} | {r['accumulate']} | {r['size']} |"
         if "skipped" in r:
-            lines.append(f"{key} — | — | — | — | — | {r['skipped']} | — | — |")
+            scope = r["size"] >= 2048 and r["precision"] in IN_SCOPE
+            if scope:
+                not_run.append(f"{r['precision']}/{r['accumulate']} n={r['size']}")
+            lines.append(f"{key} — | — | — | — | — | not run: {r['skipped']} | — | {'**not run**' if scope else '—'} |")
             continue
         al = r.get("roofline_algo", {})
         algo = f"{al.get('layout', '?')} tile {al.get('tile', '?')}, rank {al.get('heuristic_rank', '?')}"
@@ -158,19 +152,30 @@ def table(result):
                      f"{r['ratio_of_medians']:.3f}× | {r['median_pair_ratio']:.3f} ({q[0]:.3f}–{q[1]:.3f}) | "
                      f"{r['roofline_best'] / 1e12:.1f} / {r['torch_best'] / 1e12:.1f} | {algo} | {r['pairs']} | {verdict} |")
     lines += ["", f"Target (ratio of medians ≥ 1.00 at n ≥ 2048, fp16/bf16/tf32/fp8): {met} met, {missed} missed"
-              + (f": {', '.join(misses)}." if misses else "."), ""]
+              + (f": {', '.join(misses)}" if misses else "")
+              + (f"; {len(not_run)} not run: {', '.join(not_run)}" if not_run else "") + ".", ""]
     return "\n".join(lines)
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--lib", required=True, help="libroofline_gemm_pair.so (built with the CUDA backend)")
-    ap.add_argument("--out", required=True, help="directory for gemm-pair.json and gemm-pair.md")
+    ap.add_argument("--lib", help="libroofline_gemm_pair.so (built with the CUDA backend)")
+    ap.add_argument("--out", help="directory for gemm-pair.json and gemm-pair.md")
+    ap.add_argument("--table", metavar="JSON", help="only print the table of an earlier gemm-pair.json (no GPU)")
     ap.add_argument("--sizes", type=int, nargs="+", default=[1024, 2048, 4096, 8192, 16384])
     ap.add_argument("--only", default="", help="comma-separated roofline probe names (default: all PyTorch runs)")
     ap.add_argument("--warm", type=float, default=0.3, help="seconds of untimed alternation first")
     ap.add_argument("--seconds", type=float, default=1.0, help="seconds of samples per side")
     a = ap.parse_args()
+    if a.table:
+        try:
+            print(table(json.load(open(a.table))))
+        except (OSError, ValueError, KeyError, TypeError) as e:
+            print(f"gemm_pair.py: --table {a.table}: {e}", file=sys.stderr)
+            sys.exit(2)
+        return
+    if not a.lib or not a.out:
+        ap.error("--lib and --out are required (or --table JSON)")
     import torch
     if not torch.cuda.is_available():
         sys.exit("gemm_pair.py: PyTorch sees no CUDA device")

@@ -38,6 +38,17 @@ MiB = 1 << 20
 
 
 # ----------------------------------------------------------------------------------------------- measure
+def batch_seconds(torch, fn, inner):
+    """Seconds per call of `inner` back-to-back calls of fn, between two CUDA events (synchronous)."""
+    start, stop = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+    start.record()
+    for _ in range(inner):
+        fn()
+    stop.record()
+    stop.synchronize()
+    return start.elapsed_time(stop) * 1e-3 / inner
+
+
 def time_batches(torch, fn, inner, warmups=3, min_repeats=10, min_time=0.25, max_time=2.0):
     """Seconds per call: events around `inner` calls, repeated; returns the list of per-call times."""
     for _ in range(warmups):
@@ -45,13 +56,7 @@ def time_batches(torch, fn, inner, warmups=3, min_repeats=10, min_time=0.25, max
     torch.cuda.synchronize()
     samples, total = [], 0.0
     while True:
-        start, stop = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        start.record()
-        for _ in range(inner):
-            fn()
-        stop.record()
-        stop.synchronize()
-        t = start.elapsed_time(stop) * 1e-3 / inner
+        t = batch_seconds(torch, fn, inner)
         samples.append(t)
         total += t * inner
         if (len(samples) >= min_repeats and total >= min_time) or total >= max_time or len(samples) >= 500:
@@ -61,12 +66,7 @@ def time_batches(torch, fn, inner, warmups=3, min_repeats=10, min_time=0.25, max
 def inner_for(torch, fn, target=2e-3):
     fn()
     torch.cuda.synchronize()
-    start, stop = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-    start.record()
-    fn()
-    stop.record()
-    stop.synchronize()
-    t = max(start.elapsed_time(stop) * 1e-3, 1e-7)
+    t = max(batch_seconds(torch, fn, 1), 1e-7)
     return max(1, min(128, math.ceil(target / t)))
 
 
