@@ -44,6 +44,12 @@ struct latency_model {
   /// ramp — log-log interpolation between points, bytes ÷ bw beyond the last point scaled from it;
   /// no ramp — latency_s + bytes ÷ bw (Hockney's latency-bandwidth form). 0 for bytes ≤ 0.
   double memory_time(double bytes, double bw) const;
+  /// The streaming rate an op's class is judged against: the cold-read ramp's rate at its largest
+  /// point (bytes ÷ memory part) where that is below `roof_bw`, else `roof_bw`. A CPU's ramp is one
+  /// parallel region summing a cold buffer; it ends below the best-pattern DRAM roof (a 2-vCPU Zen 4
+  /// guest: 30 vs 77 GB/s), so a 46 MB GEMV that streams at the ramp's rate is bandwidth-bound, not
+  /// latency-bound, although its memory time is more than twice bytes ÷ roof.
+  double class_bandwidth(double roof_bw) const;
   /// The gemm_rows rate at m rows (log-log between points); 0 outside the measured range or without points.
   double rows_rate(double m) const;
   /// P(shape): for a GEMM op with m inside the gemm_rows range, the rows rate at m (log-log); for
@@ -58,8 +64,10 @@ struct latency_model {
 /// bandwidth `bw` (B/s, 0 = unknown): total = max(compute, memory) + floor. The class is "latency"
 /// when more than half the predicted time is the floor and the latency excess (memory − bandwidth),
 /// i.e. max(compute, bandwidth) < total / 2; otherwise "compute" when compute ≥ memory, else
-/// "bandwidth". "unknown" when peak or bw is 0.
-time_terms predict_time(double flops, double bytes, double peak, double bw, double floor_s, double memory_s);
+/// "bandwidth". "unknown" when peak or bw is 0. `class_bw` (B/s, 0 = bw): the streaming rate the
+/// class compares against (latency_model::class_bandwidth); the times use `bw` whatever it is.
+time_terms predict_time(double flops, double bytes, double peak, double bw, double floor_s, double memory_s,
+                        double class_bw = 0);
 
 /// The model from a measurement: floor and ramp from measured.small_work, else the graph launch
 /// floor of measured.launch with the default latency of the device kind; GEMM rates by size of

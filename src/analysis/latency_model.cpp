@@ -79,16 +79,24 @@ double latency_model::compute_rate(const op_desc& op, double peak) const {
   return peak > 0 ? std::min(rate, peak) : rate;
 }
 
-time_terms predict_time(double flops, double bytes, double peak, double bw, double floor_s, double memory_s) {
+double latency_model::class_bandwidth(double roof_bw) const {
+  if (ramp.empty() || !(ramp.back().seconds > 0)) return roof_bw;
+  const double streaming = ramp.back().bytes / ramp.back().seconds;
+  return roof_bw > 0 ? std::min(roof_bw, streaming) : streaming;
+}
+
+time_terms predict_time(double flops, double bytes, double peak, double bw, double floor_s, double memory_s,
+                        double class_bw) {
   time_terms t;
   t.floor_s = std::max(0.0, floor_s);
   t.compute_s = peak > 0 ? flops / peak : 0;
   t.bandwidth_s = bw > 0 ? bytes / bw : 0;
   t.memory_s = std::max(memory_s, t.bandwidth_s);
   t.total_s = std::max(t.compute_s, t.memory_s) + t.floor_s;
+  const double streaming_s = class_bw > 0 ? bytes / class_bw : t.bandwidth_s;
   if (!(peak > 0) || !(bw > 0)) {
     t.bound = "unknown";
-  } else if (std::max(t.compute_s, t.bandwidth_s) < 0.5 * t.total_s) {
+  } else if (std::max(t.compute_s, streaming_s) < 0.5 * t.total_s) {
     t.bound = "latency";  // most of the time is the floor and the bytes that are not yet in flight
   } else {
     t.bound = t.compute_s >= t.memory_s ? "compute" : "bandwidth";

@@ -204,3 +204,32 @@ TEST(LatencyModel, DecodeAttentionReadsTheRowsRateAtItsGqaGroup) {
   const op_desc pre = attention_op(op_kind::attention_fused, 1, 32, 4, 64, 2048, 2048, 4, 4, true);
   EXPECT_DOUBLE_EQ(lat.compute_rate(pre, 236e9), 236e9);
 }
+
+// The 2-vCPU Zen 4 guest (2026-12-02, bench/results/cpu-zen4-2026-12-02/7-decode-attention-rows):
+// floor 0.56 µs; a cold read streams at ~30 GB/s from 64 KiB to 1 GiB, below the best-pattern DRAM
+// roof of 76.6 GB/s. gate_proj at decode batch 1 (46.2 MB of weights) is predicted 1.54 ms (measured
+// 1.45): it streams at the ramp's rate, so it is bandwidth-bound, although 1.54 ms is more than twice
+// 46.2 MB ÷ 76.6 GB/s = 0.60 ms. The residual add (24.6 kB, 2.0 µs) stays latency-bound.
+TEST(LatencyModel, TheClassIsJudgedAgainstTheRampsStreamingRate) {
+  measured_roofs m;
+  small_work_result sw;
+  sw.floor_s = 0.564e-6;
+  sw.ramp = {{4096, 1.067e-6},       {16384, 1.7225e-6},    {65536, 2.729e-6},        {262144, 8.808e-6},
+             {1048576, 40.8805e-6}, {4194304, 155.306e-6}, {16777216, 576.7875e-6},  {67108864, 2204.739e-6},
+             {268435456, 8611.008e-6}, {1073741824, 36114.336e-6}};
+  m.small_work = sw;
+  const latency_model lat = latency_model_from(m, "cpu", "fp32");
+  const double roof = 76.6e9;
+  EXPECT_NEAR(lat.class_bandwidth(roof) / 1e9, 29.7, 0.1);
+  EXPECT_DOUBLE_EQ(lat.class_bandwidth(10e9), 10e9);  // never above the roof
+  const double gate_bytes = 46168064;
+  const time_terms gate = predict_time(0, gate_bytes, 236e9, roof, lat.floor_s, lat.memory_time(gate_bytes, roof),
+                                       lat.class_bandwidth(roof));
+  EXPECT_NEAR(gate.total_s * 1e6, 1536, 5);
+  EXPECT_EQ(gate.bound, "bandwidth");
+  // judged against the roof alone it would read "latency"
+  EXPECT_EQ(predict_time(0, gate_bytes, 236e9, roof, lat.floor_s, lat.memory_time(gate_bytes, roof)).bound, "latency");
+  const time_terms add = predict_time(6144, 24576, 236e9, roof, lat.floor_s, lat.memory_time(24576, roof),
+                                      lat.class_bandwidth(roof));
+  EXPECT_EQ(add.bound, "latency");
+}
