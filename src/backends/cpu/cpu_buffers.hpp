@@ -48,6 +48,11 @@ int worker_threads();
 /// parallel region then runs on the calling thread alone, so kernels may call it once per thread.
 bool openblas_is_openmp_build();
 
+/// The whole-step note on OpenBLAS's threads: "" for the OpenMP build (one pool with our OpenMP ops)
+/// and where OpenBLAS is absent; for a pthreads or sequential build, the warning that its workers
+/// and the OpenMP ops' threads are two pools contending between ops, with the measured cost.
+std::string openblas_pool_note(int openblas_parallel);
+
 /// OpenBLAS's version as its header states it ("OpenBLAS 0.3.21"), trimmed; "OpenBLAS (not built in)".
 std::string openblas_version();
 

@@ -375,9 +375,14 @@ op_timing run_cpu_step(const std::vector<op_desc>& step, const timing_options& t
     r.seconds = st.median;
     r.best_seconds = st.min;
     r.repeats = st.n;
+#ifdef ROOFLINE_HAVE_OPENBLAS
+    const std::string pool = openblas_pool_note(openblas_get_parallel());
+#else
+    const std::string pool;
+#endif
     r.note = fmt::format("one pass over {} launches of {} distinct ops on {} threads, fp32, each op verified first; "
-                         "per-layer ops read input copy (layer mod copies); host clock, median of {}",
-                         order.size(), step.size(), worker_threads(), st.n);
+                         "per-layer ops read input copy (layer mod copies); host clock, median of {}{}",
+                         order.size(), step.size(), worker_threads(), st.n, pool);
     return r;
   };
   return chain_step(step, run, time_step);
