@@ -6,6 +6,8 @@
 // than BW × L bytes cannot keep enough bytes in flight to reach BW.
 #include <algorithm>
 #include <cmath>
+#include <utility>
+#include <vector>
 #include <fmt/format.h>
 
 #include "roofline/vocabulary.hpp"
@@ -21,6 +23,15 @@ double loglog(double x, double x0, double y0, double x1, double y1) {
   if (x1 <= x0) return y0;
   const double f = (std::log(x) - std::log(x0)) / (std::log(x1) - std::log(x0));
   return std::exp(std::log(y0) + f * (std::log(y1) - std::log(y0)));
+}
+
+/// y at x on sorted points {x, y} (all > 0, non-empty): log-log between the two that bracket x,
+/// the first point's y below it, the last point's y beyond it.
+double loglog_at(const std::vector<std::pair<double, double>>& pts, double x) {
+  if (x <= pts.front().first) return pts.front().second;
+  for (std::size_t i = 1; i < pts.size(); ++i)
+    if (x <= pts[i].first) return loglog(x, pts[i - 1].first, pts[i - 1].second, pts[i].first, pts[i].second);
+  return pts.back().second;
 }
 
 // Documented defaults (docs/formulas-analysis.md §7.3).
@@ -48,10 +59,7 @@ double latency_model::memory_time(double bytes, double bw) const {
 
 double latency_model::rows_rate(double m) const {
   if (gemm_rows.empty() || m < gemm_rows.front().first || m > gemm_rows.back().first) return 0;
-  for (std::size_t i = 1; i < gemm_rows.size(); ++i)
-    if (m <= gemm_rows[i].first)
-      return loglog(m, gemm_rows[i - 1].first, gemm_rows[i - 1].second, gemm_rows[i].first, gemm_rows[i].second);
-  return gemm_rows.front().second;  // a single point, m equal to it
+  return loglog_at(gemm_rows, m);
 }
 
 double latency_model::compute_rate(const op_desc& op, double peak) const {
@@ -65,18 +73,7 @@ double latency_model::compute_rate(const op_desc& op, double peak) const {
   if (op.kind != op_kind::gemm || op.m <= 0 || op.n <= 0 || op.k <= 0) return peak;
   if (const double r = rows_rate(static_cast<double>(op.m)); r > 0) return capped(r);
   if (gemm_rate.empty()) return peak;
-  const double size = std::cbrt(double(op.m) * double(op.n) * double(op.k));
-  double rate = gemm_rate.back().second;
-  if (size <= gemm_rate.front().first) {
-    rate = gemm_rate.front().second;
-  } else {
-    for (std::size_t i = 1; i < gemm_rate.size(); ++i)
-      if (size <= gemm_rate[i].first) {
-        rate = loglog(size, gemm_rate[i - 1].first, gemm_rate[i - 1].second, gemm_rate[i].first, gemm_rate[i].second);
-        break;
-      }
-  }
-  return peak > 0 ? std::min(rate, peak) : rate;
+  return capped(loglog_at(gemm_rate, std::cbrt(double(op.m) * double(op.n) * double(op.k))));
 }
 
 double latency_model::class_bandwidth(double roof_bw) const {

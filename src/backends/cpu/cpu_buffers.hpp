@@ -48,9 +48,10 @@ int worker_threads();
 /// parallel region then runs on the calling thread alone, so kernels may call it once per thread.
 bool openblas_is_openmp_build();
 
-/// The whole-step note on OpenBLAS's threads: "" for the OpenMP build (one pool with our OpenMP ops)
-/// and where OpenBLAS is absent; for a pthreads or sequential build, the warning that its workers
-/// and the OpenMP ops' threads are two pools contending between ops, with the measured cost.
+/// The whole-step note on OpenBLAS's threads (`openblas_parallel` as openblas_get_parallel returns
+/// it): "" for the OpenMP build (2: one pool with our OpenMP ops) and the sequential one (0: no pool of
+/// its own); for the pthreads build (1), the warning that its workers and the OpenMP ops' threads are
+/// two pools contending between ops, with the measured cost.
 std::string openblas_pool_note(int openblas_parallel);
 
 /// OpenBLAS's version as its header states it ("OpenBLAS 0.3.21"), trimmed; "OpenBLAS (not built in)".

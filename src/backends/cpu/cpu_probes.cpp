@@ -150,6 +150,27 @@ compute_result measure_fma_peak(const std::string& precision, const timing_optio
   return c;
 }
 
+/// Checks 16 sampled entries of the row-major C(m×n) = A(m×k)·B(k×n) against a dot product in
+/// double, within the bound k·eps·Σ|a||b| (Higham, Accuracy and Stability of Numerical Algorithms,
+/// §3.1); throws probe_error "<what>: C[i,j] = got but reference ref" on the first that misses.
+template <class T>
+void check_sampled_entries(const T* a, const T* b, const T* c, std::int64_t m, std::int64_t n, std::int64_t k,
+                           const std::string& what) {
+  const double eps = sizeof(T) == 4 ? 0x1.0p-24 : 0x1.0p-53;
+  for (int q = 0; q < 16; ++q) {
+    const std::int64_t i = (q * 7919) % m, j = (q * 104729 + 3) % n;
+    double ref = 0, mag = 0;
+    for (std::int64_t l = 0; l < k; ++l) {
+      const double x = a[i * k + l], y = b[l * n + j];
+      ref += x * y;
+      mag += std::abs(x * y);
+    }
+    const double got = c[i * n + j];
+    if (!(std::abs(got - ref) <= static_cast<double>(k) * eps * mag + 1e-30))
+      throw probe_error(fmt::format("{}: C[{},{}] = {} but reference {}", what, i, j, got, ref));
+  }
+}
+
 compute_result measure_gemm(const std::string& precision, std::int64_t n, const timing_options& timing) {
 #ifndef ROOFLINE_HAVE_OPENBLAS
   (void)precision;
@@ -182,20 +203,9 @@ compute_result measure_gemm(const std::string& precision, std::int64_t n, const 
   // Verification run (also the first warm-up): 16 sampled entries against a dot product in double,
   // within the error bound k·eps·Σ|a||b| (Higham, Accuracy and Stability of Numerical Algorithms, §3.1).
   once();
-  const double eps = fp32 ? 0x1.0p-24 : 0x1.0p-53;
-  for (int q = 0; q < 16; ++q) {
-    const std::int64_t i = (q * 7919) % n, j = (q * 104729 + 3) % n;
-    double ref = 0, mag = 0, got = 0;
-    for (std::int64_t l = 0; l < n; ++l) {
-      const double x = fp32 ? af[i * n + l] : ad[i * n + l];
-      const double y = fp32 ? bf[l * n + j] : bd[l * n + j];
-      ref += x * y;
-      mag += std::abs(x * y);
-    }
-    got = fp32 ? cf[i * n + j] : cd[i * n + j];
-    if (!(std::abs(got - ref) <= static_cast<double>(n) * eps * mag + 1e-30))
-      throw probe_error(fmt::format("gemm/{} n={}: C[{},{}] = {} but reference {}", fp32 ? "sgemm" : "dgemm", n, i, j, got, ref));
-  }
+  const std::string what = fmt::format("gemm/{} n={}", fp32 ? "sgemm" : "dgemm", n);
+  if (fp32) check_sampled_entries(af.data(), bf.data(), cf.data(), n, n, n, what);
+  else check_sampled_entries(ad.data(), bd.data(), cd.data(), n, n, n, what);
   timing_options t = timing;
   t.warmups = std::max(0, t.warmups - 1);  // the verification run was one
   if (n >= 2048) t.min_repeats = std::min(t.min_repeats, 3);
@@ -250,18 +260,7 @@ std::vector<gemm_rows_result> measure_gemm_rows(const std::vector<std::int64_t>&
     };
     once();  // verification run, also the first warm-up: C = A·W on sampled entries, as measure_gemm checks
     const float* w0 = w.data() + static_cast<std::size_t>((next - 1) % copies) * w_elems;
-    for (int q = 0; q < 16; ++q) {
-      const std::int64_t i = (q * 7919) % m, j = (q * 104729 + 3) % nk;
-      double ref = 0, mag = 0;
-      for (std::int64_t l = 0; l < nk; ++l) {
-        const double x = a[static_cast<std::size_t>(i * nk + l)], y = w0[l * nk + j];
-        ref += x * y;
-        mag += std::abs(x * y);
-      }
-      const double got = c[static_cast<std::size_t>(i * nk + j)];
-      if (!(std::abs(got - ref) <= static_cast<double>(nk) * 0x1.0p-24 * mag + 1e-30))
-        throw probe_error(fmt::format("gemm/sgemm-rows m={}: C[{},{}] = {} but reference {}", m, i, j, got, ref));
-    }
+    check_sampled_entries(a.data(), w0, c.data(), m, nk, nk, fmt::format("gemm/sgemm-rows m={}", m));
     timing_options t = timing;
     t.warmups = std::max(0, t.warmups - 1);
     const auto samples = time_repeated(once, t);
