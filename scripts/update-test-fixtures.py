@@ -30,6 +30,12 @@ for path in sys.argv[1:]:
         op.setdefault("causes", [])
     if "measured" in r:
         r["measured"].setdefault("gemm_rows", [])
+        r["measured"].setdefault("gemm_attention", [])
+        sw = r["measured"].get("small_work")
+        if isinstance(sw, dict):
+            sw.setdefault("serial_below_elements", 0)
+            sw.setdefault("serial_floor_s", 0.0)
+            sw.setdefault("serial_ramp", [])
     r.setdefault("interference", None)
     r.setdefault("repeat", 1)
     json.dump(r, open(path, "w"), indent=2, ensure_ascii=False)

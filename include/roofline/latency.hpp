@@ -38,6 +38,20 @@ struct latency_model {
   /// not the square rate: few rows reuse each weight element few times, which a square GEMM of
   /// the same FLOPs does not show. Empty (GPU, or not measured): the square rule alone.
   std::vector<std::pair<double, double>> gemm_rows;
+  /// One-thread regime (CPU, measured.small_work): an op other than a GEMM or attention that writes
+  /// fewer than serial_below_elements elements runs on one thread, in a region whose `if` clause
+  /// is false: its floor is serial_floor_s and its memory time the one-thread cold-read ramp
+  /// serial_ramp ({bytes, seconds of the read}, no region included), not the all-thread ones.
+  /// 0 / empty: no op is predicted as one-thread.
+  std::int64_t serial_below_elements = 0;
+  double serial_floor_s = 0;
+  std::vector<ramp_point> serial_ramp;
+  /// Attention's tile GEMM rates (measured.gemm_attention of the precision), by head_dim:
+  /// {head_dim, QKᵀ FLOP/s, P·V FLOP/s}, ascending in head_dim. Empty: attention_fused reads the peak.
+  struct attention_rate {
+    double head_dim = 0, qk = 0, pv = 0;
+  };
+  std::vector<attention_rate> attention_rates;
   std::string source;  ///< "measured: ..." or "default for <class>: ..." (shown with the predictions)
 
   /// Memory part of the time to move `bytes` at asymptotic bandwidth `bw` (B/s):
@@ -54,10 +68,24 @@ struct latency_model {
   double rows_rate(double m) const;
   /// P(shape): for a GEMM op with m inside the gemm_rows range, the rows rate at m (log-log); for
   /// decode attention, the rows rate at the query rows that share a KV head (heads ÷ kv_heads ×
-  /// q_len: QKᵀ and P·V are GEMMs of that many rows against the cached K and V); otherwise, for a
+  /// q_len: QKᵀ and P·V are GEMMs of that many rows against the cached K and V); for fused prefill
+  /// attention, the harmonic mean of the QKᵀ and P·V tile rates at its head_dim (equal FLOPs each;
+  /// log-log in head_dim between measured points, none outside them); otherwise, for a
   /// GEMM, the rate at the size nearest (log) to (m·n·k)^(1/3), interpolated; at most `peak` either
   /// way; `peak` when no rate applies.
   double compute_rate(const op_desc& op, double peak) const;
+  /// True when `op` runs on one thread under this model: serial_below_elements > 0, a serial ramp
+  /// measured, the op neither a GEMM nor attention, and bytes_written ÷ dtype_bytes (the elements
+  /// it writes) below serial_below_elements.
+  bool runs_serial(const op_desc& op) const;
+  /// The op's predicted terms and class against peak `peak` (FLOP/s) and bandwidth `bw` (B/s):
+  /// predict_time with P(shape) = compute_rate, and the floor and memory time of the regime the op
+  /// runs in (runs_serial: serial_floor_s and serial_ramp; else floor_s and memory_time). A GEMM
+  /// below the ridge point (intensity < peak ÷ bw) whose m is in the gemm_rows range moves its
+  /// rows-rate time FLOPs ÷ rows_rate(m) into the memory term (max with the ramp) and keeps the
+  /// peak as P: the total is the same, and the class says bandwidth, which is what that shape's
+  /// measured rate is limited by. The one place `roofline run`, `place` and `ops` predict an op.
+  time_terms predict(const op_desc& op, double peak, double bw) const;
 };
 
 /// The terms and class of an op of `flops` and `bytes` against peak `peak` (FLOP/s, 0 = unknown) and

@@ -146,6 +146,14 @@ struct small_work_result {
   double floor_s = 0;  ///< per dependent kernel in a CUDA graph (full grid) / per OpenMP parallel region
   std::optional<double> floor_one_block_s;  ///< GPU: the same chain with a <<<1, 32>>> kernel
   std::vector<ramp_point> ramp;             ///< seconds per kernel, floor included
+  /// CPU: ops that write fewer than `serial_below_elements` elements run on one thread, in an
+  /// OpenMP region whose `if` clause is false (the backend's kernels: elementwise, norms, softmax,
+  /// RoPE, the embedding gather). Their floor is `serial_floor_s` (per such region) and their
+  /// memory time the one-thread cold-read ramp `serial_ramp` (seconds per read, no region
+  /// included). 0 / empty: every op runs on all threads (GPU, or not measured).
+  std::int64_t serial_below_elements = 0;
+  double serial_floor_s = 0;
+  std::vector<ramp_point> serial_ramp;
   std::string method;
   bool verified = false;  ///< the chain's counter and the read sums matched their closed forms
 };
@@ -166,6 +174,23 @@ struct gemm_rows_result {
   std::string method;
 };
 
+/// One point of the GEMM rate at attention's tile shapes (measured.gemm_attention, CPU): the two
+/// GEMMs of a query tile of fused prefill attention, as the CPU kernel issues them (each thread
+/// its own tile at once in OpenBLAS's OpenMP build; one call on OpenBLAS's threads otherwise):
+/// S = Q·Kᵀ, C(M×N) with M = tile rows, N = keys, K = head_dim ("qk"), and O = P·V, M = tile rows,
+/// N = head_dim, K = keys ("pv"). The compute side of attention_fused: docs/formulas-analysis.md §7.2.
+struct gemm_attention_result {
+  std::string precision;  ///< fp32 (CPU)
+  std::string gemm;       ///< "qk" | "pv"
+  std::int64_t head_dim = 0, tile_rows = 0, keys = 0;
+  double flops_per_s = 0;         ///< best, all threads together
+  double median_flops_per_s = 0;  ///< the rate predictions use
+  double spread = 0;
+  int repeats = 0;
+  bool verified = false;
+  std::string method;
+};
+
 /// A probe that did not produce a number: not applicable, not run, or failed.
 struct probe_status {
   std::string probe;
@@ -179,6 +204,7 @@ struct measured_roofs {
   std::optional<launch_result> launch;
   std::optional<small_work_result> small_work;
   std::vector<gemm_rows_result> gemm_rows;  ///< GEMM rate against rows at a fixed weight (CPU)
+  std::vector<gemm_attention_result> gemm_attention;  ///< GEMM rate at attention's tile shapes (CPU)
   json telemetry = json::object();  ///< device-wide: sampler rate, ECC, power limit, ...
   std::vector<probe_status> skipped;
 };

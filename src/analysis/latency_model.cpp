@@ -40,12 +40,9 @@ constexpr double gpu_latency_s = 0.8e-6;  // a cold read's first bytes + the ker
 constexpr double cpu_floor_s = 2e-6;      // per OpenMP parallel region (fork + join barrier)
 constexpr double cpu_latency_s = 0.1e-6;  // DRAM load-to-use latency
 
-}  // namespace
-
-double latency_model::memory_time(double bytes, double bw) const {
-  if (!(bytes > 0)) return 0;
+/// Memory time of `bytes` on a non-empty ramp (ascending bytes), never below bytes ÷ bw.
+double ramp_time(const std::vector<ramp_point>& ramp, double bytes, double bw) {
   const double flat = bw > 0 ? bytes / bw : 0;
-  if (ramp.empty()) return latency_s + flat;
   // Below the first point: the latency of the smallest read (a kernel cannot beat it).
   if (bytes <= ramp.front().bytes) return std::max(ramp.front().seconds, flat);
   for (std::size_t i = 1; i < ramp.size(); ++i)
@@ -55,6 +52,60 @@ double latency_model::memory_time(double bytes, double bw) const {
   // asymptote), never below bytes ÷ bw.
   const ramp_point& last = ramp.back();
   return std::max(flat, last.seconds * bytes / last.bytes);
+}
+
+/// Ramp points sorted by bytes, non-positive ones dropped, seconds kept non-decreasing (noise must
+/// not make more bytes cheaper) and at least `min_s`, each after subtracting `minus_s`.
+std::vector<ramp_point> monotone_ramp(std::vector<ramp_point> pts, double minus_s, double min_s) {
+  std::sort(pts.begin(), pts.end(), [](const ramp_point& a, const ramp_point& b) { return a.bytes < b.bytes; });
+  std::vector<ramp_point> out;
+  double last = 0;
+  for (const auto& p : pts) {
+    if (!(p.bytes > 0) || !(p.seconds > 0)) continue;
+    const double s = std::max({p.seconds - minus_s, min_s, last});
+    out.push_back({p.bytes, s});
+    last = s;
+  }
+  return out;
+}
+
+}  // namespace
+
+double latency_model::memory_time(double bytes, double bw) const {
+  if (!(bytes > 0)) return 0;
+  if (ramp.empty()) return latency_s + (bw > 0 ? bytes / bw : 0);
+  return ramp_time(ramp, bytes, bw);
+}
+
+bool latency_model::runs_serial(const op_desc& op) const {
+  if (serial_below_elements <= 0 || serial_ramp.empty() || op.dtype_bytes <= 0) return false;
+  switch (op.kind) {
+    case op_kind::gemm:
+    case op_kind::attention_decode:
+    case op_kind::attention_naive:
+    case op_kind::attention_fused: return false;
+    default: break;
+  }
+  return op.bytes_written / op.dtype_bytes < static_cast<double>(serial_below_elements);
+}
+
+time_terms latency_model::predict(const op_desc& op, double peak, double bw) const {
+  double rate = compute_rate(op, peak);
+  if (runs_serial(op)) {
+    const double mem = op.bytes() > 0 ? ramp_time(serial_ramp, op.bytes(), bw) : 0;
+    return predict_time(op.flops, op.bytes(), rate, bw, serial_floor_s, mem, class_bandwidth(bw));
+  }
+  double mem = memory_time(op.bytes(), bw);
+  if (op.kind == op_kind::gemm && op.m > 0 && peak > 0 && bw > 0 && op.intensity() < peak / bw) {
+    // A GEMM below the ridge point streams its weight: the rows rate measured at its m is the rate
+    // at which this shape's bytes really move, so it bounds the memory term, and the op stays
+    // bandwidth-bound (same total time as reading it as a compute rate).
+    if (const double r = rows_rate(static_cast<double>(op.m)); r > 0 && rate == std::min(r, peak)) {
+      mem = std::max(mem, op.flops / rate);
+      rate = peak;
+    }
+  }
+  return predict_time(op.flops, op.bytes(), rate, bw, floor_s, mem, class_bandwidth(bw));
 }
 
 double latency_model::rows_rate(double m) const {
@@ -69,6 +120,15 @@ double latency_model::compute_rate(const op_desc& op, double peak) const {
     const double group = static_cast<double>(op.heads / op.kv_heads) * static_cast<double>(std::max<std::int64_t>(1, op.q_len));
     const double r = rows_rate(group);
     return r > 0 ? capped(r) : peak;
+  }
+  if (op.kind == op_kind::attention_fused && op.head_dim > 0 && !attention_rates.empty()) {
+    const double d = static_cast<double>(op.head_dim);
+    if (d < attention_rates.front().head_dim || d > attention_rates.back().head_dim) return peak;
+    std::vector<std::pair<double, double>> qk, pv;
+    for (const auto& a : attention_rates) qk.emplace_back(a.head_dim, a.qk), pv.emplace_back(a.head_dim, a.pv);
+    // QKᵀ and P·V carry equal FLOPs (2·q·k·d each): time = F/2 ÷ qk + F/2 ÷ pv
+    const double q = loglog_at(qk, d), p = loglog_at(pv, d);
+    return capped(2.0 / (1.0 / q + 1.0 / p));
   }
   if (op.kind != op_kind::gemm || op.m <= 0 || op.n <= 0 || op.k <= 0) return peak;
   if (const double r = rows_rate(static_cast<double>(op.m)); r > 0) return capped(r);
@@ -125,21 +185,19 @@ latency_model latency_model_from(const measured_roofs& meas, const std::string& 
   if (meas.small_work && meas.small_work->floor_s > 0) {
     const small_work_result& sw = *meas.small_work;
     m.floor_s = sw.floor_s;
-    std::vector<ramp_point> pts = sw.ramp;
-    std::sort(pts.begin(), pts.end(), [](const ramp_point& a, const ramp_point& b) { return a.bytes < b.bytes; });
-    m.ramp.clear();
-    double last = 0;
-    for (const auto& p : pts) {
-      if (!(p.bytes > 0) || !(p.seconds > 0)) continue;
-      // memory part = per-kernel time − floor; kept non-decreasing in bytes (noise must not make
-      // more bytes cheaper) and at least a tenth of the floor (a read is never free)
-      const double s = std::max({p.seconds - sw.floor_s, 0.1 * sw.floor_s, last});
-      m.ramp.push_back({p.bytes, s});
-      last = s;
-    }
+    // memory part = per-kernel time − floor, at least a tenth of the floor (a read is never free)
+    m.ramp = monotone_ramp(sw.ramp, sw.floor_s, 0.1 * sw.floor_s);
     m.latency_s = m.ramp.empty() ? m.latency_s : m.ramp.front().seconds;
     m.source = fmt::format("measured: floor {:.2f} µs per dependent kernel, cold-read ramp of {} points "
                            "(measured.small_work)", sw.floor_s * 1e6, m.ramp.size());
+    if (sw.serial_below_elements > 0 && sw.serial_floor_s > 0 && !sw.serial_ramp.empty()) {
+      m.serial_below_elements = sw.serial_below_elements;
+      m.serial_floor_s = sw.serial_floor_s;
+      m.serial_ramp = monotone_ramp(sw.serial_ramp, 0, 0);  // the one-thread reads have no region in them
+      m.source += fmt::format("; ops writing fewer than {} elements run on one thread: floor {:.2f} µs per region, "
+                              "one-thread cold-read ramp of {} points", m.serial_below_elements,
+                              m.serial_floor_s * 1e6, m.serial_ramp.size());
+    }
   } else if (meas.launch && meas.launch->graph_s && *meas.launch->graph_s > 0) {
     m.floor_s = *meas.launch->graph_s;
     m.source = fmt::format("measured floor {:.2f} µs (empty kernel in a CUDA graph, measured.launch); memory latency "
@@ -167,6 +225,21 @@ latency_model latency_model_from(const measured_roofs& meas, const std::string& 
   m.gemm_rows.erase(std::unique(m.gemm_rows.begin(), m.gemm_rows.end(),
                                 [](const auto& a, const auto& b) { return a.first == b.first; }),
                     m.gemm_rows.end());
+  // attention's tile rates: one {head_dim, qk, pv} where both GEMMs of a head_dim were measured
+  for (const auto& g : meas.gemm_attention) {
+    if (g.precision != precision || !g.verified || g.head_dim <= 0 || !(g.median_flops_per_s > 0)) continue;
+    const double d = static_cast<double>(g.head_dim);
+    auto it = std::find_if(m.attention_rates.begin(), m.attention_rates.end(), [d](const auto& a) { return a.head_dim == d; });
+    if (it == m.attention_rates.end()) it = m.attention_rates.insert(m.attention_rates.end(), {d, 0, 0});
+    (g.gemm == "qk" ? it->qk : it->pv) = g.median_flops_per_s;
+  }
+  std::erase_if(m.attention_rates, [](const auto& a) { return !(a.qk > 0) || !(a.pv > 0); });
+  std::sort(m.attention_rates.begin(), m.attention_rates.end(),
+            [](const auto& a, const auto& b) { return a.head_dim < b.head_dim; });
+  if (!m.attention_rates.empty())
+    m.source += fmt::format("; fused prefill attention at head_dim {} to {} reads its tile GEMM rates "
+                            "(measured.gemm_attention)", m.attention_rates.front().head_dim,
+                            m.attention_rates.back().head_dim);
   return m;
 }
 
@@ -178,13 +251,25 @@ json latency_model_json(const latency_model& m) {
   for (const auto& [n, f] : m.gemm_rate) rates.push_back({{"n", n}, {"flops_per_s", f}});
   json rows = json::array();
   for (const auto& [r, f] : m.gemm_rows) rows.push_back({{"m", r}, {"flops_per_s", f}});
-  return {{"formula", "t = max(FLOPs / P(shape), bytes / BW(bytes)) + floor"},
-          {"floor_s", m.floor_s},
-          {"latency_s", m.latency_s},
-          {"ramp", ramp},
-          {"gemm_rate", rates},
-          {"gemm_rows", rows},
-          {"source", m.source}};
+  json serial = json::array();
+  for (const auto& p : m.serial_ramp)
+    serial.push_back({{"bytes", p.bytes}, {"memory_s", p.seconds}, {"bytes_per_s", p.seconds > 0 ? p.bytes / p.seconds : 0}});
+  json attn = json::array();
+  for (const auto& a : m.attention_rates) attn.push_back({{"head_dim", a.head_dim}, {"qk_flops_per_s", a.qk}, {"pv_flops_per_s", a.pv}});
+  json j = {{"formula", "t = max(FLOPs / P(shape), bytes / BW(bytes)) + floor"},
+            {"floor_s", m.floor_s},
+            {"latency_s", m.latency_s},
+            {"ramp", ramp},
+            {"gemm_rate", rates},
+            {"gemm_rows", rows},
+            {"source", m.source}};
+  if (m.serial_below_elements > 0) {  // only where the one-thread regime was measured (CPU)
+    j["serial_below_elements"] = m.serial_below_elements;
+    j["serial_floor_s"] = m.serial_floor_s;
+    j["serial_ramp"] = serial;
+  }
+  if (!m.attention_rates.empty()) j["attention_rates"] = attn;
+  return j;
 }
 
 }  // namespace roofline

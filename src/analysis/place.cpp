@@ -96,12 +96,10 @@ op_result place_op(const op_desc& op, const roofline_summary& roofs, const laten
   r.bytes = op.bytes();
   r.intensity = op.intensity();
   const used_roofs u = pick(roofs);
-  const double peak = lat.compute_rate(op, u.peak);
-  const time_terms t = predict_time(op.flops, op.bytes(), peak, u.bw, lat.floor_s, lat.memory_time(op.bytes(), u.bw),
-                                    lat.class_bandwidth(u.bw));
+  const time_terms t = lat.predict(op, u.peak, u.bw);
   r.bound = t.bound;
   r.predicted_s = t.total_s;
-  if (lat.floor_s > 0) r.launch_floor_s = lat.floor_s;  // its own term: a kernel cannot finish before its launch does
+  if (t.floor_s > 0) r.launch_floor_s = t.floor_s;  // its own term: a kernel cannot finish before its launch does
   if (t.bound != "unknown") {
     r.memory_s = t.memory_s;
     r.compute_s = t.compute_s;

@@ -137,8 +137,7 @@ std::optional<roofs> ops_roofs(const ops_options& o, const std::string& precisio
 
 /// t = max(FLOPs ÷ P(shape), bytes ÷ BW(bytes)) + floor and the op's class (compute / bandwidth / latency).
 time_terms op_terms(const op_desc& op, const roofs& r) {
-  return predict_time(op.flops, op.bytes(), r.lat.compute_rate(op, r.peak), r.bandwidth, r.lat.floor_s,
-                      r.lat.memory_time(op.bytes(), r.bandwidth), r.lat.class_bandwidth(r.bandwidth));
+  return r.lat.predict(op, r.peak, r.bandwidth);
 }
 double op_time(const op_desc& op, const roofs& r) { return op_terms(op, r).total_s; }
 

@@ -34,6 +34,7 @@ void append(measured_roofs& dst, measured_roofs&& src) {
   if (src.launch) dst.launch = std::move(src.launch);
   if (src.small_work) dst.small_work = std::move(src.small_work);
   for (auto& g : src.gemm_rows) dst.gemm_rows.push_back(std::move(g));
+  for (auto& g : src.gemm_attention) dst.gemm_attention.push_back(std::move(g));
   for (auto it = src.telemetry.begin(); it != src.telemetry.end(); ++it) dst.telemetry[it.key()] = it.value();
   for (auto& s : src.skipped) dst.skipped.push_back(std::move(s));
 }
@@ -174,6 +175,7 @@ measured_roofs combine_runs(const std::vector<measured_roofs>& runs) {
   out.launch = runs.back().launch;
   out.small_work = runs.back().small_work;
   out.gemm_rows = runs.back().gemm_rows;
+  out.gemm_attention = runs.back().gemm_attention;
   out.telemetry = runs.back().telemetry;
   out.skipped = runs.back().skipped;
   return out;

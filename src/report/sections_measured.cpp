@@ -103,6 +103,24 @@ section measured_section(const results& r) {
            "in this range use the median rate at their M, not the square sweep's rate at the same FLOPs "
            "(docs/formulas-analysis.md §7.1).");
   }
+  if (!m.gemm_attention.empty()) {
+    s.heading("GEMM rate at attention's tile shapes");
+    table t;
+    t.header = {"precision", "GEMM", "head_dim", "M × N × K", "best", "median", "spread", "repeats", "method"};
+    for (const auto& g : m.gemm_attention) {
+      const bool qk = g.gemm == "qk";
+      t.rows.push_back({cell(g.precision), cell(qk ? "S = Q·Kᵀ" : "O = P·V"), cell(std::to_string(g.head_dim), static_cast<double>(g.head_dim)),
+                        cell(qk ? fmt::format("{} × {} × {}", g.tile_rows, g.keys, g.head_dim)
+                                : fmt::format("{} × {} × {}", g.tile_rows, g.head_dim, g.keys)),
+                        cell(rate_flops(g.flops_per_s), g.flops_per_s),
+                        cell(rate_flops(g.median_flops_per_s), g.median_flops_per_s), cell(percent(g.spread), g.spread),
+                        cell(std::to_string(g.repeats), g.repeats), cell(g.method.empty() ? "—" : g.method)});
+    }
+    s.add(std::move(t));
+    s.para("The two GEMMs of a query tile of fused prefill attention, issued as the CPU kernel issues them. "
+           "Predictions of fused attention at a measured head_dim use the harmonic mean of the two median rates, "
+           "not the peak (docs/formulas-analysis.md §7.1).");
+  }
   if (m.launch) {
     s.heading("Launch overhead");
     std::vector<std::string> items = {"empty kernel, launch to completion: " + seconds(m.launch->kernel_s)};

@@ -233,3 +233,56 @@ TEST(LatencyModel, TheClassIsJudgedAgainstTheRampsStreamingRate) {
                                       lat.class_bandwidth(roof));
   EXPECT_EQ(add.bound, "latency");
 }
+
+// The one-thread regime: the 2-vCPU Zen 3 guest (2026-12-02): a chain of OpenMP regions whose `if`
+// clause is false costs 0.395 µs each; one thread reads 16 KiB cold in 1.18 µs and 64 KiB in 3.77 µs.
+// TinyLlama's residual add at decode batch 1 in fp32 (2048 elements, 24,576 B) runs on one thread:
+// 0.395 + 1.18 · 1.5^(ln(3.77/1.18)/ln 4) = 2.05 µs; it ran 2.18 µs there. The all-thread model
+// (floor 1.10 µs, ramp 1.60 µs at 4 KiB and 1.92 µs at 16 KiB) would not apply to it.
+TEST(LatencyModel, SmallOpsRunOnOneThreadAndReadTheOneThreadRamp) {
+  measured_roofs m;
+  small_work_result sw;
+  sw.floor_s = 1.097e-6;
+  sw.ramp = {{4096, 1.60e-6}, {16384, 1.92e-6}, {65536, 3.54e-6}, {262144, 9.31e-6}, {1048576, 29.79e-6}};
+  sw.serial_below_elements = 32768;
+  sw.serial_floor_s = 0.395e-6;
+  sw.serial_ramp = {{4096, 0.32e-6}, {16384, 1.18e-6}, {65536, 3.77e-6}, {262144, 13.92e-6}, {1048576, 50.70e-6}};
+  m.small_work = sw;
+  const latency_model lat = latency_model_from(m, "cpu", "fp32");
+  EXPECT_EQ(lat.serial_below_elements, 32768);
+  ASSERT_EQ(lat.serial_ramp.size(), 5u);
+  EXPECT_DOUBLE_EQ(lat.serial_ramp[1].seconds, 1.18e-6);  // nothing subtracted: no region in these reads
+  EXPECT_NE(lat.source.find("one thread"), std::string::npos) << lat.source;
+
+  op_desc add = elementwise_op(op_kind::add, "attn_residual", 1, 2048, 4);
+  add.ph = phase::decode;
+  ASSERT_DOUBLE_EQ(add.bytes(), 24576);
+  EXPECT_TRUE(lat.runs_serial(add));
+  const double roof = 48.45e9;
+  const time_terms t = lat.predict(add, 210e9, roof);
+  EXPECT_NEAR(t.floor_s * 1e6, 0.395, 1e-9);
+  EXPECT_NEAR(t.total_s * 1e6, 2.05, 0.01);
+  EXPECT_EQ(t.bound, "latency");
+
+  // batch 32 writes 65,536 elements: all threads, the all-thread floor and ramp
+  op_desc add32 = elementwise_op(op_kind::add, "attn_residual", 32, 2048, 4);
+  EXPECT_FALSE(lat.runs_serial(add32));
+  EXPECT_NEAR(lat.predict(add32, 210e9, roof).floor_s * 1e6, 1.097, 1e-9);
+  // the threshold counts elements, not bytes: the same op in 2-byte elements is as serial
+  EXPECT_TRUE(lat.runs_serial(elementwise_op(op_kind::add, "attn_residual", 1, 2048, 2)));
+  // GEMMs and attention are never predicted as one-thread ops, however small
+  EXPECT_FALSE(lat.runs_serial(gemm_op("k_proj", 1, 256, 2048, 4)));
+  EXPECT_FALSE(lat.runs_serial(attention_op(op_kind::attention_decode, 1, 4, 2, 64, 1, 16, 4, 4, false)));
+  // the embedding gather of one token is a one-thread op
+  EXPECT_TRUE(lat.runs_serial(embedding_op("embed_tokens", 1, 2048, 4, 32000)));
+
+  // without the one-thread measurement (a GPU, an older file) every op keeps the all-thread terms
+  measured_roofs old = m;
+  old.small_work->serial_ramp.clear();
+  const latency_model lat_old = latency_model_from(old, "cpu", "fp32");
+  EXPECT_FALSE(lat_old.runs_serial(add));
+  EXPECT_NEAR(lat_old.predict(add, 210e9, roof).floor_s * 1e6, 1.097, 1e-9);
+  const json j = latency_model_json(lat);
+  EXPECT_EQ(j.at("serial_below_elements").get<std::int64_t>(), 32768);
+  EXPECT_EQ(j.at("serial_ramp").size(), 5u);
+}

@@ -67,3 +67,23 @@ TEST(CpuCompute, GemmVerifiedAndPositive) {
   }
 #endif
 }
+
+TEST(CpuCompute, AttentionTileGemmsVerifiedForBothShapes) {
+#ifndef ROOFLINE_HAVE_OPENBLAS
+  EXPECT_THROW(measure_gemm_attention({16}, 32, 128, quick_timing()), probe_error);
+#else
+  const auto rs = measure_gemm_attention({16, 32}, 32, 128, quick_timing());
+  ASSERT_EQ(rs.size(), 4u);  // qk and pv for each head_dim, in that order
+  for (std::size_t i = 0; i < rs.size(); ++i) {
+    const gemm_attention_result& g = rs[i];
+    EXPECT_EQ(g.gemm, i % 2 == 0 ? "qk" : "pv");
+    EXPECT_EQ(g.head_dim, i < 2 ? 16 : 32);
+    EXPECT_EQ(g.tile_rows, 32);
+    EXPECT_EQ(g.keys, 128);
+    EXPECT_TRUE(g.verified);
+    EXPECT_GT(g.median_flops_per_s, 0);
+    EXPECT_GE(g.flops_per_s, g.median_flops_per_s);
+    EXPECT_NE(g.method.find(g.gemm == "qk" ? "S = Q·Kᵀ" : "O = P·V"), std::string::npos) << g.method;
+  }
+#endif
+}

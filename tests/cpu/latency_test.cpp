@@ -3,6 +3,7 @@
 
 #include <cmath>
 
+#include "backends/cpu/op_kernels.hpp"
 #include "backends/cpu/op_runner.hpp"
 #include "backends/cpu/probe_latency.hpp"
 #include "roofline/error.hpp"
@@ -44,6 +45,15 @@ TEST(CpuSmallWork, QuickProbeMeasuresFloorAndAVerifiedRamp) {
   EXPECT_EQ(r.ramp.front().bytes, 4096);
   EXPECT_GT(r.ramp.back().seconds, (64 << 20) / 1e12);
   EXPECT_FALSE(r.method.empty());
+  // the one-thread regime of the small kernels: their threshold, a region floor and a 4 KiB … 1 MiB ramp
+  EXPECT_EQ(r.serial_below_elements, serial_below_elements);
+  EXPECT_EQ(r.serial_below_elements, 32768);
+  EXPECT_GT(r.serial_floor_s, 0);
+  ASSERT_EQ(r.serial_ramp.size(), 5u);
+  for (std::size_t i = 0; i < r.serial_ramp.size(); ++i) {
+    EXPECT_EQ(r.serial_ramp[i].bytes, 4096.0 * (1 << (2 * i)));
+    EXPECT_GT(r.serial_ramp[i].seconds, r.serial_ramp[i].bytes / 1e12);  // one thread cannot read 1 TB/s
+  }
 }
 
 namespace {

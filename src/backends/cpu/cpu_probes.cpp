@@ -12,6 +12,9 @@
 #include "backends/cpu/op_kernels.hpp"
 #include "backends/cpu/stream_kernels.hpp"
 #include "roofline/error.hpp"
+#ifdef ROOFLINE_HAVE_OPENMP
+#include <omp.h>
+#endif
 
 #ifdef ROOFLINE_HAVE_OPENBLAS
 #include <cblas.h>
@@ -47,7 +50,7 @@ void report(const probe_options& opt, const std::string& what, int index, int co
   if (opt.progress) opt.progress(what, 0.05 + 0.55 * (index + within) / count);
 }
 
-constexpr int probe_count = 9;
+constexpr int probe_count = 10;
 
 void bandwidth_probe(stream_pattern p, int index, const probe_options& opt,
                      std::shared_ptr<std::unique_ptr<stream_arrays>> arrays, measured_roofs& out) {
@@ -284,6 +287,102 @@ std::vector<gemm_rows_result> measure_gemm_rows(const std::vector<std::int64_t>&
 #endif
 }
 
+std::vector<gemm_attention_result> measure_gemm_attention(const std::vector<std::int64_t>& head_dims, std::int64_t tile_rows,
+                                                          std::int64_t keys, const timing_options& timing) {
+#ifndef ROOFLINE_HAVE_OPENBLAS
+  (void)head_dims, (void)tile_rows, (void)keys, (void)timing;
+  throw probe_error("built without OpenBLAS");
+#else
+  const int threads = worker_threads();
+  openblas_set_num_threads(threads);
+  // The fused kernel's two ways of issuing its tiles (attention_kernels.cpp): with OpenBLAS's
+  // OpenMP build, one tile per thread at once, each call single-threaded inside the region; with
+  // another build, one tile at a time, each call on OpenBLAS's own threads.
+  const bool per_thread = openblas_is_openmp_build();
+  const int teams = per_thread ? threads : 1;
+  constexpr int tiles_per_sample = 4;  // per team, so that a sample is not one region's fork and join
+  std::vector<gemm_attention_result> out;
+  for (const std::int64_t d : head_dims) {
+    const std::size_t kv = static_cast<std::size_t>(keys * d), q_el = static_cast<std::size_t>(tile_rows * d),
+                      s_el = static_cast<std::size_t>(tile_rows * keys);
+    aligned_buffer<float> k(kv), v(kv), q(q_el * teams), sc(s_el * teams), o(q_el * teams);
+    fill_uniform(k.data(), kv, 31);
+    fill_uniform(v.data(), kv, 32);
+    fill_uniform(q.data(), q.size(), 33);
+    fill_uniform(sc.data(), sc.size(), 34);  // P for the P·V probe: any values in [-1, 1)
+    const int n_q = static_cast<int>(tile_rows), n_k = static_cast<int>(keys), n_d = static_cast<int>(d);
+    for (const std::string gemm : {"qk", "pv"}) {
+      const bool qk = gemm == "qk";
+      auto tile = [&](int t) {
+        const float* qt = q.data() + q_el * t;
+        float* st = sc.data() + s_el * t;
+        if (qk) cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, n_q, n_k, n_d, 1.0f, qt, n_d, k.data(), n_d, 0.0f, st, n_k);
+        else cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n_q, n_d, n_k, 1.0f, st, n_k, v.data(), n_d, 0.0f, o.data() + q_el * t, n_d);
+      };
+      auto once = [&] {
+        const double t0 = now_s();
+        if (per_thread) {
+#pragma omp parallel num_threads(teams)
+          {
+#ifdef ROOFLINE_HAVE_OPENMP
+            const int t = omp_get_thread_num();
+#else
+            const int t = 0;
+#endif
+            for (int r = 0; r < tiles_per_sample; ++r) tile(t);
+          }
+        } else {
+          for (int r = 0; r < tiles_per_sample; ++r) tile(0);
+        }
+        return now_s() - t0;
+      };
+      once();  // verification run, also the first warm-up
+      for (int t = 0; t < teams; ++t) {
+        const std::string what = fmt::format("gemm/attention-tiles {} head_dim={} team {}", gemm, d, t);
+        if (qk) {
+          // S = Q·Kᵀ: B(k×n) = Kᵀ, so B[l, j] = K[j, l]; checked as check_sampled_entries does
+          const float* qt = q.data() + q_el * t;
+          const float* st = sc.data() + s_el * t;
+          for (int e = 0; e < 16; ++e) {
+            const std::int64_t i = (e * 7919) % tile_rows, j = (e * 104729 + 3) % keys;
+            double ref = 0, mag = 0;
+            for (std::int64_t l = 0; l < d; ++l) ref += double(qt[i * d + l]) * k[j * d + l], mag += std::abs(double(qt[i * d + l]) * k[j * d + l]);
+            if (!(std::abs(st[i * keys + j] - ref) <= static_cast<double>(d) * 0x1.0p-24 * mag + 1e-30))
+              throw probe_error(fmt::format("{}: S[{},{}] = {} but reference {}", what, i, j, st[i * keys + j], ref));
+          }
+        } else {
+          check_sampled_entries(sc.data() + s_el * t, v.data(), o.data() + q_el * t, tile_rows, d, keys, what);
+        }
+      }
+      timing_options tt = timing;
+      tt.warmups = std::max(0, tt.warmups - 1);
+      const auto samples = time_repeated(once, tt);
+      const double flops = 2.0 * static_cast<double>(tile_rows) * static_cast<double>(keys) * static_cast<double>(d) *
+                           tiles_per_sample * teams;
+      const rate_summary r = rates(flops, samples);
+      gemm_attention_result g;
+      g.precision = "fp32";
+      g.gemm = gemm;
+      g.head_dim = d, g.tile_rows = tile_rows, g.keys = keys;
+      g.flops_per_s = r.best;
+      g.median_flops_per_s = r.median;
+      g.spread = r.spread;
+      g.repeats = r.repeats;
+      g.verified = true;
+      g.method = fmt::format(
+          "{} by {} cblas_sgemm (row-major {}), {} tiles of {} query rows against {} keys at head_dim {} per sample, {}; "
+          "K and V shared, Q, S and O per tile; FLOPs = 2·{}·{}·{} per tile",
+          qk ? "S = Q·Kᵀ" : "O = P·V", openblas_version(), qk ? "NT" : "NN", tiles_per_sample * teams, tile_rows, keys, d,
+          per_thread ? fmt::format("one tile per thread at once on {} threads, each call single-threaded (OpenMP build)", teams)
+                     : fmt::format("one tile at a time, {}", openblas_threading(threads)),
+          tile_rows, keys, d);
+      out.push_back(std::move(g));
+    }
+  }
+  return out;
+#endif
+}
+
 std::vector<probe> cpu_probes(const probe_options& opt) {
   std::vector<probe> ps;
   auto arrays = std::make_shared<std::unique_ptr<stream_arrays>>();
@@ -323,12 +422,23 @@ std::vector<probe> cpu_probes(const probe_options& opt) {
                   }});
   }
   // GEMM rate against rows at a fixed 2048 x 2048 weight: the compute side of decode-sized linears.
-  const std::vector<std::int64_t> rows = opt.quick ? std::vector<std::int64_t>{8, 32} : std::vector<std::int64_t>{4, 8, 16, 32, 64, 128, 256};
+  // M = 1 is the op runner's sgemv path (decode at batch 1), M >= 2 its sgemm path.
+  const std::vector<std::int64_t> rows = opt.quick ? std::vector<std::int64_t>{1, 8, 32}
+                                                   : std::vector<std::int64_t>{1, 2, 4, 8, 16, 32, 64, 128, 256};
   ps.push_back({"gemm/sgemm-rows", "gemm", [opt, rows, index = index++](measured_roofs& out) {
                   report(opt, fmt::format("gemm/sgemm-rows: M = {} … {} at a 2048 x 2048 weight", rows.front(), rows.back()),
                          index, probe_count, 0);
                   auto g = measure_gemm_rows(rows, 2048, sweep_timing(opt.timing));
                   out.gemm_rows.insert(out.gemm_rows.end(), g.begin(), g.end());
+                }});
+  // Attention's tile GEMMs (256 query rows against 2048 keys) at the common head dims: the compute
+  // side of fused prefill attention, whose K = 64 and N = 64 GEMMs run well below the square rate.
+  const std::vector<std::int64_t> dims = opt.quick ? std::vector<std::int64_t>{64} : std::vector<std::int64_t>{64, 128};
+  ps.push_back({"gemm/attention-tiles", "gemm", [opt, dims, index = index++](measured_roofs& out) {
+                  report(opt, "gemm/attention-tiles: S = Q·Kᵀ and O = P·V of 256-row query tiles, 2048 keys", index,
+                         probe_count, 0);
+                  auto g = measure_gemm_attention(dims, 256, 2048, sweep_timing(opt.timing));
+                  out.gemm_attention.insert(out.gemm_attention.end(), g.begin(), g.end());
                 }});
   return ps;
 }

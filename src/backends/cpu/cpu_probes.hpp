@@ -25,4 +25,12 @@ compute_result measure_gemm(const std::string& precision, std::int64_t n, const 
 std::vector<gemm_rows_result> measure_gemm_rows(const std::vector<std::int64_t>& rows, std::int64_t nk,
                                                 const timing_options& timing);
 
+/// GEMM rate at fused attention's tile shapes, for each head_dim d: S = Q·Kᵀ (tile_rows × keys,
+/// inner d, row-major NT) and O = P·V (tile_rows × d, inner keys, NN) through cblas_sgemm, issued
+/// as attention_fused_kernel issues them (one tile per thread at once with OpenBLAS's OpenMP build,
+/// else one call at a time on OpenBLAS's threads); 16 entries of every tile checked against a dot
+/// product in double. Rates count all threads. Throws probe_error without OpenBLAS or on a failed check.
+std::vector<gemm_attention_result> measure_gemm_attention(const std::vector<std::int64_t>& head_dims, std::int64_t tile_rows,
+                                                          std::int64_t keys, const timing_options& timing);
+
 }  // namespace roofline::cpu

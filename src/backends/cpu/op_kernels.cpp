@@ -19,7 +19,7 @@
 namespace roofline::cpu {
 
 namespace {
-constexpr std::int64_t parallel_min = 32768;  // elements; below this one thread is faster
+constexpr std::int64_t parallel_min = serial_below_elements;  // elements; below this one thread is faster
 
 inline float silu1(float x) { return x / (1.0f + fast_expf(-x)); }
 inline float gelu1(float v) {

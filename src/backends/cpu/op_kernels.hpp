@@ -21,6 +21,12 @@
 
 namespace roofline::cpu {
 
+/// Elements written below which the elementwise, norm, softmax, RoPE and embedding kernels run on
+/// one thread (their OpenMP region's `if` clause is false): a parallel region costs more than it
+/// saves there. measured.small_work records it, and the prediction uses the one-thread floor and
+/// ramp for such ops (docs/formulas-analysis.md §7.2).
+inline constexpr std::int64_t serial_below_elements = 32768;
+
 void add_kernel(const float* x, const float* y, float* z, std::int64_t n);
 void mul_kernel(const float* x, const float* y, float* z, std::int64_t n);
 void silu_kernel(const float* x, float* y, std::int64_t n);

@@ -6,6 +6,9 @@
 //         pool of ≥ 3 × LLC (and ≥ S), rotating through the pool so that each read starts from DRAM;
 //         the words hold their own index, so a read of words [a, a + n) must sum to
 //         n·a + n(n − 1)/2 (mod 2^64) — checked for every timed read.
+//  serial: what an op below serial_below_elements pays: the same chain of regions whose `if`
+//          clause is false (one thread), and the same cold reads on the calling thread alone,
+//          no region around them, 4 KiB … 1 MiB.
 #include "backends/cpu/probe_latency.hpp"
 
 #ifdef ROOFLINE_HAVE_OPENMP
@@ -23,6 +26,7 @@ int omp_get_num_threads() { return 1; }
 
 #include "backends/cpu/cpu_buffers.hpp"
 #include "backends/cpu/cpu_detect.hpp"
+#include "backends/cpu/op_kernels.hpp"
 #include "roofline/error.hpp"
 #include "roofline/measure.hpp"
 
@@ -40,7 +44,8 @@ std::vector<double> parallel_region_chain(int threads, int regions, const timing
   std::int64_t expected = 0;
   auto chain = [&] {
     for (int i = 0; i < regions; ++i) {
-#pragma omp parallel num_threads(threads)
+      // threads == 1: the region an op below serial_below_elements opens (its `if` clause false)
+#pragma omp parallel num_threads(threads) if (threads > 1)
       {
         if (omp_get_thread_num() == 0) {
           std::atomic_ref<std::int64_t> c(counter);
@@ -100,6 +105,8 @@ small_work_result measure_small_work(const timing_options& timing, bool quick) {
 
   small_work_result r;
   r.floor_s = median(chain);
+  r.serial_below_elements = serial_below_elements;
+  r.serial_floor_s = median(parallel_region_chain(1, 1000, chain_t));
   timing_options rt = timing;
   rt.min_time_s = std::min(rt.min_time_s, 0.05);
   rt.max_time_s = std::min(rt.max_time_s, 0.5);
@@ -135,13 +142,38 @@ small_work_result measure_small_work(const timing_options& timing, bool quick) {
       throw probe_error(fmt::format("latency/small-work: a cold read of {} B summed to the wrong value", bytes));
     r.ramp.push_back({static_cast<double>(bytes), median(samples)});
   }
+  // The one-thread ramp: the largest op below serial_below_elements moves a few hundred KiB.
+  for (const std::int64_t bytes : ramp_sizes(1ll << 20)) {
+    const std::uint64_t n = static_cast<std::uint64_t>(bytes / 8);
+    const std::uint64_t slots = std::max<std::uint64_t>(1, words / n);
+    std::uint64_t slot = 0;
+    bool ok = true;
+    const auto samples = time_repeated(
+        [&] {
+          const std::uint64_t a = (slot++ % slots) * n;
+          const double t0 = now_s();
+          std::uint64_t s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+          std::uint64_t i = a;
+          for (; i + 4 <= a + n; i += 4) s0 += pool[i], s1 += pool[i + 1], s2 += pool[i + 2], s3 += pool[i + 3];
+          for (; i < a + n; ++i) s0 += pool[i];
+          const std::uint64_t sum = s0 + s1 + s2 + s3;
+          const double dt = now_s() - t0;
+          if (sum != closed_sum(a, n)) ok = false;
+          return dt;
+        },
+        rt);
+    if (!ok)
+      throw probe_error(fmt::format("latency/small-work: a one-thread cold read of {} B summed to the wrong value", bytes));
+    r.serial_ramp.push_back({static_cast<double>(bytes), median(samples)});
+  }
   r.verified = true;
   r.method = fmt::format(
       "floor: median per region of a chain of 1000 dependent OpenMP parallel regions on {} threads (each reads the "
       "counter the previous one wrote); ramp: one parallel region summing S bytes of a {} MiB pool (>= 3 x LLC), "
       "rotating through the pool so each read starts from DRAM, median per S, floor included; sums checked against "
-      "their closed form",
-      threads, pool_bytes >> 20);
+      "their closed form; serial (ops writing fewer than {} elements): the same chain with the regions' if clause false "
+      "(one thread), and the same cold reads of 4 KiB … 1 MiB on the calling thread alone, no region around them",
+      threads, pool_bytes >> 20, serial_below_elements);
   return r;
 }
 
