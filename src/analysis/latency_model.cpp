@@ -100,7 +100,7 @@ time_terms latency_model::predict(const op_desc& op, double peak, double bw) con
     // A GEMM below the ridge point streams its weight: the rows rate measured at its m is the rate
     // at which this shape's bytes really move, so it bounds the memory term, and the op stays
     // bandwidth-bound (same total time as reading it as a compute rate).
-    if (const double r = rows_rate(static_cast<double>(op.m)); r > 0 && rate == std::min(r, peak)) {
+    if (rows_rate(static_cast<double>(op.m)) > 0) {  // compute_rate read the rows rate
       mem = std::max(mem, op.flops / rate);
       rate = peak;
     }
@@ -244,16 +244,17 @@ latency_model latency_model_from(const measured_roofs& meas, const std::string& 
 }
 
 json latency_model_json(const latency_model& m) {
-  json ramp = json::array();
-  for (const auto& p : m.ramp)
-    ramp.push_back({{"bytes", p.bytes}, {"memory_s", p.seconds}, {"bytes_per_s", p.seconds > 0 ? p.bytes / p.seconds : 0}});
+  auto ramp_json = [](const std::vector<ramp_point>& pts) {
+    json a = json::array();
+    for (const auto& p : pts)
+      a.push_back({{"bytes", p.bytes}, {"memory_s", p.seconds}, {"bytes_per_s", p.seconds > 0 ? p.bytes / p.seconds : 0}});
+    return a;
+  };
+  const json ramp = ramp_json(m.ramp);
   json rates = json::array();
   for (const auto& [n, f] : m.gemm_rate) rates.push_back({{"n", n}, {"flops_per_s", f}});
   json rows = json::array();
   for (const auto& [r, f] : m.gemm_rows) rows.push_back({{"m", r}, {"flops_per_s", f}});
-  json serial = json::array();
-  for (const auto& p : m.serial_ramp)
-    serial.push_back({{"bytes", p.bytes}, {"memory_s", p.seconds}, {"bytes_per_s", p.seconds > 0 ? p.bytes / p.seconds : 0}});
   json attn = json::array();
   for (const auto& a : m.attention_rates) attn.push_back({{"head_dim", a.head_dim}, {"qk_flops_per_s", a.qk}, {"pv_flops_per_s", a.pv}});
   json j = {{"formula", "t = max(FLOPs / P(shape), bytes / BW(bytes)) + floor"},
@@ -266,7 +267,7 @@ json latency_model_json(const latency_model& m) {
   if (m.serial_below_elements > 0) {  // only where the one-thread regime was measured (CPU)
     j["serial_below_elements"] = m.serial_below_elements;
     j["serial_floor_s"] = m.serial_floor_s;
-    j["serial_ramp"] = serial;
+    j["serial_ramp"] = ramp_json(m.serial_ramp);
   }
   if (!m.attention_rates.empty()) j["attention_rates"] = attn;
   return j;

@@ -156,15 +156,16 @@ compute_result measure_fma_peak(const std::string& precision, const timing_optio
 /// Checks 16 sampled entries of the row-major C(m×n) = A(m×k)·B(k×n) against a dot product in
 /// double, within the bound k·eps·Σ|a||b| (Higham, Accuracy and Stability of Numerical Algorithms,
 /// §3.1); throws probe_error "<what>: C[i,j] = got but reference ref" on the first that misses.
+/// b_transposed: `b` holds Bᵀ (n×k row-major), as for S = Q·Kᵀ with K stored keys × head_dim.
 template <class T>
 void check_sampled_entries(const T* a, const T* b, const T* c, std::int64_t m, std::int64_t n, std::int64_t k,
-                           const std::string& what) {
+                           const std::string& what, bool b_transposed = false) {
   const double eps = sizeof(T) == 4 ? 0x1.0p-24 : 0x1.0p-53;
   for (int q = 0; q < 16; ++q) {
     const std::int64_t i = (q * 7919) % m, j = (q * 104729 + 3) % n;
     double ref = 0, mag = 0;
     for (std::int64_t l = 0; l < k; ++l) {
-      const double x = a[i * k + l], y = b[l * n + j];
+      const double x = a[i * k + l], y = b_transposed ? b[j * k + l] : b[l * n + j];
       ref += x * y;
       mag += std::abs(x * y);
     }
@@ -340,16 +341,7 @@ std::vector<gemm_attention_result> measure_gemm_attention(const std::vector<std:
       for (int t = 0; t < teams; ++t) {
         const std::string what = fmt::format("gemm/attention-tiles {} head_dim={} team {}", gemm, d, t);
         if (qk) {
-          // S = Q·Kᵀ: B(k×n) = Kᵀ, so B[l, j] = K[j, l]; checked as check_sampled_entries does
-          const float* qt = q.data() + q_el * t;
-          const float* st = sc.data() + s_el * t;
-          for (int e = 0; e < 16; ++e) {
-            const std::int64_t i = (e * 7919) % tile_rows, j = (e * 104729 + 3) % keys;
-            double ref = 0, mag = 0;
-            for (std::int64_t l = 0; l < d; ++l) ref += double(qt[i * d + l]) * k[j * d + l], mag += std::abs(double(qt[i * d + l]) * k[j * d + l]);
-            if (!(std::abs(st[i * keys + j] - ref) <= static_cast<double>(d) * 0x1.0p-24 * mag + 1e-30))
-              throw probe_error(fmt::format("{}: S[{},{}] = {} but reference {}", what, i, j, st[i * keys + j], ref));
-          }
+          check_sampled_entries(q.data() + q_el * t, k.data(), sc.data() + s_el * t, tile_rows, keys, d, what, true);
         } else {
           check_sampled_entries(sc.data() + s_el * t, v.data(), o.data() + q_el * t, tile_rows, d, keys, what);
         }

@@ -78,6 +78,54 @@ std::uint64_t closed_sum(std::uint64_t a, std::uint64_t n) {
   return n * a + tri;
 }
 
+/// Σ words [lo, hi) of the pool, four independent accumulators.
+std::uint64_t sum_words(const std::uint64_t* pool, std::uint64_t lo, std::uint64_t hi) {
+  std::uint64_t s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+  std::uint64_t i = lo;
+  for (; i + 4 <= hi; i += 4) s0 += pool[i], s1 += pool[i + 1], s2 += pool[i + 2], s3 += pool[i + 3];
+  for (; i < hi; ++i) s0 += pool[i];
+  return s0 + s1 + s2 + s3;
+}
+
+/// Cold-read ramp over the index-filled pool: for each size S, reads of S bytes at rotating slots,
+/// median seconds per read. threads > 0: one parallel region of that many threads per read, each
+/// summing its share; threads == 0: the calling thread alone, no region. Every sum is checked
+/// against closed_sum; probe_error names `what` and S on a mismatch.
+std::vector<ramp_point> cold_read_ramp(const std::uint64_t* pool, std::size_t words, const std::vector<std::int64_t>& sizes,
+                                       int threads, const timing_options& rt, const char* what) {
+  std::vector<std::uint64_t> partial(static_cast<std::size_t>(std::max(1, threads)) * 8);
+  std::vector<ramp_point> out;
+  for (const std::int64_t bytes : sizes) {
+    const std::uint64_t n = static_cast<std::uint64_t>(bytes / 8);
+    const std::uint64_t slots = std::max<std::uint64_t>(1, words / n);
+    std::uint64_t slot = 0;
+    bool ok = true;
+    const auto samples = time_repeated(
+        [&] {
+          const std::uint64_t a = (slot++ % slots) * n;
+          std::uint64_t sum = 0;
+          const double t0 = now_s();
+          if (threads == 0) {
+            sum = sum_words(pool, a, a + n);
+          } else {
+#pragma omp parallel num_threads(threads)
+            {
+              const int t = omp_get_thread_num(), nt = omp_get_num_threads();
+              partial[static_cast<std::size_t>(t) * 8] = sum_words(pool, a + n * t / nt, a + n * (t + 1) / nt);
+            }
+          }
+          const double dt = now_s() - t0;
+          for (int t = 0; t < threads; ++t) sum += partial[static_cast<std::size_t>(t) * 8];
+          if (sum != closed_sum(a, n)) ok = false;
+          return dt;
+        },
+        rt);
+    if (!ok) throw probe_error(fmt::format("latency/small-work: {} of {} B summed to the wrong value", what, bytes));
+    out.push_back({static_cast<double>(bytes), median(samples)});
+  }
+  return out;
+}
+
 }  // namespace
 
 small_work_result measure_small_work(const timing_options& timing, bool quick) {
@@ -111,61 +159,9 @@ small_work_result measure_small_work(const timing_options& timing, bool quick) {
   rt.min_time_s = std::min(rt.min_time_s, 0.05);
   rt.max_time_s = std::min(rt.max_time_s, 0.5);
   rt.min_repeats = std::max(rt.min_repeats, 5);
-  std::vector<std::uint64_t> partial(static_cast<std::size_t>(threads) * 8);
-  for (const std::int64_t bytes : sizes) {
-    const std::uint64_t n = static_cast<std::uint64_t>(bytes / 8);
-    const std::uint64_t slots = std::max<std::uint64_t>(1, words / n);
-    std::uint64_t slot = 0;
-    bool ok = true;
-    const auto samples = time_repeated(
-        [&] {
-          const std::uint64_t a = (slot++ % slots) * n;
-          const double t0 = now_s();
-#pragma omp parallel num_threads(threads)
-          {
-            const int t = omp_get_thread_num(), nt = omp_get_num_threads();
-            const std::uint64_t lo = a + n * t / nt, hi = a + n * (t + 1) / nt;
-            std::uint64_t s0 = 0, s1 = 0, s2 = 0, s3 = 0;
-            std::uint64_t i = lo;
-            for (; i + 4 <= hi; i += 4) s0 += pool[i], s1 += pool[i + 1], s2 += pool[i + 2], s3 += pool[i + 3];
-            for (; i < hi; ++i) s0 += pool[i];
-            partial[static_cast<std::size_t>(t) * 8] = s0 + s1 + s2 + s3;
-          }
-          const double dt = now_s() - t0;
-          std::uint64_t sum = 0;
-          for (int t = 0; t < threads; ++t) sum += partial[static_cast<std::size_t>(t) * 8];
-          if (sum != closed_sum(a, n)) ok = false;
-          return dt;
-        },
-        rt);
-    if (!ok)
-      throw probe_error(fmt::format("latency/small-work: a cold read of {} B summed to the wrong value", bytes));
-    r.ramp.push_back({static_cast<double>(bytes), median(samples)});
-  }
+  r.ramp = cold_read_ramp(pool.data(), words, sizes, threads, rt, "a cold read");
   // The one-thread ramp: the largest op below serial_below_elements moves a few hundred KiB.
-  for (const std::int64_t bytes : ramp_sizes(1ll << 20)) {
-    const std::uint64_t n = static_cast<std::uint64_t>(bytes / 8);
-    const std::uint64_t slots = std::max<std::uint64_t>(1, words / n);
-    std::uint64_t slot = 0;
-    bool ok = true;
-    const auto samples = time_repeated(
-        [&] {
-          const std::uint64_t a = (slot++ % slots) * n;
-          const double t0 = now_s();
-          std::uint64_t s0 = 0, s1 = 0, s2 = 0, s3 = 0;
-          std::uint64_t i = a;
-          for (; i + 4 <= a + n; i += 4) s0 += pool[i], s1 += pool[i + 1], s2 += pool[i + 2], s3 += pool[i + 3];
-          for (; i < a + n; ++i) s0 += pool[i];
-          const std::uint64_t sum = s0 + s1 + s2 + s3;
-          const double dt = now_s() - t0;
-          if (sum != closed_sum(a, n)) ok = false;
-          return dt;
-        },
-        rt);
-    if (!ok)
-      throw probe_error(fmt::format("latency/small-work: a one-thread cold read of {} B summed to the wrong value", bytes));
-    r.serial_ramp.push_back({static_cast<double>(bytes), median(samples)});
-  }
+  r.serial_ramp = cold_read_ramp(pool.data(), words, ramp_sizes(1ll << 20), 0, rt, "a one-thread cold read");
   r.verified = true;
   r.method = fmt::format(
       "floor: median per region of a chain of 1000 dependent OpenMP parallel regions on {} threads (each reads the "
