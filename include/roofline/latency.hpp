@@ -52,8 +52,26 @@ struct latency_model {
     double head_dim = 0, qk = 0, pv = 0;
   };
   std::vector<attention_rate> attention_rates;
+  /// Fused attention's own rate (measured.gemm_attention entries with gemm "sdpa", the GPU) of the
+  /// precision: {head_dim, tokens, median FLOP/s}, sorted by head_dim then tokens. attention_fused reads
+  /// it log-log in its q_len at its head_dim (log-log in head_dim between measured head dims; outside
+  /// them, and without points, the other rules). Empty: not measured.
+  struct fused_rate {
+    double head_dim = 0, tokens = 0, flops_per_s = 0;
+  };
+  std::vector<fused_rate> fused_rates;
+  /// Write-allocate (measured.small_work.write_cost, CPU): a byte written with ordinary stores costs
+  /// write_cost cold-read bytes (the line's fetch and its write-back), and write_cost − 1 (at least
+  /// 0) where the op's kind is in write_in_place (the line was just read: write-back only).
+  /// nullopt: a written byte costs a read byte.
+  std::optional<double> write_cost;
+  std::vector<std::string> write_in_place;
   std::string source;  ///< "measured: ..." or "default for <class>: ..." (shown with the predictions)
 
+  /// The bytes an op's memory time is read at on the ramp (B): bytes_read + w · bytes_written with
+  /// w = write_cost (out of place) or max(0, write_cost − 1) (in place); bytes_read + bytes_written
+  /// when write_cost is not measured. The op's FLOPs, bytes and intensity are not changed by it.
+  double traffic_bytes(const op_desc& op) const;
   /// Memory part of the time to move `bytes` at asymptotic bandwidth `bw` (B/s):
   /// ramp — log-log interpolation between points, bytes ÷ bw beyond the last point scaled from it;
   /// no ramp — latency_s + bytes ÷ bw (Hockney's latency-bandwidth form). 0 for bytes ≤ 0.
@@ -69,8 +87,9 @@ struct latency_model {
   /// P(shape): for a GEMM op with m inside the gemm_rows range, the rows rate at m (log-log); for
   /// decode attention, the rows rate at the query rows that share a KV head (heads ÷ kv_heads ×
   /// q_len: QKᵀ and P·V are GEMMs of that many rows against the cached K and V); for fused prefill
-  /// attention, the harmonic mean of the QKᵀ and P·V tile rates at its head_dim (equal FLOPs each;
-  /// log-log in head_dim between measured points, none outside them); otherwise, for a
+  /// attention, its own measured rate (fused_rates) where measured, else the harmonic mean of the QKᵀ
+  /// and P·V tile rates at its head_dim (equal FLOPs each; log-log in head_dim between measured
+  /// points, none outside them); otherwise, for a
   /// GEMM, the rate at the size nearest (log) to (m·n·k)^(1/3), interpolated; at most `peak` either
   /// way; `peak` when no rate applies.
   double compute_rate(const op_desc& op, double peak) const;

@@ -154,6 +154,17 @@ struct small_work_result {
   std::int64_t serial_below_elements = 0;
   double serial_floor_s = 0;
   std::vector<ramp_point> serial_ramp;
+  /// CPU: what a byte written with ordinary stores costs, in cold-read bytes. A store to a line the
+  /// op did not read first fetches the line before the line is written back (write-allocate), so a
+  /// cold copy of S bytes into a cold buffer (`write_copy`: S read + S written, seconds per copy,
+  /// floor included) takes as long as a cold read of (1 + write_cost)·S bytes on the ramp. nullopt:
+  /// not measured (GPU: its L2 takes whole-sector writes without a fetch), and a written byte is
+  /// counted as a read byte (docs/formulas-analysis.md §7.1).
+  std::optional<double> write_cost;
+  std::optional<ramp_point> write_copy;
+  /// The op kinds (to_string(op_kind)) the backend writes in place, over lines it has just read:
+  /// those writes pay the write-back but no allocate fetch (write_cost − 1 read bytes each).
+  std::vector<std::string> write_in_place;
   std::string method;
   bool verified = false;  ///< the chain's counter and the read sums matched their closed forms
 };

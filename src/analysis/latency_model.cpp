@@ -77,6 +77,13 @@ double latency_model::memory_time(double bytes, double bw) const {
   return ramp_time(ramp, bytes, bw);
 }
 
+double latency_model::traffic_bytes(const op_desc& op) const {
+  if (!write_cost) return op.bytes();
+  const bool in_place = std::find(write_in_place.begin(), write_in_place.end(), to_string(op.kind)) != write_in_place.end();
+  const double w = in_place ? std::max(0.0, *write_cost - 1.0) : std::max(0.0, *write_cost);
+  return op.bytes_read + w * op.bytes_written;
+}
+
 bool latency_model::runs_serial(const op_desc& op) const {
   if (serial_below_elements <= 0 || serial_ramp.empty() || op.dtype_bytes <= 0) return false;
   switch (op.kind) {
@@ -91,11 +98,12 @@ bool latency_model::runs_serial(const op_desc& op) const {
 
 time_terms latency_model::predict(const op_desc& op, double peak, double bw) const {
   double rate = compute_rate(op, peak);
+  const double traffic = traffic_bytes(op);
   if (runs_serial(op)) {
-    const double mem = op.bytes() > 0 ? ramp_time(serial_ramp, op.bytes(), bw) : 0;
-    return predict_time(op.flops, op.bytes(), rate, bw, serial_floor_s, mem, class_bandwidth(bw));
+    const double mem = traffic > 0 ? ramp_time(serial_ramp, traffic, bw) : 0;
+    return predict_time(op.flops, traffic, rate, bw, serial_floor_s, mem, class_bandwidth(bw));
   }
-  double mem = memory_time(op.bytes(), bw);
+  double mem = memory_time(traffic, bw);
   if (op.kind == op_kind::gemm && op.m > 0 && peak > 0 && bw > 0 && op.intensity() < peak / bw) {
     // A GEMM below the ridge point streams its weight: the rows rate measured at its m is the rate
     // at which this shape's bytes really move, so it bounds the memory term, and the op stays
@@ -105,7 +113,7 @@ time_terms latency_model::predict(const op_desc& op, double peak, double bw) con
       rate = peak;
     }
   }
-  return predict_time(op.flops, op.bytes(), rate, bw, floor_s, mem, class_bandwidth(bw));
+  return predict_time(op.flops, traffic, rate, bw, floor_s, mem, class_bandwidth(bw));
 }
 
 double latency_model::rows_rate(double m) const {
@@ -120,6 +128,18 @@ double latency_model::compute_rate(const op_desc& op, double peak) const {
     const double group = static_cast<double>(op.heads / op.kv_heads) * static_cast<double>(std::max<std::int64_t>(1, op.q_len));
     const double r = rows_rate(group);
     return r > 0 ? capped(r) : peak;
+  }
+  if (op.kind == op_kind::attention_fused && op.head_dim > 0 && op.q_len > 0 && !fused_rates.empty()) {
+    // per measured head_dim, the rate at the op's length (log-log in tokens); then log-log in head_dim
+    std::vector<std::pair<double, double>> by_dim;
+    for (std::size_t i = 0; i < fused_rates.size();) {
+      std::vector<std::pair<double, double>> pts;
+      const double d = fused_rates[i].head_dim;
+      for (; i < fused_rates.size() && fused_rates[i].head_dim == d; ++i) pts.emplace_back(fused_rates[i].tokens, fused_rates[i].flops_per_s);
+      by_dim.emplace_back(d, loglog_at(pts, static_cast<double>(op.q_len)));
+    }
+    const double d = static_cast<double>(op.head_dim);
+    if (d >= by_dim.front().first && d <= by_dim.back().first) return capped(loglog_at(by_dim, d));
   }
   if (op.kind == op_kind::attention_fused && op.head_dim > 0 && !attention_rates.empty()) {
     const double d = static_cast<double>(op.head_dim);
@@ -198,6 +218,12 @@ latency_model latency_model_from(const measured_roofs& meas, const std::string& 
                               "one-thread cold-read ramp of {} points", m.serial_below_elements,
                               m.serial_floor_s * 1e6, m.serial_ramp.size());
     }
+    if (sw.write_cost && std::isfinite(*sw.write_cost)) {
+      m.write_cost = *sw.write_cost;
+      m.write_in_place = sw.write_in_place;
+      m.source += fmt::format("; a written byte costs {:.2f} read bytes (write-allocate, measured.small_work.write_cost)",
+                              *m.write_cost);
+    }
   } else if (meas.launch && meas.launch->graph_s && *meas.launch->graph_s > 0) {
     m.floor_s = *meas.launch->graph_s;
     m.source = fmt::format("measured floor {:.2f} µs (empty kernel in a CUDA graph, measured.launch); memory latency "
@@ -228,6 +254,11 @@ latency_model latency_model_from(const measured_roofs& meas, const std::string& 
   // attention's tile rates: one {head_dim, qk, pv} where both GEMMs of a head_dim were measured
   for (const auto& g : meas.gemm_attention) {
     if (g.precision != precision || !g.verified || g.head_dim <= 0 || !(g.median_flops_per_s > 0)) continue;
+    if (g.gemm == "sdpa") {
+      if (g.tile_rows > 0) m.fused_rates.push_back({static_cast<double>(g.head_dim), static_cast<double>(g.tile_rows), g.median_flops_per_s});
+      continue;
+    }
+    if (g.gemm != "qk" && g.gemm != "pv") continue;
     const double d = static_cast<double>(g.head_dim);
     auto it = std::find_if(m.attention_rates.begin(), m.attention_rates.end(), [d](const auto& a) { return a.head_dim == d; });
     if (it == m.attention_rates.end()) it = m.attention_rates.insert(m.attention_rates.end(), {d, 0, 0});
@@ -240,6 +271,14 @@ latency_model latency_model_from(const measured_roofs& meas, const std::string& 
     m.source += fmt::format("; fused prefill attention at head_dim {} to {} reads its tile GEMM rates "
                             "(measured.gemm_attention)", m.attention_rates.front().head_dim,
                             m.attention_rates.back().head_dim);
+  std::sort(m.fused_rates.begin(), m.fused_rates.end(), [](const auto& a, const auto& b) {
+    return a.head_dim != b.head_dim ? a.head_dim < b.head_dim : a.tokens < b.tokens;
+  });
+  if (!m.fused_rates.empty())
+    m.source += fmt::format("; fused prefill attention at head_dim {} to {} reads its own rate at {} to {} tokens "
+                            "(measured.gemm_attention, sdpa)", m.fused_rates.front().head_dim, m.fused_rates.back().head_dim,
+                            std::min_element(m.fused_rates.begin(), m.fused_rates.end(), [](auto& a, auto& b) { return a.tokens < b.tokens; })->tokens,
+                            std::max_element(m.fused_rates.begin(), m.fused_rates.end(), [](auto& a, auto& b) { return a.tokens < b.tokens; })->tokens);
   return m;
 }
 
@@ -270,6 +309,15 @@ json latency_model_json(const latency_model& m) {
     j["serial_ramp"] = ramp_json(m.serial_ramp);
   }
   if (!m.attention_rates.empty()) j["attention_rates"] = attn;
+  if (!m.fused_rates.empty()) {
+    json fr = json::array();
+    for (const auto& f : m.fused_rates) fr.push_back({{"head_dim", f.head_dim}, {"tokens", f.tokens}, {"flops_per_s", f.flops_per_s}});
+    j["fused_attention_rates"] = fr;
+  }
+  if (m.write_cost) {
+    j["write_cost"] = *m.write_cost;
+    j["write_in_place"] = m.write_in_place;
+  }
   return j;
 }
 

@@ -119,8 +119,8 @@ RL_JSON(compute_result, precision, engine, size, flops_per_s, median_flops_per_s
 RL_JSON(launch_result, kernel_s, graph_s, method)
 RL_JSON(probe_status, probe, status, reason)
 RL_JSON(ramp_point, bytes, seconds)
-RL_JSON(small_work_result, floor_s, floor_one_block_s, ramp, serial_below_elements, serial_floor_s, serial_ramp, method,
-        verified)
+RL_JSON(small_work_result, floor_s, floor_one_block_s, ramp, serial_below_elements, serial_floor_s, serial_ramp, write_cost,
+        write_copy, write_in_place, method, verified)
 RL_JSON(gemm_rows_result, precision, m, n, k, flops_per_s, median_flops_per_s, spread, repeats, verified, method)
 RL_JSON(gemm_attention_result, precision, gemm, head_dim, tile_rows, keys, flops_per_s, median_flops_per_s, spread, repeats,
         verified, method)

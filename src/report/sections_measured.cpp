@@ -103,11 +103,29 @@ section measured_section(const results& r) {
            "in this range use the median rate at their M, not the square sweep's rate at the same FLOPs "
            "(docs/formulas-analysis.md §7.1).");
   }
-  if (!m.gemm_attention.empty()) {
+  const bool fused = std::any_of(m.gemm_attention.begin(), m.gemm_attention.end(), [](const auto& g) { return g.gemm == "sdpa"; });
+  if (fused) {
+    s.heading("Fused attention rate");
+    table t;
+    t.header = {"precision", "head_dim", "tokens", "best", "median", "repeats", "method"};
+    for (const auto& g : m.gemm_attention) {
+      if (g.gemm != "sdpa") continue;
+      t.rows.push_back({cell(g.precision), cell(std::to_string(g.head_dim), static_cast<double>(g.head_dim)),
+                        cell(std::to_string(g.tile_rows), static_cast<double>(g.tile_rows)),
+                        cell(rate_flops(g.flops_per_s), g.flops_per_s),
+                        cell(rate_flops(g.median_flops_per_s), g.median_flops_per_s),
+                        cell(std::to_string(g.repeats), g.repeats), cell(g.method.empty() ? "—" : g.method)});
+    }
+    s.add(std::move(t));
+    s.para("The backend's fused attention op at causal prefill shapes. Predictions of fused attention read the "
+           "median rate at their length and head_dim, not the peak (docs/formulas-analysis.md §7.1).");
+  }
+  if (std::any_of(m.gemm_attention.begin(), m.gemm_attention.end(), [](const auto& g) { return g.gemm != "sdpa"; })) {
     s.heading("GEMM rate at attention's tile shapes");
     table t;
     t.header = {"precision", "GEMM", "head_dim", "M × N × K", "best", "median", "spread", "repeats", "method"};
     for (const auto& g : m.gemm_attention) {
+      if (g.gemm == "sdpa") continue;
       const bool qk = g.gemm == "qk";
       t.rows.push_back({cell(g.precision), cell(qk ? "S = Q·Kᵀ" : "O = P·V"), cell(std::to_string(g.head_dim), static_cast<double>(g.head_dim)),
                         cell(qk ? fmt::format("{} × {} × {}", g.tile_rows, g.keys, g.head_dim)

@@ -286,3 +286,53 @@ TEST(LatencyModel, SmallOpsRunOnOneThreadAndReadTheOneThreadRamp) {
   EXPECT_EQ(j.at("serial_below_elements").get<std::int64_t>(), 32768);
   EXPECT_EQ(j.at("serial_ramp").size(), 5u);
 }
+
+// Write-allocate, measured on a 2-vCPU Intel Xeon (Sapphire Rapids class) KVM guest, 2026-12-02
+// (bench/results/cpu-xeon-spr-2026-12-02): one parallel region read 64 MiB cold in 2.0964 ms (floor
+// 0.72 µs) and copied 64 MiB into a cold buffer with ordinary stores in 5.0243 ms, so a written byte
+// costs (5.0243 − 0.0007) ÷ (2.0964 − 0.0007) − 1 = 1.397 read bytes. TinyLlama's prefill mul
+// (2048 × 5632, fp32: 92.3 MB read, 46.1 MB written) is read on the ramp at 92.3 + 1.397 · 46.1 =
+// 156.7 MB: 4.83 ms; it ran 4.73 ms (read + written alone: 4.27 ms, 0.90 of it). RoPE rotates q and k
+// in place, so its writes pay the write-back only: 19.9 + 0.397 · 18.9 = 27.4 MB, 0.856 ms; it ran
+// 0.938 ms (1.21 ms at read + written).
+TEST(LatencyModel, WrittenBytesCostTheMeasuredWriteAllocate) {
+  measured_roofs m;
+  small_work_result sw;
+  sw.floor_s = 0.7197e-6;
+  sw.ramp = {{4096, 1.1075e-6},          {16384, 1.7415e-6},        {65536, 4.1215e-6},
+             {262144, 11.8835e-6},       {1048576, 34.603e-6},      {4194304, 129.462e-6},
+             {16777216, 523.5265e-6},    {67108864, 2096.413e-6},   {268435456, 8201.7555e-6},
+             {1073741824, 32308.895e-6}};
+  sw.write_copy = ramp_point{67108864, 5024.269e-6};
+  sw.write_cost = (5024.269e-6 - sw.floor_s) / (2096.413e-6 - sw.floor_s) - 1.0;
+  sw.write_in_place = {"rope"};
+  m.small_work = sw;
+  const latency_model lat = latency_model_from(m, "cpu", "fp32");
+  ASSERT_TRUE(lat.write_cost.has_value());
+  EXPECT_NEAR(*lat.write_cost, 1.397, 0.001);
+  EXPECT_NE(lat.source.find("1.40 read bytes"), std::string::npos) << lat.source;
+  const double peak = 424.16e9, roof = 48.625e9;
+
+  op_desc mul = elementwise_op(op_kind::mul, "mul", 2048, 5632, 4);
+  mul.ph = phase::prefill;
+  EXPECT_NEAR(lat.traffic_bytes(mul) / 1e6, 92.27 + 1.397 * 46.14, 0.1);
+  EXPECT_NEAR(mul.bytes(), 138.4e6, 0.1e6);  // the op's own bytes (and intensity) are unchanged
+  EXPECT_NEAR(lat.predict(mul, peak, roof).total_s * 1e3, 4.830, 0.002);
+  EXPECT_EQ(lat.predict(mul, peak, roof).bound, "bandwidth");
+
+  const op_desc rope = rope_op(2048, 32, 4, 64, 4);
+  EXPECT_NEAR(lat.traffic_bytes(rope) / 1e6, 19.92 + 0.397 * 18.87, 0.05);
+  EXPECT_NEAR(lat.predict(rope, peak, roof).total_s * 1e6, 855.7, 0.5);
+
+  // not measured (a GPU, an older file): a written byte counts as a read byte
+  measured_roofs old = m;
+  old.small_work->write_cost.reset();
+  const latency_model lat_old = latency_model_from(old, "cpu", "fp32");
+  EXPECT_FALSE(lat_old.write_cost.has_value());
+  EXPECT_DOUBLE_EQ(lat_old.traffic_bytes(mul), mul.bytes());
+  EXPECT_NEAR(lat_old.predict(mul, peak, roof).total_s * 1e3, 4.274, 0.002);
+  EXPECT_NEAR(lat_old.predict(rope, peak, roof).total_s * 1e6, 1211.3, 1.0);
+  const json j = latency_model_json(lat);
+  EXPECT_NEAR(j.at("write_cost").get<double>(), 1.397, 0.001);
+  EXPECT_EQ(j.at("write_in_place").at(0), "rope");
+}

@@ -54,6 +54,14 @@ TEST(CpuSmallWork, QuickProbeMeasuresFloorAndAVerifiedRamp) {
     EXPECT_EQ(r.serial_ramp[i].bytes, 4096.0 * (1 << (2 * i)));
     EXPECT_GT(r.serial_ramp[i].seconds, r.serial_ramp[i].bytes / 1e12);  // one thread cannot read 1 TB/s
   }
+  // write-allocate: a cold copy of the ramp's largest point (64 MiB when quick) with ordinary stores
+  ASSERT_TRUE(r.write_copy.has_value());
+  EXPECT_EQ(r.write_copy->bytes, 64ll << 20);
+  EXPECT_GT(r.write_copy->seconds, 2.0 * (64 << 20) / 1e12);  // 64 MiB read + 64 MiB written, < 1 TB/s
+  ASSERT_TRUE(r.write_cost.has_value());
+  EXPECT_TRUE(std::isfinite(*r.write_cost));
+  EXPECT_GT(*r.write_cost, -1.0);  // copy − floor > 0; no ordering with the read: a busy machine moves either
+  EXPECT_EQ(r.write_in_place, std::vector<std::string>{"rope"});
 }
 
 namespace {

@@ -85,6 +85,16 @@ TEST(GpuProbes, GemmVerifiedAndPlausible) {
     EXPECT_TRUE(c.algo.contains("tile")) << c.algo.dump();
     EXPECT_GE(c.algo.value("candidates_tried", 0), 1) << c.algo.dump();
   }
+  // gemm/attention: the fused attention op's own rate, fp16 and bf16 (quick: head_dim 64, 2048 tokens)
+  ASSERT_EQ(m.gemm_attention.size(), 2u);
+  for (const auto& g : m.gemm_attention) {
+    EXPECT_EQ(g.gemm, "sdpa");
+    EXPECT_TRUE(g.verified);
+    EXPECT_EQ(g.head_dim, 64);
+    EXPECT_EQ(g.tile_rows, 2048);
+    EXPECT_GT(g.median_flops_per_s, 1e12) << g.method;  // any tensor-core GPU; the H200 runs ~300 TFLOP/s
+    EXPECT_GE(g.flops_per_s, g.median_flops_per_s);
+  }
   for (const auto& s : m.skipped) EXPECT_EQ(s.status, "not applicable") << s.probe << ": " << s.reason;
 }
 

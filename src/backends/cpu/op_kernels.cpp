@@ -49,7 +49,10 @@ ROOFLINE_SIMD_CLONES void softmax_row(const float* x, float* y, std::int64_t col
 #pragma omp simd reduction(+ : s)
   for (std::int64_t c = 0; c < cols; ++c) s += fast_expf(x[c] - m);
   const float inv = 1.0f / s;
-  for (std::int64_t c = 0; c < cols; ++c) y[c] = fast_expf(x[c] - m) * inv;  // may alias x
+  // y may be x itself: element c reads x[c] before it writes y[c] and nothing else, so the loop
+  // vectorises either way (without the pragma GCC kept it scalar for fear of partial overlap).
+#pragma omp simd
+  for (std::int64_t c = 0; c < cols; ++c) y[c] = fast_expf(x[c] - m) * inv;
 }
 
 /// Splits [0, n) into one contiguous chunk per thread (one thread below parallel_min).

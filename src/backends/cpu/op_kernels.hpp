@@ -39,6 +39,7 @@ void rmsnorm_two_pass_kernel(const float* x, const float* w, float* y, std::int6
                              float eps);
 void layernorm_kernel(const float* x, const float* w, const float* b, float* y, std::int64_t rows, std::int64_t cols,
                       float eps);
+/// Row softmax of x [rows, cols] into y: y is x itself or does not overlap it.
 void softmax_kernel(const float* x, float* y, std::int64_t rows, std::int64_t cols);
 /// q [tokens, heads, head_dim], k [tokens, kv_heads, head_dim], rotated in place with cos/sin
 /// [tokens, head_dim/2] (the per-position tables HF computes once per forward).

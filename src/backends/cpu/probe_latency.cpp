@@ -9,6 +9,8 @@
 //  serial: what an op below serial_below_elements pays: the same chain of regions whose `if`
 //          clause is false (one thread), and the same cold reads on the calling thread alone,
 //          no region around them, 4 KiB … 1 MiB.
+//  write cost: a cold copy of 64 MiB with ordinary stores against the ramp's read of 64 MiB: what a
+//          written byte costs in read bytes (write-allocate fetches each line before it is written).
 #include "backends/cpu/probe_latency.hpp"
 
 #ifdef ROOFLINE_HAVE_OPENMP
@@ -29,6 +31,7 @@ int omp_get_num_threads() { return 1; }
 #include "backends/cpu/op_kernels.hpp"
 #include "roofline/error.hpp"
 #include "roofline/measure.hpp"
+#include "roofline/model.hpp"
 
 namespace roofline::cpu {
 
@@ -126,6 +129,41 @@ std::vector<ramp_point> cold_read_ramp(const std::uint64_t* pool, std::size_t wo
   return out;
 }
 
+/// Median seconds of a cold copy of `bytes` with ordinary stores, one parallel region of `threads`
+/// threads each copying its share: word i of a source slot goes complemented to word i of a
+/// destination slot half the pool away, both slots rotating through the pool so that each copy
+/// starts from DRAM. The complement keeps the compiler from calling memcpy, whose large copies may
+/// use non-temporal stores (no write-allocate); 16 words of every copy are checked.
+double cold_copy_seconds(std::uint64_t* pool, std::size_t words, std::int64_t bytes, int threads, const timing_options& rt) {
+  const std::uint64_t n = static_cast<std::uint64_t>(bytes / 8);
+  const std::uint64_t slots = std::max<std::uint64_t>(2, words / n);
+  if (slots * n > words) throw probe_error(fmt::format("latency/small-work: a copy of {} B needs a pool of two slots", bytes));
+  std::uint64_t slot = 0;
+  bool ok = true;
+  const auto samples = time_repeated(
+      [&] {
+        const std::uint64_t* src = pool + (slot % slots) * n;
+        std::uint64_t* dst = pool + ((slot + slots / 2) % slots) * n;
+        ++slot;
+        const double t0 = now_s();
+#pragma omp parallel num_threads(threads)
+        {
+          const int t = omp_get_thread_num(), nt = omp_get_num_threads();
+          const std::uint64_t lo = n * t / nt, hi = n * (t + 1) / nt;
+          for (std::uint64_t i = lo; i < hi; ++i) dst[i] = ~src[i];
+        }
+        const double dt = now_s() - t0;
+        for (std::uint64_t j = 0; j < 16; ++j) {
+          const std::uint64_t i = (n - 1) * j / 15;
+          if (dst[i] != ~src[i]) ok = false;
+        }
+        return dt;
+      },
+      rt);
+  if (!ok) throw probe_error(fmt::format("latency/small-work: a cold copy of {} B wrote the wrong words", bytes));
+  return median(samples);
+}
+
 }  // namespace
 
 small_work_result measure_small_work(const timing_options& timing, bool quick) {
@@ -162,14 +200,26 @@ small_work_result measure_small_work(const timing_options& timing, bool quick) {
   r.ramp = cold_read_ramp(pool.data(), words, sizes, threads, rt, "a cold read");
   // The one-thread ramp: the largest op below serial_below_elements moves a few hundred KiB.
   r.serial_ramp = cold_read_ramp(pool.data(), words, ramp_sizes(1ll << 20), 0, rt, "a one-thread cold read");
+  // Write-allocate: a cold copy of the ramp's 64 MiB point against the cold read of the same bytes
+  // (last, because it overwrites the pool's index words).
+  const std::int64_t copy_bytes = std::min<std::int64_t>(64ll << 20, max_bytes);
+  const auto read_at = std::find_if(r.ramp.begin(), r.ramp.end(), [&](const ramp_point& p) { return p.bytes == copy_bytes; });
+  const double copy_s = cold_copy_seconds(pool.data(), words, copy_bytes, threads, rt);
+  r.write_copy = ramp_point{static_cast<double>(copy_bytes), copy_s};
+  if (read_at != r.ramp.end() && read_at->seconds > r.floor_s)
+    r.write_cost = (copy_s - r.floor_s) / (read_at->seconds - r.floor_s) - 1.0;
+  r.write_in_place = {to_string(op_kind::rope)};  // rope_kernel rotates q and k in place (op_kernels.hpp)
   r.verified = true;
   r.method = fmt::format(
       "floor: median per region of a chain of 1000 dependent OpenMP parallel regions on {} threads (each reads the "
       "counter the previous one wrote); ramp: one parallel region summing S bytes of a {} MiB pool (>= 3 x LLC), "
       "rotating through the pool so each read starts from DRAM, median per S, floor included; sums checked against "
       "their closed form; serial (ops writing fewer than {} elements): the same chain with the regions' if clause false "
-      "(one thread), and the same cold reads of 4 KiB … 1 MiB on the calling thread alone, no region around them",
-      threads, pool_bytes >> 20, serial_below_elements);
+      "(one thread), and the same cold reads of 4 KiB … 1 MiB on the calling thread alone, no region around them; "
+      "write cost: a cold copy of {} MiB with ordinary stores (each word complemented into a slot half the pool away, "
+      "16 words checked) against the ramp's cold read of the same bytes, floor subtracted from both: "
+      "write_cost = copy ÷ read − 1 read-bytes per written byte",
+      threads, pool_bytes >> 20, serial_below_elements, copy_bytes >> 20);
   return r;
 }
 

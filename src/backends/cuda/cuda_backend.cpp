@@ -83,6 +83,11 @@ class cuda_backend final : public backend {
                      floor_s_ = m.launch->graph_s.value_or(m.launch->kernel_s);  // as in launch_floor_s()
                      env_.publish(m);
                    }});
+    all.push_back({"gemm/attention", "gemm", [this, opt](measured_roofs& m) {
+                     env_.activate();
+                     auto a = cuda::measure_attention_rates(context(), opt.timing, opt.quick);
+                     m.gemm_attention.insert(m.gemm_attention.end(), a.begin(), a.end());
+                   }});
     all.push_back({"latency/small-work", "latency", [this, opt](measured_roofs& m) {
                      if (opt.progress) opt.progress("latency/small-work: kernel-chain floor and cold-read ramp", 0.58);
                      m.small_work = cuda::measure_small_work(env_, opt.timing, opt.quick);

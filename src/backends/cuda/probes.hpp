@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "backends/cuda/cuda_env.hpp"
+#include "backends/cuda/cuda_ops.hpp"
 #include "roofline/backend.hpp"
 
 namespace roofline::cuda {
@@ -44,6 +45,13 @@ class gemm_choice {
   struct impl;
   std::unique_ptr<impl> impl_;
 };
+
+/// Fused attention's rate (probe_attention.cpp, probe "gemm/attention"): the backend's attention_fused
+/// op through the op runner at causal prefill shapes (16 heads, 1024 and 4096 tokens, head_dim 64 and
+/// 128; quick: 2048 tokens, head_dim 64), fp16 and bf16, as measured.gemm_attention entries with gemm
+/// "sdpa", tile_rows = keys = tokens, FLOP/s from the catalogue's FLOPs. Throws probe_error on a
+/// failed check.
+std::vector<gemm_attention_result> measure_attention_rates(const op_context& ctx, const timing_options& timing, bool quick);
 
 /// Launch floor (probe_launch.cpp): the empty kernel alone (host clock, launch to synchronize) and per
 /// kernel in a CUDA graph of 100.
