@@ -336,3 +336,49 @@ TEST(LatencyModel, WrittenBytesCostTheMeasuredWriteAllocate) {
   EXPECT_NEAR(j.at("write_cost").get<double>(), 1.397, 0.001);
   EXPECT_EQ(j.at("write_in_place").at(0), "rope");
 }
+
+// Fused attention's own rate (probe gemm/attention, the H200 of 2026-12-02, bench/results/h200-2026-12-02d):
+// cuDNN's fused SDPA at 16 causal heads of head_dim 64 ran at a median 313.3 TFLOP/s over 1024 tokens
+// and 399.5 over 4096 (head_dim 128: 388.9 and 498.7). TinyLlama's prefill attention (32 heads × 64,
+// 2048 tokens, 17.52 GFLOP) reads it log-log at 2048 tokens: √(313.3 · 399.5) = 353.8 TFLOP/s,
+// 49.53 µs + the 0.96 µs floor = 50.48 µs; it ran 57.3 µs. At the fp16 GEMM peak (683 TFLOP/s) the
+// prediction was 25.6 µs + floor, 0.46 of measured.
+TEST(LatencyModel, FusedAttentionReadsItsOwnMeasuredRate) {
+  measured_roofs m;
+  small_work_result sw;
+  sw.floor_s = 0.95584e-6;
+  sw.ramp = {{4096, 2.0e-6}, {1073741824, 240e-6}};
+  m.small_work = sw;
+  auto sdpa = [](const char* prec, std::int64_t d, std::int64_t tokens, double median) {
+    gemm_attention_result g;
+    g.precision = prec, g.gemm = "sdpa", g.head_dim = d, g.tile_rows = tokens, g.keys = tokens;
+    g.flops_per_s = 1.1 * median, g.median_flops_per_s = median, g.verified = true;
+    return g;
+  };
+  m.gemm_attention = {sdpa("fp16", 64, 1024, 313.343e12), sdpa("fp16", 64, 4096, 399.540e12),
+                      sdpa("fp16", 128, 1024, 388.929e12), sdpa("fp16", 128, 4096, 498.712e12),
+                      sdpa("bf16", 64, 1024, 326e12)};
+  const latency_model lat = latency_model_from(m, "cuda", "fp16");
+  ASSERT_EQ(lat.fused_rates.size(), 4u);  // the bf16 point belongs to another precision
+  EXPECT_TRUE(lat.attention_rates.empty());  // sdpa points are not tile GEMM rates
+  EXPECT_NE(lat.source.find("its own rate at 1024 to 4096 tokens"), std::string::npos) << lat.source;
+  const double peak = 683.24e12, bw = 4687.4e9;
+
+  op_desc attn = attention_op(op_kind::attention_fused, 1, 32, 4, 64, 2048, 2048, 2, 2, true);
+  attn.ph = phase::prefill;
+  EXPECT_NEAR(attn.flops / 1e9, 17.524, 0.001);
+  EXPECT_NEAR(lat.compute_rate(attn, peak) / 1e12, std::sqrt(313.343 * 399.540), 0.01);
+  const time_terms t = lat.predict(attn, peak, bw);
+  EXPECT_NEAR(t.total_s * 1e6, 50.48, 0.02);
+  EXPECT_EQ(t.bound, "compute");
+  // head_dim 96 lies between the measured 64 and 128: log-log in head_dim at the op's length
+  op_desc attn96 = attention_op(op_kind::attention_fused, 1, 32, 32, 96, 1024, 1024, 2, 2, true);
+  EXPECT_NEAR(lat.compute_rate(attn96, peak) / 1e12, 313.343 * std::pow(388.929 / 313.343, std::log(1.5) / std::log(2.0)), 0.01);
+  // beyond the measured lengths the nearest length's rate; outside the head dims, the peak
+  op_desc attn_long = attention_op(op_kind::attention_fused, 1, 32, 4, 64, 16384, 16384, 2, 2, true);
+  EXPECT_NEAR(lat.compute_rate(attn_long, peak) / 1e12, 399.540, 0.001);
+  op_desc attn256 = attention_op(op_kind::attention_fused, 1, 8, 8, 256, 2048, 2048, 2, 2, true);
+  EXPECT_DOUBLE_EQ(lat.compute_rate(attn256, peak), peak);
+  const json j = latency_model_json(lat);
+  EXPECT_EQ(j.at("fused_attention_rates").size(), 4u);
+}
