@@ -46,10 +46,12 @@ struct latency_model {
   std::int64_t serial_below_elements = 0;
   double serial_floor_s = 0;
   std::vector<ramp_point> serial_ramp;
-  /// Attention's tile GEMM rates (measured.gemm_attention of the precision), by head_dim:
-  /// {head_dim, QKᵀ FLOP/s, P·V FLOP/s}, ascending in head_dim. Empty: attention_fused reads the peak.
+  /// Attention's tile rates (measured.gemm_attention of the precision, CPU), by head_dim: {head_dim,
+  /// QKᵀ FLOP/s, P·V FLOP/s, the softmax between them in FLOP/s at softmax_flops_per_element per score
+  /// (0: not measured), the tile's query rows}, ascending in head_dim. Empty: attention_fused reads
+  /// the peak.
   struct attention_rate {
-    double head_dim = 0, qk = 0, pv = 0;
+    double head_dim = 0, qk = 0, pv = 0, softmax = 0, tile_rows = 0;
   };
   std::vector<attention_rate> attention_rates;
   /// Fused attention's own rate (measured.gemm_attention entries with gemm "sdpa", the GPU) of the
@@ -87,9 +89,11 @@ struct latency_model {
   /// P(shape): for a GEMM op with m inside the gemm_rows range, the rows rate at m (log-log); for
   /// decode attention, the rows rate at the query rows that share a KV head (heads ÷ kv_heads ×
   /// q_len: QKᵀ and P·V are GEMMs of that many rows against the cached K and V); for fused prefill
-  /// attention, its own measured rate (fused_rates) where measured, else the harmonic mean of the QKᵀ
-  /// and P·V tile rates at its head_dim (equal FLOPs each; log-log in head_dim between measured
-  /// points, none outside them); otherwise, for a
+  /// attention, its own measured rate (fused_rates) where measured, else its FLOPs over the time of
+  /// its tiles at its head_dim (log-log in head_dim between measured points, none outside them): the
+  /// QKᵀ and P·V GEMMs (4·head_dim FLOPs per scored pair, half each) at their tile rates, scaled to
+  /// the pairs a causal kernel of tile_rows-row tiles computes (n(n + T)/2 for n = q_len = kv_len),
+  /// plus the softmax's FLOPs at its measured rate; otherwise, for a
   /// GEMM, the rate at the size nearest (log) to (m·n·k)^(1/3), interpolated; at most `peak` either
   /// way; `peak` when no rate applies.
   double compute_rate(const op_desc& op, double peak) const;

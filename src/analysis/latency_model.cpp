@@ -144,11 +144,26 @@ double latency_model::compute_rate(const op_desc& op, double peak) const {
   if (op.kind == op_kind::attention_fused && op.head_dim > 0 && !attention_rates.empty()) {
     const double d = static_cast<double>(op.head_dim);
     if (d < attention_rates.front().head_dim || d > attention_rates.back().head_dim) return peak;
-    std::vector<std::pair<double, double>> qk, pv;
-    for (const auto& a : attention_rates) qk.emplace_back(a.head_dim, a.qk), pv.emplace_back(a.head_dim, a.pv);
-    // QKᵀ and P·V carry equal FLOPs (2·q·k·d each): time = F/2 ÷ qk + F/2 ÷ pv
+    std::vector<std::pair<double, double>> qk, pv, sm;
+    for (const auto& a : attention_rates) {
+      qk.emplace_back(a.head_dim, a.qk), pv.emplace_back(a.head_dim, a.pv);
+      if (a.softmax > 0) sm.emplace_back(a.head_dim, a.softmax);
+    }
+    // QKᵀ and P·V carry equal FLOPs (2·d per scored pair each), the softmax softmax_flops_per_element
     const double q = loglog_at(qk, d), p = loglog_at(pv, d);
-    return capped(2.0 / (1.0 / q + 1.0 / p));
+    const double per_pair = 4 * d + softmax_flops_per_element;
+    const double gemm_flops = op.flops * 4 * d / per_pair, softmax_flops = op.flops - gemm_flops;
+    // A causal kernel of T-row tiles computes every key up to each tile's last row: n(n + T)/2 pairs
+    // for n = q_len = kv_len, against the pairs op.flops counts.
+    double computed = 1;
+    const double tile = attention_rates.front().tile_rows;
+    if (op.causal && op.q_len == op.kv_len && op.q_len > 1 && tile > 0 && op.batch > 0 && op.heads > 0) {
+      const double n = static_cast<double>(op.q_len), counted = op.flops / (double(op.batch) * double(op.heads) * per_pair);
+      computed = n * (n + std::min(tile, n)) / 2 / counted;
+    }
+    double t = computed * (gemm_flops / 2 / q + gemm_flops / 2 / p);
+    if (sm.size() == attention_rates.size()) t += softmax_flops / loglog_at(sm, d);
+    return capped(op.flops / t);
   }
   if (op.kind != op_kind::gemm || op.m <= 0 || op.n <= 0 || op.k <= 0) return peak;
   if (const double r = rows_rate(static_cast<double>(op.m)); r > 0) return capped(r);
@@ -258,11 +273,12 @@ latency_model latency_model_from(const measured_roofs& meas, const std::string& 
       if (g.tile_rows > 0) m.fused_rates.push_back({static_cast<double>(g.head_dim), static_cast<double>(g.tile_rows), g.median_flops_per_s});
       continue;
     }
-    if (g.gemm != "qk" && g.gemm != "pv") continue;
+    if (g.gemm != "qk" && g.gemm != "pv" && g.gemm != "softmax") continue;
     const double d = static_cast<double>(g.head_dim);
     auto it = std::find_if(m.attention_rates.begin(), m.attention_rates.end(), [d](const auto& a) { return a.head_dim == d; });
-    if (it == m.attention_rates.end()) it = m.attention_rates.insert(m.attention_rates.end(), {d, 0, 0});
-    (g.gemm == "qk" ? it->qk : it->pv) = g.median_flops_per_s;
+    if (it == m.attention_rates.end()) it = m.attention_rates.insert(m.attention_rates.end(), {d, 0, 0, 0, 0});
+    (g.gemm == "qk" ? it->qk : g.gemm == "pv" ? it->pv : it->softmax) = g.median_flops_per_s;
+    it->tile_rows = static_cast<double>(g.tile_rows);
   }
   std::erase_if(m.attention_rates, [](const auto& a) { return !(a.qk > 0) || !(a.pv > 0); });
   std::sort(m.attention_rates.begin(), m.attention_rates.end(),
@@ -295,7 +311,9 @@ json latency_model_json(const latency_model& m) {
   json rows = json::array();
   for (const auto& [r, f] : m.gemm_rows) rows.push_back({{"m", r}, {"flops_per_s", f}});
   json attn = json::array();
-  for (const auto& a : m.attention_rates) attn.push_back({{"head_dim", a.head_dim}, {"qk_flops_per_s", a.qk}, {"pv_flops_per_s", a.pv}});
+  for (const auto& a : m.attention_rates)
+    attn.push_back({{"head_dim", a.head_dim}, {"qk_flops_per_s", a.qk}, {"pv_flops_per_s", a.pv},
+                    {"softmax_flops_per_s", a.softmax}, {"tile_rows", a.tile_rows}});
   json j = {{"formula", "t = max(FLOPs / P(shape), bytes / BW(bytes)) + floor"},
             {"floor_s", m.floor_s},
             {"latency_s", m.latency_s},

@@ -121,22 +121,25 @@ section measured_section(const results& r) {
            "median rate at their length and head_dim, not the peak (docs/formulas-analysis.md §7.1).");
   }
   if (std::any_of(m.gemm_attention.begin(), m.gemm_attention.end(), [](const auto& g) { return g.gemm != "sdpa"; })) {
-    s.heading("GEMM rate at attention's tile shapes");
+    s.heading("Rates at attention's tile shapes");
     table t;
-    t.header = {"precision", "GEMM", "head_dim", "M × N × K", "best", "median", "spread", "repeats", "method"};
+    t.header = {"precision", "step", "head_dim", "M × N × K (softmax: rows × keys)", "best", "median", "spread", "repeats", "method"};
     for (const auto& g : m.gemm_attention) {
       if (g.gemm == "sdpa") continue;
-      const bool qk = g.gemm == "qk";
-      t.rows.push_back({cell(g.precision), cell(qk ? "S = Q·Kᵀ" : "O = P·V"), cell(std::to_string(g.head_dim), static_cast<double>(g.head_dim)),
-                        cell(qk ? fmt::format("{} × {} × {}", g.tile_rows, g.keys, g.head_dim)
-                                : fmt::format("{} × {} × {}", g.tile_rows, g.head_dim, g.keys)),
+      const bool qk = g.gemm == "qk", sm = g.gemm == "softmax";
+      t.rows.push_back({cell(g.precision), cell(qk ? "S = Q·Kᵀ" : sm ? "softmax" : "O = P·V"),
+                        cell(std::to_string(g.head_dim), static_cast<double>(g.head_dim)),
+                        cell(qk   ? fmt::format("{} × {} × {}", g.tile_rows, g.keys, g.head_dim)
+                             : sm ? fmt::format("{} × {}", g.tile_rows, g.keys)
+                                  : fmt::format("{} × {} × {}", g.tile_rows, g.head_dim, g.keys)),
                         cell(rate_flops(g.flops_per_s), g.flops_per_s),
                         cell(rate_flops(g.median_flops_per_s), g.median_flops_per_s), cell(percent(g.spread), g.spread),
                         cell(std::to_string(g.repeats), g.repeats), cell(g.method.empty() ? "—" : g.method)});
     }
     s.add(std::move(t));
-    s.para("The two GEMMs of a query tile of fused prefill attention, issued as the CPU kernel issues them. "
-           "Predictions of fused attention at a measured head_dim use the harmonic mean of the two median rates, "
+    s.para("The two GEMMs of a query tile of fused prefill attention and the softmax between them (5 FLOPs per "
+           "score), issued as the CPU kernel issues them. Predictions of fused attention at a measured head_dim "
+           "add the three steps' times at their median rates, the GEMMs over the pairs the causal tiles compute, "
            "not the peak (docs/formulas-analysis.md §7.1).");
   }
   if (m.launch) {

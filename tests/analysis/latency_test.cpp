@@ -382,3 +382,46 @@ TEST(LatencyModel, FusedAttentionReadsItsOwnMeasuredRate) {
   const json j = latency_model_json(lat);
   EXPECT_EQ(j.at("fused_attention_rates").size(), 4u);
 }
+
+// Fused prefill attention on the CPU from its tiles (the 2-vCPU Intel Xeon guest, 2026-12-02,
+// bench/results/cpu-xeon-spr-2026-12-02): 256-row tiles against 2048 keys at head_dim 64 ran S = Q·Kᵀ
+// at 261.3 GFLOP/s, O = P·V at 252.3 and the softmax between them at 22.87 GFLOP/s (5 FLOPs per score).
+// TinyLlama's prefill attention (32 heads, 2048 tokens, fp32: 17.524 GFLOP, of which 256/261 in the
+// GEMMs) computes 2048 · (2048 + 256) / 2 pairs per head against the 2048 · 2049 / 2 counted (1.1245×):
+// 1.1245 · (8.594 / 261.3 + 8.594 / 252.3) + 0.336 / 22.87 = 75.30 + 14.68 = 89.98 ms; it ran
+// 92.97 ms. The two GEMM rates alone (the model before the softmax and the diagonal tiles) gave 67.0 ms.
+TEST(LatencyModel, CpuFusedAttentionAddsItsSoftmaxAndDiagonalTiles) {
+  measured_roofs m;
+  auto tile = [](const char* gemm, std::int64_t d, double median) {
+    gemm_attention_result g;
+    g.precision = "fp32", g.gemm = gemm, g.head_dim = d, g.tile_rows = 256, g.keys = 2048;
+    g.flops_per_s = median, g.median_flops_per_s = median, g.verified = true;
+    return g;
+  };
+  m.gemm_attention = {tile("qk", 64, 261.2757e9),  tile("softmax", 64, 22.8688e9), tile("pv", 64, 252.2528e9),
+                      tile("qk", 128, 302.8150e9), tile("softmax", 128, 22.8001e9), tile("pv", 128, 279.8521e9)};
+  const latency_model lat = latency_model_from(m, "cpu", "fp32");
+  ASSERT_EQ(lat.attention_rates.size(), 2u);
+  EXPECT_DOUBLE_EQ(lat.attention_rates[0].tile_rows, 256);
+  EXPECT_DOUBLE_EQ(lat.attention_rates[0].softmax, 22.8688e9);
+  op_desc attn = attention_op(op_kind::attention_fused, 1, 32, 4, 64, 2048, 2048, 4, 4, true);
+  attn.ph = phase::prefill;
+  const double peak = 461.1e9;
+  EXPECT_NEAR(attn.flops / lat.compute_rate(attn, peak) * 1e3, 89.976, 0.01);
+  // without the softmax point (an older file): the GEMMs of the diagonal tiles alone
+  measured_roofs old = m;
+  std::erase_if(old.gemm_attention, [](const auto& g) { return g.gemm == "softmax"; });
+  const latency_model lat_old = latency_model_from(old, "cpu", "fp32");
+  EXPECT_NEAR(attn.flops / lat_old.compute_rate(attn, peak) * 1e3, 75.30, 0.01);
+  // counted by the full convention (--causal full: n² pairs), the causal kernel still computes
+  // n(n + T)/2 of them: the same time, so the rate against the larger count is higher
+  op_desc full = attention_op(op_kind::attention_fused, 1, 32, 4, 64, 2048, 2048, 4, 4, false);
+  const double gemm = full.flops * 256 / 261, computed = 2048.0 * (2048 + 256) / 2 / (2048.0 * 2048);
+  EXPECT_NEAR(full.flops / lat.compute_rate(full, peak),
+              computed * (gemm / 2 / 261.2757e9 + gemm / 2 / 252.2528e9) + (full.flops - gemm) / 22.8688e9, 1e-9);
+  // one query row (decode-shaped, not causal-square): the counted pairs, no diagonal term
+  op_desc one = attention_op(op_kind::attention_fused, 1, 32, 4, 64, 1, 2048, 4, 4, true);
+  const double g1 = one.flops * 256 / 261;
+  EXPECT_NEAR(one.flops / lat.compute_rate(one, peak),
+              g1 / 2 / 261.2757e9 + g1 / 2 / 252.2528e9 + (one.flops - g1) / 22.8688e9, 1e-12);
+}

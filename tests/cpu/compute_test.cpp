@@ -73,17 +73,18 @@ TEST(CpuCompute, AttentionTileGemmsVerifiedForBothShapes) {
   EXPECT_THROW(measure_gemm_attention({16}, 32, 128, quick_timing()), probe_error);
 #else
   const auto rs = measure_gemm_attention({16, 32}, 32, 128, quick_timing());
-  ASSERT_EQ(rs.size(), 4u);  // qk and pv for each head_dim, in that order
+  ASSERT_EQ(rs.size(), 6u);  // qk, the softmax between, and pv for each head_dim, in that order
   for (std::size_t i = 0; i < rs.size(); ++i) {
     const gemm_attention_result& g = rs[i];
-    EXPECT_EQ(g.gemm, i % 2 == 0 ? "qk" : "pv");
-    EXPECT_EQ(g.head_dim, i < 2 ? 16 : 32);
+    EXPECT_EQ(g.gemm, i % 3 == 0 ? "qk" : i % 3 == 1 ? "softmax" : "pv");
+    EXPECT_EQ(g.head_dim, i < 3 ? 16 : 32);
     EXPECT_EQ(g.tile_rows, 32);
     EXPECT_EQ(g.keys, 128);
     EXPECT_TRUE(g.verified);
     EXPECT_GT(g.median_flops_per_s, 0);
     EXPECT_GE(g.flops_per_s, g.median_flops_per_s);
-    EXPECT_NE(g.method.find(g.gemm == "qk" ? "S = Q·Kᵀ" : "O = P·V"), std::string::npos) << g.method;
+    EXPECT_NE(g.method.find(g.gemm == "qk" ? "S = Q·Kᵀ" : g.gemm == "pv" ? "O = P·V" : "softmax_tile"), std::string::npos)
+        << g.method;
   }
 #endif
 }

@@ -73,6 +73,36 @@ TEST(CpuOps, NormsAndSoftmaxMatchReference) {
   }
 }
 
+TEST(CpuOps, SoftmaxInPlaceEqualsOutOfPlace) {
+  const std::int64_t rows = 4, cols = 2048;
+  const auto x = rnd(rows * cols, 11);
+  std::vector<float> y(rows * cols), z = x;
+  softmax_kernel(x.data(), y.data(), rows, cols);
+  softmax_kernel(z.data(), z.data(), rows, cols);  // the naive attention kernel's in-place call
+  for (std::size_t i = 0; i < y.size(); ++i) ASSERT_EQ(y[i], z[i]) << i;
+}
+
+TEST(CpuOps, SoftmaxTileMasksAndLeavesTheScaleForLater) {
+  // 3 rows × 5 keys, row i sees its first 2 + i keys: exp(s − max) there, 0 beyond, inv = 1 / sum
+  const std::int64_t rows = 3, cols = 5;
+  const auto s0 = rnd(rows * cols, 12);
+  std::vector<float> s = s0, inv(rows);
+  softmax_tile(s.data(), rows, cols, 2, inv.data());
+  for (std::int64_t i = 0; i < rows; ++i) {
+    const std::int64_t vis = 2 + i;
+    double m = -1e30, sum = 0;
+    for (std::int64_t j = 0; j < vis; ++j) m = std::max<double>(m, s0[i * cols + j]);
+    for (std::int64_t j = 0; j < vis; ++j) sum += std::exp(s0[i * cols + j] - m);
+    for (std::int64_t j = 0; j < cols; ++j)
+      EXPECT_NEAR(s[i * cols + j], j < vis ? std::exp(s0[i * cols + j] - m) : 0.0, 1e-6) << i << " " << j;
+    EXPECT_NEAR(inv[i], 1.0 / sum, 1e-6);
+  }
+  // first_visible ≥ cols: no mask
+  s = s0;
+  softmax_tile(s.data(), rows, cols, cols, inv.data());
+  for (std::int64_t j = 0; j < cols; ++j) EXPECT_GT(s[2 * cols + j], 0.0f);
+}
+
 TEST(CpuOps, RopeRotatesPairs) {
   const std::int64_t tokens = 3, heads = 4, kvh = 2, d = 8, half = d / 2;
   auto q = rnd(tokens * heads * d, 6), k = rnd(tokens * kvh * d, 7);

@@ -103,8 +103,7 @@ ROOFLINE_TILE_KERNEL void fused_tile(const float* q, const float* k, const float
       const float* qi = q + (i0 + i) * d;
       float* si = sc + i * tile_k;
       score_row(qi, kt, d, scale, si);
-      float m = mx[i];
-      for (std::int64_t j = j0; j < vis; ++j) m = std::max(m, si[j - j0]);
+      const float m = std::max(mx[i], max_of(si, vis - j0));
       const float corr = fast_expf(mx[i] - m);
       float sum = 0;
       const std::int64_t nj = vis - j0;
@@ -302,6 +301,23 @@ void attention_naive_kernel(const float* q, const float* k, const float* v, floa
   }
 }
 
+ROOFLINE_TILE_KERNEL void softmax_tile(float* scores, std::int64_t rows, std::int64_t cols, std::int64_t first_visible,
+                                       float* inv) {
+  for (std::int64_t i = 0; i < rows; ++i) {
+    float* row = scores + i * cols;
+    const std::int64_t vis = std::min(cols, first_visible + i);
+    const float m = max_of(row, vis);
+    float sum = 0;
+#pragma omp simd reduction(+ : sum)
+    for (std::int64_t j = 0; j < vis; ++j) {
+      row[j] = fast_expf(row[j] - m);
+      sum += row[j];
+    }
+    std::fill(row + vis, row + cols, 0.0f);  // the causal mask
+    inv[i] = 1.0f / sum;
+  }
+}
+
 #ifdef ROOFLINE_HAVE_OPENBLAS
 namespace {
 
@@ -322,20 +338,7 @@ void fused_blas_tile(const float* q, const float* k, const float* v, float* out,
   const int n_q = static_cast<int>(nq), n_k = static_cast<int>(kend), n_d = static_cast<int>(d);
   cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, n_q, n_k, n_d, scale, qb, n_d, kb, n_d, 0.0f, sc, n_k);
   std::vector<float> inv(static_cast<std::size_t>(nq));
-  for (std::int64_t i = 0; i < nq; ++i) {
-    float* row = sc + i * kend;
-    const std::int64_t vis = visible(s, i0 + i);
-    float m = -INFINITY;
-    for (std::int64_t j = 0; j < vis; ++j) m = std::max(m, row[j]);
-    float sum = 0;
-#pragma omp simd reduction(+ : sum)
-    for (std::int64_t j = 0; j < vis; ++j) {
-      row[j] = fast_expf(row[j] - m);
-      sum += row[j];
-    }
-    std::fill(row + vis, row + kend, 0.0f);  // the causal mask
-    inv[static_cast<std::size_t>(i)] = 1.0f / sum;
-  }
+  softmax_tile(sc, nq, kend, visible(s, i0), inv.data());
   cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n_q, n_d, n_k, 1.0f, sc, n_k, vb, n_d, 0.0f, ob, n_d);
   for (std::int64_t i = 0; i < nq; ++i)
     for (std::int64_t c = 0; c < d; ++c) ob[i * d + c] *= inv[static_cast<std::size_t>(i)];

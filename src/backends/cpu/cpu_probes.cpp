@@ -12,6 +12,7 @@
 #include "backends/cpu/op_kernels.hpp"
 #include "backends/cpu/stream_kernels.hpp"
 #include "roofline/error.hpp"
+#include "roofline/model.hpp"
 #ifdef ROOFLINE_HAVE_OPENMP
 #include <omp.h>
 #endif
@@ -288,6 +289,70 @@ std::vector<gemm_rows_result> measure_gemm_rows(const std::vector<std::int64_t>&
 #endif
 }
 
+/// The softmax between the fused kernel's GEMMs (softmax_tile) on each team's tile of scores
+/// [tile_rows × keys] (the S the QKᵀ probe just wrote), no mask: rows × keys scores per tile,
+/// rate in FLOP/s at softmax_flops_per_element per score (the catalogue's count). Each row's
+/// largest entry becomes exactly 1, the rest lie in [0, 1], and its sum × inv is 1: checked on every
+/// team's tile after the first run.
+static gemm_attention_result measure_tile_softmax(float* sc, int teams, std::int64_t tile_rows, std::int64_t keys, std::int64_t d,
+                                           int tiles_per_sample, bool per_thread, const timing_options& timing) {
+  const std::size_t s_el = static_cast<std::size_t>(tile_rows * keys);
+  std::vector<float> inv(static_cast<std::size_t>(tile_rows) * teams);
+  auto tile = [&](int t) { softmax_tile(sc + s_el * t, tile_rows, keys, keys, inv.data() + tile_rows * t); };
+  auto once = [&] {
+    const double t0 = now_s();
+    if (per_thread) {
+#pragma omp parallel num_threads(teams)
+      {
+#ifdef ROOFLINE_HAVE_OPENMP
+        const int t = omp_get_thread_num();
+#else
+        const int t = 0;
+#endif
+        for (int r = 0; r < tiles_per_sample; ++r) tile(t);
+      }
+    } else {
+      for (int r = 0; r < tiles_per_sample; ++r) tile(0);
+    }
+    return now_s() - t0;
+  };
+  once();
+  for (int t = 0; t < teams; ++t)
+    for (std::int64_t i = 0; i < tile_rows; i += std::max<std::int64_t>(1, tile_rows / 8)) {
+      const float* row = sc + s_el * t + i * keys;
+      double sum = 0;
+      float mx = 0;
+      for (std::int64_t j = 0; j < keys; ++j) {
+        if (!(row[j] >= 0.0f && row[j] <= 1.0f))
+          throw probe_error(fmt::format("gemm/attention-tiles softmax: team {} row {} key {} is {}", t, i, j, row[j]));
+        sum += row[j], mx = std::max(mx, row[j]);
+      }
+      const double one = sum * inv[static_cast<std::size_t>(tile_rows * t + i)];
+      if (mx != 1.0f || std::abs(one - 1.0) > 1e-4)
+        throw probe_error(fmt::format("gemm/attention-tiles softmax: team {} row {}: max {} and sum × inv {}", t, i, mx, one));
+    }
+  timing_options tt = timing;
+  tt.warmups = std::max(0, tt.warmups - 1);
+  const auto samples = time_repeated(once, tt);
+  const double scores = static_cast<double>(tile_rows) * static_cast<double>(keys) * tiles_per_sample * teams;
+  const rate_summary r = rates(softmax_flops_per_element * scores, samples);
+  gemm_attention_result g;
+  g.precision = "fp32";
+  g.gemm = "softmax";
+  g.head_dim = d, g.tile_rows = tile_rows, g.keys = keys;
+  g.flops_per_s = r.best;
+  g.median_flops_per_s = r.median;
+  g.spread = r.spread;
+  g.repeats = r.repeats;
+  g.verified = true;
+  g.method = fmt::format("softmax_tile (max, exp − max, sum per row; the fused kernel's step between its GEMMs) on {} tiles "
+                         "of {} × {} scores per sample, {}; {} FLOPs per score (the catalogue's count)",
+                         tiles_per_sample * teams, tile_rows, keys,
+                         per_thread ? fmt::format("one tile per thread at once on {} threads", teams) : "one tile at a time",
+                         softmax_flops_per_element);
+  return g;
+}
+
 std::vector<gemm_attention_result> measure_gemm_attention(const std::vector<std::int64_t>& head_dims, std::int64_t tile_rows,
                                                           std::int64_t keys, const timing_options& timing) {
 #ifndef ROOFLINE_HAVE_OPENBLAS
@@ -312,7 +377,11 @@ std::vector<gemm_attention_result> measure_gemm_attention(const std::vector<std:
     fill_uniform(q.data(), q.size(), 33);
     fill_uniform(sc.data(), sc.size(), 34);  // P for the P·V probe: any values in [-1, 1)
     const int n_q = static_cast<int>(tile_rows), n_k = static_cast<int>(keys), n_d = static_cast<int>(d);
-    for (const std::string gemm : {"qk", "pv"}) {
+    for (const std::string gemm : {"qk", "softmax", "pv"}) {
+      if (gemm == "softmax") {
+        out.push_back(measure_tile_softmax(sc.data(), teams, tile_rows, keys, d, tiles_per_sample, per_thread, timing));
+        continue;
+      }
       const bool qk = gemm == "qk";
       auto tile = [&](int t) {
         const float* qt = q.data() + q_el * t;

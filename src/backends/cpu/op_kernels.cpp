@@ -42,17 +42,20 @@ ROOFLINE_SIMD_CLONES void gelu_chunk(const float* __restrict x, float* __restric
   for (std::int64_t i = 0; i < n; ++i) y[i] = gelu1(x[i]);
 }
 ROOFLINE_SIMD_CLONES void softmax_row(const float* x, float* y, std::int64_t cols) {
-  float m = -INFINITY;
-#pragma omp simd reduction(max : m)
-  for (std::int64_t c = 0; c < cols; ++c) m = std::max(m, x[c]);
+  const float m = max_of(x, cols);
+  // One exponential per element: y holds exp(x − max) until the sum is known, then is scaled in place
+  // (the row is still in L1/L2 then). y may be x itself: element c reads x[c] before it writes y[c]
+  // and nothing else, so the loops vectorise either way.
   float s = 0;
 #pragma omp simd reduction(+ : s)
-  for (std::int64_t c = 0; c < cols; ++c) s += fast_expf(x[c] - m);
+  for (std::int64_t c = 0; c < cols; ++c) {
+    const float e = fast_expf(x[c] - m);
+    y[c] = e;
+    s += e;
+  }
   const float inv = 1.0f / s;
-  // y may be x itself: element c reads x[c] before it writes y[c] and nothing else, so the loop
-  // vectorises either way (without the pragma GCC kept it scalar for fear of partial overlap).
 #pragma omp simd
-  for (std::int64_t c = 0; c < cols; ++c) y[c] = fast_expf(x[c] - m) * inv;
+  for (std::int64_t c = 0; c < cols; ++c) y[c] *= inv;
 }
 
 /// Splits [0, n) into one contiguous chunk per thread (one thread below parallel_min).

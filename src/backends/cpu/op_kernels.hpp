@@ -73,6 +73,10 @@ void attention_naive_kernel(const float* q, const float* k, const float* v, floa
 /// rescaling: the tile holds the whole row). Without OpenBLAS: FlashAttention-style (Dao et al.
 /// 2022, Alg. 1 with the FA-2 loop order), query tiles of 32 against key tiles of 64, online softmax.
 void attention_fused_kernel(const float* q, const float* k, const float* v, float* out, const attention_shape& s);
+/// The softmax between the fused kernel's two GEMMs, in place on a tile of scores [rows × cols]: row i
+/// sees its first min(cols, first_visible + i) keys (the causal mask; first_visible ≥ cols: none)
+/// and becomes exp(s − max) over them and 0 beyond; inv[i] = 1 ÷ the row's sum (applied to O later).
+void softmax_tile(float* scores, std::int64_t rows, std::int64_t cols, std::int64_t first_visible, float* inv);
 /// The fused kernel without a BLAS (what attention_fused_kernel runs when built without OpenBLAS):
 /// query tiles of 32 against key tiles of 64, online softmax (FlashAttention-2 loop order).
 void attention_fused_tiles_kernel(const float* q, const float* k, const float* v, float* out, const attention_shape& s);
