@@ -84,6 +84,10 @@ struct latency_model {
   /// guest: 30 vs 77 GB/s), so a 46 MB GEMV that streams at the ramp's rate is bandwidth-bound, not
   /// latency-bound, although its memory time is more than twice bytes ÷ roof.
   double class_bandwidth(double roof_bw) const;
+  /// Naive attention's two GEMMs (attention_naive with its head_dim inside attention_rates): QKᵀ and
+  /// P·V over every pair of full rows (batch·heads·q_len·kv_len, 2·head_dim FLOPs each) at the tile
+  /// rates, seconds; 0 otherwise. predict() adds the softmax as attention_softmax_op() predicts it.
+  double naive_gemm_seconds(const op_desc& op) const;
   /// The gemm_rows rate at m rows (log-log between points); 0 outside the measured range or without points.
   double rows_rate(double m) const;
   /// P(shape): for a GEMM op with m inside the gemm_rows range, the rows rate at m (log-log); for
@@ -107,7 +111,9 @@ struct latency_model {
   /// below the ridge point (intensity < peak ÷ bw) whose m is in the gemm_rows range moves its
   /// rows-rate time FLOPs ÷ rows_rate(m) into the memory term (max with the ramp) and keeps the
   /// peak as P: the total is the same, and the class says bandwidth, which is what that shape's
-  /// measured rate is limited by. The one place `roofline run`, `place` and `ops` predict an op.
+  /// measured rate is limited by. Naive attention with naive_gemm_seconds > 0: the softmax op's terms
+  /// (attention_softmax_op) plus those seconds in compute_s and total_s, "compute" when they exceed
+  /// its memory time. The one place `roofline run`, `place` and `ops` predict an op.
   time_terms predict(const op_desc& op, double peak, double bw) const;
 };
 

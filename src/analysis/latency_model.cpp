@@ -97,6 +97,16 @@ bool latency_model::runs_serial(const op_desc& op) const {
 }
 
 time_terms latency_model::predict(const op_desc& op, double peak, double bw) const {
+  if (const double gemms = naive_gemm_seconds(op); gemms > 0) {
+    // Naive attention is three kernels in turn: QKᵀ, the softmax over the written scores, P·V. The
+    // GEMMs at their tile rates over full rows (their scores traffic runs under their arithmetic),
+    // the softmax as its own op.
+    time_terms t = predict(attention_softmax_op(op), peak, bw);
+    t.compute_s += gemms;
+    t.total_s += gemms;
+    t.bound = gemms >= t.memory_s ? "compute" : t.bound;
+    return t;
+  }
   double rate = compute_rate(op, peak);
   const double traffic = traffic_bytes(op);
   if (runs_serial(op)) {
@@ -114,6 +124,17 @@ time_terms latency_model::predict(const op_desc& op, double peak, double bw) con
     }
   }
   return predict_time(op.flops, traffic, rate, bw, floor_s, mem, class_bandwidth(bw));
+}
+
+double latency_model::naive_gemm_seconds(const op_desc& op) const {
+  if (op.kind != op_kind::attention_naive || attention_rates.empty() || op.head_dim <= 0) return 0;
+  const double d = static_cast<double>(op.head_dim);
+  if (d < attention_rates.front().head_dim || d > attention_rates.back().head_dim) return 0;
+  std::vector<std::pair<double, double>> qk, pv;
+  for (const auto& a : attention_rates) qk.emplace_back(a.head_dim, a.qk), pv.emplace_back(a.head_dim, a.pv);
+  // every (query, key) pair of full rows, 2·d FLOPs in each GEMM
+  const double half = double(op.batch) * double(op.heads) * double(op.q_len) * double(op.kv_len) * 2 * d;
+  return half / loglog_at(qk, d) + half / loglog_at(pv, d);
 }
 
 double latency_model::rows_rate(double m) const {

@@ -425,3 +425,45 @@ TEST(LatencyModel, CpuFusedAttentionAddsItsSoftmaxAndDiagonalTiles) {
   EXPECT_NEAR(one.flops / lat.compute_rate(one, peak),
               g1 / 2 / 261.2757e9 + g1 / 2 / 252.2528e9 + (one.flops - g1) / 22.8688e9, 1e-12);
 }
+
+// Naive prefill attention on the CPU (the 2-vCPU Intel Xeon guest, 2026-12-02, run 3 of
+// bench/results/cpu-xeon-spr-2026-12-02): QKᵀ and P·V over every pair of full rows (32 heads ×
+// 2048 × 2048, 2 · 64 FLOPs each per GEMM: 17.18 GFLOP each) at the tile rates 270.8 and 249.7
+// GFLOP/s, 63.43 + 68.81 ms, then the softmax over the 512 MiB of scores as that op is predicted
+// (bandwidth-bound, 70.60 ms): 202.84 ms; it ran 246.2 ms. At the roofs alone: 70.6 ms, bandwidth.
+TEST(LatencyModel, CpuNaiveAttentionIsItsGemmsThenItsSoftmax) {
+  measured_roofs m;
+  small_work_result sw;
+  sw.floor_s = 0.70834e-6;
+  sw.ramp = {{4096, 1.1825e-6},         {16384, 1.7355e-6},       {65536, 4.1655e-6},       {262144, 11.675e-6},
+             {1048576, 35.009e-6},      {4194304, 131.783e-6},    {16777216, 508.8185e-6},  {67108864, 2003.755e-6},
+             {268435456, 8058.584e-6},  {1073741824, 32122.366e-6}};
+  sw.write_cost = 1.39576;
+  m.small_work = sw;
+  auto tile = [](const char* gemm, std::int64_t d, double median) {
+    gemm_attention_result g;
+    g.precision = "fp32", g.gemm = gemm, g.head_dim = d, g.tile_rows = 256, g.keys = 2048;
+    g.flops_per_s = median, g.median_flops_per_s = median, g.verified = true;
+    return g;
+  };
+  m.gemm_attention = {tile("qk", 64, 270.844e9),  tile("softmax", 64, 22.6464e9), tile("pv", 64, 249.6625e9),
+                      tile("qk", 128, 299.2884e9), tile("softmax", 128, 22.9163e9), tile("pv", 128, 279.2341e9)};
+  const latency_model lat = latency_model_from(m, "cpu", "fp32");
+  const double peak = 480.45e9, bw = 49.619e9;
+  op_desc naive = attention_op(op_kind::attention_naive, 1, 32, 4, 64, 2048, 2048, 4, 4, true);
+  naive.ph = phase::prefill;
+  EXPECT_NEAR(lat.naive_gemm_seconds(naive) * 1e3, 63.43 + 68.81, 0.01);
+  const time_terms sm = lat.predict(attention_softmax_op(naive), peak, bw);
+  EXPECT_NEAR(sm.total_s * 1e3, 70.60, 0.01);
+  const time_terms t = lat.predict(naive, peak, bw);
+  EXPECT_NEAR(t.total_s * 1e3, 202.84, 0.02);
+  EXPECT_NEAR(t.compute_s - sm.compute_s, lat.naive_gemm_seconds(naive), 1e-12);
+  EXPECT_DOUBLE_EQ(t.memory_s, sm.memory_s);
+  EXPECT_EQ(t.bound, "compute");
+  // no tile rates (a GPU, an older file): the two roofs, bandwidth-bound on these bytes
+  measured_roofs gpu_like = m;
+  gpu_like.gemm_attention.clear();
+  const latency_model plain = latency_model_from(gpu_like, "cpu", "fp32");
+  EXPECT_EQ(plain.naive_gemm_seconds(naive), 0);
+  EXPECT_EQ(plain.predict(naive, peak, bw).bound, "bandwidth");
+}

@@ -279,7 +279,10 @@ TEST(CpuOps, FastExpMatchesStdExp) {
   EXPECT_LT(worst, 3e-7);
   EXPECT_FLOAT_EQ(fast_expf(0.0f), 1.0f);
   EXPECT_NEAR(fast_expf(1.0f), 2.718281828f, 1e-6);
-  EXPECT_LT(fast_expf(-INFINITY), 1e-37f);
+  EXPECT_EQ(fast_expf(-INFINITY), 0.0f);  // a masked score: exactly 0, never a subnormal
+  EXPECT_EQ(fast_expf(-87.5f), 0.0f);
+  EXPECT_GT(fast_expf(-87.0f), 1e-38f);
+  EXPECT_FLOAT_EQ(fast_expf(100.0f), fast_expf(88.0f));
 }
 
 TEST(CpuOps, AWholeStepOnThePthreadsOpenBlasSaysItPaysForTwoThreadPools) {

@@ -199,8 +199,9 @@ ROOFLINE_TILE_KERNEL void decode_item(const float* q, const float* k, const floa
   }
 }
 
+#ifndef ROOFLINE_HAVE_OPENBLAS
 /// The naive kernel's scores for query rows [i0, i0 + tile_q) of (batch·head) bh, full rows written
-/// (masked entries −inf).
+/// (masked entries −inf) — the build without a BLAS.
 ROOFLINE_TILE_KERNEL void naive_scores_tile(const float* q, const float* k, float* scores, const attention_shape& s,
                                             std::int64_t bh, std::int64_t i0, float scale, float* kt, float* row) {
   const std::int64_t d = s.head_dim, i1 = std::min(s.q_len, i0 + tile_q);
@@ -227,6 +228,7 @@ ROOFLINE_TILE_KERNEL void pv_row(const float* v, const float* p, float* o, std::
   std::fill_n(o, d, 0.0f);
   for (std::int64_t j = 0; j < vis; ++j) axpy(o, v + j * d, p[j], d);
 }
+#endif
 
 }  // namespace
 
@@ -277,6 +279,35 @@ void attention_decode_kernel(const float* q, const float* k, const float* v, flo
   }
 }
 
+#ifdef ROOFLINE_HAVE_OPENBLAS
+void attention_naive_kernel(const float* q, const float* k, const float* v, float* scores, float* out,
+                            const attention_shape& s) {
+  // As eager attention runs it (PyTorch's bmm, masked_fill, softmax, bmm): S = scale · Q·Kᵀ of every
+  // (batch, head) by cblas_sgemm, full rows, the mask written as −inf; the softmax in place; O = P·V
+  // by cblas_sgemm over full rows (masked entries of P are exactly 0: fast_exp.hpp).
+  const std::int64_t d = s.head_dim, rows = s.batch * s.heads * s.q_len, items = s.batch * s.heads;
+  const float scale = 1.0f / std::sqrt(static_cast<float>(d));
+  const int n_q = static_cast<int>(s.q_len), n_k = static_cast<int>(s.kv_len), n_d = static_cast<int>(d);
+  auto scores_of = [&](std::int64_t bh) {
+    float* sb = scores + bh * s.q_len * s.kv_len;
+    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, n_q, n_k, n_d, scale, q + bh * s.q_len * d, n_d,
+                kv_ptr(k, s, bh / s.heads, bh % s.heads), n_d, 0.0f, sb, n_k);
+    for (std::int64_t i = 0; i < s.q_len; ++i) std::fill(sb + i * s.kv_len + visible(s, i), sb + (i + 1) * s.kv_len, -INFINITY);
+  };
+  auto pv_of = [&](std::int64_t bh) {
+    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n_q, n_d, n_k, 1.0f, scores + bh * s.q_len * s.kv_len, n_k,
+                kv_ptr(v, s, bh / s.heads, bh % s.heads), n_d, 0.0f, out + bh * s.q_len * d, n_d);
+  };
+  // OpenBLAS's OpenMP build runs each call single-threaded inside a parallel region: one (batch, head)
+  // per thread; another build: one at a time, each call on OpenBLAS's own threads.
+  const bool per_thread = openblas_is_openmp_build();
+#pragma omp parallel for schedule(dynamic, 1) if (per_thread)
+  for (std::int64_t bh = 0; bh < items; ++bh) scores_of(bh);
+  softmax_kernel(scores, scores, rows, s.kv_len);
+#pragma omp parallel for schedule(dynamic, 1) if (per_thread)
+  for (std::int64_t bh = 0; bh < items; ++bh) pv_of(bh);
+}
+#else
 void attention_naive_kernel(const float* q, const float* k, const float* v, float* scores, float* out,
                             const attention_shape& s) {
   const std::int64_t d = s.head_dim, rows = s.batch * s.heads * s.q_len;
@@ -300,6 +331,7 @@ void attention_naive_kernel(const float* q, const float* k, const float* v, floa
     pv_row(vb, scores + r * s.kv_len, out + r * d, visible(s, r % s.q_len), d);
   }
 }
+#endif
 
 ROOFLINE_TILE_KERNEL void softmax_tile(float* scores, std::int64_t rows, std::int64_t cols, std::int64_t first_visible,
                                        float* inv) {

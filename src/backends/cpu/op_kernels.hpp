@@ -64,7 +64,9 @@ struct attention_shape {
 void attention_decode_kernel(const float* q, const float* k, const float* v, float* out, const attention_shape& s,
                              std::int64_t splits = 0);
 /// Scores S = q·kᵀ·scale written to `scores` [batch, heads, q_len, kv_len] (full rows; masked
-/// entries −inf), then softmax in place over full rows, then out = P·v over the visible keys.
+/// entries −inf), then softmax in place over full rows, then out = P·v: with OpenBLAS the two
+/// products by cblas_sgemm per (batch, head) over full rows, as eager attention runs them; without,
+/// tiled dot products and P·v over the visible keys.
 void attention_naive_kernel(const float* q, const float* k, const float* v, float* scores, float* out,
                             const attention_shape& s);
 /// Fused attention: scores live only in a per-thread tile, never in memory. With OpenBLAS: query

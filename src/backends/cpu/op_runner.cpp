@@ -88,7 +88,12 @@ std::string cpu_implementation(const op_desc& op, int threads) {
     case op_kind::attention_decode:
       return fmt::format("roofline cpu decode attention (split-KV, the query heads of a KV head together, online softmax, fp32; {})", omp);
     case op_kind::attention_naive:
+#ifdef ROOFLINE_HAVE_OPENBLAS
+      return fmt::format("roofline cpu naive attention (as eager attention: S = Q·Kᵀ by {} cblas_sgemm per head, full rows "
+                         "materialised and masked, softmax in place, O = P·V by cblas_sgemm; {})", openblas_version(), omp);
+#else
       return fmt::format("roofline cpu naive attention (scores materialised, then softmax, then P·V; {})", omp);
+#endif
     case op_kind::attention_fused:
 #ifdef ROOFLINE_HAVE_OPENBLAS
       return fmt::format("roofline cpu fused attention (query tiles of up to 256 rows: S = Q·Kᵀ and O = P·V by {} cblas_sgemm, "
