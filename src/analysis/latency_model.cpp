@@ -6,6 +6,7 @@
 // than BW × L bytes cannot keep enough bytes in flight to reach BW.
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <utility>
 #include <vector>
 #include <fmt/format.h>
@@ -69,6 +70,21 @@ std::vector<ramp_point> monotone_ramp(std::vector<ramp_point> pts, double minus_
   return out;
 }
 
+/// Attention's tile rates at head_dim d (log-log between the measured head dims): {QKᵀ, P·V,
+/// softmax (0 unless measured at every head dim)}; nullopt outside the measured range or without points.
+struct tile_rates {
+  double qk = 0, pv = 0, softmax = 0;
+};
+std::optional<tile_rates> tile_rates_at(const std::vector<latency_model::attention_rate>& rates, double d) {
+  if (rates.empty() || d < rates.front().head_dim || d > rates.back().head_dim) return std::nullopt;
+  std::vector<std::pair<double, double>> qk, pv, sm;
+  for (const auto& a : rates) {
+    qk.emplace_back(a.head_dim, a.qk), pv.emplace_back(a.head_dim, a.pv);
+    if (a.softmax > 0) sm.emplace_back(a.head_dim, a.softmax);
+  }
+  return tile_rates{loglog_at(qk, d), loglog_at(pv, d), sm.size() == rates.size() ? loglog_at(sm, d) : 0};
+}
+
 }  // namespace
 
 double latency_model::memory_time(double bytes, double bw) const {
@@ -127,14 +143,13 @@ time_terms latency_model::predict(const op_desc& op, double peak, double bw) con
 }
 
 double latency_model::naive_gemm_seconds(const op_desc& op) const {
-  if (op.kind != op_kind::attention_naive || attention_rates.empty() || op.head_dim <= 0) return 0;
+  if (op.kind != op_kind::attention_naive || op.head_dim <= 0) return 0;
   const double d = static_cast<double>(op.head_dim);
-  if (d < attention_rates.front().head_dim || d > attention_rates.back().head_dim) return 0;
-  std::vector<std::pair<double, double>> qk, pv;
-  for (const auto& a : attention_rates) qk.emplace_back(a.head_dim, a.qk), pv.emplace_back(a.head_dim, a.pv);
+  const auto r = tile_rates_at(attention_rates, d);
+  if (!r) return 0;
   // every (query, key) pair of full rows, 2·d FLOPs in each GEMM
   const double half = double(op.batch) * double(op.heads) * double(op.q_len) * double(op.kv_len) * 2 * d;
-  return half / loglog_at(qk, d) + half / loglog_at(pv, d);
+  return half / r->qk + half / r->pv;
 }
 
 double latency_model::rows_rate(double m) const {
@@ -164,14 +179,9 @@ double latency_model::compute_rate(const op_desc& op, double peak) const {
   }
   if (op.kind == op_kind::attention_fused && op.head_dim > 0 && !attention_rates.empty()) {
     const double d = static_cast<double>(op.head_dim);
-    if (d < attention_rates.front().head_dim || d > attention_rates.back().head_dim) return peak;
-    std::vector<std::pair<double, double>> qk, pv, sm;
-    for (const auto& a : attention_rates) {
-      qk.emplace_back(a.head_dim, a.qk), pv.emplace_back(a.head_dim, a.pv);
-      if (a.softmax > 0) sm.emplace_back(a.head_dim, a.softmax);
-    }
+    const auto r = tile_rates_at(attention_rates, d);
+    if (!r) return peak;
     // QKᵀ and P·V carry equal FLOPs (2·d per scored pair each), the softmax softmax_flops_per_element
-    const double q = loglog_at(qk, d), p = loglog_at(pv, d);
     const double per_pair = 4 * d + softmax_flops_per_element;
     const double gemm_flops = op.flops * 4 * d / per_pair, softmax_flops = op.flops - gemm_flops;
     // A causal kernel of T-row tiles computes every key up to each tile's last row: n(n + T)/2 pairs
@@ -182,8 +192,8 @@ double latency_model::compute_rate(const op_desc& op, double peak) const {
       const double n = static_cast<double>(op.q_len), counted = op.flops / (double(op.batch) * double(op.heads) * per_pair);
       computed = n * (n + std::min(tile, n)) / 2 / counted;
     }
-    double t = computed * (gemm_flops / 2 / q + gemm_flops / 2 / p);
-    if (sm.size() == attention_rates.size()) t += softmax_flops / loglog_at(sm, d);
+    double t = computed * (gemm_flops / 2 / r->qk + gemm_flops / 2 / r->pv);
+    if (r->softmax > 0) t += softmax_flops / r->softmax;
     return capped(op.flops / t);
   }
   if (op.kind != op_kind::gemm || op.m <= 0 || op.n <= 0 || op.k <= 0) return peak;
@@ -311,11 +321,13 @@ latency_model latency_model_from(const measured_roofs& meas, const std::string& 
   std::sort(m.fused_rates.begin(), m.fused_rates.end(), [](const auto& a, const auto& b) {
     return a.head_dim != b.head_dim ? a.head_dim < b.head_dim : a.tokens < b.tokens;
   });
-  if (!m.fused_rates.empty())
+  if (!m.fused_rates.empty()) {
+    const auto [lo, hi] = std::minmax_element(m.fused_rates.begin(), m.fused_rates.end(),
+                                              [](const auto& a, const auto& b) { return a.tokens < b.tokens; });
     m.source += fmt::format("; fused prefill attention at head_dim {} to {} reads its own rate at {} to {} tokens "
                             "(measured.gemm_attention, sdpa)", m.fused_rates.front().head_dim, m.fused_rates.back().head_dim,
-                            std::min_element(m.fused_rates.begin(), m.fused_rates.end(), [](auto& a, auto& b) { return a.tokens < b.tokens; })->tokens,
-                            std::max_element(m.fused_rates.begin(), m.fused_rates.end(), [](auto& a, auto& b) { return a.tokens < b.tokens; })->tokens);
+                            lo->tokens, hi->tokens);
+  }
   return m;
 }
 
