@@ -17,6 +17,14 @@ roofline_summary h200_roofs() {
   return summarize_roofline(r.nominal, r.measured, "fp16");  // measured: 760 TFLOP/s, 4.3 TB/s
 }
 
+/// A CPU attention-tile rate point (measured.gemm_attention): 256 query rows against 2048 keys, fp32.
+gemm_attention_result attention_tile(const char* gemm, std::int64_t d, double median) {
+  gemm_attention_result g;
+  g.precision = "fp32", g.gemm = gemm, g.head_dim = d, g.tile_rows = 256, g.keys = 2048;
+  g.flops_per_s = median, g.median_flops_per_s = median, g.verified = true;
+  return g;
+}
+
 op_desc residual_add_decode_b1() {  // TinyLlama attn_residual at decode batch 1: 3 × 2048 × 2 B
   op_desc add = elementwise_op(op_kind::add, "attn_residual", 1, 2048, 2);
   add.ph = phase::decode;
@@ -392,14 +400,8 @@ TEST(LatencyModel, FusedAttentionReadsItsOwnMeasuredRate) {
 // 92.97 ms. The two GEMM rates alone (the model before the softmax and the diagonal tiles) gave 67.0 ms.
 TEST(LatencyModel, CpuFusedAttentionAddsItsSoftmaxAndDiagonalTiles) {
   measured_roofs m;
-  auto tile = [](const char* gemm, std::int64_t d, double median) {
-    gemm_attention_result g;
-    g.precision = "fp32", g.gemm = gemm, g.head_dim = d, g.tile_rows = 256, g.keys = 2048;
-    g.flops_per_s = median, g.median_flops_per_s = median, g.verified = true;
-    return g;
-  };
-  m.gemm_attention = {tile("qk", 64, 261.2757e9),  tile("softmax", 64, 22.8688e9), tile("pv", 64, 252.2528e9),
-                      tile("qk", 128, 302.8150e9), tile("softmax", 128, 22.8001e9), tile("pv", 128, 279.8521e9)};
+  m.gemm_attention = {attention_tile("qk", 64, 261.2757e9),  attention_tile("softmax", 64, 22.8688e9), attention_tile("pv", 64, 252.2528e9),
+                      attention_tile("qk", 128, 302.8150e9), attention_tile("softmax", 128, 22.8001e9), attention_tile("pv", 128, 279.8521e9)};
   const latency_model lat = latency_model_from(m, "cpu", "fp32");
   ASSERT_EQ(lat.attention_rates.size(), 2u);
   EXPECT_DOUBLE_EQ(lat.attention_rates[0].tile_rows, 256);
@@ -440,14 +442,8 @@ TEST(LatencyModel, CpuNaiveAttentionIsItsGemmsThenItsSoftmax) {
              {268435456, 8058.584e-6},  {1073741824, 32122.366e-6}};
   sw.write_cost = 1.39576;
   m.small_work = sw;
-  auto tile = [](const char* gemm, std::int64_t d, double median) {
-    gemm_attention_result g;
-    g.precision = "fp32", g.gemm = gemm, g.head_dim = d, g.tile_rows = 256, g.keys = 2048;
-    g.flops_per_s = median, g.median_flops_per_s = median, g.verified = true;
-    return g;
-  };
-  m.gemm_attention = {tile("qk", 64, 270.844e9),  tile("softmax", 64, 22.6464e9), tile("pv", 64, 249.6625e9),
-                      tile("qk", 128, 299.2884e9), tile("softmax", 128, 22.9163e9), tile("pv", 128, 279.2341e9)};
+  m.gemm_attention = {attention_tile("qk", 64, 270.844e9),  attention_tile("softmax", 64, 22.6464e9), attention_tile("pv", 64, 249.6625e9),
+                      attention_tile("qk", 128, 299.2884e9), attention_tile("softmax", 128, 22.9163e9), attention_tile("pv", 128, 279.2341e9)};
   const latency_model lat = latency_model_from(m, "cpu", "fp32");
   const double peak = 480.45e9, bw = 49.619e9;
   op_desc naive = attention_op(op_kind::attention_naive, 1, 32, 4, 64, 2048, 2048, 4, 4, true);

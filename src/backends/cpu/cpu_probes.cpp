@@ -289,6 +289,28 @@ std::vector<gemm_rows_result> measure_gemm_rows(const std::vector<std::int64_t>&
 #endif
 }
 
+/// Seconds of one sample of attention tiles, issued as the fused kernel issues them: `per_sample`
+/// calls of tile(t) on each of `teams` threads at once (per_thread: OpenBLAS's OpenMP build, each
+/// call single-threaded inside the region), else `per_sample` calls of tile(0) in turn.
+template <class F>
+double tiles_sample(const F& tile, int teams, int per_sample, bool per_thread) {
+  const double t0 = now_s();
+  if (per_thread) {
+#pragma omp parallel num_threads(teams)
+    {
+#ifdef ROOFLINE_HAVE_OPENMP
+      const int t = omp_get_thread_num();
+#else
+      const int t = 0;
+#endif
+      for (int r = 0; r < per_sample; ++r) tile(t);
+    }
+  } else {
+    for (int r = 0; r < per_sample; ++r) tile(0);
+  }
+  return now_s() - t0;
+}
+
 /// The softmax between the fused kernel's GEMMs (softmax_tile) on each team's tile of scores
 /// [tile_rows × keys] (the S the QKᵀ probe just wrote), no mask: rows × keys scores per tile,
 /// rate in FLOP/s at softmax_flops_per_element per score (the catalogue's count). Each row's
@@ -299,23 +321,7 @@ static gemm_attention_result measure_tile_softmax(float* sc, int teams, std::int
   const std::size_t s_el = static_cast<std::size_t>(tile_rows * keys);
   std::vector<float> inv(static_cast<std::size_t>(tile_rows) * teams);
   auto tile = [&](int t) { softmax_tile(sc + s_el * t, tile_rows, keys, keys, inv.data() + tile_rows * t); };
-  auto once = [&] {
-    const double t0 = now_s();
-    if (per_thread) {
-#pragma omp parallel num_threads(teams)
-      {
-#ifdef ROOFLINE_HAVE_OPENMP
-        const int t = omp_get_thread_num();
-#else
-        const int t = 0;
-#endif
-        for (int r = 0; r < tiles_per_sample; ++r) tile(t);
-      }
-    } else {
-      for (int r = 0; r < tiles_per_sample; ++r) tile(0);
-    }
-    return now_s() - t0;
-  };
+  auto once = [&] { return tiles_sample(tile, teams, tiles_per_sample, per_thread); };
   once();
   for (int t = 0; t < teams; ++t)
     for (std::int64_t i = 0; i < tile_rows; i += std::max<std::int64_t>(1, tile_rows / 8)) {
@@ -389,23 +395,7 @@ std::vector<gemm_attention_result> measure_gemm_attention(const std::vector<std:
         if (qk) cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, n_q, n_k, n_d, 1.0f, qt, n_d, k.data(), n_d, 0.0f, st, n_k);
         else cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n_q, n_d, n_k, 1.0f, st, n_k, v.data(), n_d, 0.0f, o.data() + q_el * t, n_d);
       };
-      auto once = [&] {
-        const double t0 = now_s();
-        if (per_thread) {
-#pragma omp parallel num_threads(teams)
-          {
-#ifdef ROOFLINE_HAVE_OPENMP
-            const int t = omp_get_thread_num();
-#else
-            const int t = 0;
-#endif
-            for (int r = 0; r < tiles_per_sample; ++r) tile(t);
-          }
-        } else {
-          for (int r = 0; r < tiles_per_sample; ++r) tile(0);
-        }
-        return now_s() - t0;
-      };
+      auto once = [&] { return tiles_sample(tile, teams, tiles_per_sample, per_thread); };
       once();  // verification run, also the first warm-up
       for (int t = 0; t < teams; ++t) {
         const std::string what = fmt::format("gemm/attention-tiles {} head_dim={} team {}", gemm, d, t);
