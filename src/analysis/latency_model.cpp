@@ -315,9 +315,10 @@ latency_model latency_model_from(const measured_roofs& meas, const std::string& 
   std::sort(m.attention_rates.begin(), m.attention_rates.end(),
             [](const auto& a, const auto& b) { return a.head_dim < b.head_dim; });
   if (!m.attention_rates.empty())
-    m.source += fmt::format("; fused prefill attention at head_dim {} to {} reads its tile GEMM rates "
+    m.source += fmt::format("; fused and naive prefill attention at head_dim {} to {} read the tile rates{} "
                             "(measured.gemm_attention)", m.attention_rates.front().head_dim,
-                            m.attention_rates.back().head_dim);
+                            m.attention_rates.back().head_dim,
+                            m.attention_rates.front().softmax > 0 ? " of QKᵀ, the softmax and P·V" : " of QKᵀ and P·V");
   std::sort(m.fused_rates.begin(), m.fused_rates.end(), [](const auto& a, const auto& b) {
     return a.head_dim != b.head_dim ? a.head_dim < b.head_dim : a.tokens < b.tokens;
   });
