@@ -1,6 +1,7 @@
 #include "backends/cpu/cpu_probes.hpp"
 
 #include <algorithm>
+#include <functional>
 #include <cmath>
 #include <memory>
 #include <optional>
@@ -109,6 +110,29 @@ void bandwidth_probe(stream_pattern p, int index, const probe_options& opt,
     results.push_back(std::move(b));
   }
   out.bandwidth.insert(out.bandwidth.end(), results.begin(), results.end());
+}
+
+/// The timed samples of a probe whose verification run was its first warm-up: time_repeated with
+/// one warm-up fewer.
+std::vector<double> samples_after_verification(const std::function<double()>& once, timing_options timing) {
+  timing.warmups = std::max(0, timing.warmups - 1);
+  return time_repeated(once, timing);
+}
+
+/// One measured.gemm_attention point (CPU, fp32, verified) from its samples' rates.
+gemm_attention_result attention_tile_result(const std::string& gemm, std::int64_t d, std::int64_t tile_rows,
+                                            std::int64_t keys, const rate_summary& r, std::string method) {
+  gemm_attention_result g;
+  g.precision = "fp32";
+  g.gemm = gemm;
+  g.head_dim = d, g.tile_rows = tile_rows, g.keys = keys;
+  g.flops_per_s = r.best;
+  g.median_flops_per_s = r.median;
+  g.spread = r.spread;
+  g.repeats = r.repeats;
+  g.verified = true;
+  g.method = std::move(method);
+  return g;
 }
 
 }  // namespace
@@ -266,9 +290,7 @@ std::vector<gemm_rows_result> measure_gemm_rows(const std::vector<std::int64_t>&
     once();  // verification run, also the first warm-up: C = A·W on sampled entries, as measure_gemm checks
     const float* w0 = w.data() + static_cast<std::size_t>((next - 1) % copies) * w_elems;
     check_sampled_entries(a.data(), w0, c.data(), m, nk, nk, fmt::format("gemm/sgemm-rows m={}", m));
-    timing_options t = timing;
-    t.warmups = std::max(0, t.warmups - 1);
-    const auto samples = time_repeated(once, t);
+    const auto samples = samples_after_verification(once, timing);
     const double flops = 2.0 * static_cast<double>(m) * static_cast<double>(nk) * static_cast<double>(nk);
     const rate_summary r = rates(flops, samples);
     gemm_rows_result g;
@@ -337,26 +359,14 @@ static gemm_attention_result measure_tile_softmax(float* sc, int teams, std::int
       if (mx != 1.0f || std::abs(one - 1.0) > 1e-4)
         throw probe_error(fmt::format("gemm/attention-tiles softmax: team {} row {}: max {} and sum × inv {}", t, i, mx, one));
     }
-  timing_options tt = timing;
-  tt.warmups = std::max(0, tt.warmups - 1);
-  const auto samples = time_repeated(once, tt);
   const double scores = static_cast<double>(tile_rows) * static_cast<double>(keys) * tiles_per_sample * teams;
-  const rate_summary r = rates(softmax_flops_per_element * scores, samples);
-  gemm_attention_result g;
-  g.precision = "fp32";
-  g.gemm = "softmax";
-  g.head_dim = d, g.tile_rows = tile_rows, g.keys = keys;
-  g.flops_per_s = r.best;
-  g.median_flops_per_s = r.median;
-  g.spread = r.spread;
-  g.repeats = r.repeats;
-  g.verified = true;
-  g.method = fmt::format("softmax_tile (max, exp − max, sum per row; the fused kernel's step between its GEMMs) on {} tiles "
-                         "of {} × {} scores per sample, {}; {} FLOPs per score (the catalogue's count)",
-                         tiles_per_sample * teams, tile_rows, keys,
-                         per_thread ? fmt::format("one tile per thread at once on {} threads", teams) : "one tile at a time",
-                         softmax_flops_per_element);
-  return g;
+  return attention_tile_result(
+      "softmax", d, tile_rows, keys, rates(softmax_flops_per_element * scores, samples_after_verification(once, timing)),
+      fmt::format("softmax_tile (max, exp − max, sum per row; the fused kernel's step between its GEMMs) on {} tiles "
+                  "of {} × {} scores per sample, {}; {} FLOPs per score (the catalogue's count)",
+                  tiles_per_sample * teams, tile_rows, keys,
+                  per_thread ? fmt::format("one tile per thread at once on {} threads", teams) : "one tile at a time",
+                  softmax_flops_per_element));
 }
 
 std::vector<gemm_attention_result> measure_gemm_attention(const std::vector<std::int64_t>& head_dims, std::int64_t tile_rows,
@@ -405,29 +415,17 @@ std::vector<gemm_attention_result> measure_gemm_attention(const std::vector<std:
           check_sampled_entries(sc.data() + s_el * t, v.data(), o.data() + q_el * t, tile_rows, d, keys, what);
         }
       }
-      timing_options tt = timing;
-      tt.warmups = std::max(0, tt.warmups - 1);
-      const auto samples = time_repeated(once, tt);
       const double flops = 2.0 * static_cast<double>(tile_rows) * static_cast<double>(keys) * static_cast<double>(d) *
                            tiles_per_sample * teams;
-      const rate_summary r = rates(flops, samples);
-      gemm_attention_result g;
-      g.precision = "fp32";
-      g.gemm = gemm;
-      g.head_dim = d, g.tile_rows = tile_rows, g.keys = keys;
-      g.flops_per_s = r.best;
-      g.median_flops_per_s = r.median;
-      g.spread = r.spread;
-      g.repeats = r.repeats;
-      g.verified = true;
-      g.method = fmt::format(
+      const rate_summary r = rates(flops, samples_after_verification(once, timing));
+      std::string method = fmt::format(
           "{} by {} cblas_sgemm (row-major {}), {} tiles of {} query rows against {} keys at head_dim {} per sample, {}; "
           "K and V shared, Q, S and O per tile; FLOPs = 2·{}·{}·{} per tile",
           qk ? "S = Q·Kᵀ" : "O = P·V", openblas_version(), qk ? "NT" : "NN", tiles_per_sample * teams, tile_rows, keys, d,
           per_thread ? fmt::format("one tile per thread at once on {} threads, each call single-threaded (OpenMP build)", teams)
                      : fmt::format("one tile at a time, {}", openblas_threading(threads)),
           tile_rows, keys, d);
-      out.push_back(std::move(g));
+      out.push_back(attention_tile_result(gemm, d, tile_rows, keys, r, std::move(method)));
     }
   }
   return out;
