@@ -34,9 +34,19 @@ struct timing_options {
   double max_time_s = 2.0;   ///< ... but stop after this many
 };
 
+/// The window of back-to-back load a GPU burst rate covers (s): the first 0.1 s of a run started
+/// after an idle pause (docs/methodology-gpu.md, burst vs sustained).
+inline constexpr double burst_window_s = 0.1;
+
 /// Quick (test) and default timing options.
 timing_options quick_timing();
 timing_options default_timing();
+/// The model ops' timing (`roofline run`, not --quick): 1 warm-up, then at least 3 and at most 1000
+/// timed runs until burst_window_s of them have elapsed, at most 1 s: every op is timed over the same
+/// window of back-to-back load as the GEMM burst rates its prediction reads, whatever its length
+/// (a 25 µs GEMM capped at 50 runs of a 20-launch graph was timed over 25 ms, before the power cap
+/// lowers the clock, and ran 11 % faster than over 0.1 s on the H200: docs/methodology.md).
+timing_options ops_timing();
 
 /// Runs `once` warmups + repeats times; `once` returns the seconds of one timed run (host clock on
 /// the CPU, CUDA events on the GPU), or of one call of a timed batch. The repeat budget (min_time_s,

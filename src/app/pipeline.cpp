@@ -288,7 +288,7 @@ results run_pipeline(const run_options& opt, const model_config& cfg, const std:
   const latency_model floor = op_latency_model(*be, r, precision);
   std::vector<std::string> alternative_to;
   const auto ops = scenario_ops(cfg, opt, precision, alternative_to);
-  const timing_options op_repeats = opt.quick ? quick_timing() : timing_options{1, 3, 50, 0.1, 1.0};
+  const timing_options op_repeats = opt.quick ? quick_timing() : ops_timing();
   op_runner runner{*be, r, opt, op_repeats, lost};
   for (std::size_t i = 0; i < ops.size(); ++i) {
     const op_desc& op = ops[i];

@@ -42,6 +42,7 @@ double quantile(std::vector<double> xs, double q) {
 
 timing_options quick_timing() { return {1, 3, 20, 0.02, 0.15}; }
 timing_options default_timing() { return {}; }
+timing_options ops_timing() { return {1, 3, 1000, burst_window_s, 1.0}; }
 
 double now_s() {
   using clock = std::chrono::steady_clock;

@@ -2,11 +2,13 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <limits>
 
 #include "fixtures.hpp"
 #include "roofline/analysis.hpp"
 #include "roofline/error.hpp"
 #include "roofline/latency.hpp"
+#include "roofline/measure.hpp"
 
 using namespace roofline;
 
@@ -462,4 +464,43 @@ TEST(LatencyModel, CpuNaiveAttentionIsItsGemmsThenItsSoftmax) {
   const latency_model plain = latency_model_from(gpu_like, "cpu", "fp32");
   EXPECT_EQ(plain.naive_gemm_seconds(naive), 0);
   EXPECT_EQ(plain.predict(naive, peak, bw).bound, "bandwidth");
+}
+
+// A GEMM point's burst rate is what P(shape) reads (H200, 2026-12-02 21:5x UTC, bench/results/
+// h200-2026-12-02f): fp16 n = 2048 timed best 579.04 TFLOP/s over seconds of load at a median SM clock
+// of 1530 MHz, 613.43 TFLOP/s over the first 0.1 s after 0.5 s idle (1980 MHz). TinyLlama's prefill
+// q_proj (2048 × 2048 × 2048, 17.18 GFLOP), timed over 0.1 s of graph replays, ran 28.89 µs: the burst
+// rate gives 28.01 µs (0.97), the timed best 29.67 µs; the n = 1024 point has no burst run.
+TEST(LatencyModel, GemmSizesReadTheirBurstRateWhereMeasured) {
+  measured_roofs m;
+  compute_result c1024, c2048, c2048_bf16;
+  c1024.precision = "fp16", c1024.engine = "gemm", c1024.size = 1024, c1024.flops_per_s = 313.696e12;
+  c2048 = c1024;
+  c2048.size = 2048, c2048.flops_per_s = 579.042e12, c2048.burst_flops_per_s = 613.431e12;
+  c2048_bf16 = c2048;
+  c2048_bf16.precision = "bf16", c2048_bf16.burst_flops_per_s = 900e12;  // another precision: not read
+  m.compute = {c1024, c2048, c2048_bf16};
+  const latency_model lat = latency_model_from(m, "cuda", "fp16");
+  ASSERT_EQ(lat.gemm_rate.size(), 2u);
+  EXPECT_DOUBLE_EQ(lat.gemm_rate[0].second, 313.696e12);  // no burst run: the timed best
+  EXPECT_DOUBLE_EQ(lat.gemm_rate[1].second, 613.431e12);
+  EXPECT_NE(lat.source.find("burst rate where measured (1 of the precision's points"), std::string::npos) << lat.source;
+  const double peak = 689.83e12;
+  const op_desc q = gemm_op("q_proj", 2048, 2048, 2048, 2);
+  EXPECT_NEAR(q.flops / 1e9, 17.180, 0.001);
+  EXPECT_NEAR(q.flops / lat.compute_rate(q, peak) * 1e6, 28.01, 0.01);
+  EXPECT_DOUBLE_EQ(lat.compute_rate(q, 500e12), 500e12);  // never above the peak
+  // A non-finite burst is no burst: the timed best.
+  m.compute[1].burst_flops_per_s = std::numeric_limits<double>::infinity();
+  EXPECT_NEAR(q.flops / latency_model_from(m, "cuda", "fp16").compute_rate(q, peak) * 1e6, 29.67, 0.01);
+}
+
+// Every op is timed over the burst window (0.1 s) of back-to-back runs, which the burst rates cover:
+// a 25 µs GEMM in a graph of 20 launches needs 200 timed replays to fill it, within the cap.
+TEST(LatencyModel, OpsAreTimedOverTheBurstWindow) {
+  const timing_options t = ops_timing();
+  EXPECT_DOUBLE_EQ(t.min_time_s, burst_window_s);
+  EXPECT_DOUBLE_EQ(burst_window_s, 0.1);
+  EXPECT_GE(t.max_repeats * 20 * 25e-6, t.min_time_s);
+  EXPECT_GE(t.max_time_s, t.min_time_s);
 }

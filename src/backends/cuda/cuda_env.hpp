@@ -64,6 +64,7 @@ struct burst_outcome {
 /// between groups), then splits the GPU timeline into the burst and the sustained part. `est_call_s`
 /// is the expected time of one call, `work` its work (bytes or FLOP). Throws probe_error on CUDA errors.
 burst_outcome run_burst(cuda_env& env, const std::string& probe, const std::function<void()>& enqueue_once,
-                        double work, double est_call_s, double duration_s, double idle_s, double burst_s = 0.1);
+                        double work, double est_call_s, double duration_s, double idle_s,
+                        double burst_s = burst_window_s);
 
 }  // namespace roofline::cuda
