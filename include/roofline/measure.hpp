@@ -44,8 +44,8 @@ timing_options default_timing();
 /// The model ops' timing (`roofline run`, not --quick): 1 warm-up, then at least 3 and at most 1000
 /// timed runs until burst_window_s of them have elapsed, at most 1 s: every op is timed over the same
 /// window of back-to-back load as the GEMM burst rates its prediction reads, whatever its length
-/// (a 25 µs GEMM capped at 50 runs of a 20-launch graph was timed over 25 ms, before the power cap
-/// lowers the clock, and ran 11 % faster than over 0.1 s on the H200: docs/methodology.md).
+/// (TinyLlama's 2048³ q_proj on the H200, capped at 50 runs of a 20-launch graph, was timed over
+/// 25 ms of load and ran 24.9 µs; timed over 0.1 s, 28.9 µs: docs/methodology.md).
 timing_options ops_timing();
 
 /// Runs `once` warmups + repeats times; `once` returns the seconds of one timed run (host clock on

@@ -466,8 +466,8 @@ TEST(LatencyModel, CpuNaiveAttentionIsItsGemmsThenItsSoftmax) {
   EXPECT_EQ(plain.predict(naive, peak, bw).bound, "bandwidth");
 }
 
-// A GEMM point's burst rate is what P(shape) reads (H200, 2026-12-02 21:5x UTC, bench/results/
-// h200-2026-12-02f): fp16 n = 2048 timed best 579.04 TFLOP/s over seconds of load at a median SM clock
+// A GEMM point's burst rate is what P(shape) reads (H200, 2026-12-02 21:37 UTC, bench/results/
+// h200-2026-12-02g): fp16 n = 2048 timed best 579.04 TFLOP/s over seconds of load at a median SM clock
 // of 1530 MHz, 613.43 TFLOP/s over the first 0.1 s after 0.5 s idle (1980 MHz). TinyLlama's prefill
 // q_proj (2048 × 2048 × 2048, 17.18 GFLOP), timed over 0.1 s of graph replays, ran 28.89 µs: the burst
 // rate gives 28.01 µs (0.97), the timed best 29.67 µs; the n = 1024 point has no burst run.
