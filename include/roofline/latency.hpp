@@ -33,9 +33,10 @@ struct latency_model {
   /// GEMM rate by size (measured.compute GEMM results of the op table's precision): {n, FLOP/s},
   /// ascending in n; P(shape) reads it at n = (m·n·k)^(1/3). Each size's burst rate
   /// (burst_flops_per_s: the first 0.1 s after 0.5 s idle, GPU, n >= 2048) where measured, else its
-  /// best timed rate: the op timings (at most 50 graph replays) and whole steps are short runs after
-  /// a pause, which the power cap does not slow, while the timed sweep point lasts seconds (H200,
-  /// fp16, n = 2048: 1515 MHz, 590 TFLOP/s timed; docs/formulas-analysis.md §7.1). Empty: the peak.
+  /// best timed rate: each op is timed over burst_window_s of back-to-back runs (ops_timing()) and each
+  /// whole step over about as long, while the timed sweep point lasts seconds at the power-capped
+  /// clock (H200, fp16, n = 2048: 1530 MHz, 579 TFLOP/s timed, 613 in its burst; docs/formulas-analysis.md
+  /// §7.1). Empty: the peak.
   std::vector<std::pair<double, double>> gemm_rate;
   /// GEMM rate by rows at a fixed weight (measured.gemm_rows of the precision): {m, median FLOP/s},
   /// ascending in m. A GEMM op whose m lies within [first m, last m] reads it at its m (log-log),

@@ -14,6 +14,7 @@
 #include "roofline/vocabulary.hpp"
 #include "roofline/error.hpp"
 #include "roofline/latency.hpp"
+#include "roofline/measure.hpp"
 
 namespace roofline {
 
@@ -275,8 +276,8 @@ latency_model latency_model_from(const measured_roofs& meas, const std::string& 
     m.source = fmt::format("measured floor {:.2f} µs (empty kernel in a CUDA graph, measured.launch); memory latency "
                            "{:.2f} µs by default (no ramp measured)", m.floor_s * 1e6, m.latency_s * 1e6);
   }
-  // A size's burst rate where measured (GPU, n >= 2048): the rate of the regime the op timings and
-  // whole steps run in (short, after a pause), not the power-capped rate of seconds of load.
+  // A size's burst rate where measured (GPU, n >= 2048): the rate over the window of load each op is
+  // timed over (ops_timing()), not the power-capped rate of seconds of load.
   std::size_t bursts = 0;
   for (const auto& c : meas.compute) {
     if (c.precision != precision || !is_gemm_engine(c.engine) || !c.size || *c.size <= 0 || !(c.flops_per_s > 0)) continue;
@@ -286,7 +287,8 @@ latency_model latency_model_from(const measured_roofs& meas, const std::string& 
   }
   if (bursts > 0)
     m.source += fmt::format("; square GEMM sizes read at their burst rate where measured ({} of the precision's "
-                            "points: first 0.1 s after 0.5 s idle, measured.compute burst_flops_per_s)", bursts);
+                            "points: first {} s after 0.5 s idle, measured.compute burst_flops_per_s)", bursts,
+                            burst_window_s);
   std::sort(m.gemm_rate.begin(), m.gemm_rate.end());
   // one rate per size (the best), rates non-decreasing in size
   std::vector<std::pair<double, double>> rates;

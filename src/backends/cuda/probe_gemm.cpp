@@ -367,7 +367,7 @@ class gemm_runner {
     // The burst rate (first 0.1 s after 0.5 s idle) at every size from 2048 up: the timed run above
     // lasts seconds and, from n = 2048, draws enough power for the cap to lower the clock (H200:
     // 1515 MHz at n = 2048, 1320 MHz at 4096, 1980 MHz at n <= 1024), while an op of the model is
-    // timed for well under a second after a pause, and the latency model reads this rate for it
+    // timed over the burst window (ops_timing()), and the latency model reads this rate for it
     // (docs/formulas-analysis.md §7.1). n = 8192 runs longest: its sustained rate is the flag.
     if (n >= 2048 && !opt_.quick) {
       const burst_outcome b = run_burst(
