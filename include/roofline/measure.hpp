@@ -37,6 +37,8 @@ struct timing_options {
 /// The window of back-to-back load a GPU burst rate covers (s): the first 0.1 s of a run started
 /// after an idle pause (docs/methodology-gpu.md, burst vs sustained).
 inline constexpr double burst_window_s = 0.1;
+/// The idle pause before a GPU burst run (s), so that the power controller starts from rest.
+inline constexpr double burst_idle_s = 0.5;
 
 /// Quick (test) and default timing options.
 timing_options quick_timing();

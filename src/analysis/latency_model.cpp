@@ -287,8 +287,8 @@ latency_model latency_model_from(const measured_roofs& meas, const std::string& 
   }
   if (bursts > 0)
     m.source += fmt::format("; square GEMM sizes read at their burst rate where measured ({} of the precision's "
-                            "points: first {} s after 0.5 s idle, measured.compute burst_flops_per_s)", bursts,
-                            burst_window_s);
+                            "points: first {} s after {} s idle, measured.compute burst_flops_per_s)", bursts,
+                            burst_window_s, burst_idle_s);
   std::sort(m.gemm_rate.begin(), m.gemm_rate.end());
   // one rate per size (the best), rates non-decreasing in size
   std::vector<std::pair<double, double>> rates;

@@ -372,7 +372,7 @@ class gemm_runner {
     if (n >= 2048 && !opt_.quick) {
       const burst_outcome b = run_burst(
           env_, what, [&] { enqueue(ch, *ch.plan, algo, ch.next++ % ch.sets); }, flops,
-          r.median > 0 ? flops / r.median : ch.best_t, n == 8192 ? 1.5 : 0.4, 0.5);
+          r.median > 0 ? flops / r.median : ch.best_t, n == 8192 ? 1.5 : 0.4, burst_idle_s);
       res.burst_flops_per_s = b.burst_rate;
       res.flags.push_back(fmt::format("sustained over {:.1f} s: {:.1f} TFLOP/s (burst {:.1f} TFLOP/s)", b.duration_s,
                                       b.sustained_rate / 1e12, b.burst_rate / 1e12));
