@@ -101,3 +101,14 @@ if(MPI_CXX_FOUND)
 else()
   set(ROOFLINE_MPI_STATUS ✗)
 endif()
+
+# zlib: reading gzipped PyTorch profiler traces (.json.gz). Optional: without it a .gz trace is
+# refused with one line saying so (gunzip it first).
+find_package(ZLIB QUIET)
+if(ZLIB_FOUND)
+  target_link_libraries(roofline_deps INTERFACE ZLIB::ZLIB)
+  target_compile_definitions(roofline_deps INTERFACE ROOFLINE_HAVE_ZLIB=1)
+  set(ROOFLINE_ZLIB_STATUS ✓)
+else()
+  set(ROOFLINE_ZLIB_STATUS ✗)
+endif()

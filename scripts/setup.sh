@@ -6,7 +6,7 @@ set -euo pipefail
 
 packages=(
   build-essential cmake ninja-build pkg-config
-  libcli11-dev nlohmann-json3-dev libfmt-dev
+  libcli11-dev nlohmann-json3-dev libfmt-dev zlib1g-dev
   libgtest-dev googletest
   libopenblas-dev libopenblas-openmp-dev libcpuinfo-dev libomp-dev
   libopenmpi-dev openmpi-bin

@@ -1,0 +1,109 @@
+// The user's own runs: one reader per foreign format, each returning the same typed list of
+// kernel_records (docs/ingest.md). Readers only read: they never classify, place or format; the
+// analysis (roofline/kernel_analysis.hpp) and the report do that.
+//
+// Formats:
+//  - Nsight Compute CSV, long form (`ncu --csv [--page details] --metrics ...`: one row per
+//    (launch, metric)) and raw page (`ncu --csv --page raw`: one row per launch, a units row under
+//    the header);
+//  - PyTorch profiler / Kineto chrome trace (`prof.export_chrome_trace`, .json or .json.gz);
+//  - roofline's own CSV: name,flops,bytes,time_s (the form `place --csv` writes as place.csv).
+//
+// Every FLOP and byte count says where it came from (count_source): a hardware counter, the op-cost
+// model of the catalogue applied to a framework op's shapes (roofline/model.hpp), or nothing. No
+// count is ever invented: a kernel with neither keeps flops/bytes empty and is placed by time only.
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace roofline::ingest {
+
+/// Where a count came from.
+enum class count_source {
+  counter,      ///< a hardware counter (Nsight Compute metric), or the user's own CSV
+  shape_model,  ///< the catalogue's op-cost model applied to the framework op's input shapes
+  none,
+};
+std::string to_string(count_source s);
+
+/// FLOPs of one precision on one engine. Precision: fp64 | fp32 | tf32 | fp16 | bf16 | fp8 | int8
+/// (roofline/vocabulary.hpp names); engine: "tensor" (tensor cores: HMMA/HGMMA paths) | "vector"
+/// (the SASS FMA/ADD/MUL pipes, FMA = 2 FLOP) | "" (a shape model that does not know the engine).
+struct flop_count {
+  std::string precision;
+  std::string engine;
+  double flops = 0;
+  count_source source = count_source::none;
+  std::string metric;  ///< the counter(s) or the cost-model function it came from, for the derivation
+};
+
+/// Bytes moved at one memory level: "dram" (device memory), "l2", "l1" (L1/TEX/shared).
+struct byte_count {
+  std::string level;
+  double bytes = 0;
+  count_source source = count_source::none;
+  std::string metric;
+};
+
+/// One kernel launch (or one row of a user's CSV).
+struct kernel_record {
+  std::string name;                       ///< as the tool wrote it (demangled where it was)
+  std::string id;                         ///< ncu "ID", the trace's correlation id, or the CSV row
+  std::optional<double> start_s;          ///< seconds from the start of the file's first event (traces)
+  double duration_s = 0;                  ///< > 0
+  std::optional<std::int64_t> stream, device;
+  std::optional<double> sm_clock_hz;      ///< the SM clock it ran at, when recorded (ncu: sm__cycles_elapsed.avg.per_second)
+  std::optional<std::int64_t> grid_blocks, block_threads;  ///< launch configuration, when recorded
+  /// Hardware FLOPs (counters; HFU counts them) per precision and engine; empty when none counted.
+  std::vector<flop_count> flops;
+  /// Model FLOPs from the framework op's shapes (MFU counts them); empty when no cost model applies.
+  std::vector<flop_count> model_flops;
+  std::vector<byte_count> bytes;          ///< per level; a level absent = not known
+  std::string framework_op;               ///< the aten:: op (or Python scope) that launched it; "" unknown
+  std::string shapes;                     ///< its input shapes and types as read, e.g. "[[1,2048],[2048,2048]] fp16"
+  std::string cost_model;                 ///< the op-cost function used ("gemm_op", "attention_op", ...), "" none
+  bool graph_replay = false;              ///< launched by a CUDA-graph replay (no per-kernel op link)
+  std::string note;                       ///< how the numbers were read, what is missing
+};
+
+/// A host (CPU-side) interval of a trace, kept to say what the host did while the GPU idled.
+struct host_interval {
+  std::string name;  ///< aten:: op, Python scope or runtime call
+  double start_s = 0, duration_s = 0;
+};
+
+/// What one file held.
+struct ingest_result {
+  std::string format;  ///< "ncu-long" | "ncu-raw" | "torch-trace" | "roofline-csv"
+  std::string file;
+  std::vector<kernel_record> kernels;  ///< in launch order
+  /// Traces: the outermost host intervals (depth 0 on each thread), at most `max_host_intervals`
+  /// kept (the longest), for the host-gap analysis.
+  std::vector<host_interval> host;
+  std::optional<double> span_s;        ///< traces: first event start to last event end
+  std::vector<std::string> skipped;    ///< what was not read and why (one line each), never silent
+  std::string tool_version;            ///< e.g. "PyTorch 2.11.0+cu130" or "Nsight Compute", when recorded
+};
+
+/// The longest host intervals a trace reader keeps (bounded memory on a 10^6-event trace).
+inline constexpr std::size_t max_host_intervals = 4096;
+
+/// Reads an Nsight Compute CSV export (long form or raw page; `==PROF==` lines and
+/// `==WARNING==` lines skipped and reported). Throws input_error naming the file and the field on
+/// `==ERROR==` lines, a missing gpu__time_duration, an unknown unit, or two devices in one export.
+ingest_result read_ncu_csv(const std::string& path);
+
+/// Reads a Kineto chrome trace (.json or .json.gz), streaming: bounded memory in the number of
+/// events. Throws input_error naming the file on a truncated or non-trace JSON.
+ingest_result read_torch_trace(const std::string& path);
+
+/// Reads roofline's own CSV (name, flops, bytes, time_s; optional precision). Throws input_error.
+ingest_result read_kernel_csv(const std::string& path);
+
+/// Picks the reader by content (not by extension) and reads `path`. Throws input_error when the
+/// file is none of the formats above.
+ingest_result read_any(const std::string& path);
+
+}  // namespace roofline::ingest
