@@ -32,6 +32,10 @@ struct probe {
   std::string name;
   std::string group;  ///< bandwidth | compute | gemm | launch
   std::function<void(measured_roofs& out)> run;
+  /// The same probe with longer samples (more bytes or FLOPs per timed sample), which the driver
+  /// runs as the second attempt when the first one's repeats disagreed; empty = run `run` again.
+  std::function<void(measured_roofs& out)> run_longer = {};
+  std::string longer_note = {};  ///< what run_longer changes, e.g. "4× longer samples"
 };
 
 /// The measured time of one op, verified against a reference.

@@ -38,8 +38,19 @@ void bandwidth_rows(const results& r, std::vector<record_row>& rows) {
       row.nominal_note = "nominal memory bandwidth: " + (r.nominal.memory_bandwidth_reason.empty() ? std::string("no reason recorded")
                                                                                                      : r.nominal.memory_bandwidth_reason);
     }
-    if (b) row.measured = b->bytes_per_s;
-    else row.measured_note = why_missing(r, {pattern}, "no " + std::string(pattern) + " result at " + level);
+    if (b) {
+      row.measured = b->bytes_per_s;
+    } else {
+      row.measured_note = why_missing(r, {pattern}, "no " + std::string(pattern) + " result at " + level);
+      for (const auto& x : r.measured.bandwidth)  // measured, then kept out of the roofs: say why
+        if (x.pattern == pattern && x.rejected && is_device_memory(x.level)) {
+          row.measured_note = "rejected: " + x.rejected_reason;
+          break;
+        }
+      if (const bandwidth_result* stand_in = best_device_bandwidth(r.measured))
+        row.measured_note += fmt::format("; the {} roof stands on {} ({})", level, stand_in->pattern,
+                                         units::rate_bytes(stand_in->bytes_per_s));
+    }
     rows.push_back(std::move(row));
   }
 }

@@ -58,11 +58,11 @@ struct attempt {
 
 /// One probe: run it, judge it, re-run once when disturbed or noisy; mark what stays disturbed.
 interference_sample run_judged(const probe& p, const measure_plan& plan, measured_roofs& out) {
-  auto once = [&] {
+  auto once = [&](const std::function<void(measured_roofs&)>& run) {
     attempt a;
     std::vector<std::string> users = plan.device_users ? plan.device_users() : std::vector<std::string>{};
     const cpu_accounting t0 = read_cpu_accounting();
-    p.run(a.m);
+    run(a.m);
     // A probe shorter than the judging window is judged over the window: what other processes
     // take of an idle pause right after it is what they were taking from it (the tick is 10 ms).
     if (plan.judge_cpu_interference)
@@ -78,17 +78,21 @@ interference_sample run_judged(const probe& p, const measure_plan& plan, measure
     a.noisy = noisy_rows(a.m, plan.policy.spread);
     return a;
   };
-  attempt first = once();
+  attempt first = once(p.run);
   if (first.clean()) {
     first.s.verdict = "clean";
     append(out, std::move(first.m));
     return first.s;
   }
-  attempt second = once();
+  // Repeats that disagreed on a quiet machine are re-measured with longer samples where the probe
+  // has them (a sample's start skew and timer granularity then weigh less); a busy machine, as is.
+  const bool longer = !first.busy && p.run_longer;
+  attempt second = once(longer ? p.run_longer : p.run);
   second.s.attempts = 2;
+  const std::string how = longer ? " with " + p.longer_note : "";
   if (second.clean()) {
     second.s.verdict = first.busy ? "re-run, clean (first attempt: " + describe_interference(first.s) + ")"
-                                  : "re-run, clean (first attempt: repeats disagreed)";
+                                  : "re-run" + how + ", clean (first attempt: repeats disagreed)";
     append(out, std::move(second.m));
     return second.s;
   }
@@ -103,8 +107,8 @@ interference_sample run_judged(const probe& p, const measure_plan& plan, measure
     reject_all(kept.m, why);
     kept.s.verdict = why;
   } else {
-    const std::string why = fmt::format("unreliable: repeats disagree (IQR above {:.0f} % of the median), twice",
-                                        100 * plan.policy.spread);
+    const std::string why = fmt::format("unreliable: repeats disagree (IQR above {:.0f} % of the median), twice{}",
+                                        100 * plan.policy.spread, longer ? " (the second time" + how + ")" : "");
     reject_rows(kept.m, kept.noisy, why);
     kept.s.verdict = fmt::format("{} ({} row(s))", why, kept.noisy.size());
   }

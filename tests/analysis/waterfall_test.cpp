@@ -181,3 +181,21 @@ TEST(ComputeWaterfall, ALibraryScheduledSplitKCountsAsNoSplit) {
   const json steps = json(analyse_compute_waterfall(r))["per_precision"][0]["steps"];
   EXPECT_NEAR(steps[2]["factor"].get<double>(), 2048.0 / 2112.0, 1e-12);
 }
+
+TEST(RecordTable, AMissingDramReadSaysWhyAndWhichPatternStandsIn) {
+  // The read rows' repeats disagreed twice (a 2-vCPU Zen 5 guest, 2026-12-03): the row says so and
+  // names the pattern the device-memory roof stands on instead, in one line.
+  results r;
+  r.device.kind = "cpu";
+  r.nominal.peaks = {{"fp32", "", "vector", 2e12, "", {}, std::nullopt, ""}};
+  auto read = test::bw("read", "dram", 90e9);
+  read.rejected = true;
+  read.rejected_reason = "unreliable: repeats disagree (IQR above 10 % of the median), twice";
+  r.measured.bandwidth = {read, test::bw("write", "dram", 40e9), test::bw("copy", "dram", 60e9)};
+  r.roofline = summarize_roofline(r.nominal, r.measured, "fp32");
+  const json rows = to_json(record_table(r));
+  ASSERT_EQ(rows[0]["key"], "bandwidth_read");
+  EXPECT_TRUE(rows[0]["measured"].is_null());
+  EXPECT_EQ(rows[0]["measured_note"].get<std::string>(),
+            "rejected: unreliable: repeats disagree (IQR above 10 % of the median), twice; the DRAM roof stands on copy (60.0 GB/s)");
+}

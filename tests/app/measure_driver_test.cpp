@@ -52,6 +52,38 @@ TEST(MeasureDriver, NoisyProbeIsReRunAndKeptWhenTheSecondAttemptAgrees) {
   EXPECT_FALSE(r.measured.compute[0].rejected);
 }
 
+TEST(MeasureDriver, DisagreeingRepeatsAreReMeasuredWithLongerSamplesWhereTheProbeHasThem) {
+  int calls = 0, longer_calls = 0;
+  probe p = scripted({row(100, 0.40)}, calls);
+  p.run_longer = [&longer_calls](measured_roofs& out) {
+    ++longer_calls;
+    out.compute.push_back(row(105, 0.03));
+  };
+  p.longer_note = "4× longer samples";
+  results r;
+  measure_plan plan;
+  measure_probes({p}, plan, r);
+  EXPECT_EQ(calls, 1);
+  EXPECT_EQ(longer_calls, 1);
+  ASSERT_EQ(r.measured.compute.size(), 1u);
+  EXPECT_DOUBLE_EQ(r.measured.compute[0].flops_per_s, 105);
+  // the verdict, and on a second disagreement the rejection reason, say that the samples were longer
+  calls = longer_calls = 0;
+  p.run_longer = [&longer_calls](measured_roofs& out) {
+    ++longer_calls;
+    out.compute.push_back(row(95, 0.30));
+  };
+  results r2;
+  measure_probes({p}, plan, r2);
+  EXPECT_EQ(longer_calls, 1);
+  ASSERT_TRUE(r2.interference.has_value());
+  ASSERT_EQ(r2.interference->probes.size(), 1u);
+  EXPECT_EQ(r2.interference->probes[0].verdict,
+            "unreliable: repeats disagree (IQR above 10 % of the median), twice (the second time with 4× longer samples) (1 row(s))");
+  ASSERT_EQ(r2.measured.compute.size(), 1u);
+  EXPECT_TRUE(r2.measured.compute[0].rejected);
+}
+
 TEST(MeasureDriver, RepeatsThatDisagreeTwiceAreKeptOutOfTheRoofs) {
   int calls = 0;
   results r;

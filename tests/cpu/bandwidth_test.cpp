@@ -24,11 +24,16 @@ TEST(CpuBandwidth, LevelLabelsOnFixedCaches) {
   EXPECT_EQ(level(24 * MiB, 2, zen3), "llc");       // 3/4 LLC
   EXPECT_EQ(level(32 * MiB, 2, zen3), "llc+dram");  // the whole LLC
   EXPECT_EQ(level(64 * MiB, 2, zen3), "llc+dram");
-  EXPECT_EQ(level(128 * MiB, 2, zen3), "dram");     // 4 × LLC
-  EXPECT_EQ(level(128 * MiB, 1, zen3), "dram");
+  // device memory from 4 × (L3 + every thread's L2), STREAM's "sum of all the caches": 4 × 33 MiB on 2 threads
+  EXPECT_EQ(level(128 * MiB, 2, zen3), "llc+dram");  // 4 × the L3 alone is not enough
+  EXPECT_EQ(level(132 * MiB, 2, zen3), "dram");
+  EXPECT_EQ(level(130 * MiB, 1, zen3), "dram");      // 4 × 32.5 MiB
+  EXPECT_EQ(level(129 * MiB, 1, zen3), "llc+dram");
   EXPECT_EQ(level(1 * MiB, 1, cache_sizes{}), "unknown");
   EXPECT_EQ(memory_level(48 * KiB, 2, zen3).why, "L1: 24 KiB per thread <= 3/4 of the 32 KiB L1d");
-  EXPECT_EQ(memory_level(128 * MiB, 2, zen3).why, "DRAM: 128 MiB in total >= 4× the 32 MiB last-level cache");
+  EXPECT_EQ(memory_level(132 * MiB, 2, zen3).why, "DRAM: 132 MiB in total >= 4× the 33 MiB of L3 and L2 caches");
+  // none reported: beyond 4 × the assumed 64 MiB, device memory; below it, unknown
+  EXPECT_EQ(level(256 * MiB, 2, cache_sizes{}), "dram");
 }
 
 TEST(CpuBandwidth, SweepHasPointsInsideEveryLevel) {
@@ -39,8 +44,8 @@ TEST(CpuBandwidth, SweepHasPointsInsideEveryLevel) {
                                               "llc", "llc+dram", "dram"}));
   for (std::size_t i = 1; i < s.size(); ++i) EXPECT_GT(s[i], s[i - 1]);
   for (auto x : s) EXPECT_EQ(x % (384 * 2), 0);
-  // Device memory: every array of a triad at 4 × LLC (STREAM's rule), 384 MiB in all.
-  EXPECT_EQ(sweep_sizes(zen3, 2, 3, false).back(), 384 * MiB);
+  // Device memory: every array of a triad at 4 × (L3 + 2 × L2) = 132 MiB (STREAM's rule), 396 MiB in all.
+  EXPECT_EQ(sweep_sizes(zen3, 2, 3, false).back(), 396 * MiB);
   const auto quick = sweep_sizes(zen3, 2, 1, true);
   levels.clear();
   for (auto x : quick) levels.push_back(memory_level(x, 2, zen3).level);

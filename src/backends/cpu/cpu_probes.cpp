@@ -11,6 +11,7 @@
 #include "backends/cpu/cpu_detect.hpp"
 #include "backends/cpu/fma_kernels.hpp"
 #include "backends/cpu/op_kernels.hpp"
+#include "backends/cpu/probe_sizing.hpp"
 #include "backends/cpu/stream_kernels.hpp"
 #include "roofline/error.hpp"
 #include "roofline/model.hpp"
@@ -54,15 +55,22 @@ void report(const probe_options& opt, const std::string& what, int index, int co
 
 constexpr int probe_count = 10;
 
+/// How much longer the bandwidth probe's samples are on its second attempt after its repeats
+/// disagreed (docs/methodology.md §"Interference"): 4×, so that the start skew of a parallel region
+/// and the timer's granularity weigh a quarter as much.
+constexpr double longer_samples = 4;
+
+/// `longer`: samples `longer` times as long (bytes per sample and the minimum sample time), for the
+/// driver's second attempt when the first one's repeats disagreed.
 void bandwidth_probe(stream_pattern p, int index, const probe_options& opt,
-                     std::shared_ptr<std::unique_ptr<stream_arrays>> arrays, measured_roofs& out) {
+                     std::shared_ptr<std::unique_ptr<stream_arrays>> arrays, measured_roofs& out, double longer = 1) {
   const int threads = worker_threads();
   const cache_sizes caches = detected_caches();
   const auto sizes = sweep_sizes(caches, threads, arrays_of(p), opt.quick);
   // One set of arrays for all patterns: each as large as the device-memory point's arrays.
   if (!*arrays) *arrays = std::make_unique<stream_arrays>(sizes.back() / (8 * arrays_of(p)) + 384 * threads, threads);
   stream_arrays& s = **arrays;
-  const double traffic_target = opt.quick ? 32.0 * 1048576 : 128.0 * 1048576;  // bytes per sample
+  const double traffic_target = (opt.quick ? 32.0 * 1048576 : 128.0 * 1048576) * longer;  // bytes per sample
   const timing_options t = sweep_timing(opt.timing);
   std::vector<bandwidth_result> results;
   for (std::size_t i = 0; i < sizes.size(); ++i) {
@@ -88,7 +96,7 @@ void bandwidth_probe(stream_pattern p, int index, const probe_options& opt,
     // skew (tens of µs in a VM with many vCPUs) is part of it; at cache sizes the byte target alone
     // gave samples of ~60 µs on 16 threads, whose repeats disagreed by more than 10 % (23 of 52
     // points kept out of the roofs on a 16-vCPU Xeon guest).
-    const double min_sample_s = opt.quick ? 0.5e-3 : 2e-3;
+    const double min_sample_s = (opt.quick ? 0.5e-3 : 2e-3) * longer;
     const double once = best_t > 0 ? best_t : s.run(p, n, passes, best);
     if (once > 0 && once < min_sample_s)
       passes = static_cast<int>(std::min<double>(1 << 20, std::ceil(passes * min_sample_s / once)));
@@ -269,9 +277,7 @@ std::vector<gemm_rows_result> measure_gemm_rows(const std::vector<std::int64_t>&
   const std::size_t w_elems = static_cast<std::size_t>(nk * nk);
   // The weight is rotated over copies totalling >= 2x the last-level cache (as the op runner
   // rotates its inputs), so each GEMM reads its weight from DRAM, as a decode step does.
-  const auto& d = detect_cpu().desc;
-  const double llc = static_cast<double>(d.l3_bytes > 0 ? d.l3_bytes : d.l2_bytes);
-  const int copies = static_cast<int>(std::clamp(std::ceil(2.0 * llc / (4.0 * static_cast<double>(w_elems))), 1.0, 64.0));
+  const int copies = rotation_copies(4.0 * static_cast<double>(w_elems), sizing_cache_bytes(detected_caches(), threads));
   aligned_buffer<float> w(w_elems * static_cast<std::size_t>(copies)), a(static_cast<std::size_t>(max_m * nk)),
       c(static_cast<std::size_t>(max_m * nk));
   advise_huge_pages(w.data(), w.size() * sizeof(float));
@@ -440,14 +446,18 @@ std::vector<probe> cpu_probes(const probe_options& opt) {
     const stream_pattern p = patterns[i];
     const bool last = i == 3;
     const int index = static_cast<int>(i);
-    ps.push_back({"bandwidth/" + to_string(p), "bandwidth", [opt, p, index, arrays, last](measured_roofs& out) {
-                    struct release {  // free the sweep's arrays after the last pattern
-                      std::shared_ptr<std::unique_ptr<stream_arrays>> a;
-                      bool last;
-                      ~release() { if (last) a->reset(); }
-                    } r{arrays, last};
-                    bandwidth_probe(p, index, opt, arrays, out);
-                  }});
+    auto run = [opt, p, index, arrays, last](double longer) {
+      return [opt, p, index, arrays, last, longer](measured_roofs& out) {
+        struct release {  // free the sweep's arrays after the last pattern
+          std::shared_ptr<std::unique_ptr<stream_arrays>> a;
+          bool last;
+          ~release() { if (last) a->reset(); }
+        } r{arrays, last};
+        bandwidth_probe(p, index, opt, arrays, out, longer);
+      };
+    };
+    ps.push_back({"bandwidth/" + to_string(p), "bandwidth", run(1), run(longer_samples),
+                  fmt::format("{:g}× longer samples", longer_samples)});
   }
   int index = 4;
   for (const char* prec : {"fp32", "fp64"})

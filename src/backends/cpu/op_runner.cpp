@@ -8,6 +8,7 @@
 #include "backends/cpu/cpu_buffers.hpp"
 #include "backends/cpu/cpu_detect.hpp"
 #include "backends/cpu/op_kernels.hpp"
+#include "backends/cpu/probe_sizing.hpp"
 #include "roofline/error.hpp"
 
 #ifdef ROOFLINE_HAVE_OPENBLAS
@@ -37,9 +38,7 @@ struct arena {
   }
   void allocate(std::int64_t llc_bytes, bool rotate, std::uint64_t seed) {
     const double bytes = 4.0 * static_cast<double>(per_copy);
-    copies = 1;
-    if (rotate && llc_bytes > 0 && bytes < 2.0 * llc_bytes)
-      copies = static_cast<int>(std::min(4096.0, std::ceil(2.0 * llc_bytes / bytes)));
+    copies = rotate ? rotation_copies(bytes, llc_bytes) : 1;
     data = aligned_buffer<float>(static_cast<std::size_t>(per_copy * copies));
     advise_huge_pages(data.data(), data.size() * sizeof(float));
     // Copy 0 gets the random values; the others are byte copies of it. The copies exist only so
@@ -108,7 +107,8 @@ std::string cpu_implementation(const op_desc& op, int threads) {
 op_timing run_cpu_op(const op_desc& op, const timing_options& timing) { return run_cpu_op(op, timing, nullptr); }
 
 op_timing run_cpu_op(const op_desc& op, const timing_options& timing, const step_hook* hook) {
-  const std::int64_t llc = detect_cpu().desc.l3_bytes > 0 ? detect_cpu().desc.l3_bytes : detect_cpu().desc.l2_bytes;
+  const auto& d = detect_cpu().desc;
+  const std::int64_t llc = sizing_cache_bytes({d.l1d_bytes, d.l2_bytes, d.l3_bytes}, worker_threads());
   arena ar;
   std::function<void(int)> kernel;   // runs the op on copy c
   std::function<void()> verify;      // checks copy 0 after one run

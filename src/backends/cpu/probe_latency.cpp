@@ -29,6 +29,7 @@ int omp_get_num_threads() { return 1; }
 #include "backends/cpu/cpu_buffers.hpp"
 #include "backends/cpu/cpu_detect.hpp"
 #include "backends/cpu/op_kernels.hpp"
+#include "backends/cpu/probe_sizing.hpp"
 #include "roofline/error.hpp"
 #include "roofline/measure.hpp"
 #include "roofline/model.hpp"
@@ -167,11 +168,15 @@ double cold_copy_seconds(std::uint64_t* pool, std::size_t words, std::int64_t by
 }  // namespace
 
 small_work_result measure_small_work(const timing_options& timing, bool quick) {
-  const int threads = worker_threads();
   const auto& d = detect_cpu().desc;
-  const std::int64_t llc = d.l3_bytes > 0 ? d.l3_bytes : d.l2_bytes > 0 ? d.l2_bytes : (32ll << 20);
-  const std::int64_t max_bytes = quick ? (64ll << 20) : (1ll << 30);
-  const auto sizes = ramp_sizes(max_bytes);
+  return measure_small_work(timing, quick, {d.l1d_bytes, d.l2_bytes, d.l3_bytes});
+}
+
+small_work_result measure_small_work(const timing_options& timing, bool quick, const cache_sizes& caches) {
+  const int threads = worker_threads();
+  const small_work_plan plan = plan_small_work(caches, threads, quick);
+  if (const auto bad = small_work_violations(plan); !bad.empty())
+    throw probe_error("latency/small-work: sizing: " + bad.front());  // small_work_violations is tested over geometries
 
   timing_options chain_t = timing;
   chain_t.min_repeats = std::max(chain_t.min_repeats, 5);
@@ -179,7 +184,7 @@ small_work_result measure_small_work(const timing_options& timing, bool quick) {
   chain_t.max_time_s = std::min(chain_t.max_time_s, 0.5);
   const auto chain = parallel_region_chain(threads, 1000, chain_t);
 
-  const std::int64_t pool_bytes = std::max<std::int64_t>(max_bytes, 3 * llc);
+  const std::int64_t pool_bytes = plan.pool_bytes;
   const std::size_t words = static_cast<std::size_t>(pool_bytes / 8);
   aligned_buffer<std::uint64_t> pool(words);
   // Huge pages, as the op runner's and the bandwidth probe's buffers have: the ramp predicts those
@@ -197,12 +202,12 @@ small_work_result measure_small_work(const timing_options& timing, bool quick) {
   rt.min_time_s = std::min(rt.min_time_s, 0.05);
   rt.max_time_s = std::min(rt.max_time_s, 0.5);
   rt.min_repeats = std::max(rt.min_repeats, 5);
-  r.ramp = cold_read_ramp(pool.data(), words, sizes, threads, rt, "a cold read");
+  r.ramp = cold_read_ramp(pool.data(), words, plan.ramp, threads, rt, "a cold read");
   // The one-thread ramp: the largest op below serial_below_elements moves a few hundred KiB.
-  r.serial_ramp = cold_read_ramp(pool.data(), words, ramp_sizes(1ll << 20), 0, rt, "a one-thread cold read");
+  r.serial_ramp = cold_read_ramp(pool.data(), words, plan.serial_ramp, 0, rt, "a one-thread cold read");
   // Write-allocate: a cold copy of the ramp's 64 MiB point against the cold read of the same bytes
   // (last, because it overwrites the pool's index words).
-  const std::int64_t copy_bytes = std::min<std::int64_t>(64ll << 20, max_bytes);
+  const std::int64_t copy_bytes = plan.copy_bytes;
   const auto read_at = std::find_if(r.ramp.begin(), r.ramp.end(), [&](const ramp_point& p) { return p.bytes == copy_bytes; });
   const double copy_s = cold_copy_seconds(pool.data(), words, copy_bytes, threads, rt);
   r.write_copy = ramp_point{static_cast<double>(copy_bytes), copy_s};
@@ -212,7 +217,7 @@ small_work_result measure_small_work(const timing_options& timing, bool quick) {
   r.verified = true;
   r.method = fmt::format(
       "floor: median per region of a chain of 1000 dependent OpenMP parallel regions on {} threads (each reads the "
-      "counter the previous one wrote); ramp: one parallel region summing S bytes of a {} MiB pool (>= 3 x LLC), "
+      "counter the previous one wrote); ramp: one parallel region summing S bytes of a {} MiB pool (>= 3 x LLC and two copy slots), "
       "rotating through the pool so each read starts from DRAM, median per S, floor included; sums checked against "
       "their closed form; serial (ops writing fewer than {} elements): the same chain with the regions' if clause false "
       "(one thread), and the same cold reads of 4 KiB … 1 MiB on the calling thread alone, no region around them; "

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "backends/cpu/stream_kernels.hpp"
 #include "roofline/backend.hpp"
 
 namespace roofline::cpu {
@@ -22,6 +23,9 @@ std::vector<double> parallel_region_chain(int threads, int regions, const timing
 /// ramp (4 KiB … 1 MiB) of ops below serial_below_elements (op_kernels.hpp); every read's sum is
 /// checked against its closed form. Throws probe_error on a failed check.
 small_work_result measure_small_work(const timing_options& timing, bool quick);
+/// The same, sized for `caches` instead of the detected ones (plan_small_work): the pool, the ramp
+/// and the copy follow the geometry given, whatever the host's.
+small_work_result measure_small_work(const timing_options& timing, bool quick, const cache_sizes& caches);
 
 /// The probe "latency/small-work" (group "latency") that writes measured.small_work.
 probe small_work_probe(const probe_options& opt);

@@ -1,4 +1,5 @@
 #include "backends/cpu/stream_kernels.hpp"
+#include "backends/cpu/probe_sizing.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -230,11 +231,14 @@ level_label memory_level(std::int64_t working_set_bytes, int threads, const cach
     return {"l2+llc", fmt::format("transition: {} per thread is {:.2f}× the {} L2", kib(share), share / l2, kib(l2))};
   if (llc > 0 && total <= 0.75 * llc)
     return {"llc", fmt::format("LLC: {} in total, >= 2× the L2 per thread and <= 3/4 of the {} LLC", mib(total), mib(llc))};
-  const double last = llc > 0 ? llc : l2 * t;
-  if (last <= 0) return {c.l1d > 0 ? "l1+l2" : "unknown", "cache sizes unknown"};
+  bool assumed = false;
+  const double last = static_cast<double>(sizing_cache_bytes(c, t, &assumed));
+  if (assumed && total >= 4 * last)  // sized beyond the assumed LLC by sweep_sizes, so beyond a real one
+    return {"dram", fmt::format("DRAM: {} in total >= 4× an assumed {} last-level cache (no cache size reported)", mib(total), mib(last))};
+  if (assumed) return {c.l1d > 0 ? "l1+l2" : "unknown", "cache sizes unknown"};
   if (total >= 4 * last)
-    return {"dram", fmt::format("DRAM: {} in total >= 4× the {} last-level cache", mib(total), mib(last))};
-  return {"llc+dram", fmt::format("transition: {} in total is {:.2f}× the {} last-level cache", mib(total), total / last, mib(last))};
+    return {"dram", fmt::format("DRAM: {} in total >= 4× the {} of L3 and L2 caches", mib(total), mib(last))};
+  return {"llc+dram", fmt::format("transition: {} in total is {:.2f}× the {} of L3 and L2 caches", mib(total), total / last, mib(last))};
 }
 
 std::vector<std::int64_t> sweep_sizes(const cache_sizes& c, int threads, int arrays, bool quick) {
@@ -242,7 +246,9 @@ std::vector<std::int64_t> sweep_sizes(const cache_sizes& c, int threads, int arr
   const double quantum = 384.0 * t;  // 8 B × 8 lanes × lcm(1,2,3) × 2 per thread
   const double l1 = c.l1d > 0 ? c.l1d : 32768.0;
   const double l2 = c.l2 > 0 ? c.l2 : 16 * l1;
-  const double llc = c.l3_total > 0 ? c.l3_total : c.l2 > 0 ? static_cast<double>(c.l2) * t : 64.0 * 1048576;
+  // the L3's own levels are bounded by the L3; device memory starts beyond all the caches, C
+  const double caches = static_cast<double>(sizing_cache_bytes(c, t));
+  const double llc = c.l3_total > 0 ? static_cast<double>(c.l3_total) : caches;
   // (bytes, rounding: +1 up, -1 down, 0 nearest) so that a point at a level's bound stays inside it.
   std::vector<std::pair<double, int>> want;
   auto inside = [&](double lo, double hi) {  // three points, geometric (quick: the middle one)
@@ -259,8 +265,8 @@ std::vector<std::int64_t> sweep_sizes(const cache_sizes& c, int threads, int arr
   inside(2 * l1 * t, 0.75 * l2 * t);
   between(0.75 * l2 * t, std::min(2 * l2 * t, 0.75 * llc));
   inside(2 * l2 * t, 0.75 * llc);
-  between(0.75 * llc, 4 * llc);
-  want.push_back({4 * llc * std::max(1, arrays), +1});  // every array >= 4 × LLC (STREAM's rule)
+  between(0.75 * llc, 4 * caches);
+  want.push_back({4 * caches * std::max(1, arrays), +1});  // every array >= 4 × (L3 + L2s) (STREAM's rule)
   std::vector<std::int64_t> out;
   for (const auto& [bytes, mode] : want) {
     const double x = bytes / quantum;
