@@ -37,6 +37,11 @@ bool is_gemm_engine(const std::string& engine);
 /// roofline are matrix products and what feeds them, so the roof is what a matrix product reached;
 /// an FMA chain is drawn beside it as its own line, never as the ridge's roof. nullptr when none.
 const compute_result* best_compute(const measured_roofs& m, const std::string& precision);
+/// The measured compute roof of `precision` on one engine: "tensor" (or "gemm") = the best
+/// non-rejected GEMM/tensor result, "vector" = the best FMA-chain result; "" = best_compute.
+/// nullptr when that engine was not measured at that precision (a kernel's own engine: a vector
+/// kernel is never judged against a tensor-core GEMM's roof).
+const compute_result* best_compute_on(const measured_roofs& m, const std::string& precision, const std::string& engine);
 /// Best non-rejected GEMM/tensor result of `precision` at size n (n×n×n); nullptr when not measured.
 const compute_result* gemm_at(const measured_roofs& m, const std::string& precision, std::int64_t n);
 /// Precisions with a measured compute result, in order fp64 fp32 tf32 bf16 fp16 fp8 int8, then others.

@@ -1,16 +1,20 @@
 // `roofline place`: the user's own kernels (FLOPs, bytes and time from a profiler) on the roofline:
-// one by hand (--flops --bytes --time) or many from a CSV (--csv FILE, also an Nsight Compute export).
+// one by hand (--flops --bytes --time) or many from a file (--csv / --ncu / --trace FILE, read by
+// content). Parse → compute (roofline/kernel_analysis.hpp) → render (roofline/kernel_report.hpp) only.
+#include <algorithm>
 #include <cstdio>
 #include <fmt/format.h>
 #include <memory>
 
 #include "app/commands.hpp"
 #include "app/options.hpp"
-#include "app/place_csv.hpp"
 #include "roofline/units.hpp"
 #include "roofline/io.hpp"
 #include "roofline/analysis.hpp"
 #include "roofline/error.hpp"
+#include "roofline/ingest.hpp"
+#include "roofline/kernel_analysis.hpp"
+#include "roofline/kernel_report.hpp"
 #include "roofline/report.hpp"
 #include "roofline/vocabulary.hpp"
 
@@ -21,12 +25,14 @@ namespace {
 struct place_options {
   double flops = 0, bytes = 0, seconds = 0;
   std::string device, results_file, precision;
-  std::string csv_in;  ///< --csv FILE: many kernels (roofline's CSV or an Nsight Compute export)
-  std::string out;     ///< --out DIR (with --csv): place.svg and place.csv
+  std::string input;     ///< --csv | --trace | --ncu FILE: many kernels, read by content (ingest::read_any)
+  std::string baseline;  ///< --baseline FILE: an earlier profile, or a place.csv
+  std::string out;       ///< --out DIR: place.svg, place.csv, place.json
+  std::size_t top = 10;  ///< --top N
   bool json_out = false;
 };
 
-std::string pct(std::optional<double> f) { return f ? fmt::format("{:.1f}%", 100.0 * *f) : "unknown"; }
+std::string pct(std::optional<double> f) { return f ? units::percent(*f) : "unknown"; }
 
 json placement_json(const kernel_placement& k) {
   return {{"flops", k.flops}, {"bytes", k.bytes}, {"seconds", k.seconds}, {"intensity", k.intensity},
@@ -38,68 +44,42 @@ json placement_json(const kernel_placement& k) {
           {"bound", k.bound}, {"advice", k.advice}, {"plausible", k.plausible}, {"causes", k.causes}};
 }
 
-/// `place --csv FILE`: every kernel of the file placed; a table (or --json), and with --out DIR the
-/// figure place.svg (the kernels on the roofs: measured ones from --results) and place.csv.
+/// `place --csv|--trace|--ncu FILE`: read (ingest::read_any, by content) → judge → render. --out is
+/// checked before anything is read; every file is rendered before any is written.
 void run_place_many(const place_options& o, const command_roofs& c, const std::string& source) {
-  const roofline_summary& roofs = c.summary;
-  if (!o.out.empty()) check_output_dir(o.out);
-  const auto kernels = read_kernel_csv(o.csv_in);
-  json rows = json::array();
-  std::vector<kernel_placement> placed;
-  for (std::size_t i = 0; i < kernels.size(); ++i) {
-    const auto& kr = kernels[i];
-    kernel_placement k;
-    try {
-      k = place_kernel(kr.flops, kr.bytes, kr.seconds, roofs);
-    } catch (const input_error& e) {
-      throw input_error(o.csv_in, "", fmt::format("kernel {} '{}': {}", i + 1, kr.name, e.what()));
-    }
-    json j = placement_json(k);
-    j["number"] = i + 1;
-    j["name"] = kr.name;
-    j["note"] = kr.note;
-    rows.push_back(j);
-    placed.push_back(k);
+  results r = c.file ? *c.file : results{};
+  if (!c.file) {
+    r.device.kind = c.device_kind;
+    r.device.name = source;
+    r.nominal = c.nominal;
   }
-  if (o.json_out) {
-    std::printf("%s\n", json{{"roofs", roofs}, {"source", source}, {"kernels", rows}}.dump(2).c_str());
-  } else {
-    std::string out = fmt::format("roofline place: {} kernel(s) from {} against {} ({})\n", kernels.size(), o.csv_in, source, roofs.precision);
-    out += fmt::format("{:>3}  {:<40} {:>11} {:>10} {:>12} {:>14} {:>10}  {}\n", "#", "kernel", "time", "FLOP/B", "achieved", "of the roof", "bound", "advice");
-    for (std::size_t i = 0; i < placed.size(); ++i) {
-      const auto& k = placed[i];
-      const auto frac = k.fraction_measured ? k.fraction_measured : k.fraction_nominal;
-      std::string name = kernels[i].name.size() > 40 ? kernels[i].name.substr(0, 39) + "…" : kernels[i].name;
-      out += fmt::format("{:>3}  {:<40} {:>11} {:>10.3g} {:>12} {:>14} {:>10}  {}\n", i + 1, name, units::si(k.seconds, "s"), k.intensity,
-                         units::si(k.achieved_flops_per_s, "FLOP/s"),
-                         frac ? fmt::format("{} {}", pct(frac), k.fraction_measured ? "meas." : "nom.") : "unknown", k.bound, k.advice);
-    }
-    std::fputs(out.c_str(), stdout);
+  const ingest::ingest_result in = ingest::read_any(o.input);
+  if (in.kernels.empty()) throw input_error(o.input, "", "no kernels in the file");
+  kernel_report k;
+  k.file = o.input;
+  k.format = in.format;
+  k.tool_version = in.tool_version;
+  k.roofs_source = source;
+  k.default_precision = c.precision;
+  k.skipped = in.skipped;
+  k.verdicts = judge_kernels(in.kernels, r, c.precision);
+  const bool timed = std::any_of(in.kernels.begin(), in.kernels.end(), [](const auto& x) { return x.start_s.has_value(); });
+  if (timed) k.trace = summarize_trace(in, k.verdicts, r, o.top);
+  if (!o.baseline.empty()) {
+    const ingest::ingest_result old = ingest::read_any(o.baseline);
+    k.baseline_verdicts = judge_kernels(old.kernels, r, c.precision);
+    k.baseline = diff_baseline(k.baseline_verdicts, k.verdicts);
+    k.baseline->file = o.baseline;
   }
+  const json j = kernel_report_json(k);
+  if (o.json_out) std::printf("%s\n", j.dump(2).c_str());
+  else std::fputs(render_kernel_text(k, o.top).c_str(), stdout);
   if (!o.out.empty()) {
-    results r = c.file ? *c.file : results{};
-    if (!c.file) {
-      r.device.kind = c.device_kind;
-      r.device.name = source;
-      r.nominal = c.nominal;
-    }
-    r.ops.clear();
-    for (std::size_t i = 0; i < kernels.size(); ++i) {
-      op_result op;
-      op.name = kernels[i].name;
-      op.phase = "kernel";
-      op.flops = kernels[i].flops;
-      op.bytes = kernels[i].bytes;
-      op.intensity = placed[i].intensity;
-      op.bound = placed[i].bound;
-      op.measured_s = kernels[i].seconds;
-      const auto att = placed[i].attainable_measured ? placed[i].attainable_measured : placed[i].attainable_nominal;
-      op.predicted_s = att && *att > 0 ? kernels[i].flops / *att : kernels[i].seconds;  // the time at the roof
-      op.advice = placed[i].advice;
-      r.ops.push_back(op);
-    }
-    write_files({{"place.svg", render_place_svg(r, "Your kernels on the roofline: " + source)}, {"place.csv", render_csv(rows, {"number", "name", "seconds", "flops", "bytes", "intensity", "bound"})}}, o.out);
-    std::fprintf(stderr, "roofline: wrote %s\n", written_files(o.out, "place.svg,place.csv").c_str());
+    write_files({{"place.svg", render_kernel_svg(k, r, "Your kernels on the roofline: " + source)},
+                 {"place.csv", render_kernel_csv(k)},
+                 {"place.json", j.dump(2) + "\n"}},
+                o.out);
+    std::fprintf(stderr, "roofline: wrote %s\n", written_files(o.out, "place.svg,place.csv,place.json").c_str());
   }
 }
 
@@ -136,13 +116,15 @@ std::string placement_text(const kernel_placement& k, const roofline_summary& ro
 }
 
 void run_place(const place_options& o) {
-  // Check the numbers first: a bad value fails before any file is read.
-  if (o.csv_in.empty()) (void)place_kernel(o.flops, o.bytes, o.seconds, roofline_summary{});
+  // Check the numbers and --out first: a bad value fails before any file is read.
+  if (o.input.empty()) (void)place_kernel(o.flops, o.bytes, o.seconds, roofline_summary{});
+  if (!o.out.empty() && o.input.empty()) throw input_error("", "--out", "needs --csv, --trace or --ncu FILE (the single-kernel form writes no files)");
+  if (!o.out.empty()) check_output_dir(o.out);
   const auto resolved = resolve_roofs({o.device, o.results_file, o.precision});
   if (!resolved) throw input_error("", "--device", "give --device NAME or --results FILE: the roofs to place the kernel against");
   const roofline_summary& roofs = resolved->summary;
   const std::string source = resolved->source + (resolved->file ? "" : "; nominal roofs only");
-  if (!o.csv_in.empty()) {
+  if (!o.input.empty()) {
     run_place_many(o, *resolved, source);
     return;
   }
@@ -165,17 +147,25 @@ void add_place(CLI::App& app, context& ctx) {
   auto* flops = sub->add_option("--flops", o->flops, "FLOPs the kernel performs");
   auto* bytes = sub->add_option("--bytes", o->bytes, "bytes it reads + writes to device memory");
   auto* time = sub->add_option("--time", o->seconds, "its run time in seconds");
-  auto* csv = sub->add_option("--csv", o->csv_in, "many kernels: a CSV of name,flops,bytes,time_s or an Nsight Compute CSV export");
+  // --csv, --trace and --ncu are one input read by content: a CSV of name,flops,bytes,time_s, an
+  // Nsight Compute CSV export, or a PyTorch profiler trace.
+  auto* csv = sub->add_option("--csv", o->input, "many kernels: a CSV of name,flops,bytes,time_s or an Nsight Compute CSV export");
+  auto* trace = sub->add_option("--trace", o->input, "a PyTorch profiler (Kineto) trace, .json or .json.gz");
+  auto* ncu = sub->add_option("--ncu", o->input, "an Nsight Compute CSV export (long form or raw page)");
   flops->needs(bytes, time);
-  csv->excludes(flops, bytes, time);
-  sub->add_option("--out", o->out, "with --csv: write DIR/place.svg (your kernels on the roofs) and DIR/place.csv")->needs(csv);
+  for (auto* in : {csv, trace, ncu}) in->excludes(flops, bytes, time);
+  csv->excludes(trace, ncu);
+  trace->excludes(ncu);
+  sub->add_option("--baseline", o->baseline, "an earlier profile (or a place.csv) to diff against: time saved per kernel");
+  sub->add_option("--top", o->top, "kernels listed in the summary (default 10)")->check(CLI::PositiveNumber);
+  sub->add_option("--out", o->out, "write DIR/place.svg (your kernels on the roofs), DIR/place.csv and DIR/place.json");
   add_roofs_options(sub, o->device, o->results_file);
   sub->add_option("--precision", o->precision, "fp16 bf16 fp32 tf32 fp64 fp8 int8 (default: the results' default, else fp16)")
       ->check(precision_value());
   sub->add_flag("--json", o->json_out, "print JSON");
   sub->callback([o, sub, &ctx] {
-    if (o->csv_in.empty() && sub->get_option("--flops")->count() == 0)
-      throw input_error("", "--flops", "give --flops F --bytes B --time S (one kernel) or --csv FILE (many)");
+    if (o->input.empty() && sub->get_option("--flops")->count() == 0)
+      throw input_error("", "--flops", "give --flops F --bytes B --time S (one kernel) or --csv / --trace / --ncu FILE (many)");
     run_place(*o);
     ctx.exit_code = 0;
   });

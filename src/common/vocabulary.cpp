@@ -131,6 +131,13 @@ const compute_result* best_compute(const measured_roofs& m, const std::string& p
   return best_compute_where(m, precision, [](const compute_result& c) { return c.engine == "vector"; });
 }
 
+const compute_result* best_compute_on(const measured_roofs& m, const std::string& precision, const std::string& engine) {
+  if (engine.empty()) return best_compute(m, precision);
+  if (is_gemm_engine(engine))
+    return best_compute_where(m, precision, [](const compute_result& c) { return is_gemm_engine(c.engine); });
+  return best_compute_where(m, precision, [&engine](const compute_result& c) { return c.engine == engine; });
+}
+
 const compute_result* gemm_at(const measured_roofs& m, const std::string& precision, std::int64_t n) {
   return best_compute_where(m, precision, [n](const compute_result& c) { return is_gemm_engine(c.engine) && c.size && *c.size == n; });
 }

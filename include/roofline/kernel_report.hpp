@@ -1,0 +1,39 @@
+// Views of the user's kernels judged (roofline/kernel_analysis.hpp): the terminal summary, place.csv,
+// place.json and place.svg of `roofline place`. Pure functions of one kernel_report; every number
+// through roofline/units.hpp.
+#pragma once
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "roofline/json.hpp"
+#include "roofline/kernel_analysis.hpp"
+#include "roofline/results.hpp"
+
+namespace roofline {
+
+/// Everything `place` judged, computed before any view renders.
+struct kernel_report {
+  std::string file, format, tool_version;  ///< the profile read
+  std::string roofs_source;                ///< "FILE (device)" | "NAME (spec table); nominal roofs only"
+  std::string default_precision;           ///< for counts without a precision
+  std::vector<kernel_verdict> verdicts;
+  std::optional<trace_summary> trace;      ///< when the kernels carry start times
+  std::optional<baseline_diff> baseline;
+  std::vector<kernel_verdict> baseline_verdicts;  ///< the baseline's kernels judged (for the arrows)
+  std::vector<std::string> skipped;        ///< what the reader skipped, one line each
+};
+
+/// The terminal summary: the time split (traces), the top `top_n` kernels with their class and
+/// fraction, the advice table (class → advice, once), clock notes, impossible results, skipped lines.
+std::string render_kernel_text(const kernel_report& k, std::size_t top_n = 10);
+/// place.csv: one row per kernel (number, name, seconds, flops, precision, engine, flops_source,
+/// bytes, bytes_source, intensity, class, fraction_of_roof, …; docs/results-schema.md "place.json").
+std::string render_kernel_csv(const kernel_report& k);
+/// place.json (docs/results-schema.md, "place.json").
+json kernel_report_json(const kernel_report& k);
+/// place.svg: one roof per precision in use, every placed kernel numbered, a key listing every kernel
+/// (time-only ones said so), arrows from the baseline's point to the new one.
+std::string render_kernel_svg(const kernel_report& k, const results& roofs, const std::string& title);
+
+}  // namespace roofline

@@ -1,0 +1,331 @@
+// The views of `roofline place` over one kernel_report: terminal text, place.csv, place.json,
+// place.svg. Numbers through units.hpp; nothing here judges (roofline/kernel_analysis.hpp does).
+#include "roofline/kernel_report.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include "report/plot.hpp"
+#include "roofline/analysis.hpp"
+#include "roofline/report.hpp"
+#include "roofline/units.hpp"
+#include "roofline/vocabulary.hpp"
+
+namespace roofline {
+
+namespace {
+
+std::string shorten(const std::string& s, std::size_t n) { return s.size() > n ? s.substr(0, n - 1) + "…" : s; }
+
+std::string rate(double v, const std::string& precision) { return units::compute_rate(v, precision.empty() ? "fp16" : precision); }
+
+std::string dram_bytes_source(const kernel_verdict& v) {
+  for (const auto& l : v.levels)
+    if (l.level == "dram") return l.bytes_source;
+  return v.levels.empty() ? "none" : v.levels.front().bytes_source;
+}
+
+json verdict_json(const kernel_verdict& v) {
+  json levels = json::array();
+  for (const auto& l : v.levels)
+    levels.push_back({{"level", l.level}, {"bytes", l.bytes}, {"bytes_source", l.bytes_source}, {"bandwidth_bytes_per_s", l.bandwidth},
+                      {"bandwidth_source", l.bandwidth_source}, {"time_s", l.time_s}});
+  json j = {{"number", v.number},
+            {"name", v.name},
+            {"id", v.id},
+            {"seconds", v.seconds},
+            {"start_s", num_or_null(v.start_s)},
+            {"stream", v.stream ? json(*v.stream) : json(nullptr)},
+            {"precision", v.precision},
+            {"engine", v.engine},
+            {"flops", v.flops},
+            {"flops_source", v.flops_source},
+            {"flops_metric", v.flops_metric},
+            {"hardware_flops", num_or_null(v.hardware_flops)},
+            {"model_flops", num_or_null(v.model_flops)},
+            {"model_over_hardware", num_or_null(v.model_over_hardware)},
+            {"bytes", v.dram_bytes.value_or(0)},
+            {"bytes_source", dram_bytes_source(v)},
+            {"levels", levels},
+            {"unjudged_bytes", v.unjudged},
+            {"intensity", num_or_null(v.intensity)},
+            {"achieved_flops_per_s", v.achieved_flops_per_s},
+            {"compute_roof_flops_per_s", num_or_null(v.compute_roof)},
+            {"compute_roof_unscaled_flops_per_s", num_or_null(v.compute_roof_unscaled)},
+            {"compute_roof_source", v.compute_roof_source},
+            {"clock_scale", num_or_null(v.clock_scale)},
+            {"clock_note", v.clock_note},
+            {"binding", v.binding},
+            {"time_at_roof_s", v.time_at_roof_s},
+            {"fraction_of_roof", num_or_null(v.fraction)},
+            {"fraction_of_unscaled_roof", num_or_null(v.fraction_unscaled)},
+            {"class", to_string(v.cls)},
+            {"why", v.why},
+            {"plausible", v.plausible},
+            {"causes", v.causes},
+            {"framework_op", v.framework_op},
+            {"shapes", v.shapes},
+            {"note", v.note}};
+  return j;
+}
+
+std::string class_table(const std::vector<kernel_verdict>& vs) {
+  std::set<verdict_class> present;
+  for (const auto& v : vs) present.insert(v.cls);
+  std::string out = "advice by class:\n";
+  for (const auto c : verdict_classes())
+    if (present.count(c)) out += fmt::format("  {:<13} {}\n", to_string(c), verdict_advice(c));
+  return out;
+}
+
+}  // namespace
+
+std::string render_kernel_text(const kernel_report& k, std::size_t top_n) {
+  std::string out = fmt::format("roofline place: {} kernel(s) from {}{} against {}\n", k.verdicts.size(), k.file,
+                                k.format.empty() ? "" : " (" + k.format + ")", k.roofs_source);
+  if (k.trace) {
+    const trace_summary& t = *k.trace;
+    out += fmt::format("time: span {}, GPU busy {} ({}), kernel time {} over {} kernels", t.span_s ? units::seconds(*t.span_s) : "unknown",
+                       units::seconds(t.busy_s), t.busy_fraction ? units::percent(*t.busy_fraction) : "unknown", units::seconds(t.kernel_time_s), t.kernels);
+    if (t.launch_floor_total_s)
+      out += fmt::format("; launch floor {} × {} = {}", units::seconds(*t.floors.launch_s), t.kernels, units::seconds(*t.launch_floor_total_s));
+    out += "\n";
+    out += "time by class:";
+    for (const auto c : verdict_classes()) {
+      const double s = t.time_by_class[static_cast<std::size_t>(c)];
+      if (s > 0) out += fmt::format("  {} {} ({})", to_string(c), units::seconds(s), units::percent(t.kernel_time_s > 0 ? s / t.kernel_time_s : 0));
+    }
+    out += "\n";
+    if (t.gemm_share) out += fmt::format("GEMM/attention share of kernel time: {}\n", units::percent(*t.gemm_share));
+    if (!t.gaps.empty()) {
+      out += "largest host gaps (GPU idle):\n";
+      for (const auto& g : t.gaps) {
+        std::string host;
+        for (const auto& [name, s] : g.host) host += (host.empty() ? "" : ", ") + shorten(name, 40) + " " + units::seconds(s);
+        out += fmt::format("  {} between #{} and #{}; host: {}\n", units::seconds(g.duration_s), g.after, g.before,
+                           host.empty() ? "no host interval recorded" : host);
+      }
+    }
+    if (!t.fusion.empty()) {
+      out += "fusion candidates (memory-bound runs between GEMM/attention kernels):\n";
+      for (const auto& f : t.fusion) {
+        std::string ks;
+        for (auto n : f.kernels) ks += (ks.empty() ? "#" : " #") + std::to_string(n);
+        out += fmt::format("  {}between #{} and #{}: {} ({}); ", f.stream ? fmt::format("stream {}, ", *f.stream) : "", f.after, f.before, ks,
+                           units::seconds(f.seconds));
+        out += f.bytes_saved ? fmt::format("{} not moved = {} at the DRAM roof\n", units::si(*f.bytes_saved, "B"),
+                                           f.time_saved_s ? units::seconds(*f.time_saved_s) : "unknown")
+                             : "saving unknown (DRAM bytes not known)\n";
+      }
+      out += "  (bytes saved ≈ Σ DRAM bytes − the first kernel's reads − the last kernel's writes)\n";
+    }
+  }
+  // The top kernels: by total time grouped by name for a trace, else each kernel by its time.
+  std::vector<const kernel_verdict*> order;
+  for (const auto& v : k.verdicts) order.push_back(&v);
+  std::stable_sort(order.begin(), order.end(), [](auto* a, auto* b) { return a->seconds > b->seconds; });
+  if (order.size() > top_n) order.resize(top_n);
+  if (k.trace && !k.trace->top.empty()) {
+    out += "top kernels by total time:\n";
+    for (const auto& g : k.trace->top)
+      out += fmt::format("  {:<48} {:>5}× {:>10} {:>7}  {}\n", shorten(g.name, 48), g.count, units::seconds(g.total_s),
+                         units::percent(k.trace->kernel_time_s > 0 ? g.total_s / k.trace->kernel_time_s : 0), to_string(g.cls));
+  }
+  out += fmt::format("{:>4}  {:<40} {:>10} {:>11} {:>16} {:>8} {:>13}  {}\n", "#", "kernel", "time", "FLOP/B", "achieved", "of roof", "class", "roof");
+  for (const auto* v : order) {
+    out += fmt::format("{:>4}  {:<40} {:>10} {:>11} {:>16} {:>8} {:>13}  {}\n", v->number, shorten(v->name, 40), units::seconds(v->seconds),
+                       v->intensity ? units::sig(*v->intensity) : "—", v->flops > 0 ? rate(v->achieved_flops_per_s, v->precision) : "—",
+                       v->fraction ? units::percent(*v->fraction) : "—", to_string(v->cls) + (v->plausible ? "" : "!"),
+                       v->binding.empty() ? "placed by time only" : v->binding == "compute" ? v->compute_roof_source : v->binding);
+  }
+  if (k.verdicts.size() > order.size()) out += fmt::format("  … {} more kernel(s) in place.csv / --json\n", k.verdicts.size() - order.size());
+  out += class_table(k.verdicts);
+  // Notes: clock matching (each distinct note once), model ÷ hardware FLOPs, impossible results.
+  std::set<std::string> clock;
+  for (const auto& v : k.verdicts)
+    if (!v.clock_note.empty() && clock.insert(v.clock_note).second) out += "clock: " + v.clock_note + "\n";
+  for (const auto* v : order)
+    if (v->model_over_hardware)
+      out += fmt::format("#{}: model FLOPs {} vs hardware {} = {} (model ÷ hardware)\n", v->number, units::flop_count(*v->model_flops),
+                         units::flop_count(*v->hardware_flops), units::percent(*v->model_over_hardware));
+  bool impossible = false;
+  for (const auto& v : k.verdicts)
+    if (!v.plausible) {
+      out += fmt::format("IMPOSSIBLE #{} {}: {}\n", v.number, shorten(v.name, 40), v.causes.empty() ? "" : v.causes.front());
+      impossible = true;
+    }
+  if (impossible) {
+    out += "  likely causes:\n";
+    for (const auto& c : above_roof_causes()) out += "   - " + c + "\n";
+  }
+  if (k.baseline) {
+    const baseline_diff& d = *k.baseline;
+    out += fmt::format("against the baseline {}: {} kernel(s) matched, {} → {} ({} saved); {} only here, {} only in the baseline\n", d.file,
+                       d.matched.size(), units::seconds(d.old_total_s), units::seconds(d.new_total_s), units::seconds(d.saved_s), d.only_new.size(),
+                       d.only_old.size());
+    auto m = d.matched;
+    std::stable_sort(m.begin(), m.end(), [](const auto& a, const auto& b) { return std::abs(a.saved_s) > std::abs(b.saved_s); });
+    for (std::size_t i = 0; i < m.size() && i < top_n; ++i)
+      out += fmt::format("  #{} {}: {} → {} ({} saved)\n", m[i].new_number, shorten(m[i].name, 40), units::seconds(m[i].old_s),
+                         units::seconds(m[i].new_s), units::seconds(m[i].saved_s));
+  }
+  if (!k.skipped.empty()) {
+    out += fmt::format("skipped while reading ({}):\n", k.skipped.size());
+    for (std::size_t i = 0; i < k.skipped.size() && i < 5; ++i) out += "  " + k.skipped[i] + "\n";
+    if (k.skipped.size() > 5) out += fmt::format("  … {} more in place.json\n", k.skipped.size() - 5);
+  }
+  return out;
+}
+
+std::string render_kernel_csv(const kernel_report& k) {
+  json rows = json::array();
+  for (const auto& v : k.verdicts) {
+    json j = verdict_json(v);
+    j.erase("levels");
+    j.erase("causes");
+    j.erase("unjudged_bytes");
+    rows.push_back(std::move(j));
+  }
+  return render_csv(rows, {"number", "name", "seconds", "flops", "precision", "engine", "flops_source", "bytes", "bytes_source", "intensity", "class",
+                           "fraction_of_roof", "binding", "time_at_roof_s", "compute_roof_flops_per_s", "compute_roof_source", "clock_scale"});
+}
+
+json kernel_report_json(const kernel_report& k) {
+  json j;
+  j["file"] = k.file;
+  j["format"] = k.format;
+  j["tool_version"] = k.tool_version;
+  j["roofs_source"] = k.roofs_source;
+  j["default_precision"] = k.default_precision;
+  json advice = json::object();
+  for (const auto c : verdict_classes()) advice[to_string(c)] = verdict_advice(c);
+  j["advice"] = advice;
+  j["thresholds"] = {{"at_roof", at_roof_threshold}, {"slope", slope_threshold}, {"launch_multiple", launch_multiple}, {"roof_noise", roof_noise}};
+  json ks = json::array();
+  for (const auto& v : k.verdicts) ks.push_back(verdict_json(v));
+  j["kernels"] = ks;
+  j["skipped"] = k.skipped;
+  if (k.trace) {
+    const trace_summary& t = *k.trace;
+    json by_class = json::object();
+    for (const auto c : verdict_classes()) by_class[to_string(c)] = t.time_by_class[static_cast<std::size_t>(c)];
+    json gaps = json::array();
+    for (const auto& g : t.gaps) {
+      json host = json::array();
+      for (const auto& [n, s] : g.host) host.push_back({{"name", n}, {"overlap_s", s}});
+      gaps.push_back({{"start_s", g.start_s}, {"duration_s", g.duration_s}, {"after", g.after}, {"before", g.before}, {"host", host}});
+    }
+    json top = json::array();
+    for (const auto& g : t.top)
+      top.push_back({{"name", g.name}, {"count", g.count}, {"total_s", g.total_s}, {"class", to_string(g.cls)}, {"gemm_like", g.gemm_like}});
+    json fusion = json::array();
+    for (const auto& f : t.fusion)
+      fusion.push_back({{"stream", f.stream ? json(*f.stream) : json(nullptr)}, {"after", f.after}, {"before", f.before}, {"kernels", f.kernels},
+                        {"seconds", f.seconds}, {"bytes_saved", num_or_null(f.bytes_saved)}, {"time_saved_s", num_or_null(f.time_saved_s)}, {"how", f.how}});
+    j["trace"] = {{"kernels", t.kernels}, {"span_s", num_or_null(t.span_s)}, {"busy_s", t.busy_s}, {"busy_fraction", num_or_null(t.busy_fraction)},
+                  {"kernel_time_s", t.kernel_time_s}, {"launch_floor_s", num_or_null(t.floors.launch_s)}, {"launch_floor_source", t.floors.launch_source},
+                  {"launch_floor_total_s", num_or_null(t.launch_floor_total_s)}, {"time_by_class", by_class}, {"gemm_s", t.gemm_s},
+                  {"gemm_share", num_or_null(t.gemm_share)}, {"gaps", gaps}, {"top", top}, {"fusion_candidates", fusion},
+                  {"dram_roof_bytes_per_s", num_or_null(t.dram_roof)}, {"dram_roof_source", t.dram_roof_source}};
+  } else {
+    j["trace"] = nullptr;
+  }
+  if (k.baseline) {
+    const baseline_diff& d = *k.baseline;
+    json m = json::array();
+    for (const auto& x : d.matched)
+      m.push_back({{"name", x.name}, {"shapes", x.shapes}, {"occurrence", x.occurrence}, {"old_number", x.old_number}, {"new_number", x.new_number},
+                   {"old_s", x.old_s}, {"new_s", x.new_s}, {"old_intensity", num_or_null(x.old_intensity)}, {"new_intensity", num_or_null(x.new_intensity)},
+                   {"old_flops_per_s", x.old_flops_per_s}, {"new_flops_per_s", x.new_flops_per_s}, {"saved_s", x.saved_s}});
+    j["baseline"] = {{"file", d.file}, {"matched", m}, {"only_new", d.only_new}, {"only_old", d.only_old}, {"old_total_s", d.old_total_s},
+                     {"new_total_s", d.new_total_s}, {"saved_s", d.saved_s}};
+  } else {
+    j["baseline"] = nullptr;
+  }
+  return j;
+}
+
+std::string render_kernel_svg(const kernel_report& k, const results& r, const std::string& title) {
+  using namespace report;
+  plot p;
+  p.title = title;
+  p.subtitle = "one roof per precision in use (solid = measured, dashed = nominal) · filled = your kernel, numbered as in the key · hollow = baseline";
+  // One roof per precision in use: the roof each kernel was judged against (unscaled), with the DRAM roof.
+  std::optional<double> dram;
+  if (const bandwidth_result* b = best_device_bandwidth(r.measured)) dram = b->bytes_per_s;
+  else if (r.nominal.memory_bandwidth_bytes_per_s && *r.nominal.memory_bandwidth_bytes_per_s > 0) dram = r.nominal.memory_bandwidth_bytes_per_s;
+  std::map<std::string, const kernel_verdict*> roof_of;  // precision + engine → first kernel judged at it
+  for (const auto& v : k.verdicts)
+    if (v.compute_roof_unscaled && !roof_of.count(v.precision)) roof_of[v.precision] = &v;
+  for (const auto& [prec, v] : roof_of) {
+    plot_roof roof;
+    const bool nominal = v->compute_roof_source.rfind("nominal", 0) == 0;
+    roof.label = fmt::format("{}: {} ({})", prec, rate(*v->compute_roof_unscaled, prec), v->compute_roof_source);
+    roof.short_label = fmt::format("{} {}", prec, rate(*v->compute_roof_unscaled, prec));
+    roof.color = precision_color(prec);
+    roof.dashed = nominal;
+    roof.peak = *v->compute_roof_unscaled;
+    roof.bw = dram;
+    roof.cls = "compute roof-" + prec;
+    p.roofs.push_back(roof);
+    p.legend.push_back({nominal ? legend_item::kind::dashed : legend_item::kind::solid, roof.color, roof.label, "roof-" + prec});
+  }
+  std::set<std::string> levels;
+  for (const auto& v : k.verdicts)
+    for (const auto& l : v.levels)
+      if (l.level != "dram" && levels.insert(l.level).second) {
+        plot_roof lr;
+        lr.label = fmt::format("{} {}", level_name(l.level), units::rate_bytes(l.bandwidth));
+        lr.short_label = lr.label;
+        lr.color = level_color(l.level);
+        lr.peak = roof_of.empty() ? 1e18 : roof_of.begin()->second->compute_roof_unscaled.value_or(1e18);
+        lr.bw = l.bandwidth;
+        lr.part = "diagonal";
+        lr.cls = "memory roof-" + l.level;
+        p.roofs.push_back(lr);
+        p.legend.push_back({legend_item::kind::solid, lr.color, lr.label, "roof-" + l.level});
+      }
+  // The kernels: every one numbered; the ones without FLOPs or bytes are listed in the key as placed by time only.
+  std::vector<std::string> key;
+  for (const auto& v : k.verdicts) {
+    const bool plotted = v.intensity && *v.intensity > 0 && v.achieved_flops_per_s > 0;
+    const std::string entry = fmt::format("{} {} — {}{}", v.number, shorten(v.name, 44), to_string(v.cls),
+                                          plotted ? (v.fraction ? ", " + units::percent(*v.fraction) + " of the roof" : std::string())
+                                                  : " (placed by time only: " + units::seconds(v.seconds) + ")");
+    key.push_back(entry);
+    if (!plotted) continue;
+    const std::string color = v.precision.empty() ? "#444444" : precision_color(v.precision);
+    p.points.push_back({*v.intensity, v.achieved_flops_per_s, true, color, v.plausible ? "circle" : "square", 4.5, "kernel",
+                        fmt::format("#{} {}: {}, {}, {} → {} ({})", v.number, v.name, units::flop_count(v.flops), units::intensity(*v.intensity),
+                                    units::seconds(v.seconds), rate(v.achieved_flops_per_s, v.precision), to_string(v.cls)),
+                        "", static_cast<int>(v.number), static_cast<int>(v.number), shorten(v.name, 44)});
+  }
+  p.legend.push_back({legend_item::kind::filled, "#444444", "your kernel (colour = its precision)", "kernel"});
+  // Baseline: a hollow point at the old place and a line to the new one.
+  if (k.baseline) {
+    std::map<std::size_t, const kernel_verdict*> old_by_number;
+    for (const auto& v : k.baseline_verdicts) old_by_number[v.number] = &v;
+    for (const auto& m : k.baseline->matched) {
+      if (!m.old_intensity || !m.new_intensity || !(m.old_flops_per_s > 0) || !(m.new_flops_per_s > 0)) continue;
+      const auto* o = old_by_number.count(m.old_number) ? old_by_number[m.old_number] : nullptr;
+      const std::string color = o && !o->precision.empty() ? precision_color(o->precision) : "#444444";
+      p.points.push_back({*m.old_intensity, m.old_flops_per_s, false, color, "circle", 4, "baseline",
+                          fmt::format("#{} {} in the baseline: {} ({} saved)", m.new_number, m.name, units::seconds(m.old_s), units::seconds(m.saved_s)), "",
+                          0, static_cast<int>(m.new_number), ""});
+      p.links.push_back({*m.old_intensity, m.old_flops_per_s, *m.new_intensity, m.new_flops_per_s, color});
+    }
+    p.legend.push_back({legend_item::kind::hollow, "#444444", "the same kernel in the baseline (line: old → new)", "baseline"});
+  }
+  // The key: every kernel (the figure's number, name, class), capped with the count left for place.csv.
+  constexpr std::size_t max_key = 60;
+  p.notes.push_back("Key (every kernel):");
+  for (std::size_t i = 0; i < key.size() && i < max_key; ++i) p.notes.push_back(key[i]);
+  if (key.size() > max_key) p.notes.push_back(fmt::format("… {} more kernel(s): see place.csv", key.size() - max_key));
+  if (p.roofs.empty()) p.notes.push_back("no roof: no nominal peak and no measured result");
+  return draw_svg(p);
+}
+
+}  // namespace roofline

@@ -1,0 +1,101 @@
+// `roofline place` over many kernels: verdict classes in the text, place.csv / place.json / place.svg
+// (every kernel numbered in the key, baseline arrows), and bad input (exit 2, nothing written).
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+
+#include "roofline/io.hpp"
+#include "roofline/json.hpp"
+
+namespace fs = std::filesystem;
+using namespace roofline;
+
+namespace {
+
+std::string data(const std::string& f) { return std::string(ROOFLINE_TEST_DATA) + "/" + f; }
+const std::string h200 = data("h200-2026-12-03/results.json");
+
+struct out {
+  int code;
+  std::string text, err;
+};
+out run(const std::string& args) {
+  const fs::path o = fs::temp_directory_path() / ("roofline_pv_o_" + std::to_string(::getpid()));
+  const fs::path e = fs::temp_directory_path() / ("roofline_pv_e_" + std::to_string(::getpid()));
+  const int st = std::system((std::string(ROOFLINE_BINARY) + " " + args + " >" + o.string() + " 2>" + e.string()).c_str());
+  out r{WIFEXITED(st) ? WEXITSTATUS(st) : -1, read_file(o.string()), read_file(e.string())};
+  fs::remove(o);
+  fs::remove(e);
+  return r;
+}
+
+std::size_t count(const std::string& s, const std::string& what) {
+  std::size_t n = 0;
+  for (auto p = s.find(what); p != std::string::npos; p = s.find(what, p + 1)) ++n;
+  return n;
+}
+
+fs::path temp(const std::string& name) { return fs::temp_directory_path() / ("roofline_pv_" + std::to_string(::getpid()) + "_" + name); }
+
+}  // namespace
+
+TEST(PlaceVerdictCli, ClassesFilesAndBaselineArrows) {
+  // new: the GEMM at 210 µs (654 TFLOP/s = 93.1% of 703: at_roof), the norm at 19.5 µs (67.1 MB at 4.687
+  // TB/s = 14.3 µs = 73.4%: bandwidth), a 3 µs kernel (launch_bound). Baseline: the GEMM at 300 µs.
+  const fs::path now = temp("new.csv"), old = temp("old.csv"), dir = temp("out");
+  write_file_atomic(now.string(), "name,flops,bytes,time_s\ngemm,137438953472,201326592,0.000210\nnorm,33554432,67108864,0.0000195\ntiny,1000,1000000,0.000003\n");
+  write_file_atomic(old.string(), "name,flops,bytes,time_s\ngemm,137438953472,201326592,0.000300\n");
+  fs::remove_all(dir);
+  const auto r = run("place --csv " + now.string() + " --baseline " + old.string() + " --results " + h200 + " --out " + dir.string());
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.text.find("93.1%"), std::string::npos) << r.text;
+  EXPECT_NE(r.text.find("at_roof"), std::string::npos);
+  EXPECT_NE(r.text.find("bandwidth"), std::string::npos);
+  EXPECT_NE(r.text.find("launch_bound"), std::string::npos);
+  EXPECT_EQ(count(r.text, "move fewer bytes"), 1u) << "advice stated once";
+  EXPECT_NE(r.text.find("90.0 µs saved"), std::string::npos) << r.text;
+  const json j = json::parse(read_file((dir / "place.json").string()));
+  ASSERT_EQ(j["kernels"].size(), 3u);
+  EXPECT_EQ(j["kernels"][0]["class"], "at_roof");
+  EXPECT_EQ(j["kernels"][1]["class"], "bandwidth");
+  EXPECT_EQ(j["kernels"][2]["class"], "launch_bound");
+  EXPECT_NEAR(j["baseline"]["saved_s"].get<double>(), 90e-6, 1e-12);
+  const std::string svg = read_file((dir / "place.svg").string());
+  EXPECT_EQ(count(svg, "class=\"kernel\""), 3u);
+  EXPECT_EQ(count(svg, "class=\"baseline\""), 1u);
+  EXPECT_EQ(count(svg, "class=\"op-link\""), 1u);  // the arrow old → new
+  const std::string csv = read_file((dir / "place.csv").string());
+  EXPECT_EQ(csv.rfind("number,name,seconds,flops,precision,engine,flops_source,bytes,bytes_source,intensity,class,fraction_of_roof", 0), 0u) << csv;
+  // place.csv reads back as a baseline: the same kernels, nothing saved
+  const auto again = run("place --csv " + now.string() + " --baseline " + (dir / "place.csv").string() + " --results " + h200 + " --json");
+  ASSERT_EQ(again.code, 0) << again.err;
+  EXPECT_EQ(json::parse(again.text)["baseline"]["matched"].size(), 3u);
+  fs::remove_all(dir);
+  fs::remove(now);
+  fs::remove(old);
+}
+
+TEST(PlaceVerdictCli, BadInputIsOneLineAndWritesNothing) {
+  const fs::path dir = temp("bad");
+  fs::remove_all(dir);
+  const auto r = run("place --csv /nonexistent/k.csv --results " + h200 + " --out " + dir.string());
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("/nonexistent/k.csv"), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(dir / "place.svg"));
+  // --out is checked before the profile is read
+  const auto o = run("place --csv /nonexistent/k.csv --results " + h200 + " --out /proc/roofline-no");
+  EXPECT_EQ(o.code, 2);
+  EXPECT_NE(o.err.find("--out"), std::string::npos) << o.err;
+  // a missing column names the field
+  const fs::path bad = temp("bad.csv");
+  write_file_atomic(bad.string(), "name,flops,time_s\na,1,2\n");
+  const auto b = run("place --csv " + bad.string() + " --results " + h200);
+  EXPECT_EQ(b.code, 2);
+  EXPECT_NE(b.err.find("bytes"), std::string::npos) << b.err;
+  fs::remove(bad);
+  fs::remove_all(dir);
+}
