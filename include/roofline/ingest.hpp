@@ -37,6 +37,9 @@ struct flop_count {
   double flops = 0;
   count_source source = count_source::none;
   std::string metric;  ///< the counter(s) or the cost-model function it came from, for the derivation
+  /// false when derived from rates the tool rounded (the ncu raw page's `.per_cycle_elapsed` SASS
+  /// rates × cycles): then good to the bound written in the record's note, not to the last FLOP.
+  bool exact = true;
 };
 
 /// Bytes moved at one memory level: "dram" (device memory), "l2", "l1" (L1/TEX/shared).
