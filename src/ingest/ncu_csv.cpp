@@ -471,11 +471,15 @@ ingest_result read_ncu_csv(const std::string& path) {
   }
   if (launches.empty()) throw input_error(path, "", "no kernel in the export");
 
-  for (const auto& l : launches)
-    if (!l.device.empty() && !launches.front().device.empty() && l.device != launches.front().device)
+  const launch* first_device = nullptr;
+  for (const auto& l : launches) {
+    if (l.device.empty()) continue;
+    if (!first_device) first_device = &l;
+    if (l.device != first_device->device)
       throw input_error(path, "Device",
                         fmt::format("two GPUs in one export: device {} (kernel ID {}) and device {} (kernel ID {}); split it with --devices",
-                                    launches.front().device, launches.front().id, l.device, l.id));
+                                    first_device->device, first_device->id, l.device, l.id));
+  }
 
   for (const auto& l : launches)
     if (auto k = to_record(l, path, res.skipped)) res.kernels.push_back(std::move(*k));
