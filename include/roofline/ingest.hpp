@@ -37,6 +37,9 @@ struct flop_count {
   double flops = 0;
   count_source source = count_source::none;
   std::string metric;  ///< the counter(s) or the cost-model function it came from, for the derivation
+  /// false when derived from rates the tool rounded (the ncu raw page's `.per_cycle_elapsed` SASS
+  /// rates × cycles): then good to the bound written in the record's note, not to the last FLOP.
+  bool exact = true;
 };
 
 /// Bytes moved at one memory level: "dram" (device memory), "l2", "l1" (L1/TEX/shared).
@@ -91,15 +94,23 @@ struct ingest_result {
 inline constexpr std::size_t max_host_intervals = 4096;
 
 /// Reads an Nsight Compute CSV export (long form or raw page; `==PROF==` lines and
-/// `==WARNING==` lines skipped and reported). Throws input_error naming the file and the field on
-/// `==ERROR==` lines, a missing gpu__time_duration, an unknown unit, or two devices in one export.
+/// `==WARNING==` lines skipped and reported). Per launch: duration from gpu__time_duration.sum (s),
+/// SM clock (Hz), launch configuration, FLOPs per precision and engine (SASS add + mul + 2·fma on the
+/// vector pipes; sm__ops_path_tensor_* on the tensor pipes, one op = one FLOP, sparsity-on kept out),
+/// dram/l2/l1 bytes; the metrics and formulas are listed in docs/ingest.md ("Nsight Compute"). A value
+/// "n/a" or empty gives no count (noted); a launch without a duration is skipped (a line in
+/// `skipped`). Throws input_error naming the file and the field on `==ERROR==` lines, an empty,
+/// non-CSV or truncated file, no launch with gpu__time_duration.sum, an unknown unit or a non-number
+/// in a metric the reader uses, or two devices in one export.
 ingest_result read_ncu_csv(const std::string& path);
 
 /// Reads a Kineto chrome trace (.json or .json.gz), streaming: bounded memory in the number of
 /// events. Throws input_error naming the file on a truncated or non-trace JSON.
 ingest_result read_torch_trace(const std::string& path);
 
-/// Reads roofline's own CSV (name, flops, bytes, time_s; optional precision). Throws input_error.
+/// Reads roofline's own CSV (name, flops, bytes, time_s or seconds; optional precision): one record
+/// per row, flops (engine "") and dram bytes with source counter, duration > 0 s. Throws input_error
+/// naming the missing column or the bad value's column and row.
 ingest_result read_kernel_csv(const std::string& path);
 
 /// Picks the reader by content (not by extension) and reads `path`. Throws input_error when the

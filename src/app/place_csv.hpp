@@ -1,4 +1,5 @@
-// Kernel lists for `roofline place --csv FILE`: roofline's own CSV or an Nsight Compute export.
+// Kernel lists for `roofline place --csv FILE`: a thin adapter over the ingest readers
+// (roofline/ingest.hpp), kept until `place` reads kernel_records itself.
 #pragma once
 #include <string>
 #include <vector>
@@ -12,17 +13,11 @@ struct kernel_row {
   std::string note;  ///< how the numbers were read (e.g. which Nsight Compute metrics)
 };
 
-/// Reads `path`, one of:
-/// - roofline's own CSV: a header with `name`, `flops`, `bytes` and `time_s` (or `seconds`) columns;
-/// - an Nsight Compute CSV export (`ncu --csv --metrics ...`), either the long form (one row per
-///   metric: "ID", "Kernel Name", "Metric Name", "Metric Unit", "Metric Value") or the raw page
-///   (`--page raw`: one row per kernel, a units row under the header). Per kernel launch (ID):
-///   time = gpu__time_duration.sum; bytes = dram__bytes.sum, else dram__bytes_read.sum +
-///   dram__bytes_write.sum; FLOPs = Σ over fp64/fp32/fp16 of add + mul + 2 × fma, from
-///   smsp__sass_thread_inst_executed_op_{d,f,h}{add,mul,fma}_pred_on.sum (the instruction-count
-///   roofline method of Yang, Kurth, Williams, "Hierarchical Roofline Analysis for GPUs", CCPE 2020,
-///   §3). Units: second/msecond/usecond/nsecond, byte/Kbyte/Mbyte/Gbyte (SI, as ncu prints them).
-/// Throws input_error naming the file and the missing column or bad value (row number).
+/// Reads `path` with ingest::read_any (format by content: roofline's own CSV, an Nsight Compute
+/// export, long form or raw page). Per kernel: flops = the sum of its counted FLOPs (every
+/// precision and engine; 0 when none was counted), bytes = its dram bytes (0 when unknown),
+/// seconds = its duration; Nsight Compute kernels are named "<Kernel Name> (ID <ID>)".
+/// Throws input_error (see ingest::read_any).
 std::vector<kernel_row> read_kernel_csv(const std::string& path);
 
 }  // namespace roofline::app

@@ -61,6 +61,16 @@ TEST(PlaceCsv, NsightComputeRawPage) {
   EXPECT_DOUBLE_EQ(k[1].flops, 0.0);
 }
 
+TEST(PlaceCsv, RealRawPageWithTensorCounters) {
+  // the H200 raw page (~1000 columns, units such as byte/cycle) was refused before: "unknown unit 'byte/cycle'"
+  const auto k = app::read_kernel_csv(data("h200-2026-12-03/ncu-roofline-sections-raw.csv"));
+  ASSERT_EQ(k.size(), 9u);
+  EXPECT_EQ(k[1].name, "nvjet_sm90_hsh_256x128_64x4_1x2_h_bz_coopA_NNT (ID 1)");
+  EXPECT_DOUBLE_EQ(k[1].flops, 137438953472.0);  // sm__ops_path_tensor_op_hgmma_src_fp16_sparsity_off.sum
+  EXPECT_DOUBLE_EQ(k[1].bytes, 108360448.0);     // dram__bytes.sum.per_second × gpu__time_duration.sum
+  EXPECT_DOUBLE_EQ(k[1].seconds, 217536e-9);
+}
+
 TEST(PlaceCsv, OwnFormat) {
   const auto k = app::read_kernel_csv(data("kernels.csv"));
   ASSERT_EQ(k.size(), 2u);
