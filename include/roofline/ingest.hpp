@@ -68,6 +68,10 @@ struct kernel_record {
   std::string shapes;                     ///< its input shapes and types as read, e.g. "[[1,2048],[2048,2048]] fp16"
   std::string cost_model;                 ///< the op-cost function used ("gemm_op", "attention_op", ...), "" none
   bool graph_replay = false;              ///< launched by a CUDA-graph replay (no per-kernel op link)
+  /// true when the file could not count one engine's FLOPs at all (an Nsight Compute export without
+  /// the sm__ops_path_tensor_* metrics: tensor-core work is invisible to the SASS counters), so a
+  /// kernel whose counted FLOPs are 0 may still have done tensor-core work.
+  bool tensor_flops_not_counted = false;
   std::string note;                       ///< how the numbers were read, what is missing
 };
 
@@ -103,6 +107,14 @@ inline constexpr std::size_t max_host_intervals = 4096;
 /// non-CSV or truncated file, no launch with gpu__time_duration.sum, an unknown unit or a non-number
 /// in a metric the reader uses, or two devices in one export.
 ingest_result read_ncu_csv(const std::string& path);
+
+/// The Nsight Compute metrics that make a complete answer for `roofline place` (`ncu --csv
+/// --metrics <these, comma-joined>`): the duration; DRAM, L2 and L1 bytes; the SASS FMA/ADD/MUL
+/// counters of fp64, fp32 and fp16 (the vector pipes); the all-path tensor-op counters per source
+/// type (tensor-core FLOPs: one op is one FLOP, 2 per FMA; fp16, bf16, tf32, fp8, int8, fp64); the
+/// SM clock each kernel ran at. The fp8 counter exists from compute capability 8.9 (Ada, Hopper):
+/// drop it on Ampere, where ncu refuses a metric the GPU does not have.
+const std::vector<std::string>& recommended_ncu_metrics();
 
 /// Reads a Kineto chrome trace (.json or .json.gz), streaming: bounded memory in the number of
 /// events. Throws input_error naming the file on a truncated or non-trace JSON.

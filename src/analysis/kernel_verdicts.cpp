@@ -157,7 +157,7 @@ bool is_gemm_like(const ingest::kernel_record& k) {
   if (cm.find("gemm") != std::string::npos || cm.find("attention") != std::string::npos) return true;
   for (const char* o : {"aten::mm", "aten::addmm", "aten::bmm", "aten::linear", "aten::matmul", "aten::baddbmm", "scaled_dot_product", "attention"})
     if (op.find(o) != std::string::npos) return true;
-  for (const char* w : {"gemm", "cutlass", "xmma", "gemv", "flash", "fmha", "attention", "attn", "_mma", "matmul", "cublas"})
+  for (const char* w : {"gemm", "nvjet", "cutlass", "xmma", "gemv", "flash", "fmha", "attention", "attn", "_mma", "matmul", "cublas"})
     if (n.find(w) != std::string::npos) return true;
   return false;
 }
@@ -262,7 +262,16 @@ kernel_verdict judge_kernel(const ingest::kernel_record& k, const results& r, co
 
   // The class. Order: nothing known → unattributed; at the roof; launch-bound; on the slope; below both.
   const std::string frac_text = v.fraction ? units::percent(*v.fraction) : "unknown";
-  if (v.binding.empty()) {
+  if (k.tensor_flops_not_counted && v.flops == 0 && v.gemm_like) {
+    // A GEMM with no counted FLOPs did its work on the tensor cores, which the export did not count:
+    // placing it by its bytes alone would call a compute-bound kernel "move fewer bytes".
+    v.cls = verdict_class::unattributed;
+    v.binding.clear();
+    v.fraction.reset();
+    v.fraction_unscaled.reset();
+    v.why = "a GEMM whose tensor-core FLOPs this export does not count (no sm__ops_path_tensor_* metric; the SASS "
+            "FMA/ADD/MUL counters do not see tensor-core work): profile with the metrics of `roofline place --ncu-metrics`";
+  } else if (v.binding.empty()) {
     v.cls = verdict_class::unattributed;
     v.why = v.flops > 0 || !v.unjudged.empty() ? "counts known but no roof for them: " + (v.compute_roof_source.empty() ? std::string("no bandwidth roof") : v.compute_roof_source)
                                                : "no FLOPs and no bytes: no counters and no cost model";

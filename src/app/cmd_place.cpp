@@ -30,6 +30,7 @@ struct place_options {
   std::string out;       ///< --out DIR: place.svg, place.csv, place.json
   std::size_t top = 10;  ///< --top N
   bool json_out = false;
+  bool ncu_metrics = false;  ///< --ncu-metrics: print the recommended metric list and exit
 };
 
 std::string pct(std::optional<double> f) { return f ? units::percent(*f) : "unknown"; }
@@ -163,7 +164,18 @@ void add_place(CLI::App& app, context& ctx) {
   sub->add_option("--precision", o->precision, "fp16 bf16 fp32 tf32 fp64 fp8 int8 (default: the results' default, else fp16)")
       ->check(precision_value());
   sub->add_flag("--json", o->json_out, "print JSON");
+  auto* metrics = sub->add_flag("--ncu-metrics", o->ncu_metrics,
+                                std::string("print the Nsight Compute metric list that makes a complete answer ") +
+                                    "(for ncu --csv --metrics LIST) and exit");
+  metrics->excludes(flops, csv, trace, ncu);
   sub->callback([o, sub, &ctx] {
+    if (o->ncu_metrics) {
+      std::string list;
+      for (const auto& m : ingest::recommended_ncu_metrics()) list += (list.empty() ? "" : ",") + m;
+      std::printf("%s\n", list.c_str());
+      ctx.exit_code = 0;
+      return;
+    }
     if (o->input.empty() && sub->get_option("--flops")->count() == 0)
       throw input_error("", "--flops", "give --flops F --bytes B --time S (one kernel) or --csv / --trace / --ncu FILE (many)");
     run_place(*o);

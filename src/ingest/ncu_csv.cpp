@@ -363,6 +363,7 @@ std::optional<kernel_record> to_record(const launch& l, const std::string& file,
           tensor_inst = *v;
           inst_metric = name;
         }
+    k.tensor_flops_not_counted = true;
     if (tensor_inst > 0)
       note.push_back(fmt::format("tensor-core instructions present and not counted ({} = {:.0f}; export sm__ops_path_tensor_* for their FLOPs)",
                                  inst_metric, tensor_inst));
@@ -395,6 +396,20 @@ std::size_t column(const std::vector<std::string>& header, const std::string& na
 std::string field(const std::vector<std::string>& row, std::size_t c) { return c < row.size() ? trim(row[c]) : ""; }
 
 }  // namespace
+
+const std::vector<std::string>& recommended_ncu_metrics() {
+  static const std::vector<std::string> m = [] {
+    std::vector<std::string> v = {"gpu__time_duration.sum", "dram__bytes_read.sum", "dram__bytes_write.sum", "lts__t_bytes.sum",
+                                  "l1tex__t_bytes.sum"};
+    for (const char p : {'d', 'f', 'h'})
+      for (const char* op : {"add", "mul", "fma"}) v.push_back(fmt::format("smsp__sass_thread_inst_executed_op_{}{}_pred_on.sum", p, op));
+    for (const char* t : {"fp16", "bf16_dst_fp32", "tf32_dst_fp32", "fp8_sparsity_off", "int8", "fp64"})
+      v.push_back(fmt::format("sm__ops_path_tensor_src_{}.sum", t));
+    v.push_back("sm__cycles_elapsed.avg.per_second");
+    return v;
+  }();
+  return m;
+}
 
 ingest_result read_ncu_csv(const std::string& path) {
   const std::string text = read_file(path);

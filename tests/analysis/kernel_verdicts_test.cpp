@@ -212,3 +212,19 @@ TEST(VerdictBaseline, KernelsMatchByNameAndOccurrence) {
   EXPECT_DOUBLE_EQ(d.matched[0].old_flops_per_s, 1e6 / 20e-6);
   EXPECT_DOUBLE_EQ(d.matched[0].new_flops_per_s, 1e6 / 10e-6);
 }
+
+TEST(KernelVerdict, AGemmWhoseTensorFlopsWereNotCountedIsUnattributedNotBandwidthBound) {
+  // ncu-readme-metrics.csv's 4096³ GEMM: 220 µs, 109 MB of DRAM traffic, 0 SASS FLOPs (its work is
+  // on the tensor cores, which that export does not count). Placed by bytes alone it would be "10.6 %
+  // of the DRAM roof: move fewer bytes"; it is unattributed, saying which metrics are missing.
+  auto k = kernel("nvjet_sm90_hsh_256x128_64x4_1x2_h_bz_coopA_NNN", 220032e-9, 0, "", "", 84584960.0 + 24721920.0);
+  k.tensor_flops_not_counted = true;
+  const kernel_verdict v = judge(k);
+  EXPECT_EQ(v.cls, verdict_class::unattributed);
+  EXPECT_NE(v.why.find("--ncu-metrics"), std::string::npos) << v.why;
+  EXPECT_FALSE(v.fraction.has_value());
+  // an elementwise kernel of the same export keeps its verdict: no tensor work to miss
+  auto add = kernel("void at::vectorized_elementwise_kernel<4, at::CUDAFunctor_add<float>>", 32.9e-6, 16777216, "fp32", "vector", 110e6);
+  add.tensor_flops_not_counted = true;
+  EXPECT_EQ(judge(add).cls, verdict_class::bandwidth);
+}

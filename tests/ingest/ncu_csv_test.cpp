@@ -310,3 +310,40 @@ TEST(IngestReadAny, DetectsByContent) {
 }
 
 }  // namespace
+
+TEST(NcuCsv, TheRecommendedMetricsMakeACompleteAnswer) {
+  // An export with exactly the metrics `roofline place --ncu-metrics` prints (the README's command):
+  // a 4096³ fp16 GEMM (2·4096³ tensor FLOPs) gets its tensor FLOPs, bytes at all three levels and its
+  // SM clock; every recommended metric is one the reader uses (a value changes what it reads).
+  const auto& metrics = recommended_ncu_metrics();
+  std::string csv = long_header;
+  for (const auto& m : metrics) {
+    std::string unit = "inst", value = "0";
+    if (m == "gpu__time_duration.sum") unit = "ns", value = "220,032";
+    else if (m.find("bytes") != std::string::npos) unit = "byte", value = "108,360,448";
+    else if (m == "sm__ops_path_tensor_src_fp16.sum") unit = "", value = "137,438,953,472";
+    else if (m == "sm__cycles_elapsed.avg.per_second") unit = "cycle/nsecond", value = "1.29";
+    csv += long_row("0", "0", m, unit, value);
+  }
+  const temp_file f("recommended.csv", csv);
+  const auto r = read_ncu_csv(f.path.string());
+  ASSERT_EQ(r.kernels.size(), 1u);
+  const auto& k = r.kernels[0];
+  const flop_count* t = find_flops(k, "fp16", "tensor");
+  ASSERT_NE(t, nullptr);
+  EXPECT_DOUBLE_EQ(t->flops, 137438953472.0);
+  EXPECT_FALSE(k.tensor_flops_not_counted);
+  for (const char* level : {"dram", "l2", "l1"}) EXPECT_NE(find_bytes(k, level), nullptr) << level;
+  EXPECT_DOUBLE_EQ(find_bytes(k, "dram")->bytes, 2 * 108360448.0);  // read + write
+  ASSERT_TRUE(k.sm_clock_hz.has_value());
+  EXPECT_DOUBLE_EQ(*k.sm_clock_hz, 1.29e9);
+  EXPECT_DOUBLE_EQ(k.duration_s, 220032e-9);
+  EXPECT_EQ(metrics.size(), 21u);  // 1 time + 4 bytes + 9 SASS + 6 tensor + 1 clock
+}
+
+TEST(NcuCsv, AnExportWithoutTensorCountersSaysItCannotCountTheGemm) {
+  const auto r = read_ncu_csv(h200("ncu-readme-metrics.csv"));
+  const auto& gemm = by_id(r, "1");
+  EXPECT_TRUE(gemm.tensor_flops_not_counted);
+  EXPECT_TRUE(gemm.flops.empty());
+}

@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# Your own run on your roofline, on the H200: profile HF TinyLlama eager, compiled (Triton kernels)
+# and with CUDA graphs (static cache), plus the README's Nsight Compute command on a small program,
+# then `roofline place` each against the H200 roofs, the compiled and graph runs with the eager one as
+# the baseline. One device call:
+#   OUT=/path bash bench/place-traces.sh   (default ./bench-out; needs nvcc 13, CMake, Ninja, PyTorch,
+#                                           transformers, ncu; third_party/ from scripts/vendor-headers.sh)
+# Writes $OUT/place.log, $OUT/trace-tinyllama-{eager,compiled,graphs}.json.gz, $OUT/ncu-readme.csv,
+# $OUT/place.tgz (every place output), $OUT/tpot.json (the TPOT each mode measured).
+set -uo pipefail
+cd "$(dirname "$0")/.."
+OUT="${OUT:-$PWD/bench-out}"
+mkdir -p "$OUT/place"
+exec > >(tee -a "$OUT/place.log") 2>&1
+export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1 PYTHONUNBUFFERED=1
+T0=$(date +%s)
+stage() { echo; echo "=== [$(($(date +%s) - T0)) s] $*"; }
+ROOFS=${ROOFS:-tests/data/h200-2026-12-03/results.json}
+
+stage "machine"
+nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,power.limit --format=csv || true
+python3 -c 'import torch, transformers; print("torch", torch.__version__, "transformers", transformers.__version__)' || true
+
+stage "build (preset h200, roofline only)"
+cmake --preset h200 --log-level=NOTICE -DROOFLINE_TESTS=OFF > "$OUT/place/build.log" 2>&1 &&
+  cmake --build --preset h200 -j "$(nproc)" --target roofline >> "$OUT/place/build.log" 2>&1 || { tail -30 "$OUT/place/build.log"; exit 1; }
+R=./build/h200/roofline
+
+stage "traces: eager, compiled, graphs"
+: > "$OUT/tpot.json"
+for m in eager compiled graphs; do
+  timeout 240 python3 bench/hf_traces.py "$OUT" "$m" 2> "$OUT/place/hf-$m.err" | tail -1 | tee -a "$OUT/tpot.json" || tail -5 "$OUT/place/hf-$m.err"
+done
+
+stage "the README's ncu command on a small program (clocks as ncu sets them by default)"
+ncu --csv --metrics "$($R place --ncu-metrics 2>/dev/null || echo gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum)" \
+  python3 tests/data/h200-2026-12-03/prog.py > "$OUT/ncu-readme.csv" 2> "$OUT/place/ncu.err" || tail -5 "$OUT/place/ncu.err"
+
+stage "place"
+for m in eager compiled graphs; do
+  f="$OUT/trace-tinyllama-$m.json.gz"
+  [ -f "$f" ] || continue
+  gunzip -kf "$f"
+  base=()
+  [ "$m" != eager ] && [ -f "$OUT/trace-tinyllama-eager.json" ] && base=(--baseline "$OUT/trace-tinyllama-eager.json")
+  $R place --trace "${f%.gz}" --results "$ROOFS" --out "$OUT/place/$m" "${base[@]}" | tee "$OUT/place/$m.txt"
+  echo "exit $?"
+done
+for f in "$OUT/ncu-readme.csv" tests/data/h200-2026-12-03/ncu-*.csv; do
+  n=$(basename "$f" .csv)
+  $R place --csv "$f" --results "$ROOFS" --out "$OUT/place/$n" | tee "$OUT/place/$n.txt"
+  echo "exit $?"
+done
+rm -f "$OUT"/trace-tinyllama-*.json
+tar czf "$OUT/place.tgz" -C "$OUT" place && rm -rf "$OUT/place"
+stage "done"
