@@ -63,6 +63,17 @@ class file_buf : public std::streambuf {
   file_buf(const file_buf&) = delete;
   file_buf& operator=(const file_buf&) = delete;
 
+  /// The next character or EOF: the nlohmann lexer's input (chunk_adapter), inline on the buffer.
+  std::char_traits<char>::int_type next() {
+    if (gptr() < egptr()) {
+      const auto c = std::char_traits<char>::to_int_type(*gptr());
+      gbump(1);
+      return c;
+    }
+    const auto c = underflow();
+    if (c != traits_type::eof()) gbump(1);
+    return c;
+  }
   std::uint64_t bytes() const { return total_; }
   const std::string& error() const { return error_; }  ///< a gzip stream that ended early or is corrupt
   bool gzip() const {
@@ -108,6 +119,14 @@ class file_buf : public std::streambuf {
 #endif
   std::uint64_t total_ = 0;
   std::string error_;
+};
+
+// The lexer's input: characters straight from file_buf's chunk (nlohmann's input_stream_adapter
+// goes through std::istream; this is the same contract: get_character() returns a char or EOF).
+struct chunk_adapter {
+  using char_type = char;
+  file_buf* buf;
+  std::char_traits<char>::int_type get_character() { return buf->next(); }
 };
 
 // ---- the compact tables the pass keeps ----
@@ -249,8 +268,15 @@ class trace_sax : public nlohmann::json_sax<json> {
     ++depth_;
     if (depth_ == 2 && top_key_ == "traceEvents") in_events_ = saw_events = true;
     if (depth_ == 2 && top_key_ == "deviceProperties") in_devices_ = true;
-    if (depth_ == 5 && in_args_) {
-      if (key4_ == "Input Dims") start_capture(&ev_.dims);
+    // Shapes are kept for cpu_ops the model can cost only (Kineto writes cat and name before args;
+    // when they come later, everything is captured and dropped at the event's end); strides are
+    // read by aten::gather only.
+    const bool want = (ev_.cat.empty() || ev_.cat == "cpu_op") && (ev_.name.empty() || detail::has_cost_model(ev_.name));
+    if (depth_ == 5 && in_args_ && !want && key4_ != "grid" && key4_ != "block") {
+      // not captured: skipped like any other value
+    } else if (depth_ == 5 && in_args_) {
+      if (key4_ == "Input Strides" && !ev_.name.empty() && ev_.name != "aten::gather") {
+      } else if (key4_ == "Input Dims") start_capture(&ev_.dims);
       else if (key4_ == "Input type") start_capture(&ev_.types);
       else if (key4_ == "Input Strides") start_capture(&ev_.strides);
       else if (key4_ == "Concrete Inputs") start_capture(&ev_.concrete);
@@ -440,9 +466,8 @@ bool is_triton(std::string_view name) { return starts_with(name, "triton_"); }
 
 ingest_result read_torch_trace(const std::string& path) {
   file_buf buf(path);
-  std::istream is(&buf);
   trace_sax sax(path, buf);
-  json::sax_parse(is, &sax);
+  nlohmann::detail::parser<json, chunk_adapter>(chunk_adapter{&buf}, nullptr, true, false).sax_parse(&sax, true);
   if (!buf.error().empty()) throw input_error(path, "gzip", buf.error());
   if (!sax.saw_events)
     throw input_error(path, "traceEvents",
