@@ -86,10 +86,16 @@ struct ingest_result {
   std::string format;  ///< "ncu-long" | "ncu-raw" | "torch-trace" | "roofline-csv"
   std::string file;
   std::vector<kernel_record> kernels;  ///< in launch order
+  /// Traces: GPU memory operations (Kineto cat "gpu_memcpy" / "gpu_memset": name, time, stream and the
+  /// bytes CUPTI recorded, at level "dram"), kept apart from `kernels` (they are GPU activity, not
+  /// kernels: no FLOPs, no op-cost model).
+  std::vector<kernel_record> gpu_memory_ops;
   /// Traces: the outermost host intervals (depth 0 on each thread), at most `max_host_intervals`
   /// kept (the longest), for the host-gap analysis.
   std::vector<host_interval> host;
-  std::optional<double> span_s;        ///< traces: first event start to last event end
+  /// Traces: first GPU activity start to last GPU activity end (kernels, memcpy, memset: the window
+  /// the GPU-busy fraction is taken over); a trace without GPU activity: first to last host event.
+  std::optional<double> span_s;
   std::vector<std::string> skipped;    ///< what was not read and why (one line each), never silent
   std::string tool_version;            ///< e.g. "PyTorch 2.11.0+cu130" or "Nsight Compute", when recorded
 };

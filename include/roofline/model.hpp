@@ -223,6 +223,17 @@ op_desc attention_op(op_kind kind, std::int64_t batch, std::int64_t heads, std::
 /// Its bytes are already part of attention_naive's; list it beside, never add it to a step total.
 op_desc attention_softmax_op(const op_desc& attention);
 
+/// A generic tensor op that reads its inputs once and writes its output once (docs/formulas-model.md
+/// §3.1): copies and casts (aten::copy_, to, cat: 0 FLOPs), unary and broadcast elementwise ops
+/// (neg, pow, rsqrt, exp, a mul by a broadcast weight row: 1 FLOP per output element unless §3
+/// gives a constant), reductions (mean, sum, argmax: 1 FLOP per input element). The caller gives the
+/// bytes from the tensors' element counts and dtype sizes (inputs read once, output written once);
+/// FLOPs = flops_per_element · elements. kind stays op_kind::add (no backend kernel of its own: it
+/// is used to cost a framework op's kernel, never to build a catalogue). A 2 MiB fp16 copy: 0 FLOP,
+/// 4 MiB moved.
+op_desc tensor_op(const std::string& name, double bytes_read, double bytes_written, double flops_per_element,
+                  std::int64_t elements);
+
 // ---- per-token helpers (docs/formulas-model.md §5) ----
 
 /// Weights of every matrix multiply one token goes through (lm_head included; embedding gathers,

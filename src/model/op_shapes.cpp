@@ -147,4 +147,21 @@ op_desc attention_softmax_op(const op_desc& a) {
   return op;
 }
 
+op_desc tensor_op(const std::string& name, double bytes_read, double bytes_written, double flops_per_element,
+                  std::int64_t elements) {
+  if (elements < 0) throw input_error("", "elements", fmt::format("must not be negative, got {}", elements));
+  if (!(bytes_read >= 0) || !(bytes_written >= 0) || !(flops_per_element >= 0))
+    throw input_error("", name, "tensor_op: bytes and FLOPs per element must be non-negative");
+  op_desc op;
+  op.name = name;
+  op.kind = op_kind::add;  // no catalogue kind: a framework op costed by its tensors (§3.1)
+  op.rows = 1, op.cols = elements;
+  op.flops = flops_per_element * double(elements);
+  op.bytes_read = bytes_read;
+  op.bytes_written = bytes_written;
+  op.shape = fmt::format("{} elements", elements);
+  op.note = "generic tensor op: inputs read once, output written once";
+  return op;
+}
+
 }  // namespace roofline
