@@ -5,8 +5,9 @@
 # the baseline. One device call:
 #   OUT=/path bash bench/place-traces.sh   (default ./bench-out; needs nvcc 13, CMake, Ninja, PyTorch,
 #                                           transformers, ncu; third_party/ from scripts/vendor-headers.sh)
-# Writes $OUT/place.log, $OUT/trace-tinyllama-{eager,compiled,graphs}.json.gz, $OUT/ncu-readme.csv,
-# $OUT/place.tgz (every place output), $OUT/tpot.json (the TPOT each mode measured).
+# Writes $OUT/place.log, $OUT/trace-tinyllama-{eager,compiled,graphs}.json.gz,
+# $OUT/ncu-{prog,decode}-recommended.csv (ncu with `roofline place --ncu-metrics`), $OUT/place.tgz (every
+# place output and traces.md, the before/after table), $OUT/tpot.json (the TPOT each mode measured).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT="${OUT:-$PWD/bench-out}"
@@ -32,9 +33,12 @@ for m in eager compiled graphs; do
   timeout 240 python3 bench/hf_traces.py "$OUT" "$m" 2> "$OUT/place/hf-$m.err" | tail -1 | tee -a "$OUT/tpot.json" || tail -5 "$OUT/place/hf-$m.err"
 done
 
-stage "the README's ncu command on a small program (clocks as ncu sets them by default)"
-ncu --csv --metrics "$($R place --ncu-metrics 2>/dev/null || echo gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum)" \
-  python3 tests/data/h200-2026-12-03/prog.py > "$OUT/ncu-readme.csv" 2> "$OUT/place/ncu.err" || tail -5 "$OUT/place/ncu.err"
+stage "Nsight Compute with the recommended metrics (place --ncu-metrics), clocks left alone"
+M=$($R place --ncu-metrics)
+timeout 200 ncu --csv --clock-control none --metrics "$M" python3 tests/data/h200-2026-12-03/prog.py \
+  > "$OUT/ncu-prog-recommended.csv" 2> "$OUT/place/ncu-prog.err" || tail -5 "$OUT/place/ncu-prog.err"
+timeout 240 ncu --csv --clock-control none --profile-from-start off --launch-count 60 --metrics "$M" \
+  python3 bench/hf_traces.py "$OUT/place" ncu > "$OUT/ncu-decode-recommended.csv" 2> "$OUT/place/ncu-decode.err" || tail -5 "$OUT/place/ncu-decode.err"
 
 stage "place"
 for m in eager compiled graphs; do
@@ -43,14 +47,16 @@ for m in eager compiled graphs; do
   gunzip -kf "$f"
   base=()
   [ "$m" != eager ] && [ -f "$OUT/trace-tinyllama-eager.json" ] && base=(--baseline "$OUT/trace-tinyllama-eager.json")
-  $R place --trace "${f%.gz}" --results "$ROOFS" --out "$OUT/place/$m" "${base[@]}" | tee "$OUT/place/$m.txt"
-  echo "exit $?"
+  $R place --trace "${f%.gz}" --results "$ROOFS" --out "$OUT/place/$m" "${base[@]}" > "$OUT/place/$m.txt" 2>&1
+  echo "$m: exit $?"; head -40 "$OUT/place/$m.txt"
 done
-for f in "$OUT/ncu-readme.csv" tests/data/h200-2026-12-03/ncu-*.csv; do
+for f in "$OUT"/ncu-*-recommended.csv tests/data/h200-2026-12-03/ncu-*.csv; do
   n=$(basename "$f" .csv)
-  $R place --csv "$f" --results "$ROOFS" --out "$OUT/place/$n" | tee "$OUT/place/$n.txt"
-  echo "exit $?"
+  $R place --ncu "$f" --results "$ROOFS" --out "$OUT/place/$n" > "$OUT/place/$n.txt" 2>&1
+  echo "$n: exit $?"; head -14 "$OUT/place/$n.txt"
 done
+stage "table"
+python3 bench/place_table.py "$OUT"/place/{eager,compiled,graphs} | tee "$OUT/place/traces.md"
 rm -f "$OUT"/trace-tinyllama-*.json
 tar czf "$OUT/place.tgz" -C "$OUT" place && rm -rf "$OUT/place"
 stage "done"

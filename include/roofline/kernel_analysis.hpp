@@ -16,9 +16,12 @@
 
 namespace roofline {
 
-/// The five classes a kernel falls in (docs/formulas-analysis.md, "Kernel verdicts").
-enum class verdict_class { at_roof, bandwidth, below_both, launch_bound, unattributed };
-inline constexpr std::size_t verdict_class_count = 5;
+/// The six classes a kernel falls in (docs/formulas-analysis.md, "Kernel verdicts"): at the roof;
+/// below a binding roof but on its side, the bandwidth slope (memory-bound) or under the compute
+/// roof (compute-bound: wave/tile quantization, prologue/epilogue); below both; launch-bound;
+/// unattributed.
+enum class verdict_class { at_roof, bandwidth, compute, below_both, launch_bound, unattributed };
+inline constexpr std::size_t verdict_class_count = 6;
 std::string to_string(verdict_class c);
 /// All five, in the order the report lists them.
 const std::array<verdict_class, verdict_class_count>& verdict_classes();
@@ -29,8 +32,9 @@ std::string verdict_advice(verdict_class c);
 /// measured one and a streaming kernel 80-90% of the best measured read, so 0.8 separates "tuned"
 /// from "room left" with the run-to-run spread of a boosted GPU (a few %) to spare.
 inline constexpr double at_roof_threshold = 0.8;
-/// On the bandwidth slope from 50% of the attainable: below half of it, neither roof explains the
-/// time (more than half of it is something else: latency, occupancy, instruction issue).
+/// On the bandwidth slope (or under the compute roof) from 50% of the attainable: below half of it,
+/// neither roof explains the time (more than half of it is something else: latency, occupancy,
+/// instruction issue).
 inline constexpr double slope_threshold = 0.5;
 /// Launch-bound up to 2 × the measured launch floor: at that length at least half of the kernel's
 /// time is the fixed cost every launch pays, whatever it computes.
@@ -150,7 +154,8 @@ struct trace_summary {
   std::vector<kernel_group> top;  ///< by total time
   double gemm_s = 0;
   std::optional<double> gemm_share;  ///< of the kernel time
-  std::vector<fusion_candidate> fusion;
+  std::vector<fusion_candidate> fusion;  ///< most time saved first
+  double fusion_bytes_saved = 0, fusion_time_saved_s = 0;  ///< Σ over the candidates whose bytes are known
   std::optional<double> dram_roof;  ///< B/s the fusion savings are timed at
   std::string dram_roof_source;
 };

@@ -100,6 +100,7 @@ std::string to_string(verdict_class c) {
   switch (c) {
     case verdict_class::at_roof: return "at_roof";
     case verdict_class::bandwidth: return "bandwidth";
+    case verdict_class::compute: return "compute";
     case verdict_class::below_both: return "below_both";
     case verdict_class::launch_bound: return "launch_bound";
     case verdict_class::unattributed: return "unattributed";
@@ -108,7 +109,7 @@ std::string to_string(verdict_class c) {
 }
 
 const std::array<verdict_class, verdict_class_count>& verdict_classes() {
-  static const std::array<verdict_class, verdict_class_count> all = {verdict_class::at_roof, verdict_class::bandwidth, verdict_class::below_both,
+  static const std::array<verdict_class, verdict_class_count> all = {verdict_class::at_roof, verdict_class::bandwidth, verdict_class::compute, verdict_class::below_both,
                                                                      verdict_class::launch_bound, verdict_class::unattributed};
   return all;
 }
@@ -117,6 +118,9 @@ std::string verdict_advice(verdict_class c) {
   switch (c) {
     case verdict_class::at_roof: return "stop, or find a faster algorithm / less work: the roof binds";
     case verdict_class::bandwidth: return "move fewer bytes: fuse with neighbours, smaller dtypes";
+    case verdict_class::compute:
+      return "compute-bound below the roof: wave/tile quantization and prologue/epilogue; larger or fused GEMMs, shapes in "
+             "multiples of the tile";
     case verdict_class::below_both:
       return "latency, occupancy or instruction mix: neither roof binds (compare with the measured floors)";
     case verdict_class::launch_bound: return "batch more work per launch, or capture the sequence in a CUDA graph";
@@ -285,6 +289,9 @@ kernel_verdict judge_kernel(const ingest::kernel_record& k, const results& r, co
   } else if (v.binding != "compute" && v.fraction && *v.fraction >= slope_threshold) {
     v.cls = verdict_class::bandwidth;
     v.why = fmt::format("{} of the {} slope", frac_text, v.binding);
+  } else if (v.binding == "compute" && v.fraction && *v.fraction >= slope_threshold) {
+    v.cls = verdict_class::compute;
+    v.why = fmt::format("{} of the {} compute roof", frac_text, v.precision);
   } else {
     v.cls = verdict_class::below_both;
     v.why = fmt::format("{} of the attainable ({} binds by intensity); measured floors: {}", frac_text, v.binding, floors.text());

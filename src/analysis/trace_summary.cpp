@@ -186,6 +186,10 @@ trace_summary summarize_trace(const ingest::ingest_result& in, const std::vector
   }
   std::stable_sort(s.fusion.begin(), s.fusion.end(),
                    [](const fusion_candidate& a, const fusion_candidate& b) { return a.time_saved_s.value_or(0) > b.time_saved_s.value_or(0); });
+  for (const auto& f : s.fusion) {
+    s.fusion_bytes_saved += f.bytes_saved.value_or(0);
+    s.fusion_time_saved_s += f.time_saved_s.value_or(0);
+  }
   return s;
 }
 

@@ -110,8 +110,13 @@ std::string render_kernel_text(const kernel_report& k, std::size_t top_n) {
       }
     }
     if (!t.fusion.empty()) {
-      out += "fusion candidates (memory-bound runs between GEMM/attention kernels):\n";
-      for (const auto& f : t.fusion) {
+      out += fmt::format("fusion candidates (memory-bound runs between GEMM/attention kernels): {} run(s), {} not moved = {} at the "
+                         "DRAM roof in all ({} of the kernel time); the largest:\n",
+                         t.fusion.size(), units::si(t.fusion_bytes_saved, "B"), units::seconds(t.fusion_time_saved_s),
+                         units::percent(t.kernel_time_s > 0 ? t.fusion_time_saved_s / t.kernel_time_s : 0));
+      const std::size_t shown = std::min<std::size_t>(t.fusion.size(), std::min<std::size_t>(top_n, 5));
+      for (std::size_t i = 0; i < shown; ++i) {
+        const auto& f = t.fusion[i];
         std::string ks;
         for (auto n : f.kernels) ks += (ks.empty() ? "#" : " #") + std::to_string(n);
         out += fmt::format("  {}between #{} and #{}: {} ({}); ", f.stream ? fmt::format("stream {}, ", *f.stream) : "", f.after, f.before, ks,
@@ -120,6 +125,7 @@ std::string render_kernel_text(const kernel_report& k, std::size_t top_n) {
                                            f.time_saved_s ? units::seconds(*f.time_saved_s) : "unknown")
                              : "saving unknown (DRAM bytes not known)\n";
       }
+      if (shown < t.fusion.size()) out += fmt::format("  … {} more in place.json\n", t.fusion.size() - shown);
       out += "  (bytes saved ≈ Σ DRAM bytes − the first kernel's reads − the last kernel's writes)\n";
     }
   }
@@ -229,6 +235,7 @@ json kernel_report_json(const kernel_report& k) {
                   {"kernel_time_s", t.kernel_time_s}, {"launch_floor_s", num_or_null(t.floors.launch_s)}, {"launch_floor_source", t.floors.launch_source},
                   {"launch_floor_total_s", num_or_null(t.launch_floor_total_s)}, {"time_by_class", by_class}, {"gemm_s", t.gemm_s},
                   {"gemm_share", num_or_null(t.gemm_share)}, {"gaps", gaps}, {"top", top}, {"fusion_candidates", fusion},
+                  {"fusion_bytes_saved", t.fusion_bytes_saved}, {"fusion_time_saved_s", t.fusion_time_saved_s},
                   {"dram_roof_bytes_per_s", num_or_null(t.dram_roof)}, {"dram_roof_source", t.dram_roof_source}};
   } else {
     j["trace"] = nullptr;

@@ -1,0 +1,43 @@
+"""Usage: python3 bench/place_table.py PLACE_DIR... > bench.md
+The before/after table of `roofline place` runs (each DIR holds a place.json written by
+`roofline place --trace|--ncu FILE --out DIR`): kernels, kernel time, span, GPU busy, time by class,
+GEMM share, unattributed share, and the baseline diff when one was given. Numbers as place.json has
+them; nothing is recomputed here but sums and ratios of its fields."""
+import json, os, sys
+
+CLASSES = ["at_roof", "bandwidth", "compute", "below_both", "launch_bound", "unattributed"]
+
+
+def ms(s):
+    return "—" if s is None else f"{s * 1e3:.3f} ms"
+
+
+def pct(x):
+    return "—" if x is None else f"{100 * x:.1f} %"
+
+
+rows = []
+for d in sys.argv[1:]:
+    p = os.path.join(d, "place.json")
+    if not os.path.exists(p):
+        rows.append((os.path.basename(d), None))
+        continue
+    rows.append((os.path.basename(d), json.load(open(p))))
+
+print("| run | kernels | kernel time | span | GPU busy | " + " | ".join(CLASSES) + " | GEMM share | vs baseline |")
+print("|---|---:|---:|---:|---:|" + "---:|" * len(CLASSES) + "---:|---|")
+for name, j in rows:
+    if j is None:
+        print(f"| {name} | not run |" + " |" * (len(CLASSES) + 5))
+        continue
+    t = j.get("trace") or {}
+    ks = j.get("kernels", [])
+    total = sum(k["seconds"] for k in ks)
+    by = {c: 0.0 for c in CLASSES}
+    for k in ks:
+        by[k["class"]] = by.get(k["class"], 0.0) + k["seconds"]
+    b = j.get("baseline")
+    vs = "—" if not b else f"{ms(b['old_total_s'])} → {ms(b['new_total_s'])} ({len(b['matched'])} matched, {len(b['only_new'])} new, {len(b['only_old'])} gone)"
+    print(f"| {name} | {len(ks)} | {ms(total)} | {ms(t.get('span_s'))} | {pct(t.get('busy_fraction'))} | "
+          + " | ".join(f"{ms(by[c])} ({pct(by[c] / total if total else None)})" for c in CLASSES)
+          + f" | {pct(t.get('gemm_share'))} | {vs} |")
