@@ -7,7 +7,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "app/place_csv.hpp"
+#include "roofline/ingest.hpp"
 #include "roofline/error.hpp"
 #include "roofline/io.hpp"
 #include "roofline/json.hpp"
@@ -18,6 +18,25 @@ using namespace roofline;
 namespace {
 
 std::string data(const std::string& f) { return std::string(ROOFLINE_TEST_DATA) + "/" + f; }
+
+/// One kernel as `place` places it: its name, every FLOP counted (all precisions and engines), its
+/// DRAM bytes and time; read through the one reader entry, ingest::read_any.
+struct kernel_row {
+  std::string name, id;
+  double flops = 0, bytes = 0, seconds = 0;
+  std::string note;
+};
+std::vector<kernel_row> read_kernels(const std::string& path) {
+  std::vector<kernel_row> out;
+  for (const auto& k : ingest::read_any(path).kernels) {
+    kernel_row r{k.name, k.id, 0, 0, k.duration_s, k.note};
+    for (const auto& f : k.flops) r.flops += f.flops;
+    for (const auto& b : k.bytes)
+      if (b.level == "dram") r.bytes += b.bytes;
+    out.push_back(r);
+  }
+  return out;
+}
 
 struct out {
   int code;
@@ -34,10 +53,11 @@ out run(const std::string& args) {
 }
 
 TEST(PlaceCsv, NsightComputeLongForm) {
-  const auto k = app::read_kernel_csv(data("ncu-details.csv"));
+  const auto k = read_kernels(data("ncu-details.csv"));
   ASSERT_EQ(k.size(), 3u);
   // sgemm: 4096³ = 68,719,476,736 FFMA → 2 FLOP each; 201.33 + 67.11 MB; 812.45 µs
-  EXPECT_EQ(k[0].name, "ampere_sgemm_128x64_nn (ID 0)");
+  EXPECT_EQ(k[0].name, "ampere_sgemm_128x64_nn");  // the launch ID apart, in id
+  EXPECT_EQ(k[0].id, "0");
   EXPECT_DOUBLE_EQ(k[0].flops, 137438953472.0);
   EXPECT_DOUBLE_EQ(k[0].bytes, 268.44e6);
   EXPECT_DOUBLE_EQ(k[0].seconds, 812.45e-6);
@@ -53,7 +73,7 @@ TEST(PlaceCsv, NsightComputeLongForm) {
 }
 
 TEST(PlaceCsv, NsightComputeRawPage) {
-  const auto k = app::read_kernel_csv(data("ncu-raw.csv"));
+  const auto k = read_kernels(data("ncu-raw.csv"));
   ASSERT_EQ(k.size(), 2u);
   EXPECT_DOUBLE_EQ(k[0].flops, 2 * 16777216.0);  // triad: one FFMA per element
   EXPECT_DOUBLE_EQ(k[0].bytes, 134217728.0 + 67108864.0);
@@ -63,16 +83,17 @@ TEST(PlaceCsv, NsightComputeRawPage) {
 
 TEST(PlaceCsv, RealRawPageWithTensorCounters) {
   // the H200 raw page (~1000 columns, units such as byte/cycle) was refused before: "unknown unit 'byte/cycle'"
-  const auto k = app::read_kernel_csv(data("h200-2026-12-03/ncu-roofline-sections-raw.csv"));
+  const auto k = read_kernels(data("h200-2026-12-03/ncu-roofline-sections-raw.csv"));
   ASSERT_EQ(k.size(), 9u);
-  EXPECT_EQ(k[1].name, "nvjet_sm90_hsh_256x128_64x4_1x2_h_bz_coopA_NNT (ID 1)");
+  EXPECT_EQ(k[1].name, "nvjet_sm90_hsh_256x128_64x4_1x2_h_bz_coopA_NNT");
+  EXPECT_EQ(k[1].id, "1");
   EXPECT_DOUBLE_EQ(k[1].flops, 137438953472.0);  // sm__ops_path_tensor_op_hgmma_src_fp16_sparsity_off.sum
   EXPECT_DOUBLE_EQ(k[1].bytes, 108360448.0);     // dram__bytes.sum.per_second × gpu__time_duration.sum
   EXPECT_DOUBLE_EQ(k[1].seconds, 217536e-9);
 }
 
 TEST(PlaceCsv, OwnFormat) {
-  const auto k = app::read_kernel_csv(data("kernels.csv"));
+  const auto k = read_kernels(data("kernels.csv"));
   ASSERT_EQ(k.size(), 2u);
   EXPECT_EQ(k[1].name, "my_norm, fused");
   EXPECT_DOUBLE_EQ(k[0].flops, 137438953472.0);
@@ -83,7 +104,7 @@ TEST(PlaceCsv, AMissingColumnNamesIt) {
   const fs::path f = fs::temp_directory_path() / ("roofline_bad_kernels_" + std::to_string(::getpid()) + ".csv");
   write_file_atomic(f.string(), "name,flops,time_s\na,1,2\n");
   try {
-    app::read_kernel_csv(f.string());
+    read_kernels(f.string());
     ADD_FAILURE() << "no throw";
   } catch (const input_error& e) {
     EXPECT_NE(std::string(e.what()).find("bytes"), std::string::npos) << e.what();
