@@ -37,7 +37,8 @@ for name, j in rows:
     for k in ks:
         by[k["class"]] = by.get(k["class"], 0.0) + k["seconds"]
     b = j.get("baseline")
-    vs = "—" if not b else f"{ms(b['old_total_s'])} → {ms(b['new_total_s'])} ({len(b['matched'])} matched, {len(b['only_new'])} new, {len(b['only_old'])} gone)"
+    vs = "—" if not b else (f"kernels {ms(b['old_run_s'])} → {ms(b['new_run_s'])}, span {ms(b.get('old_span_s'))} → {ms(b.get('new_span_s'))}; "
+                            f"{len(b['matched'])} matched by name ({ms(b['old_total_s'])} → {ms(b['new_total_s'])})")
     print(f"| {name} | {len(ks)} | {ms(total)} | {ms(t.get('span_s'))} | {pct(t.get('busy_fraction'))} | "
           + " | ".join(f"{ms(by[c])} ({pct(by[c] / total if total else None)})" for c in CLASSES)
           + f" | {pct(t.get('gemm_share'))} | {vs} |")

@@ -182,6 +182,11 @@ struct baseline_diff {
   std::vector<std::size_t> only_new, only_old;  ///< kernel numbers without a partner
   double old_total_s = 0, new_total_s = 0;      ///< of the matched kernels
   double saved_s = 0;                           ///< Σ saved over matched
+  /// The whole runs, matched or not: Σ kernel time and kernel count (a compiled run's Triton kernels
+  /// match none of the eager run's, so its gain shows here, not in `matched`).
+  double old_run_s = 0, new_run_s = 0;
+  std::size_t old_kernels = 0, new_kernels = 0;
+  std::optional<double> old_span_s, new_span_s;  ///< traces: first to last GPU activity (ingest_result::span_s)
 };
 /// Kernels matched by name (+ shapes when both know them) and occurrence index.
 baseline_diff diff_baseline(const std::vector<kernel_verdict>& old_run, const std::vector<kernel_verdict>& new_run);

@@ -238,6 +238,10 @@ baseline_diff diff_baseline(const std::vector<kernel_verdict>& old_run, const st
   }
   for (std::size_t i = 0; i < old_run.size(); ++i)
     if (!old_used[i]) d.only_old.push_back(old_run[i].number);
+  for (const auto& k : old_run) d.old_run_s += k.seconds;
+  for (const auto& k : new_run) d.new_run_s += k.seconds;
+  d.old_kernels = old_run.size();
+  d.new_kernels = new_run.size();
   return d;
 }
 

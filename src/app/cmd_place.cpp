@@ -71,6 +71,8 @@ void run_place_many(const place_options& o, const command_roofs& c, const std::s
     k.baseline_verdicts = judge_kernels(old.kernels, r, c.precision);
     k.baseline = diff_baseline(k.baseline_verdicts, k.verdicts);
     k.baseline->file = o.baseline;
+    k.baseline->old_span_s = old.span_s;
+    k.baseline->new_span_s = in.span_s;
   }
   const json j = kernel_report_json(k);
   if (o.json_out) std::printf("%s\n", j.dump(2).c_str());

@@ -169,9 +169,11 @@ std::string render_kernel_text(const kernel_report& k, std::size_t top_n) {
   }
   if (k.baseline) {
     const baseline_diff& d = *k.baseline;
-    out += fmt::format("against the baseline {}: {} kernel(s) matched, {} → {} ({} saved); {} only here, {} only in the baseline\n", d.file,
-                       d.matched.size(), units::seconds(d.old_total_s), units::seconds(d.new_total_s), units::seconds(d.saved_s), d.only_new.size(),
-                       d.only_old.size());
+    out += fmt::format("against the baseline {}: all kernels {} → {} ({} → {} kernels){}\n", d.file, units::seconds(d.old_run_s),
+                       units::seconds(d.new_run_s), d.old_kernels, d.new_kernels,
+                       d.old_span_s && d.new_span_s ? fmt::format("; span {} → {}", units::seconds(*d.old_span_s), units::seconds(*d.new_span_s)) : "");
+    out += fmt::format("  matched by name: {} kernel(s), {} → {} ({} saved); {} only here, {} only in the baseline\n", d.matched.size(),
+                       units::seconds(d.old_total_s), units::seconds(d.new_total_s), units::seconds(d.saved_s), d.only_new.size(), d.only_old.size());
     auto m = d.matched;
     std::stable_sort(m.begin(), m.end(), [](const auto& a, const auto& b) { return std::abs(a.saved_s) > std::abs(b.saved_s); });
     for (std::size_t i = 0; i < m.size() && i < top_n; ++i)
@@ -247,7 +249,8 @@ json kernel_report_json(const kernel_report& k) {
       m.push_back({{"name", x.name}, {"shapes", x.shapes}, {"occurrence", x.occurrence}, {"old_number", x.old_number}, {"new_number", x.new_number},
                    {"old_s", x.old_s}, {"new_s", x.new_s}, {"old_intensity", num_or_null(x.old_intensity)}, {"new_intensity", num_or_null(x.new_intensity)},
                    {"old_flops_per_s", x.old_flops_per_s}, {"new_flops_per_s", x.new_flops_per_s}, {"saved_s", x.saved_s}});
-    j["baseline"] = {{"file", d.file}, {"matched", m}, {"only_new", d.only_new}, {"only_old", d.only_old}, {"old_total_s", d.old_total_s},
+    j["baseline"] = {{"file", d.file}, {"matched", m}, {"only_new", d.only_new}, {"only_old", d.only_old}, {"old_total_s", d.old_total_s}, {"old_run_s", d.old_run_s}, {"new_run_s", d.new_run_s}, {"old_kernels", d.old_kernels},
+                     {"new_kernels", d.new_kernels}, {"old_span_s", num_or_null(d.old_span_s)}, {"new_span_s", num_or_null(d.new_span_s)},
                      {"new_total_s", d.new_total_s}, {"saved_s", d.saved_s}};
   } else {
     j["baseline"] = nullptr;
