@@ -27,6 +27,8 @@ struct mfu_scenario {
   std::optional<double> mfu, hfu;                   ///< achieved ÷ nominal peak, 0–1 (HFU = MFU: no recompute)
   std::optional<double> fraction_of_measured_roof;  ///< achieved ÷ measured peak, 0–1
   std::optional<double> mfu_over_ceiling;           ///< mfu ÷ mfu_ceiling_nominal
+  std::optional<double> mbu;                        ///< step_bytes ÷ tpot_s ÷ nominal bandwidth, 0–1 (§4.5)
+  std::optional<double> mbu_measured;               ///< ÷ measured bandwidth
   std::string note;
 };
 

@@ -246,6 +246,22 @@ std::int64_t matmul_parameters(const model_config& cfg);
 /// window. Mistral-7B, t = 32768, W = 4096, halved: (4096·4097/2 + 28672·4096) ÷ 32768 = 3840.06.
 double attended_keys_per_query(std::int64_t t, std::int64_t window, bool causal_halved);
 
+/// One kind of attention layer of a model: how many layers attend with which window. The one place
+/// the per-layer windows (mistral/phi3 sliding_window on every layer, gemma2 every other layer,
+/// qwen2/qwen3 use_sliding_window above max_window_layers, `layer_types`) become arithmetic: the
+/// catalogue's attention ops (every phase), attention_flops_per_token and kv_cache_bytes all read it.
+struct attention_layer_group {
+  std::string name;         ///< catalogue op name: "attention", or "attention_sliding" beside full layers
+  std::int64_t window = 0;  ///< keys per query at most (sliding); 0 = the whole context (global)
+  std::int64_t layers = 0;  ///< layers of this kind
+};
+/// Full-context layers first, then sliding-window layers; groups with no layers are left out.
+/// Gemma-2-9B: {attention, 0, 21}, {attention_sliding, 4096, 21}.
+std::vector<attention_layer_group> attention_layer_groups(const model_config& cfg);
+/// Cached tokens a decode query reads (and the cache keeps) in a layer of `window` (0 = all) at a
+/// KV context of `context` tokens: min(context, window). Gemma-2 at 8192: global 8192, local 4096.
+std::int64_t decode_keys(std::int64_t context, std::int64_t window);
+
 /// Attention FLOPs per token: 4·H·Q·Σ_layers T_eff (QKᵀ and A·V), ×3 in training. T_eff: decode
 /// the context (capped at the window on sliding layers); prefill/train T (full convention) or T/2
 /// (causal-halved), and on sliding layers min(T, W) (full) or attended_keys_per_query (halved).

@@ -49,6 +49,8 @@ decode_mfu analyse_mfu(const results& r) {
     if (s.peak_nominal > 0) e.mfu = e.hfu = achieved / s.peak_nominal;
     if (s.peak_measured > 0) e.fraction_of_measured_roof = achieved / s.peak_measured;
     if (e.mfu_ceiling_nominal && e.mfu) e.mfu_over_ceiling = *e.mfu / *e.mfu_ceiling_nominal;
+    if (d.bytes > 0 && s.bandwidth_nominal && *s.bandwidth_nominal > 0) e.mbu = d.bytes / *d.tpot_s / *s.bandwidth_nominal;
+    if (d.bytes > 0 && s.bandwidth_measured > 0) e.mbu_measured = d.bytes / *d.tpot_s / s.bandwidth_measured;
   }
   // The 2N rule of thumb from the one FLOPs-per-token model: its weights term, default convention.
   if (r.model) {
@@ -85,6 +87,8 @@ void to_json(json& j, const mfu_scenario& v) {
     j["hfu"] = v.hfu;
     j["fraction_of_measured_roof"] = v.fraction_of_measured_roof;
     detail::write_if(j, "mfu_over_ceiling", v.mfu_over_ceiling);
+    detail::write_if(j, "mbu", v.mbu);
+    detail::write_if(j, "mbu_measured", v.mbu_measured);
   }
   detail::write_if(j, "note", v.note);
 }
@@ -93,7 +97,7 @@ void from_json(const json& j, mfu_scenario& v) {
   ROOFLINE_READ_FIELDS(batch, context, step_flops, step_bytes, flops_per_token, intensity, predicted_tpot_s,
                        mfu_ceiling_nominal, mfu_ceiling_measured_roofs, sum_of_ops_tpot_s, whole_step_predicted_s,
                        tpot_source, tpot_s, tokens_per_s, achieved_flops_per_s, mfu, hfu, fraction_of_measured_roof,
-                       mfu_over_ceiling, note)
+                       mfu_over_ceiling, mbu, mbu_measured, note)
 }
 
 void to_json(json& j, const decode_mfu& v) {

@@ -192,6 +192,14 @@ void mfu_row(const results& r, std::vector<record_row>& rows, const std::string&
     row.measured = d.flops / *d.tpot_s;
     row.seconds = d.tpot_s;
     row.measured_note = fmt::format("TPOT from {}; {} per token", d.tpot_source == "--tpot" ? "--tpot" : "the " + d.tpot_source, units::flop_count(d.flops));
+    // decode is bandwidth-bound: MBU = the step's bytes ÷ TPOT ÷ nominal bandwidth (§4.5), and the
+    // attainable TPOT (the step's ops predicted at the roofs) it is a multiple of
+    if (d.bytes > 0 && r.roofline.bandwidth_nominal && *r.roofline.bandwidth_nominal > 0)
+      row.measured_note += fmt::format("; MBU {} ({} ÷ TPOT = {} of {})", units::percent(d.bytes / *d.tpot_s / *r.roofline.bandwidth_nominal),
+                                       units::si(d.bytes, "B"), units::rate_bytes(d.bytes / *d.tpot_s),
+                                       units::rate_bytes(*r.roofline.bandwidth_nominal));
+    if (d.predicted_s > 0)
+      row.measured_note += fmt::format("; {} the attainable {}", units::ratio(*d.tpot_s / d.predicted_s), units::seconds(d.predicted_s));
     if (d.tpot_source == "whole step") {
       row.measured_note += d.sum_of_ops_s ? "; sum of isolated ops " + units::seconds(*d.sum_of_ops_s) : "; sum of isolated ops not measured";
       if (d.whole_step_predicted_s) row.measured_note += "; predicted " + units::seconds(*d.whole_step_predicted_s);

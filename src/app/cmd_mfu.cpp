@@ -11,6 +11,7 @@
 #include "app/options.hpp"
 #include "roofline/units.hpp"
 #include "roofline/analysis.hpp"
+#include "roofline/decode_utilization.hpp"
 #include "roofline/error.hpp"
 #include "roofline/model.hpp"
 #include "roofline/report.hpp"
@@ -22,6 +23,7 @@ namespace {
 
 struct mfu_options {
   std::string model, phase_name, device, results_file, precision, causal = "halved";
+  std::string tpot_text, step_time_text;  ///< with units: "25ms", "0.025", "25000us"
   std::optional<double> tpot, tokens_per_s, step_time, peak;
   std::int64_t batch = 1;
   std::optional<std::int64_t> seq;
@@ -43,6 +45,7 @@ struct mfu_result {
   bool plausible = true;
   std::vector<std::string> causes;
   std::optional<double> frac_measured, intensity, ceiling, ridge_nominal;
+  std::optional<decode_utilization> decode;  ///< decode: MBU, attainable TPOT (the catalogue's step)
 };
 
 mfu_result compute_mfu(const mfu_options& o) {
@@ -104,27 +107,38 @@ mfu_result compute_mfu(const mfu_options& o) {
   r.mfu_all = model_flops_utilization(r.all_params.total, r.tps, r.peak_flops, o.gpus);
   r.mfu_full = model_flops_utilization(r.full_attention.total, r.tps, r.peak_flops, o.gpus);
   r.hfu = model_flops_utilization(r.fpt.total + r.recompute, r.tps, r.peak_flops, o.gpus);
-  // Above 100% is impossible: the model FLOP/s cannot exceed the dense peak.
-  r.plausible = !(r.mfu > 1.0) && !(r.hfu > 1.0);
+  if (r.peak_measured > 0) r.frac_measured = r.fpt.total * r.tps / (r.peak_measured * o.gpus);
+  // Above the roof beyond the noise is impossible: the model FLOP/s cannot exceed the dense peak.
+  const double limit = 1 + roof_noise;
+  r.plausible = !(r.mfu > limit) && !(r.hfu > limit) && !(r.frac_measured && *r.frac_measured > limit);
   if (!r.plausible)
     r.causes = {"timing without device synchronisation: the time (TPOT, step) stopped before the GPU finished",
                 "tokens/s measured over more GPUs than --gpus, or counted per sequence twice",
                 "wrong sequence length or batch: --seq / --batch larger than what ran over-counts FLOPs per token",
                 "a sparse peak or a lower precision than the one run (e.g. an fp8 run against a bf16 peak)"};
-  if (r.peak_measured > 0) r.frac_measured = r.fpt.total * r.tps / (r.peak_measured * o.gpus);
 
-  // ---- decode: MFU ≈ intensity ÷ ridge ----
+  // ---- decode: the catalogue's step (the bytes and FLOPs `ops` prints), MBU and the attainable TPOT ----
   if (ph == phase::decode) {
-    const int wb = dtype_bytes(r.precision == "tf32" ? "fp32" : r.precision);
-    // the matmul weights read once per step (the embedding gather reads B rows, not the table; MoE:
-    // the experts a batch of B is expected to route to) + the KV cache
-    double weight_params = r.fpt.n;
-    if (cfg.experts > 0)
-      weight_params += (expected_distinct_experts(cfg.experts, cfg.experts_per_token, o.batch) - cfg.experts_per_token) * 3.0 *
-                       double(cfg.hidden * cfg.expert_intermediate * cfg.moe_layers);
-    const double step_bytes = weight_params * wb + double(o.batch) * kv_cache_bytes(cfg, wb, T);
-    r.intensity = r.fpt.total * double(o.batch) / step_bytes;
-    if (r.ridge_nominal && !o.peak) r.ceiling = std::min(1.0, *r.intensity / *r.ridge_nominal);
+    catalogue_options co;
+    co.ph = phase::decode, co.batch = o.batch, co.context = T;
+    co.dtype = r.precision == "tf32" ? "fp32" : r.precision;
+    const auto ops = build_catalogue(cfg, co);
+    const auto pr = roofs ? resolve_placement_roofs({o.device, o.results_file, r.precision, "--precision", true}) : std::nullopt;
+    const decode_step_cost cost = pr ? decode_cost(ops, &pr->lat, pr->peak, pr->bandwidth, pr->source) : decode_cost(ops);
+    if (cost.bytes > 0) r.intensity = cost.flops / cost.bytes;
+    if (r.intensity && r.ridge_nominal && !o.peak) r.ceiling = std::min(1.0, *r.intensity / *r.ridge_nominal);
+    decode_roofs dr;
+    dr.peak_nominal = r.peak_flops;
+    if (roofs) {
+      dr.bandwidth_nominal = roofs->summary.bandwidth_nominal.value_or(0);
+      dr.peak_measured = roofs->summary.peak_measured, dr.bandwidth_measured = roofs->summary.bandwidth_measured;
+    }
+    // the step time: --tpot, else batch ÷ tokens/s (of all --gpus together, as MFU counts it)
+    r.decode = judge_decode(cost, o.tpot ? *o.tpot : double(o.batch) / r.tps, dr, o.gpus);
+    if (!r.decode->plausible) {
+      r.plausible = false;
+      for (const auto& c : r.decode->causes) r.causes.push_back(c);
+    }
   }
   r.convention = fmt::format("MFU = model FLOPs per token × tokens/s ÷ (dense peak × GPUs) (PaLM app. B); HFU adds {}",
                              o.recompute ? "each layer's recomputed forward (not the embedding or logits: Megatron)"
@@ -133,7 +147,7 @@ mfu_result compute_mfu(const mfu_options& o) {
 }
 
 json mfu_json(const mfu_result& r) {
-  return {{"model", r.model}, {"phase", to_string(r.ph)}, {"batch", r.batch}, {"seq", r.fpt.tokens}, {"gpus", r.gpus},
+  json j = {{"model", r.model}, {"phase", to_string(r.ph)}, {"batch", r.batch}, {"seq", r.fpt.tokens}, {"gpus", r.gpus},
           {"precision", r.precision}, {"peak_flops_per_s", r.peak_flops}, {"peak_source", r.peak_label},
           {"flops_per_token", r.fpt.total}, {"model_flops_per_token", r.fpt}, {"formula", r.fpt.formula},
           {"recompute_flops_per_token", r.recompute}, {"tokens_per_s", r.tps}, {"tokens_per_s_formula", r.tps_formula},
@@ -145,6 +159,17 @@ json mfu_json(const mfu_result& r) {
           {"all_parameters_flops_per_token", r.all_params.total}, {"all_parameters_mfu", r.mfu_all},
           {"full_attention_flops_per_token", r.full_attention.total}, {"full_attention_mfu", r.mfu_full},
           {"active_parameters", std::int64_t(r.all_params.n)}, {"plausible", r.plausible}, {"causes", r.causes}};
+  if (r.decode) {
+    const decode_utilization& d = *r.decode;
+    j["decode"] = {{"tpot_s", d.tpot_s}, {"step_bytes", d.step.bytes}, {"step_flops", d.step.flops},
+                   {"achieved_bytes_per_s", d.achieved_bytes_per_s}, {"mbu", num_or_null(d.mbu)},
+                   {"mbu_measured", num_or_null(d.mbu_measured)}, {"attainable_tpot_s", num_or_null(d.step.attainable_tpot_s)},
+                   {"attainable_source", d.step.roofs_source}, {"times_attainable", num_or_null(d.times_attainable)},
+                   {"share_of_attainable", num_or_null(d.share_of_attainable)}, {"plausible", d.plausible},
+                   {"verdict", d.verdict}};
+    j["mbu"] = num_or_null(d.mbu);
+  }
+  return j;
 }
 
 std::string mfu_text(const mfu_result& r) {
@@ -161,13 +186,27 @@ std::string mfu_text(const mfu_result& r) {
                                      : std::string("unknown (no measured roof: give --results FILE)"));
   out += fmt::format("  HFU                 {:.3g}%{}\n", 100 * r.hfu, r.recompute > 0 ? " (with recomputed FLOPs)" : " (= MFU: nothing recomputed)");
   if (!r.plausible) {
-    out += "  IMPOSSIBLE          MFU/HFU above 100%: the model FLOP/s exceed the dense peak; likely causes:\n";
+    out += "  IMPOSSIBLE          above what this machine can do (MFU or MBU over the roof beyond 5% noise); likely causes:\n";
     for (const auto& c : r.causes) out += "                        - " + c + "\n";
   }
+  if (r.decode) {
+    const decode_utilization& d = *r.decode;
+    out += fmt::format("  MBU (vs nominal)    {}      = {} per step ÷ {} = {} of {} (the step's bytes as `ops` counts them: "
+                       "weights once, each layer's KV reads, activations){}\n",
+                       d.mbu ? units::percent(*d.mbu) : std::string("unknown (no nominal bandwidth)"), units::si(d.step.bytes, "B"),
+                       units::seconds(d.tpot_s), units::rate_bytes(d.achieved_bytes_per_s),
+                       d.mbu ? units::rate_bytes(d.achieved_bytes_per_s / *d.mbu) : std::string("?"),
+                       d.mbu_measured ? fmt::format("; {} of the measured bandwidth", units::percent(*d.mbu_measured)) : "");
+    out += fmt::format("  attainable TPOT     {}\n", d.step.attainable_tpot_s
+                                                       ? fmt::format("{} (every op of the step at the roofs, as `roofline ops`: {})",
+                                                                     units::seconds(*d.step.attainable_tpot_s), d.step.roofs_source)
+                                                       : std::string("unknown (give --device or --results)"));
+    out += fmt::format("  verdict             {}\n", d.verdict);
+  }
   if (r.intensity)
-    out += fmt::format("  decode ceiling      intensity {:.3g} FLOP/B ÷ ridge {} = {}: decode is bandwidth-bound, MFU ≈ intensity ÷ ridge\n",
-                       *r.intensity, r.ridge_nominal ? fmt::format("{:.3g} FLOP/B", *r.ridge_nominal) : "unknown",
-                       r.ceiling ? fmt::format("{:.3g}%", 100 * *r.ceiling) : "unknown");
+    out += fmt::format("  decode ceiling      intensity {} ÷ ridge {} = {}: decode is bandwidth-bound, MFU ≈ intensity ÷ ridge\n",
+                       units::intensity(*r.intensity), r.ridge_nominal ? units::intensity(*r.ridge_nominal) : "unknown",
+                       r.ceiling ? units::percent(*r.ceiling) : "unknown");
   out += fmt::format("  MFU, HFU            {}\n", r.convention);
   out += fmt::format("  alternative         N = every parameter a token uses ({}, embedding table included): {:.4g} FLOP/token → MFU {:.3g}%\n",
                      std::int64_t(r.all_params.n), r.all_params.total, 100 * r.mfu_all);
@@ -184,9 +223,9 @@ void add_mfu(CLI::App& app, context& ctx) {
   auto* sub = app.add_subcommand("mfu", "model FLOPs utilization (and HFU) from TPOT, tokens/s or step time");
   sub->add_option("--model", o->model, "shipped model name or path to a HuggingFace config.json")->required();
   sub->add_option("--phase", o->phase_name, "decode | prefill | train")->required()->check(phase_value());
-  auto* tpot = sub->add_option("--tpot", o->tpot, "decode: time per output token, seconds")->check(finite_positive());
+  auto* tpot = sub->add_option("--tpot", o->tpot_text, "decode: time per output token with units (25ms, 0.025, 25000us; a bare number is seconds)");
   auto* tps = sub->add_option("--tokens-per-s", o->tokens_per_s, "throughput of all --gpus together, tokens/s")->check(finite_positive());
-  sub->add_option("--step-time", o->step_time, "seconds per step of --batch sequences of --seq tokens")->check(finite_positive())->excludes(tpot, tps);
+  sub->add_option("--step-time", o->step_time_text, "time per step of --batch sequences of --seq tokens, with units (1.2s, 850ms; bare: seconds)")->excludes(tpot, tps);
   tps->excludes(tpot);
   sub->add_option("--batch", o->batch, "sequences per step")->capture_default_str()->check(finite_positive());
   auto* seq = sub->add_option("--seq", o->seq, "prefill/train: tokens per sequence (required); decode: KV context")->check(finite_positive());
@@ -203,11 +242,18 @@ void add_mfu(CLI::App& app, context& ctx) {
   sub->add_flag("--json", o->json_out, "print JSON");
   sub->add_flag("--csv", o->csv_out, "print CSV: a header line and one value line")->excludes("--json");
   sub->callback([o, &ctx] {
+    if (!o->tpot_text.empty()) {
+      o->tpot = parse_duration(o->tpot_text, "--tpot");
+      if (duration_is_bare(o->tpot_text) && *o->tpot >= 1)
+        std::fprintf(stderr, "warning: --tpot %s is read as %s per token; did you mean ms? write units (%sms)\n",
+                     o->tpot_text.c_str(), units::seconds(*o->tpot).c_str(), o->tpot_text.c_str());
+    }
+    if (!o->step_time_text.empty()) o->step_time = parse_duration(o->step_time_text, "--step-time");
     const mfu_result r = compute_mfu(*o);
     if (o->csv_out) std::fputs(render_csv(mfu_json(r), {"model", "phase", "batch", "seq", "gpus", "mfu", "hfu"}).c_str(), stdout);
     else if (o->json_out) std::printf("%s\n", mfu_json(r).dump(2).c_str());
     else std::fputs(mfu_text(r).c_str(), stdout);
-    ctx.exit_code = 0;
+    ctx.exit_code = r.plausible ? 0 : 1;  // impossible: the full answer printed, with its causes, exit 1
   });
 }
 

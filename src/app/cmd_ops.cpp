@@ -100,16 +100,7 @@ std::optional<tp_allreduce_plan> tp_plan(const ops_options& o, const model_confi
   return tp_allreduce_ops(cfg, ph, batch, ph == phase::decode ? 1 : seq, o.tp, busbw, o.dtype, latency);
 }
 
-/// The roofs ops are placed against (one precision), with the small-work model (per-kernel floor,
-/// memory latency or measured ramp: docs/formulas-analysis.md §7).
-struct roofs {
-  double peak = 0, bandwidth = 0;  ///< FLOP/s, B/s
-  double memory_bytes = 0;         ///< device memory (table "memory size" GB × 1e9), 0 = unknown
-  std::string source;              ///< "nominal: NVIDIA H200 fp16 tensor", "measured: results.json ..."
-  std::string precision;
-  latency_model lat;
-  double ridge() const { return peak / bandwidth; }
-};
+using roofs = placement_roofs;
 
 std::int64_t parse_count(const std::string& s, const char* flag) {
   std::int64_t v = 0;
@@ -118,21 +109,8 @@ std::int64_t parse_count(const std::string& s, const char* flag) {
   return v;
 }
 
-/// The roofs of --device / --results at the ops' precision: measured when the file has both a
-/// measured peak and bandwidth, else nominal.
 std::optional<roofs> ops_roofs(const ops_options& o, const std::string& precision) {
-  const auto c = resolve_roofs({o.device, o.results, precision, "--dtype", true});
-  if (!c) return std::nullopt;
-  const roofline_summary& s = c->summary;
-  const bool measured = s.peak_measured > 0 && s.bandwidth_measured > 0;
-  roofs r{measured ? s.peak_measured : s.peak_nominal, measured ? s.bandwidth_measured : s.bandwidth_nominal.value_or(0), 0,
-          fmt::format("{}: {} {}", measured ? "measured" : "nominal", c->source, c->precision), c->precision,
-          c->file ? latency_model_from(c->file->measured, c->device_kind, c->precision) : default_latency_model("gpu")};
-  if (!(r.peak > 0) || !(r.bandwidth > 0))
-    throw input_error(o.results, o.results.empty() ? "--device" : "roofline", c->source + ": no peak FLOP/s and memory bandwidth to place ops against");
-  for (const auto& f : c->nominal.factors)
-    if (f.name == "memory size" && f.unit == "GB") r.memory_bytes = f.value * 1e9;
-  return r;
+  return resolve_placement_roofs({o.device, o.results, precision, "--dtype", true});
 }
 
 /// t = max(FLOPs ÷ P(shape), bytes ÷ BW(bytes)) + floor and the op's class (compute / bandwidth / latency).

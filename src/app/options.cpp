@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <fmt/format.h>
 
 #include "roofline/analysis.hpp"
 #include "roofline/error.hpp"
@@ -82,6 +83,60 @@ std::optional<command_roofs> resolve_roofs(const roofs_request& q) {
   }
   if (!has_peak(r.summary)) throw input_error(q.results_file, q.precision_flag, "no " + r.precision + " peak known for " + r.source);
   return r;
+}
+
+std::optional<placement_roofs> resolve_placement_roofs(const roofs_request& q) {
+  const auto c = resolve_roofs(q);
+  if (!c) return std::nullopt;
+  const roofline_summary& s = c->summary;
+  const bool measured = s.peak_measured > 0 && s.bandwidth_measured > 0;
+  placement_roofs r{measured ? s.peak_measured : s.peak_nominal, measured ? s.bandwidth_measured : s.bandwidth_nominal.value_or(0), 0,
+                    fmt::format("{}: {} {}", measured ? "measured" : "nominal", c->source, c->precision), c->precision,
+                    c->file ? latency_model_from(c->file->measured, c->device_kind, c->precision) : default_latency_model("gpu")};
+  if (!(r.peak > 0) || !(r.bandwidth > 0))
+    throw input_error(q.results_file, q.results_file.empty() ? "--device" : "roofline",
+                      c->source + ": no peak FLOP/s and memory bandwidth to place ops against");
+  for (const auto& f : c->nominal.factors)
+    if (f.name == "memory size" && f.unit == "GB") r.memory_bytes = f.value * 1e9;
+  return r;
+}
+
+namespace {
+/// Splits "25ms" into the number and the unit ("" when none); false when no number leads.
+bool split_duration(const std::string& text, double& value, std::string& unit) {
+  std::size_t used = 0;
+  try {
+    value = std::stod(text, &used);
+  } catch (const std::exception&) {
+    return false;
+  }
+  unit = text.substr(used);
+  unit.erase(0, unit.find_first_not_of(' '));
+  unit.erase(unit.find_last_not_of(' ') + 1);
+  return true;
+}
+}  // namespace
+
+double parse_duration(const std::string& text, const std::string& flag) {
+  double v = 0;
+  std::string unit;
+  if (!split_duration(text, v, unit))
+    throw input_error("", flag, "'" + text + "' is not a duration (write units: 25ms, 0.025s, 25000us)");
+  double scale = 0;
+  if (unit.empty() || unit == "s") scale = 1;
+  else if (unit == "ms") scale = 1e-3;
+  else if (unit == "us" || unit == "µs" || unit == "μs") scale = 1e-6;
+  else if (unit == "ns") scale = 1e-9;
+  else throw input_error("", flag, "'" + text + "': unit '" + unit + "' is not one of s, ms, us (µs), ns");
+  const double s = v * scale;
+  if (!std::isfinite(s) || !(s > 0)) throw input_error("", flag, "'" + text + "' must be a finite time > 0");
+  return s;
+}
+
+bool duration_is_bare(const std::string& text) {
+  double v = 0;
+  std::string unit;
+  return split_duration(text, v, unit) && unit.empty();
 }
 
 }  // namespace roofline::app

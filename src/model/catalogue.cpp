@@ -73,20 +73,18 @@ struct builder {
     return a;
   }
 
+  /// One attention op per kind of layer (attention_layer_groups): each reads its own keys in every
+  /// phase. Decode: a global layer reads the whole cache, a sliding layer its last `window` tokens;
+  /// prefill/train: a sliding layer scores at most `window` keys per query.
   void attention() {
-    const std::int64_t full = cfg.full_attention_layers(), sliding = cfg.sliding_layers;
-    if (full > 0)
-      push(softcapped(attention_op(s.attention, opt.batch, cfg.heads, cfg.kv_heads, cfg.head_dim, s.q_len, s.kv_len, b,
-                                   kvb, opt.causal_halved)),
-           full, true);
-    if (sliding > 0) {
-      const bool decode = opt.ph == phase::decode;
-      op_desc a = attention_op(s.attention, opt.batch, cfg.heads, cfg.kv_heads, cfg.head_dim, s.q_len,
-                               decode ? std::min(s.kv_len, cfg.sliding_window) : s.kv_len, b, kvb, opt.causal_halved,
-                               decode ? 0 : cfg.sliding_window);
-      if (decode) a.note += fmt::format("; sliding window: the last {} cached tokens", cfg.sliding_window);
-      if (full > 0) a.name = "attention_sliding";
-      push(softcapped(std::move(a)), sliding, true);
+    const bool decode = opt.ph == phase::decode;
+    for (const attention_layer_group& g : attention_layer_groups(cfg)) {
+      const std::int64_t kv = decode ? decode_keys(s.kv_len, g.window) : s.kv_len;
+      op_desc a = attention_op(s.attention, opt.batch, cfg.heads, cfg.kv_heads, cfg.head_dim, s.q_len, kv, b, kvb,
+                               opt.causal_halved, decode ? 0 : g.window);
+      if (decode && g.window > 0) a.note += fmt::format("; sliding window: the last {} cached tokens", g.window);
+      a.name = g.name;
+      push(softcapped(std::move(a)), g.layers, true);
     }
   }
 
@@ -277,8 +275,6 @@ std::vector<op_desc> build_catalogue(const model_config& cfg, const catalogue_op
   }
   step_shape shape = shape_of(opt);
   check_positions(cfg, opt.ph, opt.ph == phase::decode ? opt.context : opt.seq);
-  // sliding-window attention (Mistral): a decode query reads only the last `window` cached tokens
-  if (opt.ph == phase::decode && cfg.sliding_window > 0) shape.kv_len = std::min(shape.kv_len, cfg.sliding_window);
   const model_config shard = tp_shard(cfg, opt.tp);
   builder bld{shard, opt, shape, b, kvb, (cfg.vocab + opt.tp - 1) / opt.tp, {}, {}};
   if (cfg.family == "gpt2")

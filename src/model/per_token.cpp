@@ -29,18 +29,31 @@ double attended_keys_per_query(std::int64_t t, std::int64_t window, bool causal_
   return (W * (W + 1) / 2 + (T - W) * W) / T;  // Σ_i min(i, W) ÷ T
 }
 
+std::vector<attention_layer_group> attention_layer_groups(const model_config& c) {
+  std::vector<attention_layer_group> g;
+  const std::int64_t sliding = c.sliding_window > 0 ? c.sliding_layers : 0, full = c.layers - sliding;
+  if (full > 0) g.push_back({"attention", 0, full});
+  if (sliding > 0) g.push_back({full > 0 ? "attention_sliding" : "attention", c.sliding_window, sliding});
+  return g;
+}
+
+std::int64_t decode_keys(std::int64_t context, std::int64_t window) {
+  return window > 0 ? std::min(context, window) : context;
+}
+
 double attention_flops_per_token(const model_config& c, phase ph, std::int64_t t, bool causal_halved) {
   if (t <= 0) throw input_error("", ph == phase::decode ? "--context" : "--seq", "must be positive");
   const double hq = double(c.heads) * double(c.head_dim);
   const bool halved = ph != phase::decode && causal_halved;
-  // decode: one query against the cache (the last `sliding_window` of it): no mask
-  const double full = ph == phase::decode ? double(t) : (halved ? double(t) / 2 : double(t));
-  const double sw = c.sliding_window > 0
-                        ? (ph == phase::decode ? double(std::min(t, c.sliding_window))
-                                               : (halved && c.sliding_window >= t ? double(t) / 2
-                                                                                  : attended_keys_per_query(t, c.sliding_window, halved)))
-                        : 0;
-  const double fwd = 4 * hq * (double(c.full_attention_layers()) * full + double(c.sliding_layers) * sw);
+  double keys = 0;  // Σ over layers of the keys one query attends to
+  for (const attention_layer_group& g : attention_layer_groups(c)) {
+    double per_query = 0;
+    if (ph == phase::decode) per_query = double(decode_keys(t, g.window));  // one query, no mask
+    else if (g.window <= 0 || g.window >= t) per_query = halved ? double(t) / 2 : double(t);
+    else per_query = attended_keys_per_query(t, g.window, halved);
+    keys += double(g.layers) * per_query;
+  }
+  const double fwd = 4 * hq * keys;
   return ph == phase::train ? 3 * fwd : fwd;
 }
 
@@ -82,8 +95,9 @@ double kv_cache_bytes_per_token(const model_config& c, int kv_dtype_bytes) {
 
 double kv_cache_bytes(const model_config& c, int kv_dtype_bytes, std::int64_t context) {
   const double per_layer_token = 2.0 * double(c.kv_heads) * double(c.head_dim) * kv_dtype_bytes;
-  const double sw = c.sliding_window > 0 ? double(std::min(context, c.sliding_window)) : 0;
-  return per_layer_token * (double(c.full_attention_layers()) * double(context) + double(c.sliding_layers) * sw);
+  double tokens = 0;  // Σ over layers of the tokens each keeps
+  for (const attention_layer_group& g : attention_layer_groups(c)) tokens += double(g.layers) * double(decode_keys(context, g.window));
+  return per_layer_token * tokens;
 }
 
 double expected_distinct_experts(std::int64_t experts, std::int64_t per_token, std::int64_t tokens) {

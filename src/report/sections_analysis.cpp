@@ -173,6 +173,8 @@ void render(section& s, const decode_mfu& m) {
                                      {"hfu", [](const M& x) { return num(x.hfu, percent); }},
                                      {"intensity", [](const M& x) { return num(x.intensity, intensity); }},
                                      {"mfu", [](const M& x) { return num(x.mfu, percent); }},
+                                     {"mbu", [](const M& x) { return num(x.mbu, percent); }},
+                                     {"mbu measured", [](const M& x) { return num(x.mbu_measured, percent); }},
                                      {"mfu ceiling measured roofs", [](const M& x) { return num(x.mfu_ceiling_measured_roofs, percent); }},
                                      {"mfu ceiling nominal", [](const M& x) { return num(x.mfu_ceiling_nominal, percent); }},
                                      {"mfu over ceiling", [](const M& x) { return num(x.mfu_over_ceiling, units::ratio); }},

@@ -186,6 +186,18 @@ sku_row parse_sku(const reader& r, const json& j, const std::string& p) {
     }
   }
   s.datasheet = parse_datasheet(r, r.object(j, "datasheet", p), p + "datasheet.");
+  if (j.contains("mig_profiles")) {
+    const json& m = r.array(j, "mig_profiles", p);
+    for (std::size_t i = 0; i < m.size(); ++i) {
+      const std::string q = p + "mig_profiles[" + std::to_string(i) + "].";
+      mig_profile g{r.str(m[i], "name", q), r.integer(m[i], "sms", q), r.integer(m[i], "memory_slices", q),
+                    r.integer(m[i], "memory_slices_total", q), r.str(m[i], "source", q)};
+      if (g.sms < 1 || g.sms > s.sms.value) throw input_error(r.file, q + "sms", "must be 1..the SKU's SMs");
+      if (g.memory_slices < 1 || g.memory_slices > g.memory_slices_total)
+        throw input_error(r.file, q + "memory_slices", "must be 1..memory_slices_total");
+      s.mig_profiles.push_back(std::move(g));
+    }
+  }
   return s;
 }
 

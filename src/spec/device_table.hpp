@@ -65,6 +65,14 @@ struct peak_cap {
   std::string source;
 };
 
+/// A MIG GPU-instance profile (NVIDIA Multi-Instance GPU User Guide, 'Supported MIG Profiles'): its
+/// SMs and its share of the memory slices, each with memory controllers, L2 and DRAM of their own.
+struct mig_profile {
+  std::string name;  ///< "1g.5gb"
+  int sms = 0, memory_slices = 0, memory_slices_total = 0;
+  std::string source;
+};
+
 struct sku_row {
   /// product_class: "datacenter" | "workstation" (full-rate fp32 accumulate) | "geforce" (the
   /// chip's geforce_fp32_accumulate_factor applies)
@@ -84,6 +92,7 @@ struct sku_row {
   std::optional<nvlink_link> nvlink;
   std::vector<std::pair<std::string, std::string>> notes;  ///< (field, text)
   printed_values datasheet;
+  std::vector<mig_profile> mig_profiles;  ///< empty: no MIG on this product (or not in the table)
 };
 
 struct device_table {

@@ -2,7 +2,9 @@
 // Sources of every factor are in data/devices/*.json; the formulas are in docs/formulas-spec.md.
 #include "spec/gpu_derivation.hpp"
 
+#include <cctype>
 #include <fmt/format.h>
+#include <optional>
 
 #include "roofline/error.hpp"
 #include "roofline/spec.hpp"
@@ -165,8 +167,57 @@ nominal_roofs derive_table_row(const device_table& t, const sku_row& s) {
 
 namespace roofline {
 
+namespace {
+
+/// "NVIDIA A100-SXM4-40GB MIG 1g.5gb" (as cudaDeviceProp::name and nvidia-smi print a MIG device):
+/// the base name and the profile, or nullopt without a " MIG " suffix.
+std::optional<std::pair<std::string, std::string>> split_mig(const std::string& name) {
+  std::string lower = name;
+  for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  const auto at = lower.rfind(" mig ");
+  if (at == std::string::npos) return std::nullopt;
+  std::string profile = lower.substr(at + 5);
+  profile.erase(0, profile.find_first_not_of(' '));
+  profile.erase(profile.find_last_not_of(' ') + 1);
+  return std::make_pair(name.substr(0, at), profile);
+}
+
+/// A MIG instance of a table SKU: its profile's SMs, and its memory slices' share of the bus (each
+/// slice has its own memory controllers and DRAM: the bandwidth and capacity scale with the slices),
+/// of the memory size and of the L2 (NVIDIA Multi-Instance GPU User Guide, 'Supported MIG Profiles').
+spec_detail::sku_row mig_instance(const spec_detail::sku_row& s, const std::string& profile, const std::string& field) {
+  for (const auto& m : s.mig_profiles) {
+    if (m.name != profile) continue;
+    spec_detail::sku_row r = s;
+    const double f = double(m.memory_slices) / double(m.memory_slices_total);
+    const std::string slices = fmt::format("{}/{} memory slices", m.memory_slices, m.memory_slices_total);
+    r.name = s.name + " MIG " + m.name;
+    r.sms = {double(m.sms), fmt::format("MIG {}: {}", m.name, m.source)};
+    r.bus_width_bits = {s.bus_width_bits.value * f, fmt::format("MIG {}: {} of {} bit ({}); {}", m.name, slices,
+                                                                s.bus_width_bits.value, s.bus_width_bits.source, m.source)};
+    r.memory_size_gb = {s.memory_size_gb.value * f, fmt::format("MIG {}: {} of {} GB; {}", m.name, slices, s.memory_size_gb.value, m.source)};
+    if (r.l2_mib) r.l2_mib = spec_detail::sourced{s.l2_mib->value * f, fmt::format("MIG {}: {} of the L2; {}", m.name, slices, m.source)};
+    r.nvlink.reset();  // MIG instances do not use NVLink or GPU peer-to-peer (MIG User Guide, 'Supported Configurations')
+    r.notes.emplace_back("MIG", fmt::format("{} of {}: {} SMs of {}, {} (peaks and bandwidth of the instance, not of the GPU)",
+                                            m.name, s.name, m.sms, s.sms.value, slices));
+    r.datasheet = {};  // the datasheet's figures are the whole GPU's
+    r.datasheet.source = "none for a MIG instance: " + s.datasheet.source + " is the whole GPU";
+    return r;
+  }
+  std::string known;
+  for (const auto& m : s.mig_profiles) known += (known.empty() ? "" : ", ") + m.name;
+  throw input_error("", field, s.mig_profiles.empty() ? fmt::format("{} has no MIG profiles in the table", s.name)
+                                                      : fmt::format("MIG profile '{}' is not one of {}'s: {}", profile, s.name, known));
+}
+
+}  // namespace
+
 nominal_roofs gpu_nominal(const std::string& name, const std::string& field) {
   const auto t = spec_detail::load_default_table();
+  if (const auto mig = split_mig(name)) {
+    const spec_detail::sku_row inst = mig_instance(spec_detail::match_forgiving(t, mig->first, field), mig->second, field);
+    return spec_detail::derive_table_row(t, inst);
+  }
   return spec_detail::derive_table_row(t, spec_detail::match_forgiving(t, name, field));
 }
 

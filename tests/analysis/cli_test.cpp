@@ -1,6 +1,7 @@
 // The `roofline mfu` and `roofline place` commands, run as a user would.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <array>
 #include <cstdio>
 #include <filesystem>
@@ -54,9 +55,54 @@ TEST(CliMfu, TinyLlamaDecodeAt25msOnAT4) {
   EXPECT_DOUBLE_EQ(j["all_parameters_flops_per_token"].get<double>(), 2.0 * 1100048384.0 + 4.0 * 22 * 32 * 64 * 2048);
   EXPECT_NEAR(100 * j["mfu"].get<double>(), 0.150, 0.001);
   EXPECT_EQ(j["hfu"], j["mfu"]);
-  // Decode at batch 1 in fp16: 2,437,939,200 FLOP ÷ (2 B × 1,034,420,224 weights + 22,528 B × 2048
-  // of KV cache) = 1.153 FLOP/B, so MFU can be at most intensity ÷ ridge.
-  EXPECT_NEAR(j["decode_intensity"].get<double>(), 2437939200.0 / (2.0 * 1034420224 + 22528.0 * 2048), 1e-9);
+  // Decode intensity is the catalogue step's (the FLOPs and bytes `ops` prints: weights once, the
+  // KV cache, the activations): 1.15 FLOP/B, so MFU can be at most intensity ÷ ridge.
+  EXPECT_NEAR(j["decode_intensity"].get<double>(), j["decode"]["step_flops"].get<double>() / j["decode"]["step_bytes"].get<double>(), 1e-12);
+  EXPECT_NEAR(j["decode_intensity"].get<double>(), 1.15, 0.005);
+}
+
+// Decode's honest measure is bandwidth (MBU: Databricks, "LLM Inference Performance Engineering:
+// Best Practices", 2023). TinyLlama-1.1B fp16 on a T4 at 25 ms/token, batch 1, context 2048: the
+// catalogue's step moves 2.12 GB (2 B × 1,034,420,224 matmul weights, 2048 × 22,528 B of KV cache,
+// the activations) = 84.8 GB/s = 26.5% of the T4's 320 GB/s (NVIDIA T4 datasheet); the attainable
+// TPOT `ops --device t4` predicts is 7.09 ms, so 25 ms is 3.53× it.
+TEST(CliMfu, TinyLlamaDecodeMbuBesideMfu) {
+  const auto r = run("mfu --model tinyllama-1.1b --phase decode --tpot 25ms --device T4 --json");
+  ASSERT_EQ(r.code, 0) << r.out;
+  const json j = json::parse(r.out);
+  const json& d = j["decode"];
+  EXPECT_NEAR(d["step_bytes"].get<double>() / 1e9, 2.12, 0.005);
+  EXPECT_NEAR(d["achieved_bytes_per_s"].get<double>() / 1e9, 84.8, 0.1);
+  EXPECT_NEAR(100 * j["mbu"].get<double>(), 26.5, 0.05);
+  EXPECT_NEAR(d["attainable_tpot_s"].get<double>() * 1e3, 7.09, 0.005);
+  EXPECT_NEAR(d["times_attainable"].get<double>(), 3.53, 0.005);
+  EXPECT_EQ(d["verdict"], "25.0 ms/token is 3.53× the attainable 7.09 ms; 26.5% of the bandwidth roof");
+  const auto t = run("mfu --model tinyllama-1.1b --phase decode --tpot 25ms --device T4");
+  EXPECT_NE(t.out.find("MBU (vs nominal)    26.5%"), std::string::npos) << t.out;
+  EXPECT_NE(t.out.find("25.0 ms/token is 3.53× the attainable 7.09 ms; 26.5% of the bandwidth roof"), std::string::npos) << t.out;
+  // the same TPOT in every unit; a bare number is seconds
+  for (const char* tpot : {"0.025", "0.025s", "25ms", "25 ms", "25000us", "25000µs"}) {
+    const auto u = run(std::string("mfu --model tinyllama-1.1b --phase decode --device T4 --json --tpot \"") + tpot + "\"");
+    ASSERT_EQ(u.code, 0) << tpot << ": " << u.out;
+    EXPECT_DOUBLE_EQ(json::parse(u.out)["decode"]["tpot_s"].get<double>(), 0.025) << tpot;
+  }
+  for (const char* bad : {"25 parsecs", "fast", "0ms", "-3ms", "nan"}) {
+    const auto u = run(std::string("mfu --model tinyllama-1.1b --phase decode --device T4 --tpot \"") + bad + "\"");
+    EXPECT_EQ(u.code, 2) << bad;
+    EXPECT_NE(u.out.find("--tpot"), std::string::npos) << bad << ": " << u.out;
+  }
+}
+
+// A bare --tpot of 1 s or more is probably milliseconds: answered (as seconds) with a one-line warning.
+TEST(CliMfu, BareTpotOfSecondsWarns) {
+  const std::string cmd = std::string(ROOFLINE_BINARY) + " mfu --model tinyllama-1.1b --phase decode --tpot 25 --device T4 2>&1 >/dev/null";
+  FILE* p = ::popen(cmd.c_str(), "r");
+  std::string err;
+  char buf[4096];
+  while (std::size_t n = std::fread(buf, 1, sizeof buf, p)) err.append(buf, n);
+  EXPECT_EQ(WEXITSTATUS(::pclose(p)), 0);
+  EXPECT_NE(err.find("did you mean ms? write units"), std::string::npos) << err;
+  EXPECT_EQ(std::count(err.begin(), err.end(), '\n'), 1) << err;
 }
 
 TEST(CliMfu, TextOutputShowsBothRoofsAndTheConvention) {
@@ -135,7 +181,7 @@ TEST(CliPlace, AboveTheRoofIsImpossibleNotAtTheRoof) {
 // (6 × 6,607,077,376 + 12 × 32 × 4096 × 4096) × 9600 ÷ 311.87e12 = 141.9%.
 TEST(CliMfu, AboveOneHundredPercentIsImpossible) {
   auto r = run("mfu --model llama-2-7b --phase train --tokens-per-s 9600 --seq 4096 --device a100-80gb-sxm --causal full --json");
-  ASSERT_EQ(r.code, 0) << r.out;
+  ASSERT_EQ(r.code, 1) << r.out;  // impossible: exit 1, the whole answer still printed
   auto j = json::parse(r.out);
   const double fpt = 6.0 * 6'607'077'376 + 12.0 * 32 * 4096 * 4096;
   EXPECT_DOUBLE_EQ(j["flops_per_token"].get<double>(), fpt);
@@ -143,11 +189,22 @@ TEST(CliMfu, AboveOneHundredPercentIsImpossible) {
   EXPECT_FALSE(j["plausible"].get<bool>());
   EXPECT_FALSE(j["causes"].empty());
   r = run("mfu --model tinyllama-1.1b --phase decode --tpot 0.00001 --device t4 --json");
+  EXPECT_EQ(r.code, 1);
   j = json::parse(r.out);
   EXPECT_GT(j["mfu"].get<double>(), 1.0);
   EXPECT_FALSE(j["plausible"].get<bool>());
   r = run("mfu --model tinyllama-1.1b --phase decode --tpot 0.00001 --device t4");
+  EXPECT_EQ(r.code, 1);
   EXPECT_NE(r.out.find("IMPOSSIBLE"), std::string::npos) << r.out;
+  // 0.1 ms/token: MFU 37% is below the dense peak, but the step's 2.12 GB in 0.1 ms is 21.2 TB/s,
+  // 66× the T4's 320 GB/s: impossible, exit 1, the bandwidth named among the causes
+  r = run("mfu --model tinyllama-1.1b --phase decode --tpot 0.0001 --device t4 --json");
+  EXPECT_EQ(r.code, 1) << r.out;
+  j = json::parse(r.out);
+  EXPECT_NEAR(100 * j["mfu"].get<double>(), 37.4, 0.05);
+  EXPECT_NEAR(j["mbu"].get<double>(), 66.2, 0.05);
+  EXPECT_FALSE(j["plausible"].get<bool>());
+  EXPECT_NE(j["causes"][0].get<std::string>().find("bandwidth roof"), std::string::npos) << j["causes"];
   r = run("mfu --model tinyllama-1.1b --phase decode --tpot 0.025 --device t4 --json");
   EXPECT_TRUE(json::parse(r.out)["plausible"].get<bool>());
   EXPECT_TRUE(json::parse(r.out)["causes"].empty());

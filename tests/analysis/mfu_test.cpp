@@ -3,6 +3,8 @@
 
 #include "roofline/error.hpp"
 #include "roofline/mfu.hpp"
+#include "roofline/decode_utilization.hpp"
+#include "roofline/model.hpp"
 #include "roofline/model.hpp"
 
 using namespace roofline;
@@ -52,4 +54,30 @@ TEST(Mfu, RefusesASparsePeakAndBadInput) {
   EXPECT_THROW(model_flops_utilization(1e9, 1, 1979e12, 1, true), input_error);
   EXPECT_THROW(model_flops_utilization(1e9, 1, 989e12, 0), input_error);
   EXPECT_THROW(model_flops_utilization(1e9, -1, 989e12, 1), input_error);
+}
+
+// MBU of a decode TPOT (roofline/decode_utilization.hpp): TinyLlama-1.1B fp16, batch 1, context
+// 2048 on a T4 (320 GB/s, 65.1 TFLOP/s: NVIDIA T4 datasheet): the catalogue's 2.12 GB step in 25 ms
+// is 84.8 GB/s = 26.5% of the bandwidth roof; in 0.1 ms it would be 66× the roof: impossible.
+TEST(DecodeUtilization, TinyLlamaOnAT4) {
+  const auto cfg = roofline::load_model_config(roofline::resolve_model_path("tinyllama-1.1b"));
+  roofline::catalogue_options o;
+  o.ph = roofline::phase::decode, o.batch = 1, o.context = 2048;
+  const auto step = roofline::decode_cost(roofline::build_catalogue(cfg, o));
+  EXPECT_NEAR(step.bytes / 1e9, 2.12, 0.005);
+  EXPECT_FALSE(step.attainable_tpot_s);  // no roofs, no prediction
+  roofline::decode_roofs r;
+  r.peak_nominal = 65.1e12, r.bandwidth_nominal = 320e9;
+  auto u = roofline::judge_decode(step, 0.025, r);
+  EXPECT_NEAR(*u.mbu, 0.265, 0.0005);
+  EXPECT_TRUE(u.plausible);
+  EXPECT_FALSE(u.times_attainable);
+  u = roofline::judge_decode(step, 1e-4, r);
+  EXPECT_NEAR(*u.mbu, 66.2, 0.05);
+  EXPECT_FALSE(u.plausible);
+  EXPECT_FALSE(u.causes.empty());
+  // 4% above the roof is within the noise (roof_noise = 5%)
+  u = roofline::judge_decode(step, step.bytes / (320e9 * 1.04), r);
+  EXPECT_TRUE(u.plausible);
+  EXPECT_THROW(roofline::judge_decode(step, 0, r), roofline::input_error);
 }
