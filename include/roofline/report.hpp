@@ -22,6 +22,9 @@ std::string render_place_svg(const results& r, const std::string& title);
 /// where modelled). `where` names the
 /// full report ("" = not mentioned).
 std::string render_summary(const results& r, const std::string& where = "");
+/// `text` broken into lines of at most `width` columns (UTF-8 glyphs) at spaces, the first line starting
+/// with `first`, the others with `rest`; a word is never split (one longer than a line stands alone).
+std::string wrap_words(const std::string& text, std::size_t width, const std::string& first, const std::string& rest);
 
 // ---- CSV (src/report/csv.cpp, RFC 4180) ----
 /// One CSV line of `fields` (quoted where they hold a comma, quote or newline).
@@ -63,6 +66,8 @@ compare_side load_compare_side(const std::string& arg);
 /// on both; compare.svg: both devices on one roofline figure; compare.html: both, self-contained.
 std::string render_compare_markdown(const compare_side& a, const compare_side& b);
 std::string render_compare_svg(const compare_side& a, const compare_side& b);
+/// The terminal view `compare` prints on stdout: the roofs side by side (A, B, B ÷ A) as aligned text.
+std::string render_compare_text(const compare_side& a, const compare_side& b);
 std::string render_compare_html(const compare_side& a, const compare_side& b);
 /// Writes compare.md, compare.svg and compare.html into `dir` (nothing when a render throws).
 void write_compare_outputs(const compare_side& a, const compare_side& b, const std::string& dir);

@@ -75,6 +75,13 @@ std::string op_advice(const op_desc& op, const std::string& bound, const std::st
     return "memory-bound on the KV cache: shrink it (GQA, a smaller KV dtype) or batch more queries per read";
   if (bound == "compute" && device_kind == "cpu")
     return "compute-bound: use a vectorised BLAS (all SIMD lanes and FMA pipes busy), block for the caches";
+  // A GEMM already runs on the tensor cores: what is left is its shape (a decode GEMM is compute-bound
+  // below the ridge only because a small GEMM loses to tile and wave quantization) or its precision.
+  if (bound == "compute" && op.kind == op_kind::gemm && device_kind != "cpu")
+    return op.ph == phase::decode
+               ? "compute-bound at this shape: a small tensor-core GEMM loses to tile and wave quantization; "
+                 "raise the batch or use tile-friendly shapes (multiples of 128)"
+               : "compute-bound on the tensor cores: tile-friendly shapes (multiples of 128) or a lower precision (fp8)";
   if (bound == "compute")
     return "compute-bound: use the tensor cores, align shapes (multiples of 8/16), pick tile-friendly sizes";
   return "bandwidth-bound: move fewer bytes (fuse, smaller dtypes, reuse through caches)";
@@ -156,26 +163,30 @@ void refresh_advice(op_result& r, const roofline_summary& roofs, const std::stri
   if (!r.plausible) return;  // judge_plausibility's advice stands
   const auto f = roof_fraction(r, roofs);
   if (!f) return;
+  // The advice is the class's remedy, the same words for every op of the class (the report states
+  // it once and refers to it); the op's own numbers (measured, predicted, roof time) are its columns.
   if (*f > 1.1) {  // faster than the roof allows: the bytes did not all come from DRAM/HBM
-    r.advice = fmt::format("above the roof ({:.0f}% of it): part of the working set was served from cache, "
-                           "so the DRAM roof does not bound this op here", 100.0 * *f);
+    r.advice = "above the roof: part of the working set was served from cache, so the DRAM roof does not bound this op here";
     return;
   }
   if (*f >= 0.9) {
-    r.advice = fmt::format("stop: at the roof ({:.0f}% of the roof)", 100.0 * *f);
+    r.advice = "stop: at the roof (90% of it or more); only less work or a faster machine helps";
     return;
   }
   const double roof = roof_time(r.flops, r.bytes, pick(roofs));
   if (r.bound == "latency") {
-    r.advice = fmt::format("latency-bound: {:.1f} µs measured vs {:.2f} µs at the roof ({:.1f} µs predicted with the "
-                           "{} floor and memory latency); {}",
-                           *r.measured_s * 1e6, roof * 1e6, r.predicted_s * 1e6, cpu ? "parallel-region" : "per-kernel",
+    r.advice = fmt::format("latency-bound: the {} floor and memory latency dominate; {}", cpu ? "parallel-region" : "per-kernel",
                            either("raise the batch"));
     return;
   }
+  // Compute-bound below the ridge: the op's shape (a small GEMM's tile and wave quantization) made the
+  // compute term the longer one, not a missing engine; results written before op_advice knew this.
+  if (r.bound == "compute" && !cpu && roofs.ridge_measured > 0 && r.intensity < roofs.ridge_measured &&
+      r.advice.rfind("compute-bound: use the tensor cores", 0) == 0)
+    r.advice = "compute-bound at this shape: a small tensor-core GEMM loses to tile and wave quantization; "
+               "raise the batch or use tile-friendly shapes (multiples of 128)";
   if (r.launch_floor_s && *r.launch_floor_s > 0 && roof < *r.launch_floor_s && *r.measured_s < 2.0 * *r.launch_floor_s)
-    r.advice = fmt::format("launch-bound: {:.1f} µs measured vs {:.1f} µs launch floor and {:.2f} µs at the roof; {}",
-                           *r.measured_s * 1e6, *r.launch_floor_s * 1e6, roof * 1e6, either(nullptr));
+    r.advice = fmt::format("launch-bound: the launch floor exceeds the time at the roof; {}", either(nullptr));
 }
 
 std::vector<std::string> above_roof_causes() {

@@ -55,12 +55,21 @@ void bandwidth_rows(const results& r, std::vector<record_row>& rows) {
   }
 }
 
+/// The size of the GEMM that is `precision`'s measured roof (the best one: the figure's roof and the
+/// ridge's numerator), so the record table, the figure and the ridge show one value; `fallback` when
+/// no sized GEMM of that precision was measured.
+std::int64_t roof_gemm_size(const results& r, const std::string& precision, std::int64_t fallback) {
+  const compute_result* c = best_compute_on(r.measured, precision, "gemm");
+  return c && c->size ? *c->size : fallback;
+}
+
 void gemm_row(const results& r, std::vector<record_row>& rows, const std::string& precision, std::int64_t n, bool usual) {
   const nominal_peak* p = peak_for(r.nominal, precision);
   const compute_result* c = gemm_at(r.measured, precision, n);
   record_row row;
   row.key = fmt::format("gemm_{}_{}", precision, n);
-  row.label = fmt::format("{}{} GEMM, n = {}", precision, p && p->engine == "tensor" ? " tensor" : "", n);
+  row.label = fmt::format("{}{} GEMM, n = {}{}", precision, p && p->engine == "tensor" ? " tensor" : "", n,
+                          usual && c ? " (the roof)" : "");
   row.unit = precision == "int8" ? "OP/s" : "FLOP/s";
   if (p) row.nominal = p->flops_per_s;
   else row.nominal_note = "no nominal " + precision + " peak";
@@ -77,10 +86,10 @@ void gemm_row(const results& r, std::vector<record_row>& rows, const std::string
   rows.push_back(std::move(row));
 }
 
-/// The GEMM whose telemetry the clock and power rows read: n = 4096 of the main precision, else the
+/// The GEMM whose telemetry the clock and power rows read: the main precision's roof GEMM, else the
 /// largest GEMM of it that carries telemetry, else the largest GEMM of it.
 const compute_result* telemetry_gemm(const results& r, const std::string& precision) {
-  const compute_result* c = gemm_at(r.measured, precision, 4096);
+  const compute_result* c = gemm_at(r.measured, precision, roof_gemm_size(r, precision, 4096));
   if (c && c->telemetry) return c;
   const compute_result* best = nullptr;
   for (const auto& x : r.measured.compute)
@@ -221,9 +230,9 @@ std::vector<record_row> record_table(const results& r) {
   std::vector<record_row> rows;
   const std::string p1 = main_precision(r), p2 = second_precision(r.device.kind);
   bandwidth_rows(r, rows);
-  gemm_row(r, rows, p1, 4096, true);
+  gemm_row(r, rows, p1, roof_gemm_size(r, p1, 4096), true);
   gemm_row(r, rows, p1, 512, false);
-  gemm_row(r, rows, p2, 4096, true);
+  gemm_row(r, rows, p2, roof_gemm_size(r, p2, 4096), true);
   telemetry_rows(r, rows, p1);
   ridge_row(r, rows, p1);
   ecc_row(r, rows);

@@ -1,6 +1,6 @@
 // `roofline report results.json [--out DIR]` (DIR default out, as everywhere): re-render every output from a results file, without
 // measuring. `roofline compare A B [--out DIR]`: two devices (results files, spec --json files or
-// GPU names) side by side. A schema 1.0 file is re-analysed (reanalyse_if_older). Bad input (unreadable, malformed, old schema) throws input_error: exit 2,
+// GPU names) side by side. Every file is re-analysed (analyse()) before it is rendered. Bad input (unreadable, malformed, old schema) throws input_error: exit 2,
 // nothing written.
 #include <cstdio>
 
@@ -20,7 +20,9 @@ void add_report(CLI::App& app, context& ctx) {
   sub->callback([file, out, &ctx] {
     check_output_dir(*out);
     results r = load_results(*file);
-    reanalyse_if_older(r);  // a 1.0 file: its analysis blocks predate the typed ones
+    // The analysis is a pure function of the measured inputs: recomputed with this tool, so a re-rendered
+    // report carries today's advice and verdicts (a 1.0 file's blocks predate the typed ones anyway).
+    analyse(r);
     write_outputs(r, *out);
     std::fprintf(stderr, "roofline: wrote %s\n", written_files(*out, "results.json,report.md,roofline.svg,report.html,ops.csv").c_str());
     std::fputs(render_summary(r, *out + "/report.html").c_str(), stdout);
@@ -40,6 +42,8 @@ void add_compare(CLI::App& app, context& ctx) {
     check_output_dir(*out);
     const compare_side sa = load_compare_side(*a), sb = load_compare_side(*b);
     write_compare_outputs(sa, sb, *out);
+    std::fputs(render_compare_text(sa, sb).c_str(), stdout);
+    std::fflush(stdout);
     std::fprintf(stderr, "roofline: wrote %s\n", written_files(*out, "compare.md,compare.svg,compare.html").c_str());
     ctx.exit_code = 0;
   });

@@ -57,14 +57,14 @@ void check_device_arg(const std::string& d) { parse_device(d); }
 
 int finish(const results& r, const std::string& out_dir) {
   write_outputs(r, out_dir);
-  std::fprintf(stderr, "[roofline 100%%] wrote %s\n", written_files(out_dir, "results.json,report.md,roofline.svg,report.html,ops.csv").c_str());
+  std::fprintf(stderr, "roofline: wrote %s\n", written_files(out_dir, "results.json,report.md,roofline.svg,report.html,ops.csv").c_str());
   std::fputs(render_summary(r, out_dir + "/report.html").c_str(), stdout);
   std::fflush(stdout);
   if (r.interference && r.interference->busy)
     std::fprintf(stderr, "roofline: warning: %s\n", r.interference->summary.c_str());
-  if (r.status == "complete") {
-    std::fprintf(stderr, "roofline: run complete%s\n",
-                 r.interference && r.interference->busy ? " on a busy machine: the roofs exclude the disturbed results" : "");
+  if (r.status == "complete") {  // the summary's first line already says "run complete"
+    if (r.interference && r.interference->busy)
+      std::fprintf(stderr, "roofline: run complete on a busy machine: the roofs exclude the disturbed results\n");
     return 0;
   }
   std::fprintf(stderr, "roofline: run %s: %zu probe(s) failed or not run; see errors in the results\n",

@@ -2,8 +2,13 @@
 
 #include "app/measure_driver.hpp"
 
+#include <sys/ioctl.h>
 #include <sys/utsname.h>
 #include <unistd.h>
+
+#include <memory>
+
+#include "app/progress.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -206,9 +211,18 @@ void fill_provenance(results& r, const std::string& command) {
 }
 
 progress_fn stderr_progress() {
-  return [](const std::string& what, double fraction) {
-    // a fleet rank's lines carry "[rank r/n] " (fleet::progress_label(); "" outside a fleet run)
-    std::fprintf(stderr, "%s[roofline %3.0f%%] %s\n", fleet::progress_label().c_str(), 100.0 * fraction, what.c_str());
+  // A fleet rank's lines carry "[rank r/n] " (fleet::progress_label(); "" outside a fleet run) and are
+  // plain lines: several ranks share one terminal.
+  const bool fleet_rank = !fleet::progress_label().empty();
+  const bool tty = !fleet_rank && ::isatty(STDERR_FILENO) == 1;
+  std::size_t columns = 100;
+  struct winsize ws{};
+  if (tty && ::ioctl(STDERR_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0) columns = ws.ws_col;
+  auto meter = std::make_shared<progress_meter>(tty, [] {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+  }, columns);
+  return [meter](const std::string& what, double fraction) {
+    std::fputs((fleet::progress_label() + meter->update(what, fraction)).c_str(), stderr);
     std::fflush(stderr);
   };
 }
@@ -270,6 +284,7 @@ results run_pipeline(const run_options& opt, const model_config& cfg, const std:
     progress("analysing", 0.97);
     flag_results(r);
     analyse(r);
+    progress("analysed", 1.0);
     if (interrupted()) r.status = "interrupted";
     else if (!r.errors.empty()) r.status = "partial";
     return r;
@@ -310,6 +325,7 @@ results run_pipeline(const run_options& opt, const model_config& cfg, const std:
                                 {"source", "--tpot (the user's measured time per output token, decode batch 1)"}};
   if (!sweep.is_null()) r.analysis["batch_sweep"] = sweep;  // before analyse(): it fills in the knees
   analyse(r);
+  progress("analysed", 1.0);
   if (interrupted()) r.status = "interrupted";
   else if (!r.errors.empty()) r.status = "partial";
   return r;

@@ -217,6 +217,47 @@ std::string render_compare_markdown(const compare_side& a, const compare_side& b
   return to_markdown(d);
 }
 
+std::string render_compare_text(const compare_side& a, const compare_side& b) {
+  const document d = compare_document(a, b);
+  std::string o = d.title + "\n";
+  for (const auto& s : d.sections) {
+    for (const auto& blk : s.blocks) {
+      if (blk.k != block::kind::table) continue;
+      const table& t = blk.t;
+      // Column widths in glyphs; the first column left-aligned, the numbers right-aligned.
+      auto glyphs = [](const std::string& x) {
+        std::size_t n = 0;
+        for (unsigned char c : x) n += (c & 0xC0) != 0x80;
+        return n;
+      };
+      std::vector<std::size_t> w(t.header.size(), 0);
+      for (std::size_t i = 0; i < t.header.size(); ++i) w[i] = glyphs(t.header[i]);
+      for (const auto& row : t.rows)
+        for (std::size_t i = 0; i < row.size() && i < w.size(); ++i) w[i] = std::max(w[i], glyphs(row[i].text));
+      auto line = [&](const std::vector<std::string>& cells) {
+        std::string l = " ";
+        for (std::size_t i = 0; i < w.size(); ++i) {
+          const std::string c = i < cells.size() ? cells[i] : "";
+          const std::string fill(w[i] - std::min(w[i], glyphs(c)), ' ');
+          l += " " + (i == 0 ? c + fill : fill + c);
+        }
+        while (!l.empty() && l.back() == ' ') l.pop_back();
+        return l + "\n";
+      };
+      o += "\n" + s.title + ":\n" + line(t.header);
+      for (const auto& row : t.rows) {
+        std::vector<std::string> cells;
+        for (const auto& c : row) cells.push_back(c.text);
+        o += line(cells);
+      }
+      for (std::size_t i = 0; i < t.notes.size(); ++i) o += fmt::format("  [{}] {}\n", i + 1, t.notes[i]);
+      break;  // the first table of a section: the rest is in compare.md
+    }
+    break;  // the roofs side by side; the ops tables are in compare.md and compare.html
+  }
+  return o;
+}
+
 std::string render_compare_svg(const compare_side& a, const compare_side& b) {
   plot p;
   p.title = "Roofline: A = " + a.label + " vs B = " + b.label;

@@ -188,6 +188,7 @@ std::string html_escape(const std::string& s) {
 
 std::string to_markdown(const document& d) {
   std::string o = "# " + md_text(d.title) + "\n\n";
+  for (const auto& h : d.headline) o += "**" + md_text(h) + "**\n\n";
   for (const auto& w : d.warnings) o += "**Warning:** " + md_text(w) + "\n\n";
   for (const auto& p : d.intro) o += md_text(p) + "\n\n";
   bool appendix = false;
@@ -202,7 +203,10 @@ std::string to_markdown(const document& d) {
       o += "## Appendix: the detail behind every number\n\n";
       appendix = true;
     }
-    o += md_section(s, s.detail ? "###" : "##");
+    if (s.html_only)
+      o += (s.detail ? "### " : "## ") + md_text(s.title) + "\n\n" + md_text(s.md_summary) + "\n\n";
+    else
+      o += md_section(s, s.detail ? "###" : "##");
   }
   if (!figure_done && !d.figure_markdown.empty()) o += d.figure_markdown + "\n\n";
   return o;
@@ -210,6 +214,11 @@ std::string to_markdown(const document& d) {
 
 std::string to_html(const document& d) {
   std::string o = "<h1>" + html_text(d.title) + "</h1>\n";
+  if (!d.headline.empty()) {
+    o += "<div class=\"headline\">\n";
+    for (const auto& h : d.headline) o += "<p>" + html_text(h) + "</p>\n";
+    o += "</div>\n";
+  }
   for (const auto& w : d.warnings) o += "<p class=\"warning\"><strong>Warning:</strong> " + html_text(w) + "</p>\n";
   for (const auto& p : d.intro) o += "<p>" + html_text(p) + "</p>\n";
   o += "<nav><ul>";

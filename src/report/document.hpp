@@ -42,6 +42,10 @@ struct section {
   std::string id;  ///< HTML anchor
   std::vector<block> blocks;
   bool detail = false;  ///< per-point detail: a collapsed <details> in HTML, the appendix in Markdown
+  /// Markdown shows only `md_summary` (one line saying where the detail is): report.md stays short,
+  /// the per-point tables live in results.json and in the HTML's collapsed sections.
+  bool html_only = false;
+  std::string md_summary = {};
 
   void para(std::string text) { blocks.push_back({block::kind::paragraph, {std::move(text)}, {}}); }
   void bullets(std::vector<std::string> items) {
@@ -53,6 +57,7 @@ struct section {
 
 struct document {
   std::string title;
+  std::vector<std::string> headline;  ///< the opening sentences (headline_sentences), before everything else
   std::vector<std::string> intro;  ///< paragraphs under the title
   std::vector<section> sections;
   /// The figure, shown after the first `figure_after` sections (at the end when there are fewer):

@@ -26,6 +26,8 @@ ol.notes { font-size: 0.85rem; color: #444; margin-top: -0.4rem; }
 details { margin: 0.8rem 0; border-top: 1px solid #d8dde3; }
 details > summary { cursor: pointer; padding: 0.3rem 0; }
 details > summary h2 { display: inline; border: 0; font-size: 1.15rem; margin: 0; }
+div.headline { background: #f4f8ff; border-left: 4px solid #1f4fa8; padding: 0.2rem 1rem; margin: 0.8rem 0 1rem; font-size: 1.02rem; }
+div.headline p { margin: 0.5rem 0; }
 p.warning { background: #fff4e5; border-left: 4px solid #e67e22; padding: 0.5rem 0.8rem; }
 th { background: #f3f5f8; cursor: pointer; user-select: none; position: sticky; top: 0; }
 th:hover { background: #e4e9f0; }

@@ -10,6 +10,7 @@ namespace roofline::report {
 document build_document(const results& r) {
   document d;
   d.title = "Roofline report: " + (r.device.name.empty() ? std::string("unknown device") : r.device.name);
+  d.headline = headline_sentences(r);
   std::string intro = "Measured " + (r.host.timestamp.empty() ? std::string("at an unknown time") : r.host.timestamp) + " on " +
                       (r.host.hostname.empty() ? std::string("an unknown host") : r.host.hostname) + " with roofline " +
                       (r.tool.version.empty() ? std::string("(unknown version)") : r.tool.version) + ".";
@@ -31,15 +32,26 @@ document build_document(const results& r) {
   section problems = problems_section(r);
   const bool trouble = !r.errors.empty();
   if (trouble) d.sections.push_back(problems);
-  for (section s : {device_section(r), nominal_section(r), measured_section(r), roofline_section(r), attribution_section(r),
-                    op_detail_section(r), fusion_section(r)}) {
+  // The per-point detail (every bandwidth and GEMM point, every op's shape, the waterfalls, the
+  // derivations) is in report.html's collapsed sections and in results.json; report.md names where.
+  auto html_only = [](section s, const std::string& where) {
+    s.html_only = true;
+    s.md_summary = "Per-point detail: report.html (this section, collapsed) and results.json (" + where + ").";
+    return s;
+  };
+  for (section s : {device_section(r), html_only(nominal_section(r), "`nominal.peaks[].factors`"),
+                    html_only(measured_section(r), "`measured.bandwidth`, `measured.compute`, `measured.telemetry`"),
+                    roofline_section(r),
+                    html_only(attribution_section(r), "`analysis.compute_waterfall`, `analysis.bandwidth_waterfall`"),
+                    html_only(op_detail_section(r), "`ops[]`: shape, dtype, count, flops, bytes, intensity; `analysis.accuracy`"),
+                    fusion_section(r)}) {
     s.detail = true;
     d.sections.push_back(std::move(s));
   }
   section other = other_analysis_section(r);
   if (!other.blocks.empty()) {
     other.detail = true;
-    d.sections.push_back(std::move(other));
+    d.sections.push_back(html_only(std::move(other), "`analysis`"));
   }
   if (!trouble) {
     problems.detail = true;

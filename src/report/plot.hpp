@@ -39,6 +39,12 @@ struct plot_point {
   std::string legend_text;  ///< the numbered legend's line when only the number fits
 };
 
+/// The op key beside the figure: one group per scenario (its colour), each op as "number name".
+struct key_group {
+  std::string title, color;
+  std::vector<std::pair<int, std::string>> entries;
+};
+
 struct plot_link {  ///< predicted → measured of one op
   double x0, y0, x1, y1;
   std::string color;
@@ -72,6 +78,7 @@ struct plot {
   std::vector<plot_point> points;  ///< drawn in order; labels placed in order
   std::vector<legend_item> legend;
   std::vector<std::string> notes;  ///< shown under the legend (e.g. ops not plottable)
+  std::vector<key_group> key;      ///< non-empty: the op key under the legend; every point number in it
   std::vector<bw_point> bandwidth;  ///< non-empty: a second chart, bandwidth against working set
   // The axes (defaults: the roofline's). Another log-log chart (the fleet's collective time against
   // message bytes) sets its own labels and tick units.

@@ -366,6 +366,7 @@ std::string draw_svg(const plot& p) {
   o += "<g class=\"roofs\" clip-path=\"url(#plot-area)\" fill=\"none\">\n";
   const double xlo = std::pow(10.0, a.lx0), xhi = std::pow(10.0, a.lx1);
   std::vector<bool> roof_drawn(p.roofs.size(), false);
+  std::vector<std::pair<std::size_t, rect>> roof_lines;  // boxes along every drawn roof, by roof (roof labels avoid them)
   for (std::size_t ri = 0; ri < p.roofs.size(); ++ri) {
     const auto& r = p.roofs[ri];
     std::string d;
@@ -382,6 +383,27 @@ std::string draw_svg(const plot& p) {
       if (r.part == "both" && ridge < xhi) d += fmt::format("L{} {}", num(a.x(xhi)), num(a.y(r.peak)));
     }
     if (d.empty()) continue;
+    // the drawn segments, sampled every 4 px: a roof's label never sits on a roof line
+    {
+      std::vector<std::pair<double, double>> pts;
+      std::size_t k = 0;
+      while (k < d.size()) {
+        if (d[k] == 'M' || d[k] == 'L') {
+          double px = 0, py = 0;
+          std::sscanf(d.c_str() + k + 1, "%lf %lf", &px, &py);
+          pts.emplace_back(px, py);
+        }
+        ++k;
+      }
+      for (std::size_t q = 1; q < pts.size(); ++q) {
+        const double dx = pts[q].first - pts[q - 1].first, dy = pts[q].second - pts[q - 1].second;
+        const int n = std::max(1, static_cast<int>(std::hypot(dx, dy) / 4));
+        for (int m = 0; m <= n; ++m) {
+          const double px = pts[q - 1].first + dx * m / n, py = pts[q - 1].second + dy * m / n;
+          if (px >= X0 && px <= X1 && py >= Y0 && py <= Y1) roof_lines.push_back({ri, {px - 1.5, py - 1.5, px + 1.5, py + 1.5}});
+        }
+      }
+    }
     roof_drawn[ri] = true;
     mark_drawn(r.cls);
     o += fmt::format("<path class=\"roof {}\" d=\"{}\" stroke=\"{}\" stroke-width=\"{}\"{}><title>{}</title></path>\n", r.cls, d, r.color,
@@ -393,12 +415,17 @@ std::string draw_svg(const plot& p) {
   for (std::size_t ri = 0; ri < p.roofs.size(); ++ri) {
     const auto& r = p.roofs[ri];
     if (r.short_label.empty() || !roof_drawn[ri]) continue;
+    // points, labels placed so far, and every roof line (a diagonal's label sits beside its own line:
+    // its own line is not counted, the others are)
+    std::vector<rect> blocked = taken;
+    for (const auto& [owner, box] : roof_lines)
+      if (owner != ri || r.part != "diagonal") blocked.push_back(box);
     if (r.part == "diagonal" && r.bw && *r.bw > 0) {
       // beside the diagonal, first a decade below where it meets its cap, then further down
-      for (double f : {10.0, 30.0, 3.0, 100.0}) {
+      for (double f : {10.0, 30.0, 3.0, 100.0, 5.0, 20.0, 50.0, 2.0, 200.0, 1.5}) {
         const double xm = std::min(r.peak / *r.bw, xhi) / f;
         if (xm <= xlo) continue;
-        if (auto box = place(r.short_label, SMALL, a.x(xm), a.y(xm * *r.bw), 4, taken)) {
+        if (auto box = place(r.short_label, SMALL, a.x(xm), a.y(xm * *r.bw), 4, blocked)) {
           taken.push_back(*box);
           labels += text_at(*box, SMALL, r.color, r.short_label, "roof-label");
           break;
@@ -410,7 +437,7 @@ std::string draw_svg(const plot& p) {
     for (double dy : {-h - 3, 3.0, -2 * h - 4, h + 6}) {
       rect box{X1 - 6 - w, y + dy, X1 - 6, y + dy + h};
       if (box.y0 < Y0 + 2 || box.y1 > Y1 - 2) continue;
-      if (std::any_of(taken.begin(), taken.end(), [&](const rect& t) { return t.hits(box); })) continue;
+      if (std::any_of(blocked.begin(), blocked.end(), [&](const rect& t) { return t.hits(box); })) continue;
       taken.push_back(box);
       labels += text_at(box, SMALL, r.color, r.short_label, "roof-label");
       break;
@@ -437,7 +464,14 @@ std::string draw_svg(const plot& p) {
     mark_drawn(pt.cls);
   }
   o += "</g>\n";
-  // op labels: the name where it fits, else the number (listed under the legend), else nothing
+  // op labels: the name where it fits, else the number. Numbered points closer than 7 px share one
+  // label ("3,7,27"); a label that fits nowhere near its point is counted (the key still lists it).
+  struct cluster {
+    double cx, cy;
+    std::vector<int> numbers;
+    const plot_point* first;
+  };
+  std::vector<cluster> clusters;
   std::vector<int> labelled_groups;
   int unlabelled = 0;
   for (const auto& pt : p.points) {
@@ -445,20 +479,34 @@ std::string draw_svg(const plot& p) {
     if (pt.group >= 0 && std::find(labelled_groups.begin(), labelled_groups.end(), pt.group) != labelled_groups.end()) continue;
     if (pt.group >= 0) labelled_groups.push_back(pt.group);
     const double cx = a.x(pt.x), cy = a.y(pt.y);
-    if (!pt.label.empty())
+    if (!pt.label.empty()) {
       if (auto r = place(pt.label, SMALL, cx, cy, pt.size + 3, taken)) {
         taken.push_back(*r);
         labels += text_at(*r, SMALL, "#222222", pt.label, "point-label");
         continue;
       }
-    if (pt.number > 0)
-      if (auto r = place(std::to_string(pt.number), SMALL, cx, cy, pt.size + 2, taken)) {
-        taken.push_back(*r);
-        labels += text_at(*r, SMALL, "#222222", std::to_string(pt.number), "point-number");
-        numbered.emplace_back(pt.number, pt.legend_text.empty() ? pt.label : pt.legend_text);
+      if (pt.number <= 0) {
+        ++unlabelled;
         continue;
       }
-    ++unlabelled;
+    }
+    auto near = std::find_if(clusters.begin(), clusters.end(), [&](const cluster& c) { return std::hypot(c.cx - cx, c.cy - cy) < 7; });
+    if (near != clusters.end()) near->numbers.push_back(pt.number);
+    else clusters.push_back({cx, cy, {pt.number}, &pt});
+  }
+  for (const auto& c : clusters) {
+    std::string text;
+    for (int n : c.numbers) text += (text.empty() ? "" : ",") + std::to_string(n);
+    std::optional<rect> r;
+    for (double gap : {c.first->size + 2, c.first->size + 9, c.first->size + 16})
+      if ((r = place(text, SMALL, c.cx, c.cy, gap, taken))) break;
+    if (!r) {
+      unlabelled += static_cast<int>(c.numbers.size());
+      continue;
+    }
+    taken.push_back(*r);
+    labels += text_at(*r, SMALL, "#222222", text, "point-number");
+    for (int n : c.numbers) numbered.emplace_back(n, c.first->legend_text.empty() ? c.first->label : c.first->legend_text);
   }
   o += "<g class=\"labels\">\n" + labels + "</g>\n";
 
@@ -485,13 +533,61 @@ std::string draw_svg(const plot& p) {
     y += line_h;
   }
   std::vector<std::string> notes = p.notes;
-  if (unlabelled > 0) notes.push_back(fmt::format("{} op(s) without a label here: hover a point for its name", unlabelled));
-  for (const auto& n : notes) {
-    o += fmt::format("<text class=\"legend-note\" x=\"{}\" y=\"{}\" font-size=\"{}\" fill=\"#555555\">{}</text>\n", num(LEGEND_X), num(y),
-                     num(SMALL - 0.5), esc(n));
-    y += 16;
+  if (unlabelled > 0)
+    notes.push_back(p.key.empty() ? fmt::format("{} op(s) without a label here: hover a point for its name", unlabelled)
+                                  : fmt::format("{} op number(s) not drawn (no room beside the point); the key lists every op", unlabelled));
+  for (const auto& n : notes) {  // wrapped at word boundaries to the legend's width
+    std::string line;
+    auto emit = [&] {
+      o += fmt::format("<text class=\"legend-note\" x=\"{}\" y=\"{}\" font-size=\"{}\" fill=\"#555555\">{}</text>\n", num(LEGEND_X), num(y),
+                       num(SMALL - 0.5), esc(line));
+      y += 15;
+      line.clear();
+    };
+    std::size_t i = 0;
+    while (i < n.size()) {
+      std::size_t j = n.find(' ', i);
+      if (j == std::string::npos) j = n.size();
+      const std::string word = n.substr(i, j - i);
+      if (!line.empty() && text_width(line + " " + word, SMALL - 0.5) > W - LEGEND_X - 10) emit();
+      line += (line.empty() ? "" : " ") + word;
+      i = j + 1;
+    }
+    if (!line.empty()) emit();
   }
-  if (!numbered.empty()) {
+  if (!p.key.empty()) {
+    // The op key: per scenario (its colour), "number name" entries wrapped to the legend's width.
+    y += 10;
+    o += fmt::format("<text x=\"{}\" y=\"{}\" font-weight=\"bold\">Op key (# = the op table's number)</text>\n", num(LEGEND_X), num(y));
+    y += 17;
+    const double width = W - LEGEND_X - 8;
+    const double size = SMALL - 1;
+    for (const auto& g : p.key) {
+      if (g.entries.empty()) continue;
+      o += fmt::format("<text class=\"key-title\" x=\"{}\" y=\"{}\" font-size=\"{}\" font-weight=\"bold\" fill=\"{}\">{}</text>\n",
+                       num(LEGEND_X), num(y), num(size), g.color, esc(g.title));
+      y += 14;
+      std::string line;
+      auto flush = [&] {
+        if (line.empty()) return;
+        o += fmt::format("<text class=\"key-line\" x=\"{}\" y=\"{}\" font-size=\"{}\">{}</text>\n", num(LEGEND_X + 6), num(y), num(size), line);
+        y += 14;
+        line.clear();
+      };
+      std::string plain;  // the line's text without markup, for its width
+      for (const auto& [n, name] : g.entries) {
+        const std::string item = fmt::format("{} {}", n, name);
+        const std::string sep = plain.empty() ? "" : " · ";
+        if (!plain.empty() && text_width(plain + sep + item, size) > width - 6) {
+          flush();
+          plain.clear();
+        }
+        line += (plain.empty() ? "" : " · ") + fmt::format("<tspan class=\"key-entry\" data-n=\"{}\">{}</tspan>", n, esc(item));
+        plain += (plain.empty() ? "" : " · ") + item;
+      }
+      flush();
+    }
+  } else if (!numbered.empty()) {
     y += 10;
     o += fmt::format("<text x=\"{}\" y=\"{}\" font-weight=\"bold\">Numbered points</text>\n", num(LEGEND_X), num(y));
     y += 18;

@@ -13,6 +13,8 @@ namespace roofline::report {
 
 namespace {
 
+using rate_fn = std::string (*)(double);
+
 std::optional<double> num_of(const json& o, std::initializer_list<const char*> keys) {
   for (const char* k : keys) {
     auto it = o.find(k);
@@ -37,7 +39,8 @@ std::string device_color(int i, bool nominal) {
   return nominal ? nominal_[k] : measured[k];
 }
 
-void add_device_roofs(plot& p, const results& r, const std::string& tag, int palette, const std::vector<std::string>& extra_nominal) {
+void add_device_roofs(plot& p, const results& r, const std::string& tag, int palette, const std::vector<std::string>& extra_nominal,
+                      const std::vector<std::string>& only) {
   const auto nom_bw = r.nominal.memory_bandwidth_bytes_per_s && *r.nominal.memory_bandwidth_bytes_per_s > 0
                           ? r.nominal.memory_bandwidth_bytes_per_s
                           : std::nullopt;
@@ -50,56 +53,92 @@ void add_device_roofs(plot& p, const results& r, const std::string& tag, int pal
       precs.push_back(pr);
   for (const auto& pr : measured)  // measured precisions without a nominal peak still get their roof
     if (std::find(precs.begin(), precs.end(), pr) == precs.end()) precs.push_back(pr);
+  if (!only.empty())
+    precs.erase(std::remove_if(precs.begin(), precs.end(),
+                               [&](const std::string& pr) { return std::find(only.begin(), only.end(), pr) == only.end(); }),
+                precs.end());
   const std::string dev = palette >= 0 ? fmt::format("dev{}-", palette) : "";
   const std::string mem = level_name(dram ? dram->level : r.device.kind == "cpu" ? "dram" : "memory");
   double top_nominal = 0, top_measured = 0;
   // Compute roofs: the flat part of min(peak, I × bw), from the ridge with the device memory of the
   // same kind (nominal with nominal, measured with measured) rightwards; the diagonals are the
-  // memory roofs below, one per level.
+  // memory roofs below, one per level. Like with like: per precision, one pair per engine: the
+  // tensor (or, without one, the vector) nominal peak with the best GEMM, the vector peak with the
+  // best FMA chain. A peak or a measurement without its partner is drawn alone and says so.
   for (const auto& pr : precs) {
-    const nominal_peak* np = peak_for(r.nominal, pr);
-    const compute_result* mc = best_compute(r.measured, pr);
+    const nominal_peak* tensor_peak = nullptr;
+    const nominal_peak* vector_peak = vector_peak_for(r.nominal, pr);
+    for (const auto& np : r.nominal.peaks)
+      if (np.precision == pr && np.engine == "tensor" && np.flops_per_s > 0) {
+        tensor_peak = &np;
+        break;
+      }
+    const compute_result* gemm = best_compute_on(r.measured, pr, "gemm");
+    const compute_result* fma = best_compute_on(r.measured, pr, "vector");
+    struct pairing {
+      std::string engine;  // "tensor" | "vector": the engine both sides ran on
+      const nominal_peak* nominal;
+      const compute_result* meas;
+      std::string what;  // "GEMM n = 8192" | "FMA chains"
+    };
+    std::vector<pairing> pairs;
+    if (tensor_peak) {
+      pairs.push_back({"tensor", tensor_peak, gemm, gemm && gemm->size ? fmt::format("n = {}", *gemm->size) : "GEMM"});
+      pairs.push_back({"vector", vector_peak, fma, "FMA"});
+    } else {  // no tensor cores at this precision: the GEMM runs on the vector units too
+      const compute_result* best = gemm ? gemm : fma;
+      pairs.push_back({"vector", vector_peak, best, !best ? "" : gemm ? (gemm->size ? fmt::format("n = {}", *gemm->size) : "GEMM") : "FMA"});
+    }
     const std::string color_nom = palette >= 0 ? device_color(palette, true) : precision_color(pr);
     const std::string color_meas = palette >= 0 ? device_color(palette, false) : precision_color(pr);
-    if (np) {
-      const std::string eng = np->engine == "tensor" ? " tensor" : "";
-      plot_roof nr;
-      nr.label = fmt::format("{}{}{} nominal: {}", tag, pr, eng, rate_flops(np->flops_per_s));
-      nr.short_label = fmt::format("{}{}{} nominal {}", tag, pr, eng, rate_flops(np->flops_per_s));
-      nr.color = color_nom;
-      nr.dashed = true;
-      nr.peak = np->flops_per_s;
-      nr.bw = nom_bw;
-      nr.part = "flat";
-      nr.cls = fmt::format("compute nominal {}roof-{}-nominal", dev, pr);
-      p.roofs.push_back(nr);
-      p.legend.push_back({legend_item::kind::dashed, color_nom, nr.short_label, fmt::format("{}roof-{}-nominal", dev, pr)});
-      top_nominal = std::max(top_nominal, np->flops_per_s);
-      if (nom_bw)
-        p.points.push_back({np->flops_per_s / *nom_bw, np->flops_per_s, false, color_nom, "diamond", 5, "ridge ridge-nominal",
-                            fmt::format("{}{} nominal ridge: {} = {} ÷ {}", tag, pr, intensity(np->flops_per_s / *nom_bw),
-                                        rate_flops(np->flops_per_s), rate_bytes(*nom_bw)),
-                            "", 0, -1, ""});
-    }
-    if (mc) {
-      plot_roof mr;
-      mr.label = fmt::format("{}{} measured: {} ({}{}){}", tag, pr, rate_flops(mc->flops_per_s), mc->engine,
-                             mc->size ? fmt::format(" n = {}", *mc->size) : std::string(), np ? "" : " (no nominal peak)");
-      mr.short_label = fmt::format("{}{} measured {}", tag, pr, rate_flops(mc->flops_per_s));
-      mr.color = color_meas;
-      mr.peak = mc->flops_per_s;
-      if (dram) mr.bw = dram->bytes_per_s;
-      mr.part = "flat";
-      mr.cls = fmt::format("compute measured {}roof-{}-measured", dev, pr);
-      mr.width = 2.4;
-      p.roofs.push_back(mr);
-      p.legend.push_back({legend_item::kind::solid, color_meas, mr.short_label, fmt::format("{}roof-{}-measured", dev, pr)});
-      top_measured = std::max(top_measured, mc->flops_per_s);
-      if (dram)
-        p.points.push_back({mc->flops_per_s / dram->bytes_per_s, mc->flops_per_s, true, color_meas, "diamond", 5, "ridge ridge-measured",
-                            fmt::format("{}{} measured ridge: {} = {} ÷ {}", tag, pr, intensity(mc->flops_per_s / dram->bytes_per_s),
-                                        rate_flops(mc->flops_per_s), rate_bytes(dram->bytes_per_s)),
-                            "", 0, -1, ""});
+    for (const auto& pair : pairs) {
+      if (!pair.nominal && !pair.meas) continue;
+      // the vector pair of a tensor precision is drawn only where both sides exist (a 2nd line pair)
+      if (pair.engine == "vector" && tensor_peak && !(pair.nominal && pair.meas)) continue;
+      const std::string eng = " " + pair.engine;
+      const std::string id = pair.engine == "tensor" || !tensor_peak ? pr : pr + "-vector";
+      const rate_fn rate = pr == "int8" ? rate_ops : rate_flops;
+      if (pair.nominal) {
+        const nominal_peak* np = pair.nominal;
+        plot_roof nr;
+        nr.label = fmt::format("{}{}{} nominal: {}", tag, pr, eng, rate(np->flops_per_s));
+        nr.short_label = fmt::format("{}{}{} nominal {}", tag, pr, eng, rate(np->flops_per_s));
+        nr.color = color_nom;
+        nr.dashed = true;
+        nr.peak = np->flops_per_s;
+        nr.bw = nom_bw;
+        nr.part = "flat";
+        nr.cls = fmt::format("compute nominal {}roof-{}-nominal", dev, id);
+        p.roofs.push_back(nr);
+        p.legend.push_back({legend_item::kind::dashed, color_nom, nr.short_label, fmt::format("{}roof-{}-nominal", dev, id)});
+        top_nominal = std::max(top_nominal, np->flops_per_s);
+        if (nom_bw && pair.engine == (tensor_peak ? "tensor" : "vector"))
+          p.points.push_back({np->flops_per_s / *nom_bw, np->flops_per_s, false, color_nom, "diamond", 5, "ridge ridge-nominal",
+                              fmt::format("{}{} nominal ridge: {} = {} ÷ {}", tag, pr, intensity(np->flops_per_s / *nom_bw),
+                                          rate(np->flops_per_s), rate_bytes(*nom_bw)),
+                              "", 0, -1, ""});
+      }
+      if (pair.meas) {
+        const compute_result* mc = pair.meas;
+        plot_roof mr;
+        mr.label = fmt::format("{}{}{} measured: {} ({}){}", tag, pr, eng, rate(mc->flops_per_s), pair.what,
+                               pair.nominal ? "" : " (no nominal " + pair.engine + " peak)");
+        mr.short_label = fmt::format("{}{}{} measured {}", tag, pr, eng, rate(mc->flops_per_s));
+        mr.color = color_meas;
+        mr.peak = mc->flops_per_s;
+        if (dram) mr.bw = dram->bytes_per_s;
+        mr.part = "flat";
+        mr.cls = fmt::format("compute measured {}roof-{}-measured", dev, id);
+        mr.width = pair.engine == "vector" && tensor_peak ? 1.6 : 2.4;
+        p.roofs.push_back(mr);
+        p.legend.push_back({legend_item::kind::solid, color_meas, mr.short_label, fmt::format("{}roof-{}-measured", dev, id)});
+        top_measured = std::max(top_measured, mc->flops_per_s);
+        if (dram && mc == best_compute(r.measured, pr))
+          p.points.push_back({mc->flops_per_s / dram->bytes_per_s, mc->flops_per_s, true, color_meas, "diamond", 5, "ridge ridge-measured",
+                              fmt::format("{}{} measured ridge: {} = {} ÷ {}", tag, pr, intensity(mc->flops_per_s / dram->bytes_per_s),
+                                          rate(mc->flops_per_s), rate_bytes(dram->bytes_per_s)),
+                              "", 0, -1, ""});
+      }
     }
   }
   // Memory roofs: the nominal device memory (dashed), then one measured roof per level (the best
@@ -187,16 +226,22 @@ int add_ops(plot& p, const results& r, const std::string& tag, bool labels, int 
     const double yp = op.flops / op.predicted_s;
     const bool latency = op.bound == "latency";
     const std::string sc_cls = palette >= 0 ? fmt::format("dev{}-ops", palette) : fmt::format("scenario-{}", si);
+    // Points carry their op-table number (drawn beside them); the key lists number and op.
+    if (labels) {
+      if (p.key.size() <= si) p.key.resize(si + 1);
+      p.key[si].title = sc, p.key[si].color = color;
+      p.key[si].entries.emplace_back(number, op.name);
+    }
     p.points.push_back({x, yp, false, color, latency ? "triangle" : "circle", 4.5,
                         fmt::format("op-pred{} {}", latency ? " op-latency" : "", sc_cls),
                         base + fmt::format("; predicted {} ({}, {}-bound)", seconds(op.predicted_s), rate_flops(yp), op.bound),
-                        labels ? op.name : "", labels ? number : 0, static_cast<int>(i), name});
+                        "", labels ? number : 0, static_cast<int>(i), name});
     if (op.measured_s && *op.measured_s > 0) {
       const double ym = op.flops / *op.measured_s;
       p.points.push_back({x, ym, true, color, "circle", 4.5, "op-meas " + sc_cls,
                           base + fmt::format("; measured {} ({}), {} of predicted", seconds(*op.measured_s), rate_flops(ym),
                                              ratio(*op.measured_s / op.predicted_s)),
-                          labels ? op.name : "", labels ? number : 0, static_cast<int>(i), name});
+                          "", labels ? number : 0, static_cast<int>(i), name});
       p.links.push_back({x, yp, x, ym, color});
     }
   }
@@ -252,10 +297,13 @@ std::string render_svg(const results& r) {
   using namespace report;
   plot p;
   p.title = "Roofline: " + (r.device.name.empty() ? std::string("unknown device") : r.device.name);
-  p.subtitle = fmt::format("{}{} · roofline {} · dashed = nominal, solid = measured · flat = compute, diagonal = memory level",
+  p.subtitle = fmt::format("{}{} · roofline {} · dashed = nominal, solid = measured · "
+                           "numbers = the op table's #",
                            r.host.hostname.empty() ? "" : r.host.hostname + " · ", r.host.timestamp.empty() ? "time unknown" : r.host.timestamp,
                            r.tool.version.empty() ? "?" : r.tool.version);
-  add_device_roofs(p, r, "", -1);
+  // One panel: the compute roofs of the model's precision (the op table's), every memory level.
+  const std::string precision = main_precision(r);
+  add_device_roofs(p, r, "", -1, {}, {precision});
   p.legend.push_back({legend_item::kind::diamond, "#444444", "nominal ridge point", "ridge-nominal"});
   p.legend.push_back({legend_item::kind::diamond, "#444444", "measured ridge point", "ridge-measured"});
   p.legend.push_back({legend_item::kind::hollow, "#444444", "op predicted", "op-pred"});
@@ -267,6 +315,9 @@ std::string render_svg(const results& r) {
   }
   const int skipped = add_ops(p, r, "", true, -1);
   if (skipped > 0) p.notes.push_back(fmt::format("{} op(s) not plotted (0 FLOP or 0 B)", skipped));
+  const auto others = measured_precisions(r.measured);
+  if (others.size() > 1)
+    p.notes.push_back(fmt::format("{} roofs only; every precision's roofs are in the report's roofs table", precision));
   if (p.roofs.empty()) p.notes.push_back("no roof: no nominal peak and no measured result");
   add_bandwidth_chart(p, r);
   return draw_svg(p);

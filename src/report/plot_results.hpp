@@ -14,15 +14,19 @@ namespace roofline::report {
 /// points (diamonds). `tag` prefixes labels (compare: "A: "); `palette` ≥ 0 overrides the
 /// precision colours with a per-device colour. `extra_nominal` names precisions whose nominal roof is
 /// drawn even without a measured result (spec-only devices in a comparison).
+/// Each measured roof is paired with the nominal peak of the same engine: a GEMM with the tensor peak
+/// (the vector peak where the precision has no tensor one), an FMA chain with the vector peak; every
+/// label names the engine. `only` non-empty: the compute roofs of those precisions alone (one panel).
 void add_device_roofs(plot& p, const results& r, const std::string& tag, int palette,
-                      const std::vector<std::string>& extra_nominal = {});
+                      const std::vector<std::string>& extra_nominal = {}, const std::vector<std::string>& only = {});
 
 /// Adds every measured bandwidth point (working set, B/s, level, pattern; rejected ones marked) for
 /// the second chart, with legend entries for the patterns and levels drawn.
 void add_bandwidth_chart(plot& p, const results& r);
 
 /// Adds every op with FLOPs > 0 as a hollow predicted point and, when run, a filled measured point;
-/// returns the number of ops that could not be placed on log axes (0 FLOP or 0 B).
+/// returns the number of ops that could not be placed on log axes (0 FLOP or 0 B). `labels`: each
+/// op's point carries its op-table number, and p.key lists every number with its op per scenario.
 int add_ops(plot& p, const results& r, const std::string& tag, bool labels, int palette);
 
 /// Adds r.analysis["batch_sweep"] as a trace when it has a recognisable shape (points with an

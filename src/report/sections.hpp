@@ -1,12 +1,16 @@
 // The sections of report.md / report.html, each a pure function of the results.
 #pragma once
 #include <string>
+#include <vector>
 
 #include "report/document.hpp"
 #include "roofline/results.hpp"
 
 namespace roofline::report {
 
+/// headline.cpp: the three sentences every view opens with (how close to the nominal roofs and why,
+/// where the time goes by class, the most valuable next step); one when no op was placed.
+std::vector<std::string> headline_sentences(const results& r);
 section record_section(const results& r);       ///< record_table.cpp: nominal, expected, measured, ratio
 section device_section(const results& r);       ///< sections_device.cpp: device + how measured
 section nominal_section(const results& r);      ///< sections_device.cpp: nominal derivation

@@ -39,16 +39,20 @@ section ops_section(const results& r) {
   }
   s.para("Per instance (× count per step). Predicted = max(FLOPs ÷ peak, bytes ÷ bandwidth) against the measured " +
          main_precision(r) + " roofs (plus the launch floor where modelled); # is the point number in the figure. "
-         "An op shown \"beside\" others is measured for comparison and not part of the step.");
+         "An op shown \"beside\" others is measured for comparison and not part of the step. Each advice is stated "
+         "once, under the table, and referred to by its number.");
   table t;
-  t.header = {"#", "op", "scenario", "predicted", "measured", "measured ÷ predicted", "bound", "advice"};
+  t.header = {"#", "op", "scenario", "intensity", "predicted", "measured", "measured ÷ predicted", "bound", "advice"};
   for (std::size_t i = 0; i < r.ops.size(); ++i) {
     const op_result& op = r.ops[i];
     cell ratio_cell = op.measured_s && op.predicted_s > 0 ? cell(ratio(*op.measured_s / op.predicted_s), *op.measured_s / op.predicted_s)
                                                           : cell("—");
+    cell intensity_cell = op.bytes > 0 ? cell(op.dtype == "int8" ? intensity_ops(op.intensity) : intensity(op.intensity), op.intensity)
+                                       : cell("—");
+    cell measured = measured_cell(t, op);
     t.rows.push_back({cell(std::to_string(i + 1), static_cast<double>(i + 1)), cell(op_name(op)), cell(scenario_text(op)),
-                      cell(seconds(op.predicted_s), op.predicted_s), measured_cell(t, op), ratio_cell,
-                      cell(op.bound.empty() ? "—" : op.bound), cell(op.advice.empty() ? "—" : op.advice)});
+                      intensity_cell, cell(seconds(op.predicted_s), op.predicted_s), measured, ratio_cell,
+                      cell(op.bound.empty() ? "—" : op.bound), cell(op.advice.empty() ? "—" : "advice " + t.note(op.advice))});
   }
   s.add(std::move(t));
   return s;

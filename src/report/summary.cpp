@@ -1,6 +1,7 @@
-// The terminal summary `run`, `measure` and fleet runs print at the end: the record table
-// (nominal, measured, ratio) and the three ops furthest below their roofs (measured ÷ predicted),
-// under 25 lines. The same
+// The terminal summary `run`, `measure` and fleet runs print at the end: the report's three opening
+// sentences, the record table (nominal, measured, ratio) with each row's reason under it, and the three
+// ops slowest against their prediction (measured ÷ predicted), every text wrapped at word boundaries,
+// never cut. The same
 // rows as report.md's record table (record_section), so the terminal and the files never disagree.
 #include <fmt/format.h>
 
@@ -15,6 +16,8 @@
 namespace roofline {
 
 namespace {
+
+constexpr std::size_t summary_width = 100;  ///< columns: text wraps at word boundaries, never cut
 
 std::size_t glyphs(const std::string& s) {
   std::size_t n = 0;
@@ -47,18 +50,59 @@ std::string pad(const std::string& s, std::size_t w, bool right) {
   return right ? fill + s : s + fill;
 }
 
-std::string clip(const std::string& s, std::size_t w) {
-  if (glyphs(s) <= w) return s;
-  std::string o;
-  std::size_t n = 0;
+/// Marker numbers ("[2]" → 2) in a cell's text, in order.
+std::vector<std::size_t> markers(const std::string& s) {
+  std::vector<std::size_t> v;
   for (std::size_t i = 0; i < s.size(); ++i) {
-    if ((static_cast<unsigned char>(s[i]) & 0xC0) != 0x80 && ++n > w - 1) break;
-    o += s[i];
+    if (s[i] != '[') continue;
+    std::size_t j = i + 1, n = 0;
+    while (j < s.size() && std::isdigit(static_cast<unsigned char>(s[j]))) n = n * 10 + static_cast<std::size_t>(s[j++] - '0');
+    if (j > i + 1 && j < s.size() && s[j] == ']') v.push_back(n);
   }
-  return o + "…";
+  return v;
+}
+
+/// A number and its unit ("1.95" "ms"), and both sides of "=", stay on one line.
+bool glued(const std::string& a, const std::string& b) {
+  if (a.empty() || b.empty()) return false;
+  if (a == "=" || b == "=") return true;
+  const bool a_number = std::isdigit(static_cast<unsigned char>(a.back())) != 0;
+  const bool b_unit = glyphs(b) <= 8 && std::none_of(b.begin(), b.end(), [](unsigned char c) { return std::isdigit(c) != 0; }) &&
+                      (std::isalpha(static_cast<unsigned char>(b[0])) || static_cast<unsigned char>(b[0]) >= 0x80 || b[0] == '%');
+  return a_number && b_unit;
 }
 
 }  // namespace
+
+std::string wrap_words(const std::string& text, std::size_t width, const std::string& first, const std::string& rest) {
+  // Words, with a number and its unit (and both sides of "=") merged into one unbreakable unit.
+  std::vector<std::string> units;
+  std::string prev;
+  for (std::size_t i = 0; i < text.size();) {
+    while (i < text.size() && text[i] == ' ') ++i;
+    if (i >= text.size()) break;
+    std::size_t j = text.find(' ', i);
+    if (j == std::string::npos) j = text.size();
+    std::string word = text.substr(i, j - i);
+    if (!units.empty() && glued(prev, word)) units.back() += " " + word;
+    else units.push_back(word);
+    prev = std::move(word);
+    i = j;
+  }
+  std::string o, line = first;
+  std::size_t used = glyphs(first);
+  bool empty = true;
+  for (const auto& u : units) {
+    const std::size_t g = glyphs(u);
+    if (!empty && used + 1 + g > width) {  // a unit never splits: a longer one gets a line of its own
+      o += line + "\n";
+      line = rest, used = glyphs(rest), empty = true;
+    }
+    if (!empty) line += ' ', ++used;
+    line += u, used += g, empty = false;
+  }
+  return o + line + "\n";
+}
 
 std::string render_summary(const results& r, const std::string& where) {
   using namespace report;
@@ -66,24 +110,39 @@ std::string render_summary(const results& r, const std::string& where) {
                               r.device.kind.empty() ? "?" : r.device.kind, r.status);
   if (!where.empty()) o += " · full report: " + where;
   o += "\n";
+  for (const auto& h : headline_sentences(r)) o += wrap_words(h, summary_width, "", "  ");
   const section s = record_section(r);
   for (const auto& b : s.blocks) {
     if (b.k != block::kind::table) continue;
     const table& t = b.t;
     std::size_t w0 = 8, w1 = 7, w2 = 8;
     std::vector<std::array<std::string, 4>> rows;
+    std::vector<std::vector<std::size_t>> notes;  // each row's reasons (the table's notes), printed under it
     for (const auto& row : t.rows) {
-      std::array<std::string, 4> c = {clip(plain_cell(row[0].text), 44), clip(plain_cell(row[1].text), 16),
-                                      clip(plain_cell(row[2].text), 24), plain_cell(row[3].text)};
+      std::array<std::string, 4> c = {plain_cell(row[0].text), plain_cell(row[1].text), plain_cell(row[2].text), plain_cell(row[3].text)};
+      std::vector<std::size_t> n;
+      for (const auto& cl : row)
+        for (std::size_t k : markers(cl.text))
+          if (std::find(n.begin(), n.end(), k) == n.end()) n.push_back(k);
+      notes.push_back(std::move(n));
       w0 = std::max(w0, glyphs(c[0])), w1 = std::max(w1, glyphs(c[1])), w2 = std::max(w2, glyphs(c[2]));
       rows.push_back(c);
     }
     o += fmt::format("  {}  {}  {}  {}\n", pad("", w0, false), pad("nominal", w1, true), pad("measured", w2, true), "÷ nominal");
-    for (const auto& c : rows)
+    std::vector<std::size_t> said;  // a reason shared by several rows is printed under the first
+    for (std::size_t k = 0; k < rows.size(); ++k) {
+      const auto& c = rows[k];
       o += fmt::format("  {}  {}  {}  {}\n", pad(c[0], w0, false), pad(c[1], w1, true), pad(c[2], w2, true), pad(c[3], 9, true));
+      for (std::size_t n : notes[k]) {
+        if (n < 1 || n > t.notes.size() || std::find(said.begin(), said.end(), n) != said.end()) continue;
+        said.push_back(n);
+        o += wrap_words(t.notes[n - 1], summary_width, "      ↳ ", "        ");
+      }
+    }
   }
-  // The three step ops furthest below their roofs: measured ÷ predicted time (the roof plus the
+  // The three step ops slowest against their prediction: measured ÷ predicted time (the roof plus the
   // launch floor where modelled, so a launch-bound op is not mistaken for a slow one), highest first.
+  // This ranks by prediction error, and the heading says so.
   std::vector<std::pair<double, std::size_t>> below;
   for (std::size_t i = 0; i < r.ops.size(); ++i) {
     const op_result& op = r.ops[i];
@@ -92,15 +151,21 @@ std::string render_summary(const results& r, const std::string& where) {
   }
   std::stable_sort(below.begin(), below.end());
   if (!below.empty()) {
-    o += "furthest below their roofs (measured ÷ predicted time):\n";
+    o += "the 3 ops slowest against their prediction (ranked by measured ÷ predicted time, highest first):\n";
     for (std::size_t k = 0; k < std::min<std::size_t>(3, below.size()); ++k) {
       const op_result& op = r.ops[below[k].second];
       const std::string scenario = op.phase == "decode" ? fmt::format("decode b{}", op.batch) : fmt::format("{} seq {}", op.phase, op.seq);
-      o += fmt::format("  #{} {} ({}): {} vs {} predicted, {}; {}\n", below[k].second + 1, op.name, scenario, seconds(*op.measured_s),
-                       seconds(op.predicted_s), ratio(-below[k].first), clip(op.advice.empty() ? op.bound + "-bound" : op.advice, 56));
+      o += fmt::format("  #{} {} ({}): {} vs {} predicted, {}\n", below[k].second + 1, op.name, scenario, seconds(*op.measured_s),
+                       seconds(op.predicted_s), ratio(-below[k].first));
+      const std::string advice = op.advice.empty() ? op.bound + "-bound" : op.advice;
+      std::size_t same = r.ops.size();  // an advice already printed is referred to, not repeated
+      for (std::size_t e = 0; e < k && same == r.ops.size(); ++e)
+        if (r.ops[below[e].second].advice == op.advice) same = below[e].second;
+      if (same < r.ops.size()) o += fmt::format("      advice as for #{}\n", same + 1);
+      else o += wrap_words(advice, summary_width, "      ", "      ");
     }
   } else if (!r.ops.empty()) {
-    o += "no op was measured: no op to rank against its roof\n";
+    o += "no op was measured: no op to rank against its prediction\n";
   }
   if (!r.errors.empty()) o += fmt::format("{} probe(s) failed or did not run: see the errors in the report\n", r.errors.size());
   return o;

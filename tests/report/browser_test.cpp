@@ -75,9 +75,9 @@ TEST(Browser, ReportHtmlLoadsWithoutConsoleErrorsAndDrawsEverything) {
   const auto page = load(browser, d / "report.html", d);
   ASSERT_NE(page.out.find("id=\"roofline-js-ok\""), std::string::npos) << "the page script did not finish\n" << page.err;
   EXPECT_EQ(console_errors(page.err), "");
-  // the inline SVG drew every roof and every op point: 3 precisions × (nominal, measured) compute
+  // the inline SVG drew every roof of its panel and every op point: fp16's (nominal, measured) compute
   // roofs, the nominal HBM roof, the measured L2 and HBM roofs; 15 ops with FLOPs, 14 of them run
-  EXPECT_EQ(test::count(page.out, "<path class=\"roof "), 9u);
+  EXPECT_EQ(test::count(page.out, "<path class=\"roof "), 5u);
   EXPECT_EQ(test::count(page.out, "class=\"op-pred "), 15u);
   EXPECT_EQ(test::count(page.out, "class=\"op-meas "), 14u);
   EXPECT_EQ(test::count(page.out, "class=\"bw-point "), r.measured.bandwidth.size());

@@ -79,12 +79,15 @@ TEST_P(Consistency, EveryQuantityHasOneValueInEveryOutput) {
     if (e["precision"] == p) EXPECT_DOUBLE_EQ(e["ridge_measured"].get<double>(), *rp.measured);
   for (const std::string& prec : measured_precisions(r.measured)) {
     const ridge_pair q = ridge_for(r, prec);
+    if (prec != p) continue;  // the figure is one panel: the model's precision
     if (!q.measured || !q.peak_measured) continue;
     const std::string ridge = units::intensity(*q.measured), peak = units::compute_rate(*q.peak_measured, prec);
     EXPECT_NE(o.svg.find(prec + " measured ridge: " + ridge + " = " + peak), std::string::npos) << prec << " " << ridge;
     EXPECT_NE(o.md.find("| " + prec + " |"), std::string::npos) << prec;
     EXPECT_NE(o.md.find(ridge), std::string::npos) << prec << " ridge " << ridge;
-    EXPECT_NE(o.svg.find(prec + " measured: " + peak), std::string::npos) << prec << " roof " << peak;
+    EXPECT_TRUE(o.svg.find(prec + " tensor measured: " + peak) != std::string::npos ||
+                o.svg.find(prec + " vector measured: " + peak) != std::string::npos)
+        << prec << " roof " << peak;
   }
 
   // Device-memory roof: the figure's measured memory roof is the record table's best bandwidth.
@@ -155,9 +158,43 @@ TEST(MeasuredSection, GemmRowsAreListedWithTheRuleThatUsesThem) {
   g.method = "C(32x2048) = A(32x2048)·W(2048x2048)";
   r.measured.gemm_rows = {g};
   analyse(r);
-  const std::string md = render_markdown(r);
-  EXPECT_NE(md.find("GEMM rate against rows"), std::string::npos);
-  EXPECT_NE(md.find("94.6 GFLOP/s"), std::string::npos);
-  EXPECT_NE(md.find("2048 × 2048"), std::string::npos);
+  const std::string html = render_html(r);  // per-point detail: the HTML's collapsed sections
+  EXPECT_NE(html.find("GEMM rate against rows"), std::string::npos);
+  EXPECT_NE(html.find("94.6 GFLOP/s"), std::string::npos);
+  EXPECT_NE(html.find("2048 × 2048"), std::string::npos);
+}
+}  // namespace roofline
+
+namespace roofline {
+TEST(OneValue, TheRoofGemmIsOneNumberInTheFigureTheRecordTableTheHeadlineAndTheSummary) {
+  // The real H200 run: fp16's roof is its n = 8192 GEMM at 703 TFLOP/s (n = 4096 reached 675): the
+  // figure's measured roof, the record table's roof row, the ridge's numerator, the report's first
+  // sentence and the terminal all say 703, and none says 675 for fp16.
+  results r = load_results(test::data("h200-2026-12-03/results.json"));
+  analyse(r);
+  const std::string svg = render_svg(r), md = render_markdown(r), html = render_html(r), summary = render_summary(r);
+  EXPECT_NE(svg.find(">fp16 tensor measured 703 TFLOP/s<"), std::string::npos);
+  EXPECT_NE(md.find("| fp16 tensor GEMM, n = 8192 (the roof) | 989 TFLOP/s | 703 TFLOP/s | 71.0% |"), std::string::npos);
+  EXPECT_NE(md.find("of its nominal fp16 tensor peak (703 TFLOP/s of 989 TFLOP/s, GEMM n = 8192)"), std::string::npos);
+  EXPECT_NE(summary.find("fp16 tensor GEMM, n = 8192 (the roof)      989 TFLOP/s              703 TFLOP/s"), std::string::npos) << summary;
+  EXPECT_NE(html.find("703 TFLOP/s of 989 TFLOP/s"), std::string::npos);
+  for (const std::string* out : {&svg, &md, &summary}) EXPECT_EQ(out->find("675 TFLOP/s"), std::string::npos);
+  // the clock and power of the same GEMM in the record table and the first sentence
+  EXPECT_NE(md.find("| sustained SM clock during the GEMM | 1830 MHz | 1410 MHz |"), std::string::npos);
+  EXPECT_NE(md.find("held the clock at 1410 MHz of 1830 MHz"), std::string::npos);
+  EXPECT_NE(md.find("median 577 W"), std::string::npos);
+  EXPECT_NE(md.find("| 700 W | 577 W [1] |"), std::string::npos);
+  // the report opens with the three sentences, and stays short
+  EXPECT_EQ(md.find("**The NVIDIA H200 reached"), md.find("\n\n") + 2);
+  EXPECT_NE(md.find("**Decode at batch 1 (context 2048) takes 1.23 ms per step (whole step measured) where its bytes alone need 452 µs"),
+            std::string::npos);
+  EXPECT_NE(md.find("**The most valuable next step is in decode at batch 1:"), std::string::npos);
+  EXPECT_LT(test::count(md, "\n"), 600u);
+  // the decode-b32 q_proj (31 FLOP/B, below the 150 FLOP/B ridge) is not told to use the tensor cores
+  for (const auto& op : r.ops)
+    if (op.phase == "decode" && op.batch == 32 && op.name == "q_proj") {
+      EXPECT_EQ(op.bound, "compute");
+      EXPECT_EQ(op.advice.find("use the tensor cores"), std::string::npos) << op.advice;
+    }
 }
 }  // namespace roofline

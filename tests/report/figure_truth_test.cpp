@@ -4,11 +4,15 @@
 // bandwidth-against-working-set chart with one point per measured bandwidth result.
 #include <gtest/gtest.h>
 
+#include <sstream>
+
 #include <map>
 #include <regex>
 #include <set>
 
 #include "roofline/report.hpp"
+#include "roofline/units.hpp"
+#include "roofline/vocabulary.hpp"
 #include "test_util.hpp"
 
 namespace roofline {
@@ -83,15 +87,67 @@ TEST(FigureTruth, ACpuFigureWithoutNominalBandwidthPromisesNoNominalRidge) {
   EXPECT_NE(svg.find("data-ref=\"ridge-measured\""), std::string::npos);
 }
 
-TEST(FigureTruth, NumberedEntriesAreExactlyTheNumbersDrawn) {
-  for (const char* f : {"results-gpu.json", "results-cpu.json"}) {
-    const std::string svg = render_svg(load_results(test::data(f)));
-    std::multiset<int> drawn, listed;
-    static const std::regex num("class=\"point-number\"[^>]*>([0-9]+)<");
-    static const std::regex entry("class=\"numbered-entry\" data-n=\"([0-9]+)\"");
-    for (auto it = std::sregex_iterator(svg.begin(), svg.end(), num); it != std::sregex_iterator(); ++it) drawn.insert(std::stoi((*it)[1]));
-    for (auto it = std::sregex_iterator(svg.begin(), svg.end(), entry); it != std::sregex_iterator(); ++it) listed.insert(std::stoi((*it)[1]));
-    EXPECT_EQ(drawn, listed) << f;
+TEST(FigureTruth, EveryOpIsNumberedInTheKeyAndEveryDrawnNumberIsInIt) {
+  // Points carry the op table's number (several close points share one label, "3,7,27"); the key
+  // beside the figure lists every plotted op once, by that number: readable in a PNG, no hovering.
+  for (const char* f : {"results-gpu.json", "results-cpu.json", "h200-2026-12-03/results.json"}) {
+    const results r = load_results(test::data(f));
+    const std::string svg = render_svg(r);
+    std::set<int> drawn, listed, plotted;
+    static const std::regex num("class=\"point-number\"[^>]*>([0-9,]+)<");
+    static const std::regex entry("class=\"key-entry\" data-n=\"([0-9]+)\">([0-9]+) ([^<]+)<");
+    for (auto it = std::sregex_iterator(svg.begin(), svg.end(), num); it != std::sregex_iterator(); ++it) {
+      std::stringstream ss((*it)[1]);
+      for (std::string n; std::getline(ss, n, ',');) EXPECT_TRUE(drawn.insert(std::stoi(n)).second) << f << ": #" << n << " drawn twice";
+    }
+    for (auto it = std::sregex_iterator(svg.begin(), svg.end(), entry); it != std::sregex_iterator(); ++it) {
+      const int n = std::stoi((*it)[1]);
+      EXPECT_TRUE(listed.insert(n).second) << f << ": #" << n << " twice in the key";
+      EXPECT_EQ(std::to_string(n), (*it)[2].str());
+      EXPECT_EQ((*it)[3].str(), r.ops.at(static_cast<std::size_t>(n - 1)).name) << f << ": the key's #" << n << " is the op table's";
+    }
+    for (std::size_t i = 0; i < r.ops.size(); ++i)
+      if (r.ops[i].flops > 0 && r.ops[i].bytes > 0 && r.ops[i].predicted_s > 0) plotted.insert(static_cast<int>(i + 1));
+    EXPECT_EQ(listed, plotted) << f;
+    for (int n : drawn) EXPECT_TRUE(listed.count(n)) << f << ": #" << n << " drawn but not in the key";
+    EXPECT_GE(drawn.size() * 10, plotted.size() * 8) << f << ": at least 80% of the ops numbered in the plot";
+    EXPECT_EQ(svg.find("hover a point"), std::string::npos) << f << ": nothing asks a PNG reader to hover";
+  }
+}
+
+TEST(FigureTruth, LegendPairsLikeWithLike) {
+  // Every compute roof names its engine; a measured roof is paired with the nominal peak of the same
+  // engine (the H200's fp16: tensor 989 with the GEMM's 703, vector 134 with the FMA chains' 130).
+  for (const char* f : {"results-gpu.json", "results-cpu.json", "h200-2026-12-03/results.json"}) {
+    const results r = load_results(test::data(f));
+    const std::string svg = render_svg(r);
+    static const std::regex item(R"re(data-ref="roof-([a-z0-9]+)(-vector)?-(nominal|measured)">.*?<text[^>]*>([a-z0-9]+) (tensor|vector) (nominal|measured) ([^<]+)<)re");
+    std::map<std::string, std::set<std::string>> sides;  // precision+engine → {nominal, measured}
+    int entries = 0;
+    for (auto it = std::sregex_iterator(svg.begin(), svg.end(), item); it != std::sregex_iterator(); ++it) {
+      ++entries;
+      const std::string prec = (*it)[4], engine = (*it)[5], side = (*it)[6];
+      EXPECT_EQ((*it)[1].str(), prec);
+      EXPECT_EQ((*it)[3].str(), side);
+      EXPECT_EQ((*it)[2].matched, engine == "vector" && peak_for(r.nominal, prec) && peak_for(r.nominal, prec)->engine == "tensor") << f;
+      sides[prec + " " + engine].insert(side);
+      // the value is the one of that engine
+      const std::string value = (*it)[7];
+      if (side == "measured") {
+        // the "-vector" roof is the FMA chains'; the precision's own roof is its best GEMM (else FMA)
+        const compute_result* c = (*it)[2].matched ? best_compute_on(r.measured, prec, "vector") : best_compute_on(r.measured, prec, "gemm");
+        if (!c) c = best_compute_on(r.measured, prec, "vector");
+        ASSERT_NE(c, nullptr) << f << " " << prec << " " << engine;
+        EXPECT_EQ(value, units::compute_rate(c->flops_per_s, prec)) << f << " " << prec << " " << engine;
+      } else {
+        bool found = false;
+        for (const auto& np : r.nominal.peaks)
+          found |= np.precision == prec && np.engine == engine && units::compute_rate(np.flops_per_s, prec) == value;
+        EXPECT_TRUE(found) << f << ": no " << prec << " " << engine << " nominal peak of " << value;
+      }
+    }
+    EXPECT_GE(entries, 2) << f;
+    for (const auto& [key, s] : sides) EXPECT_EQ(s.size(), 2u) << f << ": " << key << " has no partner of its engine";
   }
 }
 

@@ -23,7 +23,7 @@ TEST(ReportLayout, MarkdownLeadsWithRecordFigureOpsThenTheAppendix) {
   EXPECT_LT(figure, ops);
   EXPECT_LT(ops, appendix);
   EXPECT_LT(appendix, device);
-  EXPECT_NE(md.find("| # | op | scenario | predicted | measured | measured ÷ predicted | bound | advice |"), std::string::npos);
+  EXPECT_NE(md.find("| # | op | scenario | intensity | predicted | measured | measured ÷ predicted | bound | advice |"), std::string::npos);
 }
 
 TEST(ReportLayout, HtmlPutsTheDetailInCollapsedSections) {
@@ -38,8 +38,8 @@ TEST(ReportLayout, HtmlPutsTheDetailInCollapsedSections) {
 
 TEST(ReportLayout, NumberColumnsAreRightAligned) {
   const std::string md = render_markdown(load_results(test::data("results-gpu.json")));
-  // the op table: #, predicted, measured and the ratio are numbers; op, scenario, bound, advice are not
-  EXPECT_NE(md.find("| ---: | --- | --- | ---: | ---: | ---: | --- | --- |"), std::string::npos);
+  // the op table: #, intensity, predicted, measured and the ratio are numbers; op, scenario, bound, advice are not
+  EXPECT_NE(md.find("| ---: | --- | --- | ---: | ---: | ---: | ---: | --- | --- |"), std::string::npos);
   const std::string html = render_html(load_results(test::data("results-gpu.json")));
   EXPECT_NE(html.find("<td class=\"num\" data-v=\"4050000000000\">4.05 TB/s</td>"), std::string::npos);
 }

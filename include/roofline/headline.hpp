@@ -1,0 +1,65 @@
+// The three facts a report opens with, computed from the results (docs/formulas-analysis.md §6):
+// how close the machine came to its nominal roofs and what held it back (the binding limit and its
+// evidence), where each scenario's time goes by class, and the single most valuable next step.
+// Typed here; report/headline.cpp turns them into sentences with the one formatter.
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "roofline/results.hpp"
+
+namespace roofline {
+
+/// Sentence 1: the main precision's roof GEMM and the device memory against their nominal values,
+/// and the limit that binds the compute roof.
+struct machine_verdict {
+  std::string device, precision, engine;  ///< engine of the nominal peak ("tensor" | "vector")
+  bool cpu = false;                       ///< a CPU: a core clock, no power telemetry
+  std::optional<double> compute_nominal, compute_measured;  ///< FLOP/s (OP/s for int8)
+  std::optional<std::int64_t> gemm_n;                       ///< size of the roof GEMM
+  std::optional<double> bandwidth_nominal, bandwidth_measured;  ///< B/s
+  std::string bandwidth_pattern;
+  /// "power" (a power-cap throttle reason), "thermal" (a thermal one), "clock" (the clock below the
+  /// one the peak is computed at, no reason reported), "kernel" (at full clock: the GEMM itself),
+  /// "" when no telemetry says.
+  std::string limit;
+  std::optional<double> clock_mhz, clock_nominal_mhz;  ///< median during the roof GEMM; the peak's clock
+  std::optional<double> power_w, power_limit_w;        ///< median during the roof GEMM; the limit
+  double throttled_fraction = 0;                        ///< share of its samples with a slowdown reason
+  std::vector<std::string> throttle_reasons;
+};
+
+/// Sentence 2, one per scenario (decode at each batch, prefill): the op time by class, the step time
+/// and what the step's bytes alone would take at the measured bandwidth.
+struct time_split {
+  std::string phase;  ///< decode | prefill
+  std::int64_t batch = 1, context = 0, seq = 0;
+  double compute_s = 0, bandwidth_s = 0, latency_s = 0;  ///< Σ count × (measured, else predicted) time
+  std::optional<double> step_s;  ///< the whole step measured, else Σ of the ops
+  std::string step_source;       ///< "whole step" | "sum of ops"
+  double bytes = 0, flops = 0;   ///< per step
+  std::optional<double> bytes_alone_s;  ///< bytes ÷ the measured device-memory bandwidth
+  double total_s() const { return compute_s + bandwidth_s + latency_s; }
+};
+
+/// Sentence 3: the advice whose ops lose the largest share of their scenario's step above their roofs.
+struct next_step {
+  std::string phase;
+  std::int64_t batch = 1, seq = 0;
+  std::string advice;              ///< the class's words (op_result::advice)
+  std::vector<std::string> ops;    ///< op names, in table order, unique
+  double excess_s = 0;             ///< Σ count × (time − time at the roof)
+  double step_s = 0;               ///< the scenario's step (time_split::step_s or total)
+};
+
+struct headline {
+  machine_verdict machine;
+  std::vector<time_split> time;  ///< in op-table order of scenarios
+  std::optional<next_step> next;
+};
+
+headline compute_headline(const results& r);
+
+}  // namespace roofline

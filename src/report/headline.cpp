@@ -1,0 +1,124 @@
+// The three sentences report.md, report.html and the terminal summary open with: roofline/headline.hpp's
+// facts, worded here with the one formatter.
+#include "roofline/headline.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+
+#include "report/sections.hpp"
+#include "report/units.hpp"
+
+namespace roofline::report {
+
+namespace {
+
+std::string scenario_words(const std::string& phase, std::int64_t batch, std::int64_t seq) {
+  if (phase == "decode") return fmt::format("decode at batch {}", batch);
+  return batch > 1 ? fmt::format("{} of {} × {} tokens", phase, batch, seq) : fmt::format("{} of {} tokens", phase, seq);
+}
+
+std::string capitalised(std::string s) {
+  if (!s.empty() && s[0] >= 'a' && s[0] <= 'z') s[0] = static_cast<char>(s[0] - 'a' + 'A');
+  return s;
+}
+
+std::string reasons_text(const machine_verdict& m) {
+  std::string s;
+  for (const auto& x : m.throttle_reasons) s += (s.empty() ? "" : ", ") + x;
+  return s;
+}
+
+std::string machine_sentence(const machine_verdict& m) {
+  const std::string dev = m.device.empty() ? "The device" : "The " + m.device;
+  const auto rate = [&](double x) { return compute_rate(x, m.precision); };
+  std::string s;
+  if (m.compute_measured && m.compute_nominal && *m.compute_nominal > 0)
+    s = fmt::format("{} reached {} of its nominal {}{} peak ({} of {}{})", dev, percent(*m.compute_measured / *m.compute_nominal), m.precision,
+                    m.engine.empty() ? "" : " " + m.engine, rate(*m.compute_measured), rate(*m.compute_nominal),
+                    m.gemm_n ? fmt::format(", GEMM n = {}", *m.gemm_n) : std::string());
+  else if (m.compute_measured)
+    s = fmt::format("{} reached {} in {} (no nominal peak to compare with)", dev, rate(*m.compute_measured), m.precision);
+  else
+    s = fmt::format("{} has no measured {} compute roof", dev, m.precision);
+  if (m.bandwidth_measured && m.bandwidth_nominal)
+    s += fmt::format(" and {} of its memory bandwidth ({} of {}, {})", percent(*m.bandwidth_measured / *m.bandwidth_nominal),
+                     rate_bytes(*m.bandwidth_measured), rate_bytes(*m.bandwidth_nominal), m.bandwidth_pattern);
+  else if (m.bandwidth_measured)
+    s += fmt::format(" and {} of memory bandwidth ({}; nominal unknown)", rate_bytes(*m.bandwidth_measured), m.bandwidth_pattern);
+  // The binding limit and its evidence.
+  const bool clocks = m.clock_mhz && m.clock_nominal_mhz && *m.clock_nominal_mhz > 0;
+  std::string at_clock;  // "so the peak at that clock is 762 TFLOP/s, of which the GEMM reached 92%"
+  if (clocks && m.compute_nominal && m.compute_measured) {
+    const double matched = *m.compute_nominal * *m.clock_mhz / *m.clock_nominal_mhz;
+    at_clock = fmt::format(", so the peak at that clock is {}, of which the GEMM reached {}", rate(matched),
+                           percent(*m.compute_measured / matched));
+  }
+  const std::string clock_text =
+      clocks ? fmt::format("{} of {}", value(*m.clock_mhz, "MHz"), value(*m.clock_nominal_mhz, "MHz")) : std::string();
+  if (m.limit == "power" || m.limit == "thermal") {
+    const std::string cap = m.limit == "power" ? (m.power_limit_w ? value(*m.power_limit_w, "W") + " power cap" : "power cap") : "thermal limit";
+    s += fmt::format("; the binding limit is the {} ({} in {} of the GEMM's samples{}){}", cap, reasons_text(m), percent(m.throttled_fraction),
+                     m.power_w ? ", median " + value(*m.power_w, "W") : std::string(),
+                     clocks ? ", which held the clock at " + clock_text + at_clock : std::string());
+  } else if (m.limit == "clock") {
+    s += fmt::format("; the binding limit is the clock: {} during the GEMM{}{}", clock_text,
+                     m.cpu ? "" : " with no throttle reason reported", at_clock);
+  } else if (m.limit == "kernel") {
+    s += fmt::format("; the clock held ({}), so the gap is the GEMM itself (tile and wave quantization, prologue and epilogue: "
+                     "see the attribution)", clock_text);
+  } else {
+    s += m.cpu ? "; no clock telemetry says what held it back" : "; no clock or power telemetry says what held it back";
+  }
+  return s + ".";
+}
+
+std::string time_sentence(const std::vector<time_split>& ts) {
+  if (ts.empty()) return "";
+  auto shares = [](const time_split& t) {
+    std::array<std::pair<double, const char*>, 3> c = {{{t.latency_s, "latency-bound"}, {t.bandwidth_s, "bandwidth-bound"}, {t.compute_s, "compute-bound"}}};
+    std::stable_sort(c.begin(), c.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+    std::string s;
+    const double total = t.total_s();
+    for (const auto& [v, name] : c)
+      if (total > 0 && v / total >= 0.005) s += (s.empty() ? "" : ", ") + percent(v / total) + " " + name;
+    return s;
+  };
+  const time_split& t = ts.front();
+  std::string s = capitalised(scenario_words(t.phase, t.batch, t.seq));
+  if (t.phase == "decode" && t.context > 0) s += fmt::format(" (context {})", t.context);
+  if (t.step_s) s += fmt::format(" takes {} per step ({})", seconds(*t.step_s), t.step_source == "whole step" ? "whole step measured" : "sum of its ops");
+  if (t.bytes_alone_s && t.step_s) s += fmt::format(" where its bytes alone need {}", seconds(*t.bytes_alone_s));
+  s += "; its op time is " + shares(t);
+  for (std::size_t i = 1; i < ts.size(); ++i) {
+    const time_split& o = ts[i];
+    s += "; " + scenario_words(o.phase, o.batch, o.seq) + (o.step_s ? ": " + seconds(*o.step_s) + ", " : ": ") + shares(o);
+  }
+  return s + ".";
+}
+
+std::string next_sentence(const std::optional<next_step>& n) {
+  if (!n) return "Next step: none found (no op measured above its roof).";
+  std::string names;
+  const std::size_t shown = std::min<std::size_t>(n->ops.size(), 4);
+  for (std::size_t i = 0; i < shown; ++i) names += (i == 0 ? "" : i + 1 == shown && shown == n->ops.size() ? " and " : ", ") + n->ops[i];
+  if (n->ops.size() > shown) names += fmt::format(" and {} more", n->ops.size() - shown);
+  return fmt::format("The most valuable next step is in {}: {} spend {} of the {} step above their roofs ({}); the advice for them: {}.",
+                     scenario_words(n->phase, n->batch, n->seq), names, seconds(n->excess_s), seconds(n->step_s),
+                     percent(n->step_s > 0 ? n->excess_s / n->step_s : 0), n->advice);
+}
+
+}  // namespace
+
+std::vector<std::string> headline_sentences(const results& r) {
+  const headline h = compute_headline(r);
+  std::vector<std::string> v = {machine_sentence(h.machine)};
+  if (!h.time.empty()) {
+    v.push_back(time_sentence(h.time));
+    v.push_back(next_sentence(h.next));
+  }
+  return v;
+}
+
+}  // namespace roofline::report
