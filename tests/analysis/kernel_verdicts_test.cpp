@@ -275,3 +275,26 @@ TEST(TraceSummary, TheRealEagerTraceIsHostBound) {
   EXPECT_DOUBLE_EQ(*q->model_flops, 8388608.0);
   EXPECT_EQ(q->cls, verdict_class::launch_bound);
 }
+
+TEST(KernelVerdict, AnExportWithTheRecommendedMetricsPlacesTheGemmAtItsClockMatchedRoof) {
+  // ncu with `roofline place --ncu-metrics` and --clock-control none on prog.py (H200, 2026-12-03):
+  // the 4096³ fp16 GEMM is 137,438,953,472 tensor FLOP (sm__ops_path_tensor_src_fp16) in 178.8 µs =
+  // 768.6 TFLOP/s at an SM clock of 1578 MHz. Against the roof as measured (703 TFLOP/s at 1410 MHz
+  // under the 700 W cap) that is 109 %, "impossible"; against the clock-matched roof, 703 × 1578 ÷ 1410
+  // = 787 TFLOP/s, it is 97.7 %: at the roof, plausible.
+  const auto in = ingest::read_ncu_csv(std::string(ROOFLINE_TEST_DATA) + "/h200-2026-12-03/ncu-prog-recommended-metrics.csv");
+  ASSERT_EQ(in.kernels.size(), 9u);
+  const auto v = judge_kernels(in.kernels, h200(), "fp16");
+  const auto& gemm = v[1];
+  ASSERT_EQ(gemm.name.rfind("nvjet_sm90_hsh_256x128", 0), 0u) << gemm.name;
+  EXPECT_DOUBLE_EQ(gemm.flops, 137438953472.0);
+  EXPECT_EQ(gemm.precision, "fp16");
+  EXPECT_EQ(gemm.engine, "tensor");
+  EXPECT_EQ(gemm.cls, verdict_class::at_roof);
+  EXPECT_TRUE(gemm.plausible);
+  EXPECT_NEAR(*gemm.fraction, 0.977, 0.002);
+  EXPECT_NEAR(*gemm.fraction_unscaled, 1.093, 0.002);
+  // fp32 kernels (randn's generator, the fp32 softmax) are placed as fp32 on the vector pipes
+  EXPECT_EQ(v[3].precision, "fp32");
+  EXPECT_EQ(v[3].engine, "vector");
+}

@@ -398,3 +398,34 @@ TEST(TorchTrace, DISABLED_ReadSpeed) {
   EXPECT_EQ(r.kernels.size(), kernels);
   if (!std::getenv("ROOFLINE_KEEP_BIG")) fs::remove(p);
 }
+
+TEST(TorchTrace, RealCompiledAndGraphTracesMarkWhatCannotBeCosted) {
+  // The same HF TinyLlama on the H200, 2026-12-03 (bench/hf_traces.py): torch.compile (Inductor's
+  // Triton kernels: 782 of 1,629 kernels, 1,552 µs) and generate(cache_implementation="static")
+  // (each decode step one CUDA-graph replay: 3,432 of 4,901 kernels, 12,669 µs, launched by 8
+  // cudaGraphLaunch calls). Counted with Python's gzip + json from the files. Neither kind carries
+  // shapes, so neither gets FLOPs or bytes: each is marked, none invented.
+  const auto c = read_torch_trace(ROOFLINE_TEST_DATA "/h200-2026-12-03/trace-tinyllama-compiled.json.gz");
+  ASSERT_EQ(c.kernels.size(), 1629u);
+  std::size_t triton = 0;
+  double triton_us = 0;
+  for (const auto& k : c.kernels)
+    if (k.name.rfind("triton_", 0) == 0) {
+      ++triton, triton_us += k.duration_s * 1e6;
+      EXPECT_TRUE(k.flops.empty() && k.model_flops.empty() && k.bytes.empty()) << k.name;
+      EXPECT_EQ(k.note, "Triton kernel: no shapes in the trace");
+    }
+  EXPECT_EQ(triton, 782u);
+  EXPECT_NEAR(triton_us, 1552, 1);
+  const auto g = read_torch_trace(ROOFLINE_TEST_DATA "/h200-2026-12-03/trace-tinyllama-graphs.json.gz");
+  ASSERT_EQ(g.kernels.size(), 4901u);
+  std::size_t replayed = 0;
+  double replayed_us = 0;
+  for (const auto& k : g.kernels)
+    if (k.graph_replay) {
+      ++replayed, replayed_us += k.duration_s * 1e6;
+      EXPECT_TRUE(k.model_flops.empty() && k.bytes.empty()) << k.name;
+    }
+  EXPECT_EQ(replayed, 3432u);
+  EXPECT_NEAR(replayed_us, 12669, 1);
+}
