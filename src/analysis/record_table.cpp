@@ -230,8 +230,9 @@ std::vector<record_row> record_table(const results& r) {
   std::vector<record_row> rows;
   const std::string p1 = main_precision(r), p2 = second_precision(r.device.kind);
   bandwidth_rows(r, rows);
-  gemm_row(r, rows, p1, roof_gemm_size(r, p1, 4096), true);
-  gemm_row(r, rows, p1, 512, false);
+  const std::int64_t roof_n = roof_gemm_size(r, p1, 4096);
+  gemm_row(r, rows, p1, roof_n, true);
+  if (roof_n != 512) gemm_row(r, rows, p1, 512, false);  // the small GEMM, unless it is the roof itself (--quick)
   gemm_row(r, rows, p2, roof_gemm_size(r, p2, 4096), true);
   telemetry_rows(r, rows, p1);
   ridge_row(r, rows, p1);

@@ -199,3 +199,17 @@ TEST(RecordTable, AMissingDramReadSaysWhyAndWhichPatternStandsIn) {
   EXPECT_EQ(rows[0]["measured_note"].get<std::string>(),
             "rejected: unreliable: repeats disagree (IQR above 10 % of the median), twice; the DRAM roof stands on copy (60.0 GB/s)");
 }
+
+TEST(RecordTable, AQuickRunWhoseRoofGemmIsTheSmallOneShowsItOnce) {
+  // --quick measures n = 256 and 512 only: n = 512 is the roof, and the small-GEMM row would repeat it.
+  results r;
+  r.device.kind = "cpu";
+  r.nominal.peaks = {{"fp32", "", "vector", 2e12, "", {}, std::nullopt, ""}};
+  r.measured.compute = {test::gemm("fp32", 256, 0.5e12), test::gemm("fp32", 512, 0.9e12)};
+  r.measured.bandwidth = {test::bw("read", "dram", 80e9)};
+  r.roofline = summarize_roofline(r.nominal, r.measured, "fp32");
+  const json rows = to_json(record_table(r));
+  int n512 = 0;
+  for (const auto& x : rows) n512 += x["key"] == "gemm_fp32_512";
+  EXPECT_EQ(n512, 1);
+}
