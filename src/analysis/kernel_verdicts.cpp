@@ -13,14 +13,12 @@
 #include "roofline/units.hpp"
 #include "roofline/vocabulary.hpp"
 
+#include "roofline/text.hpp"
+
 namespace roofline {
 
 namespace {
 
-std::string lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return s;
-}
 
 /// "3.92 µs" after "back-to-back" in the launch probe's method text; nullopt when absent.
 std::optional<double> back_to_back_s(const std::string& method) {
@@ -157,7 +155,7 @@ kernel_floors floors_of(const results& r) {
 }
 
 bool is_gemm_like(const ingest::kernel_record& k) {
-  const std::string cm = lower(k.cost_model), op = lower(k.framework_op), n = lower(k.name);
+  const std::string cm = lowercase(k.cost_model), op = lowercase(k.framework_op), n = lowercase(k.name);
   if (cm.find("gemm") != std::string::npos || cm.find("attention") != std::string::npos) return true;
   for (const char* o : {"aten::mm", "aten::addmm", "aten::bmm", "aten::linear", "aten::matmul", "aten::baddbmm", "scaled_dot_product", "attention"})
     if (op.find(o) != std::string::npos) return true;

@@ -7,14 +7,12 @@
 
 #include "roofline/error.hpp"
 
+#include "roofline/text.hpp"
+
 namespace roofline {
 
 namespace {
 
-std::string lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return s;
-}
 
 int precision_rank(const std::string& p) {
   const auto& order = known_precisions();
@@ -39,7 +37,7 @@ int level_rank(const std::string& l) {
 }
 
 std::optional<double> to_mhz(const factor& f) {
-  const std::string u = lower(f.unit);
+  const std::string u = lowercase(f.unit);
   if (u == "ghz") return f.value * 1e3;
   if (u == "mhz") return f.value;
   if (u == "khz") return f.value * 1e-3;
@@ -50,7 +48,7 @@ std::optional<double> to_mhz(const factor& f) {
 const factor* clock_in(const std::vector<factor>& fs) {
   const factor* any = nullptr;
   for (const auto& f : fs) {
-    const std::string n = lower(f.name);
+    const std::string n = lowercase(f.name);
     if ((n.find("clock") == std::string::npos && n.find("frequency") == std::string::npos) ||
         n.find("mem") != std::string::npos)
       continue;
@@ -189,7 +187,7 @@ std::optional<double> sm_count(const results& r) {
   if (auto v = number_in(r.device.properties, {"sms", "SMs", "multiprocessors"}); v && *v > 0) return v;
   auto scan = [](const std::vector<factor>& fs) -> std::optional<double> {
     for (const auto& f : fs) {
-      const std::string n = lower(f.name);
+      const std::string n = lowercase(f.name);
       if ((n == "sms" || n == "sm count" || n == "streaming multiprocessors") && f.value > 0) return f.value;
     }
     return std::nullopt;
@@ -319,8 +317,8 @@ decode_step decode_step_at(const results& r, std::int64_t batch) {
 
 std::string why_missing(const results& r, const std::vector<std::string>& words, const std::string& fallback) {
   auto matches = [&](const std::string& probe) {
-    const std::string p = lower(probe);
-    return std::all_of(words.begin(), words.end(), [&](const std::string& w) { return p.find(lower(w)) != std::string::npos; });
+    const std::string p = lowercase(probe);
+    return std::all_of(words.begin(), words.end(), [&](const std::string& w) { return p.find(lowercase(w)) != std::string::npos; });
   };
   for (const auto& sk : r.measured.skipped)
     if (matches(sk.probe)) return sk.status + ": " + sk.reason;

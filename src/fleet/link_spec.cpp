@@ -9,22 +9,20 @@
 #include "roofline/io.hpp"
 #include "roofline/spec.hpp"
 
+#include "roofline/text.hpp"
+
 namespace roofline::fleet {
 
 namespace {
 
-std::string lower(std::string s) {
-  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
 
 /// Depth-first search of a table file for the object whose "name" (or one of its "aliases") is `name`.
 const json* find_entry(const json& j, const std::string& name) {
   if (j.is_object()) {
-    if (j.contains("name") && j["name"].is_string() && lower(j["name"].get<std::string>()) == name) return &j;
+    if (j.contains("name") && j["name"].is_string() && lowercase(j["name"].get<std::string>()) == name) return &j;
     if (j.contains("aliases") && j["aliases"].is_array())
       for (const auto& a : j["aliases"])
-        if (a.is_string() && lower(a.get<std::string>()) == name) return &j;
+        if (a.is_string() && lowercase(a.get<std::string>()) == name) return &j;
     for (const auto& [k, v] : j.items())
       if (const json* e = find_entry(v, name)) return e;
   } else if (j.is_array()) {
@@ -108,7 +106,7 @@ link_nominal nominal_link(const std::string& device_name) {
   const std::string dir = device_table_dir();
   std::error_code ec;
   if (!std::filesystem::is_directory(dir, ec)) return {std::nullopt, "", "", "unknown (no device table at " + dir + ")"};
-  const std::string want = lower(device_name);
+  const std::string want = lowercase(device_name);
   for (const auto& f : std::filesystem::directory_iterator(dir, ec)) {
     if (f.path().extension() != ".json") continue;
     json j;

@@ -5,19 +5,14 @@
 #include <cmath>
 #include <optional>
 #include <string>
+#include <utility>
+
+#include "roofline/text.hpp"
 
 namespace roofline::ingest::detail {
 
-inline std::string trim(const std::string& s) {
-  const auto a = s.find_first_not_of(" \t\r\n");
-  if (a == std::string::npos) return "";
-  return s.substr(a, s.find_last_not_of(" \t\r\n") - a + 1);
-}
-
-inline std::string lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return s;
-}
+using roofline::trim;
+inline std::string lower(std::string s) { return roofline::lowercase(std::move(s)); }
 
 /// A number as the tools print it: "1,234,567.5" (thousands separators dropped), "2.5e9". nullopt for
 /// "", "n/a", "N/A", "-" or anything that is not one finite number.
