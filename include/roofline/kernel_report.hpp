@@ -35,5 +35,9 @@ json kernel_report_json(const kernel_report& k);
 /// place.svg: one roof per precision in use, every placed kernel numbered, a key listing every kernel
 /// (time-only ones said so), arrows from the baseline's point to the new one.
 std::string render_kernel_svg(const kernel_report& k, const results& roofs, const std::string& title);
+/// place.html: one self-contained page (the report's HTML page): the time split and host gaps, the
+/// time by class with each class's advice once, fusion candidates, the baseline diff, the figure,
+/// and every kernel (the 500 longest; the rest in place.csv) in a sortable, collapsed table.
+std::string render_kernel_html(const kernel_report& k, const results& roofs, const std::string& title);
 
 }  // namespace roofline

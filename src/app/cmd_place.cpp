@@ -78,11 +78,13 @@ void run_place_many(const place_options& o, const command_roofs& c, const std::s
   if (o.json_out) std::printf("%s\n", j.dump(2).c_str());
   else std::fputs(render_kernel_text(k, o.top).c_str(), stdout);
   if (!o.out.empty()) {
-    write_files({{"place.svg", render_kernel_svg(k, r, "Your kernels on the roofline: " + source)},
+    const std::string title = "Your kernels on the roofline: " + source;
+    write_files({{"place.svg", render_kernel_svg(k, r, title)},
                  {"place.csv", render_kernel_csv(k)},
-                 {"place.json", j.dump(2) + "\n"}},
+                 {"place.json", j.dump(2) + "\n"},
+                 {"place.html", render_kernel_html(k, r, title)}},
                 o.out);
-    std::fprintf(stderr, "roofline: wrote %s\n", written_files(o.out, "place.svg,place.csv,place.json").c_str());
+    std::fprintf(stderr, "roofline: wrote %s\n", written_files(o.out, "place.svg,place.csv,place.json,place.html").c_str());
   }
 }
 

@@ -8,6 +8,8 @@
 #include <map>
 #include <set>
 
+#include "report/document.hpp"
+#include "report/html_page.hpp"
 #include "report/plot.hpp"
 #include "roofline/analysis.hpp"
 #include "roofline/report.hpp"
@@ -336,6 +338,97 @@ std::string render_kernel_svg(const kernel_report& k, const results& r, const st
   if (key.size() > max_key) p.notes.push_back(fmt::format("… {} more kernel(s): see place.csv", key.size() - max_key));
   if (p.roofs.empty()) p.notes.push_back("no roof: no nominal peak and no measured result");
   return draw_svg(p);
+}
+
+}  // namespace roofline
+
+namespace roofline {
+
+std::string render_kernel_html(const kernel_report& k, const results& r, const std::string& title) {
+  using report::cell;
+  report::document d;
+  d.title = title;
+  d.intro.push_back(fmt::format("{} kernel(s) from `{}`{} placed against {}.", k.verdicts.size(), k.file,
+                                k.format.empty() ? "" : " (" + k.format + ")", k.roofs_source));
+  auto pct = [](double part, double whole) { return whole > 0 ? units::percent(part / whole) : std::string("—"); };
+  if (k.trace) {
+    const trace_summary& t = *k.trace;
+    d.headline.push_back(fmt::format("The GPU was busy {} of the {} span ({}); {} kernels took {}{}.",
+                                     units::seconds(t.busy_s), t.span_s ? units::seconds(*t.span_s) : "unknown",
+                                     t.busy_fraction ? units::percent(*t.busy_fraction) : "unknown", t.kernels,
+                                     units::seconds(t.kernel_time_s),
+                                     t.launch_floor_total_s ? "; the launch floor alone is " + units::seconds(*t.launch_floor_total_s) : ""));
+    report::section s{"Where the time goes", "time", {}};
+    report::table tb;
+    tb.header = {"class", "time", "share of kernel time", "advice"};
+    for (const auto c : verdict_classes()) {
+      const double v = t.time_by_class[static_cast<std::size_t>(c)];
+      if (v > 0) tb.rows.push_back({to_string(c), cell(units::seconds(v), v), cell(pct(v, t.kernel_time_s), v), verdict_advice(c)});
+    }
+    s.add(tb);
+    if (!t.gaps.empty()) {
+      report::table g;
+      g.header = {"host gap (GPU idle)", "between kernels", "what the host did"};
+      for (const auto& x : t.gaps) {
+        std::string host;
+        for (const auto& [name, sec] : x.host) host += (host.empty() ? "" : ", ") + name + " " + units::seconds(sec);
+        g.rows.push_back({cell(units::seconds(x.duration_s), x.duration_s), fmt::format("#{} → #{}", x.after, x.before), host});
+      }
+      s.add(g);
+    }
+    if (!t.fusion.empty()) {
+      s.para(fmt::format("Fusion candidates: {} run(s) of memory-bound kernels between GEMM/attention kernels; a fused kernel "
+                         "would not move {}, {} at the DRAM roof ({} of the kernel time).",
+                         t.fusion.size(), units::si(t.fusion_bytes_saved, "B"), units::seconds(t.fusion_time_saved_s),
+                         pct(t.fusion_time_saved_s, t.kernel_time_s)));
+      report::table f;
+      f.header = {"between", "kernels", "time now", "bytes not moved", "time saved"};
+      for (std::size_t i = 0; i < t.fusion.size() && i < 20; ++i) {
+        const auto& x = t.fusion[i];
+        f.rows.push_back({fmt::format("#{} → #{}", x.after, x.before), std::to_string(x.kernels.size()), cell(units::seconds(x.seconds), x.seconds),
+                          x.bytes_saved ? cell(units::si(*x.bytes_saved, "B"), *x.bytes_saved) : cell("unknown"),
+                          x.time_saved_s ? cell(units::seconds(*x.time_saved_s), *x.time_saved_s) : cell("unknown")});
+      }
+      s.add(f);
+    }
+    d.sections.push_back(std::move(s));
+  }
+  if (k.baseline) {
+    const baseline_diff& b = *k.baseline;
+    report::section s{"Before and after", "baseline", {}};
+    s.para(fmt::format("Against `{}`: all kernels {} → {} ({} → {} kernels){}; {} matched by name: {} → {}.", b.file, units::seconds(b.old_run_s),
+                       units::seconds(b.new_run_s), b.old_kernels, b.new_kernels,
+                       b.old_span_s && b.new_span_s ? "; span " + units::seconds(*b.old_span_s) + " → " + units::seconds(*b.new_span_s) : "",
+                       b.matched.size(), units::seconds(b.old_total_s), units::seconds(b.new_total_s)));
+    d.sections.push_back(std::move(s));
+  }
+  report::section ks{"Kernels", "kernels", {}};
+  ks.detail = true;
+  std::vector<const kernel_verdict*> order;
+  for (const auto& v : k.verdicts) order.push_back(&v);
+  std::stable_sort(order.begin(), order.end(), [](auto* a, auto* b) { return a->seconds > b->seconds; });
+  report::table kt;
+  kt.header = {"#", "kernel", "time", "FLOPs (source)", "precision, engine", "intensity", "of the roof", "class", "why"};
+  constexpr std::size_t max_rows = 500;
+  for (std::size_t i = 0; i < order.size() && i < max_rows; ++i) {
+    const auto* v = order[i];
+    kt.rows.push_back({cell(std::to_string(v->number), static_cast<double>(v->number)), v->name, cell(units::seconds(v->seconds), v->seconds),
+                       v->flops > 0 ? cell(units::flop_count(v->flops) + " (" + v->flops_source + ")", v->flops) : cell("—"),
+                       v->precision.empty() ? "—" : v->precision + (v->engine.empty() ? "" : ", " + v->engine),
+                       v->intensity ? cell(units::intensity(*v->intensity), *v->intensity) : cell("—"),
+                       v->fraction ? cell(units::percent(*v->fraction), *v->fraction) : cell("—"), to_string(v->cls), v->why});
+  }
+  ks.add(kt);
+  if (order.size() > max_rows) ks.para(fmt::format("… {} shorter kernel(s) in place.csv and place.json.", order.size() - max_rows));
+  d.sections.push_back(std::move(ks));
+  if (!k.skipped.empty()) {
+    report::section sk{"Skipped while reading", "skipped", {}};
+    sk.bullets(k.skipped);
+    d.sections.push_back(std::move(sk));
+  }
+  d.figure_html = render_kernel_svg(k, r, title);
+  d.figure_after = k.trace ? 1 : 0;
+  return report::html_page(title, report::to_html(d));
 }
 
 }  // namespace roofline

@@ -458,8 +458,19 @@ std::string draw_svg(const plot& p) {
     o += fmt::format("<line class=\"op-link\" x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"{}\" stroke-width=\"1\" stroke-opacity=\"0.6\"/>\n",
                      num(a.x(l.x0)), num(a.y(l.y0)), num(a.x(l.x1)), num(a.y(l.y1)), l.color);
   // points (every point occupies its box before any op label is placed)
+  // A point outside the axes (the y range keeps at most 8 decades, the x range max_x_decades) is not
+  // drawn outside the frame: it is counted and said in a note.
+  const auto inside = [&](const plot_point& pt) {
+    const double lx = std::log10(pt.x), ly = std::log10(pt.y);
+    return lx >= a.lx0 && lx <= a.lx1 && ly >= a.ly0 && ly <= a.ly1;
+  };
+  int outside = 0;
   o += "<g class=\"points\">\n";
   for (const auto& pt : p.points) {
+    if (!inside(pt)) {
+      ++outside;
+      continue;
+    }
     o += marker(pt, a.x(pt.x), a.y(pt.y)) + "\n";
     mark_drawn(pt.cls);
   }
@@ -476,6 +487,7 @@ std::string draw_svg(const plot& p) {
   int unlabelled = 0;
   for (const auto& pt : p.points) {
     if (pt.label.empty() && pt.number <= 0) continue;
+    if (!inside(pt)) continue;
     if (pt.group >= 0 && std::find(labelled_groups.begin(), labelled_groups.end(), pt.group) != labelled_groups.end()) continue;
     if (pt.group >= 0) labelled_groups.push_back(pt.group);
     const double cx = a.x(pt.x), cy = a.y(pt.y);
@@ -533,6 +545,9 @@ std::string draw_svg(const plot& p) {
     y += line_h;
   }
   std::vector<std::string> notes = p.notes;
+  if (outside > 0)
+    notes.push_back(fmt::format("{} point(s) outside the plotted range ({} … {}, {} … {}) not drawn", outside, x_tick(static_cast<int>(a.lx0)),
+                                x_tick(static_cast<int>(a.lx1)), si(std::pow(10.0, a.ly0), p.y_unit, 1), si(std::pow(10.0, a.ly1), p.y_unit, 1)));
   if (unlabelled > 0)
     notes.push_back(p.key.empty() ? fmt::format("{} op(s) without a label here: hover a point for its name", unlabelled)
                                   : fmt::format("{} op number(s) not drawn (no room beside the point); the key lists every op", unlabelled));

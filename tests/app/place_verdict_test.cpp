@@ -70,6 +70,12 @@ TEST(PlaceVerdictCli, ClassesFilesAndBaselineArrows) {
   EXPECT_EQ(count(svg, "class=\"op-link\""), 1u);  // the arrow old → new
   const std::string csv = read_file((dir / "place.csv").string());
   EXPECT_EQ(csv.rfind("number,name,seconds,flops,precision,engine,flops_source,bytes,bytes_source,intensity,class,fraction_of_roof", 0), 0u) << csv;
+  // place.html: one page with the figure, the baseline and every kernel
+  const std::string html = read_file((dir / "place.html").string());
+  EXPECT_NE(html.find("<svg"), std::string::npos);
+  EXPECT_NE(html.find("Before and after"), std::string::npos);
+  EXPECT_NE(html.find("all kernels 300 µs → 232 µs (1 → 3 kernels); 1 matched by name: 300 µs → 210 µs"), std::string::npos) << "the whole runs, matched or not";
+  for (const char* name : {">gemm<", ">norm<", ">tiny<"}) EXPECT_NE(html.find(name), std::string::npos) << name;
   // place.csv reads back as a baseline: the same kernels, nothing saved
   const auto again = run("place --csv " + now.string() + " --baseline " + (dir / "place.csv").string() + " --results " + h200 + " --json");
   ASSERT_EQ(again.code, 0) << again.err;
@@ -98,4 +104,28 @@ TEST(PlaceVerdictCli, BadInputIsOneLineAndWritesNothing) {
   EXPECT_NE(b.err.find("bytes"), std::string::npos) << b.err;
   fs::remove(bad);
   fs::remove_all(dir);
+}
+
+TEST(PlaceVerdictCli, ATraceGetsItsTimeSplitInPlaceHtmlAndAPointOffTheChartIsSaidNotDrawn) {
+  const fs::path dir = temp("trace-out");
+  fs::remove_all(dir);
+  const auto r = run("place --trace " + std::string(ROOFLINE_TEST_DATA) + "/h200-2026-12-03/torch-trace-tinyllama-eager.json.gz --results " + h200 +
+                     " --out " + dir.string());
+  ASSERT_EQ(r.code, 0) << r.err;
+  const std::string html = read_file((dir / "place.html").string());
+  EXPECT_NE(html.find("Where the time goes"), std::string::npos);
+  EXPECT_NE(html.find("host gap (GPU idle)"), std::string::npos);
+  EXPECT_NE(html.find("aten::scaled_dot_product_attention"), std::string::npos);
+  EXPECT_NE(html.find("Fusion candidates: 268 run(s)"), std::string::npos);
+  fs::remove_all(dir);
+  // 1 FLOP in 1 ms (1 kFLOP/s) is 12 decades below the 703 TFLOP/s roof: outside the 8 decades drawn
+  const fs::path in = temp("off.csv");
+  write_file_atomic(in.string(), "name,flops,bytes,time_s\ngemm,137438953472,201326592,0.000210\nslow,1,1000000,0.001\n");
+  const auto o = run("place --csv " + in.string() + " --results " + h200 + " --out " + dir.string());
+  ASSERT_EQ(o.code, 0) << o.err;
+  const std::string svg = read_file((dir / "place.svg").string());
+  EXPECT_EQ(count(svg, "class=\"kernel\""), 1u);
+  EXPECT_NE(svg.find("1 point(s) outside the plotted range"), std::string::npos);
+  fs::remove_all(dir);
+  fs::remove(in);
 }
