@@ -3,7 +3,7 @@
 # measured alternately, A B A B (whole sweeps: every precision and size n = 256 … 16384), each in its
 # own process, on the same GPU, then each side's two medians averaged per case and compared
 # (bench/gemm_interleaved.py). Under a 700 W cap one sweep after another runs hotter or cooler than
-# the one before, by up to ±5 % at n ≥ 2048 (bench/results/repeat-h200-2026-12-01b.md); alternating
+# the one before, by up to ±5 % at n ≥ 2048 (bench/results/h200/2026-12-01-repeat-b/bench.md); alternating
 # gives both sides the same exposure, so the ratio is of the libraries' kernels, not of the order.
 #   OUT=/path bash bench/gemm-interleaved.sh    (needs build/h200 already built, PyTorch)
 # Writes $OUT/gemm-interleaved.md and the four raw files (roofline-{1,2}.json, torch-{1,2}.json).
