@@ -12,9 +12,7 @@ import json
 import statistics
 import sys
 
-
-def us(s):
-    return "—" if s is None else f"{s * 1e6:,.1f} µs"
+from tables import us
 
 
 def main(path):
