@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Prediction accuracy of one `roofline run`: every op's predicted and measured time as a markdown table.
 
-    python3 bench/accuracy_table.py OUT/results.json > bench/results/accuracy-<machine>-<date>.md
+    python3 bench/accuracy_table.py OUT/results.json > bench/results/<device>/<date>-<commit>/bench.md
 
 Predicted = max(FLOPs / P(shape), bytes / BW(bytes)) + floor (docs/formulas-analysis.md §7: the
 measured roofs, the per-kernel floor and the cold-read ramp of measured.small_work). Headline: the
@@ -12,9 +12,7 @@ import json
 import statistics
 import sys
 
-
-def us(s):
-    return "—" if s is None else f"{s * 1e6:,.1f} µs"
+from tables import us
 
 
 def main(path):

@@ -9,7 +9,7 @@
 #                                                   # (git-ignored, never committed)
 #   OUT=/path bash bench/fleet-2gpu.sh              # on the 2-GPU machine (the device tool: kind
 #                                                   # nvidia-h200-x2, carry ["third_party", "bench-peers"])
-# Then copy $OUT/fleet-2gpu.md to bench/results/fleet-2gpu-<date>.md (it names the machine and date).
+# Then copy $OUT/fleet-2gpu.md to bench/results/h200-x2/<date>-<commit>/bench.md (it names the machine and date).
 # Writes (few files, for the device tool): $OUT/fleet-2gpu.md (the table), $OUT/fleet.json,
 # $OUT/fleet.md, $OUT/fleet.html (roofline's fleet report), $OUT/ctest-gpu.log,
 # $OUT/fleet-2gpu-logs.tgz (every log, nccl-tests' raw outputs, each rank's results).
@@ -29,7 +29,7 @@ export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVL
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 T0=$(date +%s)
 BUDGET=${BUDGET:-570}  # seconds for the whole call (the device tool stops a command at 600)
-stage() { echo; echo "=== [$(($(date +%s) - T0)) s] $*"; }
+. bench/lib.sh   # stage, skip, fail (shared with bench/device.sh)
 left() { echo $((BUDGET - ($(date +%s) - T0))); }
 JOBS=$(nproc)
 NVCC=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)

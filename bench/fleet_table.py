@@ -22,7 +22,9 @@ import json
 import os
 import sys
 
-MIB = 1024 * 1024
+import tables
+from tables import MIB, fmt
+
 AT_BYTES = 512 * MIB
 BUSBW_TARGET = 0.97
 LATENCY_TARGET = 1.2
@@ -37,8 +39,7 @@ PAIRS = [  # (nccl-tests binary, roofline series)
 
 
 def die(msg):
-    print(f"fleet_table.py: {msg}", file=sys.stderr)
-    sys.exit(2)
+    tables.die("fleet_table.py", msg)
 
 
 def number(tok):
@@ -88,12 +89,7 @@ def load_fleet(path):
     return ic, series
 
 
-def fmt(x, spec):
-    return "—" if x is None else format(x, spec)
-
-
-def verdict(ok):
-    return "—" if ok is None else ("yes" if ok else "**no**")
+verdict = tables.yes_no
 
 
 def build_table(fleet_path, nccl_dir, machine="", commits=""):

@@ -27,10 +27,11 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import torch_reference as tr  # noqa: E402
+from tables import GEMM_TARGET_PRECISIONS  # noqa: E402
 
 PROBE = {("fp16", "fp32"): "fp16", ("fp16", "fp16"): "fp16-acc16", ("bf16", "fp32"): "bf16",
          ("tf32", "fp32"): "tf32", ("fp8", "fp32"): "fp8", ("int8", "int32"): "int8"}
-IN_SCOPE = ("fp16", "bf16", "tf32", "fp8")
+IN_SCOPE = GEMM_TARGET_PRECISIONS
 
 
 def load(lib_path):

@@ -20,7 +20,7 @@ mkdir -p "$OUT" "$LOGS"
 exec > >(tee -a "$LOGS/peers-gpu.log") 2>&1
 export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1
 T0=$(date +%s)
-stage() { echo; echo "=== [$(($(date +%s) - T0)) s] $*"; }
+. bench/lib.sh   # stage, skip, fail (shared with bench/device.sh)
 JOBS=$(nproc)
 NVCC=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
 CUDA_HOME=$(dirname "$(dirname "$NVCC")")

@@ -21,12 +21,13 @@ import json
 import re
 import sys
 
-KIB, MIB = 1024, 1024 * 1024
+import tables
+from tables import KIB, MIB, gbs
+
 
 
 def die(msg):
-    print(f"peers_table.py: {msg}", file=sys.stderr)
-    sys.exit(2)
+    tables.die("peers_table.py", msg)
 
 
 def load_results(path):
@@ -115,15 +116,8 @@ def parse_stream(texts):
     return out
 
 
-def gbs(x):
-    return "—" if not x else f"{x / 1e9:,.0f}" if x >= 1e12 else f"{x / 1e9:.1f}"
-
-
 def ws(b):
-    s = b["working_set_bytes"]
-    if s >= 1024 * MIB:
-        return f"{s / (1024 * MIB):.4g} GiB"
-    return f"{s / MIB:.4g} MiB" if s >= MIB else f"{s / KIB:.4g} KiB"
+    return tables.size(b["working_set_bytes"])
 
 
 def verdict(ratio, kind):

@@ -15,7 +15,7 @@ mkdir -p "$OUT/place"
 exec > >(tee -a "$OUT/place.log") 2>&1
 export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1 PYTHONUNBUFFERED=1
 T0=$(date +%s)
-stage() { echo; echo "=== [$(($(date +%s) - T0)) s] $*"; }
+. bench/lib.sh   # stage, skip, fail (shared with bench/device.sh)
 ROOFS=${ROOFS:-tests/data/h200-2026-12-03/results.json}
 
 stage "machine"

@@ -5,15 +5,9 @@ GEMM share, unattributed share, and the baseline diff when one was given. Number
 them; nothing is recomputed here but sums and ratios of its fields."""
 import json, os, sys
 
-CLASSES = ["at_roof", "bandwidth", "compute", "below_both", "launch_bound", "unattributed"]
+from tables import PLACE_CLASSES, ms, pct
 
-
-def ms(s):
-    return "—" if s is None else f"{s * 1e3:.3f} ms"
-
-
-def pct(x):
-    return "—" if x is None else f"{100 * x:.1f} %"
+CLASSES = PLACE_CLASSES
 
 
 rows = []

@@ -20,15 +20,7 @@ A single results.json from `roofline measure --repeat N` is accepted too: its ro
 import json
 import sys
 
-
-def si(v, unit):
-    for p, s in ((1e12, "T"), (1e9, "G"), (1e6, "M"), (1e3, "k")):
-        if abs(v) >= p:
-            return f"{v / p:.3g} {s}{unit}"
-    return f"{v:.3g} {unit}"
-
-
-DEVICE_MEMORY = ("dram", "hbm")
+from tables import DEVICE_MEMORY, si
 
 
 def rows_of(r):

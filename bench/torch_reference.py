@@ -33,6 +33,8 @@ import subprocess
 import sys
 import time
 
+from tables import rate as fmt_rate, us
+
 GiB = 1 << 30
 MiB = 1 << 20
 
@@ -494,12 +496,6 @@ FP32_LANES_PER_SM = {(7, 0): 64, (7, 5): 64, (8, 0): 64, (8, 6): 128, (8, 7): 12
                      (10, 0): 128, (12, 0): 128}  # CUDA C++ Programming Guide, "Arithmetic Instructions" table
 
 
-def fmt_rate(x, unit):
-    if x is None:
-        return "—"
-    return f"{x / 1e12:.1f} TFLOP/s" if unit == "flop" else f"{x / 1e9:.0f} GB/s"
-
-
 def ratio_cell(a, b):
     if not a or not b:
         return "—", None
@@ -665,7 +661,7 @@ def cmd_table(args):
 
 # --------------------------------------------------------------------------------------------- ops table
 def fmt_us(x):
-    return "—" if x is None else f"{x * 1e6:.2f} µs"
+    return us(x, ".2f")
 
 
 def best_torch(entries):

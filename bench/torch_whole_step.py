@@ -22,6 +22,9 @@ import os
 import statistics
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from tables import ms  # noqa: E402
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SCENARIOS = [("decode", 1, 2048), ("decode", 32, 2048), ("prefill", 1, 2048)]
 
@@ -179,10 +182,6 @@ def measure(args):
             torch.cuda.empty_cache()
     with open(args.out, "w") as f:
         json.dump(out, f, indent=2)
-
-
-def ms(s):
-    return "—" if s is None else f"{s * 1e3:.3f} ms"
 
 
 def table(args):

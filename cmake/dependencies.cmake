@@ -49,7 +49,7 @@ endif()
 # With GCC the OpenMP build is preferred (Debian: libopenblas-openmp-dev): its threads are libgomp's,
 # the same pool as our OpenMP ops. The pthreads build keeps its own workers spinning for ~0.1 s after
 # each call (OPENBLAS_THREAD_TIMEOUT), and an OpenMP op right after a GEMM then shares the cores with
-# them: 8 ms instead of 0.5 ms for a residual add on a 16-vCPU Xeon (bench/results/accuracy-cpu-xeon-2026-12-01.md).
+# them: 8 ms instead of 0.5 ms for a residual add on a 16-vCPU Xeon (bench/results/cpu-xeon/2026-12-01/bench.md).
 # clang's OpenMP runtime is libomp, not libgomp, so clang builds (the sanitize preset) take the pthreads one.
 set(_openblas_variants openblas-pthread)
 if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU")

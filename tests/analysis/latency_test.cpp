@@ -43,7 +43,7 @@ TEST(LatencyModel, DefaultGpuFloorMakesATinyOpLatencyBound) {
   ASSERT_DOUBLE_EQ(add.bytes(), 12288.0);
   const op_result r = place_op(add, h200_roofs(), gpu);
   // 0.6 µs floor + 0.8 µs latency + 12288 B ÷ 4.3 TB/s (2.9 ns) = 1.4029 µs — the H200 measured
-  // 1.27 µs for this op (bench/results/h200-2026-11-29/results.json), bytes ÷ bandwidth alone 2.9 ns.
+  // 1.27 µs for this op (bench/results/h200/2026-11-29/results.json), bytes ÷ bandwidth alone 2.9 ns.
   EXPECT_NEAR(r.predicted_s, 0.6e-6 + 0.8e-6 + 12288.0 / 4.3e12, 1e-15);
   EXPECT_EQ(r.bound, "latency");
   ASSERT_TRUE(r.memory_s);
@@ -215,7 +215,7 @@ TEST(LatencyModel, DecodeAttentionReadsTheRowsRateAtItsGqaGroup) {
   EXPECT_DOUBLE_EQ(lat.compute_rate(pre, 236e9), 236e9);
 }
 
-// The 2-vCPU Zen 4 guest (2026-12-02, bench/results/cpu-zen4-2026-12-02/7-decode-attention-rows):
+// The 2-vCPU Zen 4 guest (2026-12-02, bench/results/cpu-zen4/2026-12-02-1e9fccd/):
 // floor 0.56 µs; a cold read streams at ~30 GB/s from 64 KiB to 1 GiB, below the best-pattern DRAM
 // roof of 76.6 GB/s. gate_proj at decode batch 1 (46.2 MB of weights) is predicted 1.54 ms (measured
 // 1.45): it streams at the ramp's rate, so it is bandwidth-bound, although 1.54 ms is more than twice
@@ -298,7 +298,7 @@ TEST(LatencyModel, SmallOpsRunOnOneThreadAndReadTheOneThreadRamp) {
 }
 
 // Write-allocate, measured on a 2-vCPU Intel Xeon (Sapphire Rapids class) KVM guest, 2026-12-02
-// (bench/results/cpu-xeon-spr-2026-12-02): one parallel region read 64 MiB cold in 2.0964 ms (floor
+// (bench/results/cpu-xeon-spr/2026-12-02-c94897b): one parallel region read 64 MiB cold in 2.0964 ms (floor
 // 0.72 µs) and copied 64 MiB into a cold buffer with ordinary stores in 5.0243 ms, so a written byte
 // costs (5.0243 − 0.0007) ÷ (2.0964 − 0.0007) − 1 = 1.397 read bytes. TinyLlama's prefill mul
 // (2048 × 5632, fp32: 92.3 MB read, 46.1 MB written) is read on the ramp at 92.3 + 1.397 · 46.1 =
@@ -347,7 +347,7 @@ TEST(LatencyModel, WrittenBytesCostTheMeasuredWriteAllocate) {
   EXPECT_EQ(j.at("write_in_place").at(0), "rope");
 }
 
-// Fused attention's own rate (probe gemm/attention, the H200 of 2026-12-02, bench/results/h200-2026-12-02d):
+// Fused attention's own rate (probe gemm/attention, the H200 of 2026-12-02, bench/results/h200/2026-12-02-a307b55):
 // cuDNN's fused SDPA at 16 causal heads of head_dim 64 ran at a median 313.3 TFLOP/s over 1024 tokens
 // and 399.5 over 4096 (head_dim 128: 388.9 and 498.7). TinyLlama's prefill attention (32 heads × 64,
 // 2048 tokens, 17.52 GFLOP) reads it log-log at 2048 tokens: √(313.3 · 399.5) = 353.8 TFLOP/s,
@@ -394,7 +394,7 @@ TEST(LatencyModel, FusedAttentionReadsItsOwnMeasuredRate) {
 }
 
 // Fused prefill attention on the CPU from its tiles (the 2-vCPU Intel Xeon guest, 2026-12-02,
-// bench/results/cpu-xeon-spr-2026-12-02): 256-row tiles against 2048 keys at head_dim 64 ran S = Q·Kᵀ
+// bench/results/cpu-xeon-spr/2026-12-02-c94897b): 256-row tiles against 2048 keys at head_dim 64 ran S = Q·Kᵀ
 // at 261.3 GFLOP/s, O = P·V at 252.3 and the softmax between them at 22.87 GFLOP/s (5 FLOPs per score).
 // TinyLlama's prefill attention (32 heads, 2048 tokens, fp32: 17.524 GFLOP, of which 256/261 in the
 // GEMMs) computes 2048 · (2048 + 256) / 2 pairs per head against the 2048 · 2049 / 2 counted (1.1245×):
@@ -431,7 +431,7 @@ TEST(LatencyModel, CpuFusedAttentionAddsItsSoftmaxAndDiagonalTiles) {
 }
 
 // Naive prefill attention on the CPU (the 2-vCPU Intel Xeon guest, 2026-12-02, run 3 of
-// bench/results/cpu-xeon-spr-2026-12-02): QKᵀ and P·V over every pair of full rows (32 heads ×
+// bench/results/cpu-xeon-spr/2026-12-02-c94897b): QKᵀ and P·V over every pair of full rows (32 heads ×
 // 2048 × 2048, 2 · 64 FLOPs each per GEMM: 17.18 GFLOP each) at the tile rates 270.8 and 249.7
 // GFLOP/s, 63.43 + 68.81 ms, then the softmax over the 512 MiB of scores as that op is predicted
 // (bandwidth-bound, 70.60 ms): 202.84 ms; it ran 246.2 ms. At the roofs alone: 70.6 ms, bandwidth.
@@ -467,7 +467,7 @@ TEST(LatencyModel, CpuNaiveAttentionIsItsGemmsThenItsSoftmax) {
 }
 
 // A GEMM point's burst rate is what P(shape) reads (H200, 2026-12-02 21:37 UTC, bench/results/
-// h200-2026-12-02g): fp16 n = 2048 timed best 579.04 TFLOP/s over seconds of load at a median SM clock
+// h200/2026-12-02-c94897b): fp16 n = 2048 timed best 579.04 TFLOP/s over seconds of load at a median SM clock
 // of 1530 MHz, 613.43 TFLOP/s over the first 0.1 s after 0.5 s idle (1980 MHz). TinyLlama's prefill
 // q_proj (2048 × 2048 × 2048, 17.18 GFLOP), timed over 0.1 s of graph replays, ran 28.89 µs: the burst
 // rate gives 28.01 µs (0.97), the timed best 29.67 µs; the n = 1024 point has no burst run.

@@ -52,7 +52,7 @@ std::string openblas_pool_note(int openblas_parallel) {
   if (openblas_parallel != 1) return "";
   return "; OpenBLAS is its pthreads build: its workers keep spinning after each GEMM while the next op's OpenMP "
          "threads start, two pools on the same cores, so a whole step can take twice the sum of its isolated ops "
-         "(2-vCPU Zen 4 guest) or more (9x on a 16-vCPU Xeon, bench/results/cpu-xeon-2026-12-02); OpenBLAS's "
+         "(2-vCPU Zen 4 guest) or more (9x on a 16-vCPU Xeon, bench/results/cpu-xeon/2026-12-02-e987392); OpenBLAS's "
          "OpenMP build (Debian: libopenblas-openmp-dev) shares one pool";
 }
 

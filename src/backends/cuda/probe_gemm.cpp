@@ -279,7 +279,7 @@ class gemm_runner {
     // different tiles and differ by 12-23 % at n <= 1024 and 13 % at bf16 n = 8192 with equal clocks.
     // The library's default is always a finalist: heuristic rank 1 of the layout a row-major
     // torch.matmul (cublasGemmEx) runs, NN, or TN where only TN exists. A paired comparison with
-    // PyTorch on one H200 (bench/results/gemm-pair-h200-2026-12-02) found tf32 n = 16384 0.989× with
+    // PyTorch on one H200 (bench/results/h200/2026-12-02-pairs) found tf32 n = 16384 0.989× with
     // only the trial's three fastest in the final round. Rounds: enough for about 0.3 s per finalist,
     // 5 to 25: candidates 1 % apart need that many samples under a clock that moves 2 % between
     // samples (tf32 n = 16384, 25 ms per GEMM: with 5 rounds the 1 % slower tile won two calls of three).
