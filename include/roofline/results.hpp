@@ -130,6 +130,9 @@ struct compute_result {
 struct launch_result {
   double kernel_s = 0;  ///< median launch-to-completion of an empty kernel
   std::optional<double> graph_s;  ///< per kernel inside a CUDA graph
+  /// per kernel launched back-to-back on one stream (what a kernel in a profile pays); null in files
+  /// written before it was a field (its value is then only in `method`)
+  std::optional<double> back_to_back_s;
   std::string method;
 };
 

@@ -20,7 +20,8 @@ namespace roofline {
 namespace {
 
 
-/// "3.92 µs" after "back-to-back" in the launch probe's method text; nullopt when absent.
+/// "3.92 µs" after "back-to-back" in the launch probe's method text (files written before
+/// measured.launch.back_to_back_s was a field); nullopt when absent.
 std::optional<double> back_to_back_s(const std::string& method) {
   static const std::regex re(R"(back-to-back[^=]*=\s*([0-9.]+)\s*(ns|µs|us|ms|s)\b)");
   std::smatch m;
@@ -139,7 +140,8 @@ kernel_floors floors_of(const results& r) {
   kernel_floors f;
   if (r.measured.launch) {
     if (r.measured.launch->kernel_s > 0) f.launch_alone_s = r.measured.launch->kernel_s;
-    f.launch_back_to_back_s = back_to_back_s(r.measured.launch->method);
+    f.launch_back_to_back_s = r.measured.launch->back_to_back_s ? r.measured.launch->back_to_back_s
+                                                                : back_to_back_s(r.measured.launch->method);  // older files
   }
   if (r.measured.small_work && r.measured.small_work->floor_s > 0) f.small_work_s = r.measured.small_work->floor_s;
   // Back-to-back is what a kernel in a stream of kernels pays (a trace's kernels are timed on the

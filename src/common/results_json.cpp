@@ -116,7 +116,7 @@ RL_JSON(bandwidth_result, pattern, level, working_set_bytes, bytes_per_s, median
         rejected_reason, across_runs)
 RL_JSON(compute_result, precision, engine, size, flops_per_s, median_flops_per_s, spread, repeats,
         verified, method, algo, burst_flops_per_s, telemetry, flags, rejected, rejected_reason, across_runs)
-RL_JSON(launch_result, kernel_s, graph_s, method)
+RL_JSON(launch_result, kernel_s, graph_s, back_to_back_s, method)
 RL_JSON(probe_status, probe, status, reason)
 RL_JSON(ramp_point, bytes, seconds)
 RL_JSON(small_work_result, floor_s, floor_one_block_s, ramp, serial_below_elements, serial_floor_s, serial_ramp, write_cost,

@@ -69,6 +69,7 @@ launch_result measure_launch(cuda_env& env, const timing_options& timing) {
   launch_result r;
   r.kernel_s = median(alone);
   r.graph_s = median(graphed);
+  r.back_to_back_s = median(streamed);
   r.method = fmt::format(
       "empty kernel <<<1,1>>>: alone = host clock from launch to cudaStreamSynchronize return, median of {} "
       "(min {:.2f} µs); back-to-back on one stream = {:.2f} µs per kernel (events over {} launches, median of {}); "
