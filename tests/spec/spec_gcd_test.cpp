@@ -51,3 +51,16 @@ TEST(SpecEcc, T4WithEccOnIsAStatedCeilingBesideTheNominal) {
   EXPECT_TRUE(noted);
   EXPECT_FALSE(gpu_ecc_ceiling("h200").has_value());  // HBM: the table states no ECC cost
 }
+
+// Rows added with their printed figures: RTX A6000 (GA102 whitepaper, Appendix A: 84 SM × 4 × 128 ×
+// 2 × 1.8 GHz = 154.8 TFLOPS BF16, full rate on the workstation part; datasheet 768 GB/s) and MI325X
+// (AMD Instinct MI325X datasheet: 1307.4 TFLOPS FP16 on the MI300X's 304 CUs, 6 TB/s).
+TEST(SpecRows, RtxA6000AndMi325x) {
+  EXPECT_EQ(match_gpu_name("NVIDIA RTX A6000"), "NVIDIA RTX A6000");
+  const auto a = gpu_nominal("rtx a6000");
+  EXPECT_NEAR(find_peak(a, "bf16", "tensor")->flops_per_s / 1e12, 154.8, 0.05);
+  EXPECT_DOUBLE_EQ(*a.memory_bandwidth_bytes_per_s, 768e9);
+  const auto m = gpu_nominal("AMD Instinct MI325X");
+  EXPECT_NEAR(find_peak(m, "fp16", "tensor")->flops_per_s / 1e12, 1307.4, 0.05);
+  EXPECT_NEAR(*m.memory_bandwidth_bytes_per_s / 1e12, 6.0, 0.01);
+}
