@@ -33,6 +33,24 @@ std::string match_gpu_name(const std::string& name);
 /// (the command-line argument the name came from).
 nominal_roofs gpu_nominal(const std::string& name, const std::string& field = "NAME");
 
+/// The roofs of ONE device as the runtime counts devices: a multi-die module whose dies the runtime
+/// shows separately (MI250X: ROCm shows 2 GCDs) gives one GCD ('AMD Instinct MI250X GCD', half the
+/// CUs, bus, capacity and L2); every other name as gpu_nominal. ops, place and mfu use this, so
+/// `mfu --gpus 8` on MI250X counts 8 GCDs (4 modules).
+nominal_roofs gpu_device_nominal(const std::string& name, const std::string& field = "NAME");
+
+/// What ECC costs on a GDDR part whose table row states it (T4): the nominal stays the datasheet's;
+/// this is the derived ceiling with ECC on.
+struct ecc_ceiling {
+  std::string when;                        ///< "ECC on (... default on cloud T4s, e.g. Colab)"
+  double bandwidth_factor = 1, capacity_factor = 1;
+  std::string bandwidth_source, capacity_source;
+  double bandwidth_bytes_per_s = 0;        ///< nominal × bandwidth_factor (T4: 256e9)
+  double memory_gb = 0;                    ///< table size × capacity_factor (T4: 15)
+};
+/// nullopt when the table states no ECC cost for the part. Throws input_error as match_gpu_name.
+std::optional<ecc_ceiling> gpu_ecc_ceiling(const std::string& name);
+
 /// What a table GPU's datasheet prints (dense figures), to check the derivation against. These
 /// numbers are never used as peaks. `notes` are the table's (field, text) notes on datasheet
 /// inconsistencies, field "tensor" or "bandwidth".

@@ -35,6 +35,7 @@ struct mfu_options {
 /// Everything `mfu` prints, computed once; mfu_text and mfu_json only render it.
 struct mfu_result {
   std::string model, precision, peak_label, tps_formula, convention;
+  std::string devices;  ///< what --gpus counts when it is not whole packages ("GCDs: ..."), else empty
   phase ph = phase::decode;
   std::int64_t batch = 1;
   int gpus = 1;
@@ -82,6 +83,9 @@ mfu_result compute_mfu(const mfu_options& o) {
     r.peak_label = fmt::format("{} {} dense peak of {}", r.precision, peak->engine, roofs->source);
   }
   if (roofs) r.peak_measured = roofs->summary.peak_measured, r.ridge_nominal = roofs->summary.ridge_nominal;
+  if (roofs && !roofs->file)
+    for (const auto& n : roofs->nominal.notes)
+      if (n.rfind("GCD: ", 0) == 0) r.devices = n.substr(5);
 
   // ---- FLOPs per token: the one model, the same conventions and defaults as `ops` ----
   using params = flops_convention::params;
@@ -158,7 +162,8 @@ json mfu_json(const mfu_result& r) {
           {"convention", r.convention}, {"matmul_parameters", std::int64_t(r.fpt.n)},
           {"all_parameters_flops_per_token", r.all_params.total}, {"all_parameters_mfu", r.mfu_all},
           {"full_attention_flops_per_token", r.full_attention.total}, {"full_attention_mfu", r.mfu_full},
-          {"active_parameters", std::int64_t(r.all_params.n)}, {"plausible", r.plausible}, {"causes", r.causes}};
+          {"active_parameters", std::int64_t(r.all_params.n)}, {"plausible", r.plausible}, {"causes", r.causes},
+          {"devices_counted", r.devices.empty() ? "GPU" : "GCD"}};
   if (r.decode) {
     const decode_utilization& d = *r.decode;
     j["decode"] = {{"tpot_s", d.tpot_s}, {"step_bytes", d.step.bytes}, {"step_flops", d.step.flops},
@@ -179,7 +184,9 @@ std::string mfu_text(const mfu_result& r) {
   out += fmt::format("  convention          {}\n", r.fpt.description);
   out += fmt::format("  tokens/s            {} = {:.4g}\n", r.tps_formula, r.tps);
   out += fmt::format("  model FLOP/s        {:.4g} × {:.4g} = {}\n", r.fpt.total, r.tps, units::si(r.fpt.total * r.tps, "FLOP/s"));
-  out += fmt::format("  peak                {} × {} GPU(s) = {}\n", r.peak_label, r.gpus, units::si(r.peak_flops * r.gpus, "FLOP/s"));
+  out += fmt::format("  peak                {} {} × {} GPU(s) = {}\n", r.peak_label, units::compute_rate(r.peak_flops, r.precision), r.gpus,
+                     units::compute_rate(r.peak_flops * r.gpus, r.precision));
+  if (!r.devices.empty()) out += fmt::format("  devices             --gpus {} counts GCDs: {}\n", r.gpus, r.devices);
   out += fmt::format("  MFU (vs nominal)    {:.3g}%      fraction of measured roof: {}\n", 100 * r.mfu,
                      r.frac_measured ? fmt::format("{:.3g}% (measured {} {})", 100 * *r.frac_measured, r.precision,
                                                    units::si(r.peak_measured, "FLOP/s"))

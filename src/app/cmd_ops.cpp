@@ -177,7 +177,7 @@ void run_sweep(const model_config& cfg, const ops_options& o, std::int64_t b0, s
   json j = {{"model", cfg.name}, {"dtype", o.dtype}, {"points", json::array()}, {"knees", json::array()}};
   if (r) j["roofs"] = {{"peak_flops_per_s", r->peak}, {"bandwidth_bytes_per_s", r->bandwidth}, {"ridge", r->ridge()}, {"source", r->source}};
   std::string text = fmt::format("{}: decode linear layers, batch {}…{} ({}){}\n", cfg.name, b0, b1, o.dtype,
-                                 r ? fmt::format(", ridge {:.1f} FLOP/B ({})", r->ridge(), r->source) : "");
+                                 r ? fmt::format(", ridge {} ({})", units::intensity(r->ridge()), r->source) : "");
   text += fmt::format("{:<12} {:>7} {:>12} {:>10}{}\n", "op", "batch", "[k×n]", "FLOP/B",
                       r ? fmt::format(" {:>14} {:>9}", "attainable", "bound") : "");
   std::map<std::string, bool> seen;
@@ -336,13 +336,13 @@ std::string ops_text(const ops_options& o, const ops_result& s) {
   head += fmt::format("; dtype {}, KV cache {}\n", o.dtype, o.kv_dtype.empty() ? o.dtype : o.kv_dtype);
   head += fmt::format("attention: {}; causal: {}{}\n", ph == phase::decode ? "decode over the KV cache" : o.attention,
                       causal, ph == phase::train ? (o.recompute ? "; activation recompute on" : "; no recompute") : "");
-  head += r ? fmt::format("roofs: {} — peak {}, bandwidth {}, ridge {:.1f} FLOP/B\n", r->source, si(r->peak, "FLOP/s"),
-                          si(r->bandwidth, "B/s"), r->ridge())
+  head += r ? fmt::format("roofs: {} — peak {}, bandwidth {}, ridge {}\n", r->source, units::rate_flops(r->peak),
+                          units::rate_bytes(r->bandwidth), units::intensity(r->ridge()))
             : "roofs: none (give --device NAME or --results FILE for bound and time)\n";
   if (r) head += fmt::format("small work: {}\n", r->lat.source);
   head += "per instance; × = instances per step\n\n";
-  std::string tail = fmt::format("\nstep total: {}FLOP, {}B, intensity {:.3g} FLOP/B over {} token(s)\n", si(flops, ""),
-                                 si(bytes, ""), flops / bytes, tokens);
+  std::string tail = fmt::format("\nstep total: {}FLOP, {}B, intensity {} over {} token(s)\n", si(flops, ""),
+                                 si(bytes, ""), units::intensity(flops / bytes), tokens);
   tail += fmt::format("FLOPs per token: {} (catalogue) | {} (model FLOPs, as `mfu`: {}; {})\n", si(flops / double(tokens), "FLOP"),
                       si(model.total, "FLOP"), model.formula, model.description);
   tail += fmt::format("KV cache: {} per token", si(kv_per_token, "B"));

@@ -93,16 +93,16 @@ std::string placement_text(const kernel_placement& k, const roofline_summary& ro
   std::string out;
   out += fmt::format("roofline place: {}, {} moved in {} against {} ({})\n", units::si(k.flops, "FLOP"), units::si(k.bytes, "B"),
                      units::si(k.seconds, "s"), source, roofs.precision);
-  out += fmt::format("  intensity          {:.4g} FLOP/B = {} ÷ {}\n", k.intensity, units::si(k.flops, "FLOP"), units::si(k.bytes, "B"));
+  out += fmt::format("  intensity          {} = {} ÷ {}\n", units::intensity(k.intensity), units::si(k.flops, "FLOP"), units::si(k.bytes, "B"));
   out += fmt::format("  achieved           {}   {}\n", units::si(k.achieved_flops_per_s, "FLOP/s"), units::si(k.achieved_bytes_per_s, "B/s"));
   if (roofs.peak_measured > 0 && roofs.bandwidth_measured > 0)
-    out += fmt::format("  measured roofs     {}, {}, ridge {:.3g} FLOP/B\n", units::si(roofs.peak_measured, "FLOP/s"),
-                       units::si(roofs.bandwidth_measured, "B/s"), roofs.ridge_measured);
+    out += fmt::format("  measured roofs     {}, {}, ridge {}\n", units::rate_flops(roofs.peak_measured),
+                       units::rate_bytes(roofs.bandwidth_measured), units::intensity(roofs.ridge_measured));
   else
     out += "  measured roofs     unknown (no measured results: give --results FILE)\n";
   if (roofs.peak_nominal > 0 && roofs.bandwidth_nominal)
-    out += fmt::format("  nominal roofs      {}, {}, ridge {:.3g} FLOP/B\n", units::si(roofs.peak_nominal, "FLOP/s"),
-                       units::si(*roofs.bandwidth_nominal, "B/s"), roofs.ridge_nominal.value_or(0));
+    out += fmt::format("  nominal roofs      {}, {}, ridge {}\n", units::rate_flops(roofs.peak_nominal),
+                       units::rate_bytes(*roofs.bandwidth_nominal), roofs.ridge_nominal ? units::intensity(*roofs.ridge_nominal) : "unknown");
   else
     out += "  nominal roofs      unknown (no nominal peak or bandwidth)\n";
   out += fmt::format("  attainable         measured {}   nominal {}   (min(peak, intensity × bandwidth))\n",

@@ -16,6 +16,7 @@
 #include "roofline/error.hpp"
 #include "roofline/spec.hpp"
 #include "report/units.hpp"
+#include "roofline/units.hpp"
 #include "spec/device_table.hpp"
 
 namespace roofline::app {
@@ -26,23 +27,22 @@ struct spec_options {
   bool json = false, list = false;
 };
 
-std::string rate(double v, const std::string& unit) {
-  if (v >= 1e15) return fmt::format("{:.4g} P{}", v / 1e15, unit);
-  if (v >= 1e12) return fmt::format("{:.4g} T{}", v / 1e12, unit);
-  if (v >= 1e9) return fmt::format("{:.4g} G{}", v / 1e9, unit);
-  return fmt::format("{:.4g} {}", v, unit);
-}
-
-std::string op_unit(const nominal_peak& p) { return p.precision == "int8" ? "OP/s" : "FLOP/s"; }
+// Peaks, bandwidths and ridges print through roofline/units.hpp, as in ops, mfu, place and the
+// reports: the same value reads the same in every command (3 significant digits).
+std::string peak_text(const nominal_peak& p) { return units::compute_rate(p.flops_per_s, p.precision); }
 
 std::optional<double> ridge(const nominal_roofs& n, const nominal_peak& p) {
   if (!n.memory_bandwidth_bytes_per_s || *n.memory_bandwidth_bytes_per_s <= 0) return std::nullopt;
   return p.flops_per_s / *n.memory_bandwidth_bytes_per_s;
 }
 
-json to_spec_json(const nominal_roofs& n) {
+json to_spec_json(const nominal_roofs& n, const std::optional<ecc_ceiling>& ecc) {
   json j = n;
   j["name"] = n.device_name;
+  if (ecc)
+    j["ecc"] = {{"when", ecc->when}, {"bandwidth_factor", ecc->bandwidth_factor}, {"bandwidth_bytes_per_s", ecc->bandwidth_bytes_per_s},
+                {"capacity_factor", ecc->capacity_factor}, {"memory_size_gb", ecc->memory_gb},
+                {"bandwidth_source", ecc->bandwidth_source}, {"capacity_source", ecc->capacity_source}};
   json ridges = json::array();
   for (const auto& p : n.peaks)
     ridges.push_back({{"precision", p.precision}, {"accumulate", p.accumulate}, {"engine", p.engine},
@@ -97,20 +97,20 @@ void print_text(const nominal_roofs& n) {
   out += side_by_side(n);
 
   out += "\nDense peaks (ridge = peak ÷ memory bandwidth)\n";
-  out += fmt::format("  {:<6} {:<6} {:<7} {:>15} {:>14}   {}\n", "dtype", "accum", "engine", "peak", "ridge FLOP/B", "formula");
+  out += fmt::format("  {:<6} {:<6} {:<7} {:>15} {:>14}   {}\n", "dtype", "accum", "engine", "peak", "ridge", "formula");
   for (const auto& p : n.peaks) {
     const auto r = ridge(n, p);
-    out += fmt::format("  {:<6} {:<6} {:<7} {:>15} {:>14}   {}\n", p.precision, p.accumulate, p.engine, rate(p.flops_per_s, op_unit(p)),
-                       r ? fmt::format("{:.1f}", *r) : std::string("unknown"), p.formula);
+    out += fmt::format("  {:<6} {:<6} {:<7} {:>15} {:>14}   {}\n", p.precision, p.accumulate, p.engine, peak_text(p),
+                       r ? (p.precision == "int8" ? units::intensity_ops(*r) : units::intensity(*r)) : std::string("unknown"), p.formula);
     if (p.sparse_flops_per_s)
-      out += fmt::format("  {:<22} sparse (2:4, not a peak): {}\n", "", rate(*p.sparse_flops_per_s, op_unit(p)));
+      out += fmt::format("  {:<22} sparse (2:4, not a peak): {}\n", "", units::compute_rate(*p.sparse_flops_per_s, p.precision));
     if (!p.note.empty()) out += fmt::format("  {:<22} note: {}\n", "", p.note);
   }
   if (n.peaks.empty()) out += "  (none)\n";
 
   out += "\nMemory bandwidth: ";
   if (n.memory_bandwidth_bytes_per_s)
-    out += fmt::format("{} = {}\n", rate(*n.memory_bandwidth_bytes_per_s, "B/s"), n.memory_bandwidth_formula);
+    out += fmt::format("{} = {}\n", units::rate_bytes(*n.memory_bandwidth_bytes_per_s), n.memory_bandwidth_formula);
   else
     out += "unknown (" + n.memory_bandwidth_reason + ")\n";
   if (!n.notes.empty()) {
@@ -165,12 +165,14 @@ void run_spec(const spec_options& o) {
     return;
   }
   nominal_roofs n;
+  std::optional<ecc_ceiling> ecc;
   if (!o.device.empty()) {
     n = make_backend(o.device)->nominal();
   } else {
     n = gpu_nominal(o.name);
+    ecc = gpu_ecc_ceiling(o.name);
   }
-  if (o.json) std::puts(to_spec_json(n).dump(2).c_str());
+  if (o.json) std::puts(to_spec_json(n, ecc).dump(2).c_str());
   else print_text(n);
 }
 

@@ -68,7 +68,7 @@ std::optional<command_roofs> resolve_roofs(const roofs_request& q) {
                         "'" + q.device + "' names a device of this machine; here --device names a GPU of the spec table "
                         "(roofline spec --list). For this machine's own roofs use --results out/results.json from "
                         "`roofline run` or `roofline measure`");
-    r.nominal = gpu_nominal(q.device, "--device");
+    r.nominal = gpu_device_nominal(q.device, "--device");  // one device as the runtime counts them (a GCD of an MI250X)
     r.device_kind = "cuda";
     r.precision = q.precision.empty() ? default_precision(r.device_kind) : q.precision;
     r.source = r.nominal.device_name + " (spec table)";

@@ -160,6 +160,13 @@ sku_row parse_sku(const reader& r, const json& j, const std::string& p) {
   s.bus_width_bits = r.factor(mem, "bus_width_bits", mp);
   s.data_rate_gbps = r.factor(mem, "data_rate_gbps", mp);
   s.memory_size_gb = r.factor(mem, "size_gb", mp);
+  if (mem.contains("ecc")) {
+    const json& e = r.object(mem, "ecc", mp);
+    const std::string ep = mp + "ecc.";
+    s.ecc = ecc_cost{r.factor(e, "bandwidth_factor", ep), r.factor(e, "capacity_factor", ep), r.str(e, "when", ep)};
+    if (s.ecc->bandwidth_factor.value > 1) throw input_error(r.file, ep + "bandwidth_factor.value", "must be <= 1");
+    if (s.ecc->capacity_factor.value > 1) throw input_error(r.file, ep + "capacity_factor.value", "must be <= 1");
+  }
   const json& l2 = r.object(j, "l2_mib", p);
   if (l2.contains("value") && l2.at("value").is_null()) {
     s.l2_reason = r.str(l2, "reason", p + "l2_mib.");
@@ -186,6 +193,10 @@ sku_row parse_sku(const reader& r, const json& j, const std::string& p) {
     }
   }
   s.datasheet = parse_datasheet(r, r.object(j, "datasheet", p), p + "datasheet.");
+  s.gcds = r.optional_factor(j, "gcds", p);
+  if (s.gcds && (s.gcds->value != std::floor(s.gcds->value) || s.gcds->value < 2 ||
+                 s.sms.value / s.gcds->value != std::floor(s.sms.value / s.gcds->value)))
+    throw input_error(r.file, p + "gcds.value", "must be an integer >= 2 that divides sms");
   if (j.contains("mig_profiles")) {
     const json& m = r.array(j, "mig_profiles", p);
     for (std::size_t i = 0; i < m.size(); ++i) {

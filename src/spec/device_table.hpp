@@ -73,6 +73,13 @@ struct mig_profile {
   std::string source;
 };
 
+/// What ECC on GDDR memory costs (stored in-band): a share of the bandwidth and of the capacity.
+/// The nominal stays the datasheet's; this is a stated, derived ceiling for when ECC is on.
+struct ecc_cost {
+  sourced bandwidth_factor, capacity_factor;
+  std::string when;  ///< when it applies ("ECC on (default on cloud T4s)")
+};
+
 struct sku_row {
   /// product_class: "datacenter" | "workstation" (full-rate fp32 accumulate) | "geforce" (the
   /// chip's geforce_fp32_accumulate_factor applies)
@@ -93,6 +100,9 @@ struct sku_row {
   std::vector<std::pair<std::string, std::string>> notes;  ///< (field, text)
   printed_values datasheet;
   std::vector<mig_profile> mig_profiles;  ///< empty: no MIG on this product (or not in the table)
+  /// Dies the runtime shows as separate devices (MI250X: 2 GCDs, each a ROCm device); null: one.
+  std::optional<sourced> gcds;
+  std::optional<ecc_cost> ecc;  ///< GDDR parts whose ECC costs bandwidth and capacity
 };
 
 struct device_table {

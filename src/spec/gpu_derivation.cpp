@@ -8,6 +8,7 @@
 
 #include "roofline/error.hpp"
 #include "roofline/spec.hpp"
+#include "roofline/units.hpp"
 #include "spec/name_match.hpp"
 
 namespace roofline::spec_detail {
@@ -160,6 +161,21 @@ nominal_roofs derive_table_row(const device_table& t, const sku_row& s) {
   if (s.tensor_clock_mhz && !s.tensor_clock_mhz->note.empty()) n.notes.push_back("tensor clock: " + s.tensor_clock_mhz->note);
   if (c.structured_sparsity) n.notes.push_back("sparse figures (2:4 structured sparsity) are shown labelled sparse and never used as a peak");
   for (const auto& [field, text] : s.notes) n.notes.push_back(field + ": " + text);
+  if (s.ecc) {
+    const ecc_cost& e = *s.ecc;
+    n.factors.push_back(table_factor("ECC-on bandwidth factor (" + s.memory_type + ", in-band ECC bits)", e.bandwidth_factor, ""));
+    n.factors.push_back(table_factor("ECC-on capacity factor (" + s.memory_type + ", in-band ECC bits)", e.capacity_factor, ""));
+    n.notes.push_back(fmt::format("ECC: with {}: bandwidth ceiling {} × {} = {}, capacity {} GB × {} = {} GB (derived; the nominal "
+                                  "above is the datasheet's, ECC off)",
+                                  e.when, units::rate_bytes(*n.memory_bandwidth_bytes_per_s), num(e.bandwidth_factor.value),
+                                  units::rate_bytes(*n.memory_bandwidth_bytes_per_s * e.bandwidth_factor.value), num(s.memory_size_gb.value),
+                                  num(e.capacity_factor.value), num(s.memory_size_gb.value * e.capacity_factor.value)));
+  }
+  if (s.gcds)
+    n.notes.push_back(fmt::format("GCDs: the runtime (ROCm) shows each of the {} GCDs as its own device: {} CUs, {} GB, {} each "
+                                  "(roofline spec '{} GCD'); ops, place and mfu --gpus count GCDs",
+                                  num(s.gcds->value), num(s.sms.value / s.gcds->value), num(s.memory_size_gb.value / s.gcds->value),
+                                  units::rate_bytes(*n.memory_bandwidth_bytes_per_s / s.gcds->value), s.name));
   return n;
 }
 
@@ -210,6 +226,40 @@ spec_detail::sku_row mig_instance(const spec_detail::sku_row& s, const std::stri
                                                       : fmt::format("MIG profile '{}' is not one of {}'s: {}", profile, s.name, known));
 }
 
+/// "AMD Instinct MI250X GCD": the base name, or nullopt without a trailing " GCD" word.
+std::optional<std::string> split_gcd(const std::string& name) {
+  std::string lower = name;
+  for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  while (!lower.empty() && lower.back() == ' ') lower.pop_back();
+  if (lower.size() < 5 || lower.compare(lower.size() - 4, 4, " gcd") != 0) return std::nullopt;
+  return name.substr(0, lower.size() - 4);
+}
+
+/// One GCD of a multi-die module (MI250X: 2 GCDs, each its own ROCm device): the module's CUs,
+/// bus, capacity and L2 divided by the GCDs (AMD ROCm documentation, 'AMD Instinct MI250
+/// microarchitecture': each GCD has its own HBM stacks and L2; MI250 GCD 104 CUs, 1.6 TB/s).
+spec_detail::sku_row gcd_instance(const spec_detail::sku_row& s, const std::string& field) {
+  if (!s.gcds) throw input_error("", field, s.name + " is one device (no GCDs in the table); drop ' GCD'");
+  const double k = s.gcds->value;
+  spec_detail::sku_row r = s;
+  const std::string share = fmt::format("1 of {} GCDs ({})", spec_detail::num(k), s.gcds->source);
+  r.name = s.name + " GCD";
+  r.sms = {s.sms.value / k, fmt::format("{} of {}: {}; {}", spec_detail::num(s.sms.value / k), spec_detail::num(s.sms.value), s.sms.source, share), ""};
+  r.bus_width_bits = {s.bus_width_bits.value / k, fmt::format("{} of {} bit: {}; {}", spec_detail::num(s.bus_width_bits.value / k),
+                                                              spec_detail::num(s.bus_width_bits.value), s.bus_width_bits.source, share), ""};
+  r.memory_size_gb = {s.memory_size_gb.value / k, fmt::format("{} of {} GB: {}; {}", spec_detail::num(s.memory_size_gb.value / k),
+                                                              spec_detail::num(s.memory_size_gb.value), s.memory_size_gb.source, share), ""};
+  if (r.l2_mib) r.l2_mib = spec_detail::sourced{s.l2_mib->value / k, fmt::format("{}; {}", s.l2_mib->source, share), ""};
+  r.tdp_w.source = "the whole module's (not a per-GCD limit): " + s.tdp_w.source;
+  r.notes.emplace_back("GCD", fmt::format("one of the {} GCDs of {}, as the runtime shows it: {} CUs of {} (peaks and bandwidth "
+                                          "of one device; --gpus counts GCDs)",
+                                          spec_detail::num(k), s.name, spec_detail::num(s.sms.value / k), spec_detail::num(s.sms.value)));
+  r.datasheet = {};
+  r.datasheet.source = "none for one GCD: " + s.datasheet.source + " is the whole module";
+  r.gcds.reset();
+  return r;
+}
+
 }  // namespace
 
 nominal_roofs gpu_nominal(const std::string& name, const std::string& field) {
@@ -218,7 +268,35 @@ nominal_roofs gpu_nominal(const std::string& name, const std::string& field) {
     const spec_detail::sku_row inst = mig_instance(spec_detail::match_forgiving(t, mig->first, field), mig->second, field);
     return spec_detail::derive_table_row(t, inst);
   }
+  if (const auto base = split_gcd(name))
+    return spec_detail::derive_table_row(t, gcd_instance(spec_detail::match_forgiving(t, *base, field), field));
   return spec_detail::derive_table_row(t, spec_detail::match_forgiving(t, name, field));
+}
+
+nominal_roofs gpu_device_nominal(const std::string& name, const std::string& field) {
+  if (!split_mig(name) && !split_gcd(name)) {
+    const auto t = spec_detail::load_default_table();
+    const auto& s = spec_detail::match_forgiving(t, name, field);
+    if (s.gcds) return spec_detail::derive_table_row(t, gcd_instance(s, field));
+  }
+  return gpu_nominal(name, field);
+}
+
+std::optional<ecc_ceiling> gpu_ecc_ceiling(const std::string& name) {
+  if (split_mig(name) || split_gcd(name)) return std::nullopt;  // HBM parts: ECC costs them nothing the table states
+  const auto t = spec_detail::load_default_table();
+  const auto& s = spec_detail::match_forgiving(t, name);
+  if (!s.ecc) return std::nullopt;
+  ecc_ceiling e;
+  e.when = s.ecc->when;
+  e.bandwidth_factor = s.ecc->bandwidth_factor.value;
+  e.capacity_factor = s.ecc->capacity_factor.value;
+  e.bandwidth_source = s.ecc->bandwidth_factor.source;
+  e.capacity_source = s.ecc->capacity_factor.source;
+  std::string formula;
+  e.bandwidth_bytes_per_s = spec_detail::derive_bandwidth(s.bus_width_bits.value, s.data_rate_gbps.value, formula) * e.bandwidth_factor;
+  e.memory_gb = s.memory_size_gb.value * e.capacity_factor;
+  return e;
 }
 
 datasheet_values gpu_datasheet(const std::string& name) {

@@ -1,12 +1,15 @@
 // Forgiving name matching and the unknown-name suggestion.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "roofline/error.hpp"
 #include "roofline/spec.hpp"
+#include "spec/device_table.hpp"
+#include "spec/name_match.hpp"
 
 using namespace roofline;
 
@@ -93,6 +96,33 @@ TEST(SpecNames, SharedNamesAreRefusedWithCandidates) {
       const std::string m = e.what();
       EXPECT_NE(m.find("ambiguous"), std::string::npos) << m;
       for (const auto& w : want) EXPECT_NE(m.find(w), std::string::npos) << m;
+    }
+  }
+}
+
+// Every spelling in the table resolves to exactly its own part, and no alias of one part carries
+// every token of another part's spelling (the old MI250X alias "AMD Instinct MI250X/MI250" held
+// the MI250's "mi250": a reviewer's "AMD Instinct MI250" answered as the MI250X).
+TEST(SpecNames, EveryAliasResolvesToItsOwnPartOnly) {
+  const auto t = roofline::spec_detail::load_default_table();
+  for (const auto& s : t.skus) {
+    std::vector<std::string> mine{s.name};
+    mine.insert(mine.end(), s.aliases.begin(), s.aliases.end());
+    for (const auto& sp : mine) EXPECT_EQ(match_gpu_name(sp), s.name) << sp;
+    for (const auto& a : s.aliases) {
+      const auto at = roofline::spec_detail::name_tokens(a);
+      for (const auto& o : t.skus) {
+        if (&o == &s) continue;
+        std::vector<std::string> theirs{o.name};
+        theirs.insert(theirs.end(), o.aliases.begin(), o.aliases.end());
+        for (const auto& sp : theirs) {
+          const auto ot = roofline::spec_detail::name_tokens(sp);
+          const bool covers = std::all_of(ot.begin(), ot.end(), [&](const std::string& k) {
+            return std::find(at.begin(), at.end(), k) != at.end();
+          });
+          EXPECT_FALSE(covers) << s.name << " alias '" << a << "' carries every token of " << o.name << "'s '" << sp << "'";
+        }
+      }
     }
   }
 }
