@@ -176,7 +176,7 @@ TEST(MeasureDriver, EveryMeasuredFieldOfAProbeIsKept) {
   const probe p{"latency/small-work", "latency", [](measured_roofs& out) {
                   out.small_work = small_work_result{};
                   out.small_work->floor_s = 1e-6;
-                  out.launch = launch_result{2e-6, 1e-6, "test"};
+                  out.launch = launch_result{2e-6, 1e-6, 1e-6, "test"};
                   out.telemetry["sampler_hz"] = 50;
                 }};
   measure_probes({p}, measure_plan{}, r);
