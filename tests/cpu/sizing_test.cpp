@@ -83,17 +83,22 @@ TEST(CpuSizing, BandwidthSweepPreconditionsHoldForEveryGeometry) {
         }
 }
 
-TEST(CpuSizing, RotationCoversTwiceTheLlcForEveryOpSize) {
+TEST(CpuSizing, RotationCoversTwiceTheCachesUnlessTheMemoryCapBinds) {
   for (const auto& c : geometries())
     for (int threads : {1, 2, 16}) {
-      const std::int64_t llc = sizing_cache_bytes(c, threads);
-      for (double bytes : {64.0, 4096.0, 1.0 * MiB, 16.0 * MiB, 1.0 * GiB, 4.0 * GiB}) {
-        const int copies = rotation_copies(bytes, llc);
-        EXPECT_GE(copies, 1);
-        EXPECT_GE(copies * bytes, 2.0 * static_cast<double>(llc)) << name(c, threads, false) << ", " << bytes << " B per copy";
-      }
+      const std::int64_t caches = sizing_cache_bytes(c, threads);
+      for (double bytes : {64.0, 4096.0, 1.0 * MiB, 16.0 * MiB, 1.0 * GiB, 4.0 * GiB})
+        for (int cap : {64, 4096}) {
+          const int copies = rotation_copies(bytes, caches, cap);
+          EXPECT_GE(copies, 1);
+          EXPECT_LE(copies, cap);
+          if (copies < cap)
+            EXPECT_GE(copies * bytes, 2.0 * static_cast<double>(caches)) << name(c, threads, false) << ", " << bytes << " B per copy";
+        }
     }
-  EXPECT_EQ(rotation_copies(16.0 * MiB, 260 * MiB), 33);  // ceil(520 / 16)
+  EXPECT_EQ(rotation_copies(16.0 * MiB, 260 * MiB, 64), 33);  // ceil(520 / 16)
+  // the cap bounds a tiny op's copies (a whole step keeps every op's at once)
+  EXPECT_EQ(rotation_copies(64.0, 264 * MiB, 4096), 4096);
 }
 
 TEST(CpuSizing, QuickSmallWorkProbeRunsSizedForA32MiBLlc) {

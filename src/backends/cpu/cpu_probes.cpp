@@ -277,7 +277,7 @@ std::vector<gemm_rows_result> measure_gemm_rows(const std::vector<std::int64_t>&
   const std::size_t w_elems = static_cast<std::size_t>(nk * nk);
   // The weight is rotated over copies totalling >= 2x the last-level cache (as the op runner
   // rotates its inputs), so each GEMM reads its weight from DRAM, as a decode step does.
-  const int copies = rotation_copies(4.0 * static_cast<double>(w_elems), sizing_cache_bytes(detected_caches(), threads));
+  const int copies = rotation_copies(4.0 * static_cast<double>(w_elems), sizing_cache_bytes(detected_caches(), threads), 64);
   aligned_buffer<float> w(w_elems * static_cast<std::size_t>(copies)), a(static_cast<std::size_t>(max_m * nk)),
       c(static_cast<std::size_t>(max_m * nk));
   advise_huge_pages(w.data(), w.size() * sizeof(float));

@@ -38,7 +38,7 @@ struct arena {
   }
   void allocate(std::int64_t llc_bytes, bool rotate, std::uint64_t seed) {
     const double bytes = 4.0 * static_cast<double>(per_copy);
-    copies = rotate ? rotation_copies(bytes, llc_bytes) : 1;
+    copies = rotate ? rotation_copies(bytes, llc_bytes, 4096) : 1;
     data = aligned_buffer<float>(static_cast<std::size_t>(per_copy * copies));
     advise_huge_pages(data.data(), data.size() * sizeof(float));
     // Copy 0 gets the random values; the others are byte copies of it. The copies exist only so

@@ -67,9 +67,10 @@ std::vector<std::string> sweep_violations(const std::vector<std::int64_t>& sizes
   return out;
 }
 
-int rotation_copies(double bytes_per_copy, std::int64_t llc_bytes) {
-  if (!(bytes_per_copy > 0) || llc_bytes <= 0) return 1;
-  return static_cast<int>(std::max(1.0, std::ceil(2.0 * static_cast<double>(llc_bytes) / bytes_per_copy)));
+int rotation_copies(double bytes_per_copy, std::int64_t cache_bytes, int max_copies) {
+  if (!(bytes_per_copy > 0) || cache_bytes <= 0) return 1;
+  const double want = std::ceil(2.0 * static_cast<double>(cache_bytes) / bytes_per_copy);
+  return static_cast<int>(std::clamp(want, 1.0, static_cast<double>(std::max(1, max_copies))));
 }
 
 }  // namespace roofline::cpu

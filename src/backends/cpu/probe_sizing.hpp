@@ -49,8 +49,12 @@ std::vector<std::string> small_work_violations(const small_work_plan& p);
 std::vector<std::string> sweep_violations(const std::vector<std::int64_t>& sizes, const cache_sizes& c, int threads, int arrays);
 
 /// Copies of a buffer of `bytes_per_copy` that a probe or op rotates over so that each run starts
-/// with its inputs out of the caches: ceil(2 × LLC ÷ bytes) (at least 1), so the rotated set is
-/// ≥ 2 × LLC whatever the geometry (the op runner and the GEMM rows probe).
-int rotation_copies(double bytes_per_copy, std::int64_t llc_bytes);
+/// with its inputs out of the caches: ceil(2 × C ÷ bytes), at least 1 and at most `max_copies`, so
+/// the rotated set is ≥ 2 × C (C = sizing_cache_bytes) unless the cap binds. The cap bounds memory:
+/// a whole step keeps every op's copies at once (about 8 GB for TinyLlama's decode step on a CPU
+/// reporting a 260 MiB L3), and without it every 64-byte op would add 2 × 264 MiB more.
+/// Callers: the op runner (at most 4096 copies: the timed runs of an op are at most 1000, so each
+/// run still starts on a copy the previous runs did not touch) and the GEMM rows probe (at most 64).
+int rotation_copies(double bytes_per_copy, std::int64_t cache_bytes, int max_copies);
 
 }  // namespace roofline::cpu
