@@ -89,7 +89,8 @@ std::optional<std::int64_t> dims_product(const std::string& text) {
   while (pos <= t.size()) {
     const auto comma = t.find(',', pos);
     const auto v = parse_number(t.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos));
-    if (!v || *v < 0 || *v != std::floor(*v)) return std::nullopt;
+    // a launch dimension is below 2^31 (CUDA's limit); anything larger is not one (and would overflow)
+    if (!v || *v < 0 || *v != std::floor(*v) || *v > 2147483647.0) return std::nullopt;
     p *= static_cast<std::int64_t>(*v);
     ++n;
     if (comma == std::string::npos) break;
@@ -100,7 +101,8 @@ std::optional<std::int64_t> dims_product(const std::string& text) {
 
 std::optional<std::int64_t> integer(const std::string& text) {
   const auto v = parse_number(text);
-  return v && *v == std::floor(*v) ? std::optional<std::int64_t>(static_cast<std::int64_t>(*v)) : std::nullopt;
+  // only values an int64 holds (the cast of a larger double is undefined)
+  return v && *v == std::floor(*v) && std::abs(*v) < 9.2e18 ? std::optional<std::int64_t>(static_cast<std::int64_t>(*v)) : std::nullopt;
 }
 
 /// Reads the metrics of one launch that the reader uses, in SI base units; collects the notes.

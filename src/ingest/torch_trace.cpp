@@ -176,7 +176,8 @@ std::vector<std::int64_t> int_list(const json& j) {
   std::vector<std::int64_t> v;
   if (j.is_array())
     for (const auto& x : j)
-      if (x.is_number()) v.push_back(x.get<std::int64_t>());
+      if (x.is_number_integer()) v.push_back(x.get<std::int64_t>());
+      else if (x.is_number() && std::abs(x.get<double>()) < 9.2e18) v.push_back(static_cast<std::int64_t>(x.get<double>()));
   return v;
 }
 
