@@ -23,6 +23,10 @@ struct probe_options {
   timing_options timing;
   std::vector<std::string> only;  ///< probe groups to run ("bandwidth", "compute", "gemm", "launch"); empty = all
   progress_fn progress;           ///< may be empty
+  /// The precision the model's ops run in ("fp16", "bf16", …; `run` with a model part). A GPU's GEMM
+  /// burst runs (burst_flops_per_s, read by the latency model for that precision only) and the fused
+  /// attention rates are measured for it alone; empty (`measure`, no model): for every precision.
+  std::string model_precision;
 };
 
 /// One probe: a name (e.g. "bandwidth/copy") and a function that appends its results to `out`.

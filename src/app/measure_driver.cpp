@@ -48,6 +48,22 @@ void reject_rows(measured_roofs& m, const std::vector<std::string>& labels, cons
     if (!c.rejected && hit(row_label(c))) c.rejected = true, c.rejected_reason = reason;
 }
 
+/// Flags the rows whose spread above `bound` the SM clock explains (clock_explains_spread).
+template <class Row>
+void flag_clock_spread(Row& r, double bound) {
+  if (!(r.spread > bound) || !clock_explains_spread(r.telemetry, r.spread)) return;
+  const stats_summary& c = *r.telemetry->sm_clock_mhz;
+  std::string reasons;
+  for (const auto& x : r.telemetry->throttle_reasons) reasons += (reasons.empty() ? "" : ", ") + x;
+  r.flags.push_back(fmt::format("repeats spread {:.1f} %, within the SM clock's range while they ran ({:.0f}–{:.0f} MHz, {}): "
+                                "the clock controller, not interference; kept",
+                                100 * r.spread, c.min, c.max, reasons));
+}
+void flag_clock_spread(measured_roofs& m, double bound) {
+  for (auto& b : m.bandwidth) flag_clock_spread(b, bound);
+  for (auto& c : m.compute) flag_clock_spread(c, bound);
+}
+
 struct attempt {
   measured_roofs m;
   interference_sample s;
@@ -76,6 +92,7 @@ interference_sample run_judged(const probe& p, const measure_plan& plan, measure
     a.s.device_processes = std::move(users);
     a.busy = (plan.judge_cpu_interference || !a.s.device_processes.empty()) && disturbed(a.s, plan.policy);
     a.noisy = noisy_rows(a.m, plan.policy.spread);
+    flag_clock_spread(a.m, plan.policy.spread);
     return a;
   };
   attempt first = once(p.run);
@@ -87,6 +104,17 @@ interference_sample run_judged(const probe& p, const measure_plan& plan, measure
   // Repeats that disagreed on a quiet machine are re-measured with longer samples where the probe
   // has them (a sample's start skew and timer granularity then weigh less); a busy machine, as is.
   const bool longer = !first.busy && p.run_longer;
+  if (!first.busy && !longer && !plan.rerun_identical) {
+    const std::string why = fmt::format(
+        "unreliable: repeats disagree (IQR above {:.0f} % of the median); not re-run: the device was not shared and an "
+        "identical re-run repeats the spread",
+        100 * plan.policy.spread);
+    reject_rows(first.m, first.noisy, why);
+    first.s.verdict = fmt::format("{} ({} row(s))", why, first.noisy.size());
+    const interference_sample s = first.s;
+    append(out, std::move(first.m));
+    return s;
+  }
   attempt second = once(longer ? p.run_longer : p.run);
   second.s.attempts = 2;
   const std::string how = longer ? " with " + p.longer_note : "";
@@ -126,12 +154,17 @@ bool probe_selected(const std::vector<std::string>& only, const probe& p) {
   return false;
 }
 
+bool clock_explains_spread(const std::optional<telemetry_summary>& t, double spread) {
+  return t && t->sm_clock_mhz && !t->throttle_reasons.empty() && t->sm_clock_mhz->n >= 2 &&
+         t->sm_clock_mhz->range >= spread;
+}
+
 std::vector<std::string> noisy_rows(const measured_roofs& m, double bound) {
   std::vector<std::string> out;
   for (const auto& b : m.bandwidth)
-    if (!b.rejected && b.spread > bound) out.push_back(row_label(b));
+    if (!b.rejected && b.spread > bound && !clock_explains_spread(b.telemetry, b.spread)) out.push_back(row_label(b));
   for (const auto& c : m.compute)
-    if (!c.rejected && c.spread > bound) out.push_back(row_label(c));
+    if (!c.rejected && c.spread > bound && !clock_explains_spread(c.telemetry, c.spread)) out.push_back(row_label(c));
   return out;
 }
 

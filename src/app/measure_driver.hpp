@@ -22,6 +22,11 @@ struct measure_plan {
   /// disturbed. Empty function: not judged.
   std::function<std::vector<std::string>()> device_users;
   interference_policy policy;
+  /// Re-run, as it was, a probe whose repeats disagreed and that has no longer samples (run_longer).
+  /// True on a CPU, where the disagreement can come from a neighbour the accounting missed; false on a
+  /// GPU held by nobody else: the same probe on the same idle device repeats the same spread (H200,
+  /// 2026-12-03: 5 of 6 such re-runs disagreed again) and costs the probe's whole time once more.
+  bool rerun_identical = true;
   std::string fail_probe;          ///< test hook: a probe whose name contains this throws
   std::function<bool()> interrupted;    ///< polled between probes
   progress_fn progress;
@@ -34,9 +39,17 @@ bool probe_selected(const std::vector<std::string>& only, const probe& p);
 /// device was lost (the caller stops using it).
 bool measure_probes(const std::vector<probe>& probes, const measure_plan& plan, results& r);
 
-/// The rows of `m` whose repeats disagree: spread (IQR / median of the times) above `bound`.
-/// Labels like "bandwidth read l1 48 KiB" or "compute fp32 vector".
+/// The rows of `m` whose repeats disagree: spread (IQR / median of the times) above `bound`, unless
+/// the SM clock explains it (clock_explains_spread). Labels like "bandwidth read l1 48 KiB" or
+/// "compute fp32 vector".
 std::vector<std::string> noisy_rows(const measured_roofs& m, double bound);
+
+/// True when a row's repeat spread is no wider than the range its SM clock moved through while it
+/// ran ((max − min) ÷ median of the telemetry samples) and a slowdown reason was active: the power or
+/// thermal controller lowering the clock under sustained load, not another process. (An H200 fp16
+/// GEMM at n = 8192 ran its 1.5 s at 1140–1395 MHz under sw_power_cap: time spread 18.0 %, clock range
+/// 18.5 %.) Such a row is kept, with a flag saying so.
+bool clock_explains_spread(const std::optional<telemetry_summary>& t, double spread);
 
 /// Marks every bandwidth and compute row of `m` rejected with `reason` (rows already rejected keep
 /// their first reason). Returns the number of rows newly rejected.

@@ -252,6 +252,7 @@ results run_pipeline(const run_options& opt, const model_config& cfg, const std:
   po.timing = opt.quick ? quick_timing() : default_timing();
   po.only = opt.only;
   po.progress = progress;
+  if (opt.model_part) po.model_precision = !opt.dtype.empty() ? opt.dtype : default_precision(r.device.kind);
   auto probes = be->probes(po);
   if (!opt.only.empty() && std::none_of(probes.begin(), probes.end(), [&](const auto& p) { return probe_selected(opt.only, p); })) {
     std::string names;
@@ -264,6 +265,7 @@ results run_pipeline(const run_options& opt, const model_config& cfg, const std:
   plan.only = opt.only;
   plan.repeat = opt.repeat;
   plan.judge_cpu_interference = r.device.kind == "cpu" && opt.judge_interference;
+  plan.rerun_identical = r.device.kind == "cpu";
   if (opt.judge_interference && be->device_processes())  // the device can tell who else holds it
     plan.device_users = [b = be.get()] {
       const auto seen = b->device_processes();

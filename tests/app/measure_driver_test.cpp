@@ -97,6 +97,74 @@ TEST(MeasureDriver, RepeatsThatDisagreeTwiceAreKeptOutOfTheRoofs) {
   EXPECT_EQ(r.interference->unreliable_results, 1);
 }
 
+/// The H200 fp16 GEMM at n = 8192 of 2026-12-03 (bench/results/h200): 13 telemetry samples at
+/// 1140–1395 MHz, median 1380 (range 18.5 %), sw_power_cap active; the times' IQR 18.0 % of the median.
+compute_result power_capped_row(double time_spread) {
+  compute_result c = row(680e12, time_spread);
+  telemetry_summary t;
+  t.samples = 13;
+  stats_summary clock;
+  clock.n = 13, clock.min = 1140, clock.max = 1395, clock.median = 1380, clock.range = (1395.0 - 1140.0) / 1380.0;
+  t.sm_clock_mhz = clock;
+  t.throttle_reasons = {"sw_power_cap"};
+  t.throttled_fraction = 1.0;
+  c.telemetry = t;
+  return c;
+}
+
+TEST(MeasureDriver, ASpreadTheClockControllerExplainsIsKeptWithAFlagAndNotReRun) {
+  EXPECT_TRUE(clock_explains_spread(power_capped_row(0.180).telemetry, 0.180));
+  EXPECT_FALSE(clock_explains_spread(power_capped_row(0.190).telemetry, 0.190));  // wider than the clock moved
+  compute_result no_reason = power_capped_row(0.180);
+  no_reason.telemetry->throttle_reasons.clear();  // the clock moved without a slowdown reason: not explained
+  EXPECT_FALSE(clock_explains_spread(no_reason.telemetry, 0.180));
+  EXPECT_FALSE(clock_explains_spread(std::nullopt, 0.180));
+
+  int calls = 0;
+  results r;
+  measure_plan plan;
+  measure_probes({scripted({power_capped_row(0.180)}, calls)}, plan, r);
+  EXPECT_EQ(calls, 1);
+  ASSERT_EQ(r.measured.compute.size(), 1u);
+  EXPECT_FALSE(r.measured.compute[0].rejected);
+  ASSERT_FALSE(r.measured.compute[0].flags.empty());
+  EXPECT_EQ(r.measured.compute[0].flags.back(),
+            "repeats spread 18.0 %, within the SM clock's range while they ran (1140–1395 MHz, sw_power_cap): the clock "
+            "controller, not interference; kept");
+  // a spread wider than the clock's range is still a disagreement
+  calls = 0;
+  results r2;
+  measure_probes({scripted({power_capped_row(0.25), row(110, 0.02)}, calls)}, plan, r2);
+  EXPECT_EQ(calls, 2);
+}
+
+TEST(MeasureDriver, OnAnUnsharedGpuDisagreeingRepeatsAreNotReRunAsTheyWere) {
+  int calls = 0;
+  results r;
+  measure_plan plan;
+  plan.rerun_identical = false;  // what run_pipeline sets for a GPU
+  measure_probes({scripted({row(100, 0.40), row(110, 0.02)}, calls)}, plan, r);
+  EXPECT_EQ(calls, 1);
+  ASSERT_EQ(r.measured.compute.size(), 1u);
+  EXPECT_TRUE(r.measured.compute[0].rejected);
+  EXPECT_EQ(r.measured.compute[0].rejected_reason,
+            "unreliable: repeats disagree (IQR above 10 % of the median); not re-run: the device was not shared and an "
+            "identical re-run repeats the spread");
+  // a probe with longer samples still gets its longer second attempt
+  calls = 0;
+  int longer_calls = 0;
+  probe p = scripted({row(100, 0.40)}, calls);
+  p.run_longer = [&longer_calls](measured_roofs& out) {
+    ++longer_calls;
+    out.compute.push_back(row(105, 0.03));
+  };
+  results r2;
+  measure_probes({p}, plan, r2);
+  EXPECT_EQ(longer_calls, 1);
+  ASSERT_EQ(r2.measured.compute.size(), 1u);
+  EXPECT_FALSE(r2.measured.compute[0].rejected);
+}
+
 TEST(MeasureDriver, CleanProbeRunsOnce) {
   int calls = 0;
   results r;

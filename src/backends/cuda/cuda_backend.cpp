@@ -85,7 +85,7 @@ class cuda_backend final : public backend {
                    }});
     all.push_back({"gemm/attention", "gemm", [this, opt](measured_roofs& m) {
                      env_.activate();
-                     auto a = cuda::measure_attention_rates(context(), opt.timing, opt.quick);
+                     auto a = cuda::measure_attention_rates(context(), opt.timing, opt.quick, opt.model_precision);
                      m.gemm_attention.insert(m.gemm_attention.end(), a.begin(), a.end());
                    }});
     all.push_back({"latency/small-work", "latency", [this, opt](measured_roofs& m) {

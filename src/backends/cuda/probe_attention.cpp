@@ -16,12 +16,17 @@
 
 namespace roofline::cuda {
 
-std::vector<gemm_attention_result> measure_attention_rates(const op_context& ctx, const timing_options& timing, bool quick) {
+std::vector<gemm_attention_result> measure_attention_rates(const op_context& ctx, const timing_options& timing, bool quick,
+                                                           const std::string& model_precision) {
   const std::vector<std::int64_t> dims = quick ? std::vector<std::int64_t>{64} : std::vector<std::int64_t>{64, 128};
   const std::vector<std::int64_t> seqs = quick ? std::vector<std::int64_t>{2048} : std::vector<std::int64_t>{1024, 4096};
   constexpr std::int64_t heads = 16, rows = 16384;
+  // The model's precision alone where it is one of the two (the latency model reads the rates of the
+  // op's own precision); both otherwise.
+  std::vector<std::string> dtypes{"fp16", "bf16"};
+  if (model_precision == "fp16" || model_precision == "bf16") dtypes = {model_precision};
   std::vector<gemm_attention_result> out;
-  for (const std::string dtype : {"fp16", "bf16"})
+  for (const std::string& dtype : dtypes)
     for (const std::int64_t d : dims)
       for (const std::int64_t seq : seqs) {
         const std::int64_t batch = std::max<std::int64_t>(1, rows / seq);

@@ -200,7 +200,8 @@ class gemm_runner {
 
     // Every layout this type accepts (fp8 and int8: TN only), up to 8 heuristic candidates each;
     // each candidate is verified (poisoned output, sampled double-precision reference), then timed
-    // (median of 3 batches of >= 1 ms); the fastest verified one is kept.
+    // (median of 3 batches of >= 1 ms; one call where a call takes 5 ms or more); the fastest verified
+    // ones go to the final round.
     ch.nn_ok = c_.in != gemm_elem::fp8_e4m3 && c_.in != gemm_elem::int8;
     std::vector<std::string> heuristic_notes;
     const std::size_t ws_bytes = env_.workspace.bytes();
@@ -257,10 +258,19 @@ class gemm_runner {
                  lp->a_transposed);
           const double t1 = timed(ch, *lp, algo, 1);
           const int inner = std::clamp(static_cast<int>(1e-3 / std::max(t1, 1e-7)), 1, 64);
-          std::array<double, 3> ts{timed(ch, *lp, algo, inner), timed(ch, *lp, algo, inner), timed(ch, *lp, algo, inner)};
-          std::sort(ts.begin(), ts.end());
-          finalists.push_back({lp.get(), i, ts[1]});
-          if (ch.index < 0 || ts[1] < ch.best_t) ch.index = i, ch.best_t = ts[1], ch.plan = lp.get();
+          // A GEMM of 5 ms or more is one sample long enough to rank candidates by (the final round
+          // decides among the fastest): one more call, not three (fp32 n = 16384 on the H200 takes
+          // 165 ms; 16 candidates × 2 saved calls = 5.3 s of its probe).
+          double trial = 0;
+          if (t1 >= 5e-3) {
+            trial = timed(ch, *lp, algo, 1);
+          } else {
+            std::array<double, 3> ts{timed(ch, *lp, algo, inner), timed(ch, *lp, algo, inner), timed(ch, *lp, algo, inner)};
+            std::sort(ts.begin(), ts.end());
+            trial = ts[1];
+          }
+          finalists.push_back({lp.get(), i, trial});
+          if (ch.index < 0 || trial < ch.best_t) ch.index = i, ch.best_t = trial, ch.plan = lp.get();
         } catch (const device_lost_error&) {
           throw;
         } catch (const probe_error& e) {
@@ -369,7 +379,11 @@ class gemm_runner {
     // 1515 MHz at n = 2048, 1320 MHz at 4096, 1980 MHz at n <= 1024), while an op of the model is
     // timed over the burst window (ops_timing()), and the latency model reads this rate for it
     // (docs/formulas-analysis.md §7.1). n = 8192 runs longest: its sustained rate is the flag.
-    if (n >= 2048 && !opt_.quick) {
+    // Only where an op prediction reads it: the model's precision (probe_options::model_precision),
+    // every precision when there is no model. Each burst run costs its idle pause and load: 4.7 s of
+    // a precision's 9.7 s on the H200 (2026-12-03).
+    const bool burst_read = opt_.model_precision.empty() || opt_.model_precision == c_.precision;
+    if (n >= 2048 && !opt_.quick && burst_read) {
       const burst_outcome b = run_burst(
           env_, what, [&] { enqueue(ch, *ch.plan, algo, ch.next++ % ch.sets); }, flops,
           r.median > 0 ? flops / r.median : ch.best_t, n == 8192 ? 1.5 : 0.4, burst_idle_s);

@@ -51,7 +51,9 @@ class gemm_choice {
 /// 128; quick: 2048 tokens, head_dim 64), fp16 and bf16, as measured.gemm_attention entries with gemm
 /// "sdpa", tile_rows = keys = tokens, FLOP/s from the catalogue's FLOPs. Throws probe_error on a
 /// failed check.
-std::vector<gemm_attention_result> measure_attention_rates(const op_context& ctx, const timing_options& timing, bool quick);
+/// `model_precision` "fp16" or "bf16": that precision's shapes only; anything else: both.
+std::vector<gemm_attention_result> measure_attention_rates(const op_context& ctx, const timing_options& timing, bool quick,
+                                                           const std::string& model_precision = "");
 
 /// Launch floor (probe_launch.cpp): the empty kernel alone (host clock, launch to synchronize) and per
 /// kernel in a CUDA graph of 100.
