@@ -10,7 +10,14 @@ namespace roofline {
 
 std::string render_json(const results& r);      ///< results.json text (pretty, 2-space indent)
 std::string render_markdown(const results& r);  ///< report.md: record table first, then details
-std::string render_svg(const results& r);       ///< roofline.svg: log-log roofs + op points
+/// roofline.svg: log-log roofs + op points, one panel: the compute roofs of `precision` ("" = the
+/// model's, main_precision) and every memory level; the ops (which ran in the model's precision) only
+/// on the model's panel. Throws input_error naming --precision when `precision` has no measured or
+/// nominal roof in r.
+std::string render_svg(const results& r, const std::string& precision = "");
+/// The precisions with a measured compute roof other than the model's, in measured order: the small
+/// multiples report.html shows under the figure.
+std::vector<std::string> other_figure_precisions(const results& r);
 std::string render_html(const results& r);      ///< report.html: self-contained, figure inline
 /// place.svg of `roofline place --csv`: r's roofs with r.ops as the user's kernels (measured_s =
 /// their time, predicted_s = the same work at the roof), numbered as in the table.

@@ -3,6 +3,8 @@
 // GPU names) side by side. Every file is re-analysed (analyse()) before it is rendered. Bad input (unreadable, malformed, old schema) throws input_error: exit 2,
 // nothing written.
 #include <cstdio>
+#include <utility>
+#include <vector>
 
 #include "app/commands.hpp"
 #include "roofline/analysis.hpp"
@@ -17,14 +19,23 @@ void add_report(CLI::App& app, context& ctx) {
   auto* sub = app.add_subcommand("report", "re-render results.json, report.md, roofline.svg and report.html from a results file");
   sub->add_option("results", *file, "results.json written by roofline run / measure")->required();
   sub->add_option("--out", *out, "output directory")->capture_default_str();
-  sub->callback([file, out, &ctx] {
+  auto precisions = std::make_shared<std::vector<std::string>>();
+  sub->add_option("--precision", *precisions,
+                  "also write roofline-P.svg, the figure's panel for precision P (fp64, fp32, tf32, fp16, bf16, fp8, int8; "
+                  "repeatable); report.html shows every measured precision as small multiples");
+  sub->callback([file, out, precisions, &ctx] {
     check_output_dir(*out);
     results r = load_results(*file);
     // The analysis is a pure function of the measured inputs: recomputed with this tool, so a re-rendered
     // report carries today's advice and verdicts (a 1.0 file's blocks predate the typed ones anyway).
     analyse(r);
+    std::vector<std::pair<std::string, std::string>> panels;  // rendered first: a bad --precision writes nothing
+    for (const auto& p : *precisions) panels.emplace_back("roofline-" + p + ".svg", render_svg(r, p));
     write_outputs(r, *out);
-    std::fprintf(stderr, "roofline: wrote %s\n", written_files(*out, "results.json,report.md,roofline.svg,report.html,ops.csv").c_str());
+    for (const auto& [name, svg] : panels) write_file_atomic(*out + "/" + name, svg);
+    std::string names = "results.json,report.md,roofline.svg,report.html,ops.csv";
+    for (const auto& pn : panels) names += "," + pn.first;
+    std::fprintf(stderr, "roofline: wrote %s\n", written_files(*out, names).c_str());
     std::fputs(render_summary(r, *out + "/report.html").c_str(), stdout);
     ctx.exit_code = 0;
   });

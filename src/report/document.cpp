@@ -225,10 +225,11 @@ std::string to_html(const document& d) {
   for (const auto& s : d.sections) o += "<li><a href=\"#" + s.id + "\">" + html_text(s.title) + "</a></li>";
   o += "</ul></nav>\n";
   bool figure_done = false;
+  auto figure = [&] { o += "<figure>" + d.figure_html + "</figure>\n"; };
   for (std::size_t si = 0; si < d.sections.size(); ++si) {
     const section& s = d.sections[si];
     if (si == d.figure_after && !d.figure_html.empty()) {
-      o += "<figure>" + d.figure_html + "</figure>\n";
+      figure();
       figure_done = true;
     }
     if (s.detail)
@@ -236,7 +237,13 @@ std::string to_html(const document& d) {
     else
       o += "<section id=\"" + s.id + "\">\n<h2>" + html_text(s.title) + "</h2>\n" + html_blocks(s) + "</section>\n";
   }
-  if (!figure_done && !d.figure_html.empty()) o += "<figure>" + d.figure_html + "</figure>\n";
+  if (!figure_done && !d.figure_html.empty()) figure();
+  if (!d.multiples_html.empty()) {  // collapsed, after everything: the other precisions' panels
+    o += "<details class=\"multiples\" id=\"precisions\">\n<summary><h2>" + html_text(d.multiples_summary) +
+         "</h2></summary>\n<div class=\"multiples\">\n";
+    for (const auto& m : d.multiples_html) o += "<figure>" + m + "</figure>\n";
+    o += "</div>\n</details>\n";
+  }
   return o;
 }
 

@@ -64,6 +64,10 @@ struct document {
   /// markdown text / inline HTML.
   std::string figure_markdown, figure_html;
   std::size_t figure_after = 1;
+  /// Small multiples under the figure (HTML only), in one collapsed section: its summary line and one
+  /// inline SVG per panel (render_svg of each other measured precision).
+  std::string multiples_summary;
+  std::vector<std::string> multiples_html;
   std::vector<std::string> warnings;  ///< shown above everything (e.g. a busy machine)
 };
 

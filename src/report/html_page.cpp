@@ -16,6 +16,7 @@ h3 { font-size: 1.05rem; margin: 1.4rem 0 0.5rem; color: #333; }
 nav ul { list-style: none; padding: 0; display: flex; flex-wrap: wrap; gap: 0.4rem 1rem; font-size: 0.92rem; }
 nav a { color: #1f4fa8; text-decoration: none; } nav a:hover { text-decoration: underline; }
 figure { margin: 1.5rem 0; overflow-x: auto; } figure svg { max-width: 100%; height: auto; border: 1px solid #e3e6ea; }
+div.multiples { display: grid; grid-template-columns: repeat(auto-fill, minmax(560px, 1fr)); gap: 0.5rem; } div.multiples figure { margin: 0.5rem 0; }
 code { background: #f2f4f7; padding: 0.05rem 0.3rem; border-radius: 3px; font-size: 0.9em; }
 .tw { overflow-x: auto; margin: 0.6rem 0 1rem; }
 table { border-collapse: collapse; font-size: 0.88rem; font-variant-numeric: tabular-nums; max-width: 100%; }

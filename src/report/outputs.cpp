@@ -1,6 +1,7 @@
 // render_json, render_html and write_outputs: every view rendered first, then written, so a view
 // that throws leaves nothing behind.
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <vector>
 
@@ -8,6 +9,7 @@
 #include "report/markdown.hpp"
 #include "roofline/io.hpp"
 #include "roofline/report.hpp"
+#include "roofline/vocabulary.hpp"
 
 namespace roofline {
 
@@ -16,6 +18,11 @@ std::string render_json(const results& r) { return json(r).dump(2) + "\n"; }
 std::string render_html(const results& r) {
   report::document d = report::build_document(r);
   d.figure_html = render_svg(r);
+  const auto others = other_figure_precisions(r);
+  for (const auto& p : others) d.multiples_html.push_back(render_svg(r, p));
+  if (!others.empty())
+    d.multiples_summary = fmt::format("The other precisions measured, one panel each ({}): roofs only; the ops ran in {}",
+                                      fmt::join(others, ", "), main_precision(r));
   return report::html_page(d.title, report::to_html(d));
 }
 

@@ -2,11 +2,13 @@
 #include "report/plot_results.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 
 #include "roofline/vocabulary.hpp"
 #include "report/units.hpp"
+#include "roofline/error.hpp"
 #include "roofline/report.hpp"
 
 namespace roofline::report {
@@ -102,7 +104,7 @@ void add_device_roofs(plot& p, const results& r, const std::string& tag, int pal
         const nominal_peak* np = pair.nominal;
         plot_roof nr;
         nr.label = fmt::format("{}{}{} nominal: {}", tag, pr, eng, rate(np->flops_per_s));
-        nr.short_label = fmt::format("{}{}{} nominal {}", tag, pr, eng, rate(np->flops_per_s));
+        nr.short_label = fmt::format("{}{}{} nominal {}{}", tag, pr, eng, rate(np->flops_per_s), pair.meas ? "" : ", not measured");
         nr.color = color_nom;
         nr.dashed = true;
         nr.peak = np->flops_per_s;
@@ -293,33 +295,57 @@ bool add_batch_sweep(plot& p, const json& sweep, const std::string& color) {
 
 namespace roofline {
 
-std::string render_svg(const results& r) {
+std::vector<std::string> other_figure_precisions(const results& r) {
+  std::vector<std::string> out;
+  const std::string main = main_precision(r);
+  for (const auto& p : measured_precisions(r.measured))
+    if (p != main) out.push_back(p);
+  return out;
+}
+
+std::string render_svg(const results& r, const std::string& wanted) {
   using namespace report;
+  const std::string model_precision = main_precision(r);
+  const std::string precision = wanted.empty() ? model_precision : wanted;
+  if (!wanted.empty() && wanted != model_precision) {
+    const auto m = measured_precisions(r.measured);
+    const bool nominal = std::any_of(r.nominal.peaks.begin(), r.nominal.peaks.end(),
+                                     [&](const nominal_peak& k) { return k.precision == wanted; });
+    if (std::find(m.begin(), m.end(), wanted) == m.end() && !nominal)
+      throw input_error("", "--precision", fmt::format("'{}' has no measured or nominal roof in these results (measured: {})", wanted,
+                                                       fmt::join(m, ", ")));
+  }
+  const bool model_panel = precision == model_precision;
   plot p;
   p.title = "Roofline: " + (r.device.name.empty() ? std::string("unknown device") : r.device.name);
+  if (!model_panel) p.title += " · " + precision;
   p.subtitle = fmt::format("{}{} · roofline {} · dashed = nominal, solid = measured · "
                            "numbers = the op table's #",
                            r.host.hostname.empty() ? "" : r.host.hostname + " · ", r.host.timestamp.empty() ? "time unknown" : r.host.timestamp,
                            r.tool.version.empty() ? "?" : r.tool.version);
-  // One panel: the compute roofs of the model's precision (the op table's), every memory level.
-  const std::string precision = main_precision(r);
+  // One panel: the compute roofs of one precision (by default the model's, the op table's), every
+  // memory level.
   add_device_roofs(p, r, "", -1, {}, {precision});
   p.legend.push_back({legend_item::kind::diamond, "#444444", "nominal ridge point", "ridge-nominal"});
   p.legend.push_back({legend_item::kind::diamond, "#444444", "measured ridge point", "ridge-measured"});
-  p.legend.push_back({legend_item::kind::hollow, "#444444", "op predicted", "op-pred"});
-  p.legend.push_back({legend_item::kind::triangle, "#444444", "op predicted latency-bound", "op-latency"});
-  p.legend.push_back({legend_item::kind::filled, "#444444", "op measured", "op-meas"});
-  if (r.analysis.is_object()) {
-    auto it = r.analysis.find("batch_sweep");
-    if (it != r.analysis.end() && !it->is_null()) add_batch_sweep(p, *it, "#00838f");
+  if (model_panel) {
+    p.legend.push_back({legend_item::kind::hollow, "#444444", "op predicted", "op-pred"});
+    p.legend.push_back({legend_item::kind::triangle, "#444444", "op predicted latency-bound", "op-latency"});
+    p.legend.push_back({legend_item::kind::filled, "#444444", "op measured", "op-meas"});
+    if (r.analysis.is_object()) {
+      auto it = r.analysis.find("batch_sweep");
+      if (it != r.analysis.end() && !it->is_null()) add_batch_sweep(p, *it, "#00838f");
+    }
+    const int skipped = add_ops(p, r, "", true, -1);
+    if (skipped > 0) p.notes.push_back(fmt::format("{} op(s) not plotted (0 FLOP or 0 B)", skipped));
+  } else if (!r.ops.empty()) {
+    p.notes.push_back(fmt::format("roofs only: the model's ops ran in {} and are on its panel", model_precision));
   }
-  const int skipped = add_ops(p, r, "", true, -1);
-  if (skipped > 0) p.notes.push_back(fmt::format("{} op(s) not plotted (0 FLOP or 0 B)", skipped));
   const auto others = measured_precisions(r.measured);
   if (others.size() > 1)
     p.notes.push_back(fmt::format("{} roofs only; every precision's roofs are in the report's roofs table", precision));
   if (p.roofs.empty()) p.notes.push_back("no roof: no nominal peak and no measured result");
-  add_bandwidth_chart(p, r);
+  if (model_panel) add_bandwidth_chart(p, r);  // once, under the model's panel
   return draw_svg(p);
 }
 

@@ -10,6 +10,7 @@
 #include <regex>
 #include <set>
 
+#include "roofline/error.hpp"
 #include "roofline/report.hpp"
 #include "roofline/units.hpp"
 #include "roofline/vocabulary.hpp"
@@ -42,6 +43,13 @@ std::vector<std::string> legend_refs(const std::string& svg) {
   std::vector<std::string> out;
   static const std::regex ref("class=\"legend-item\" data-ref=\"([^\"]*)\"");
   for (auto it = std::sregex_iterator(svg.begin(), svg.end(), ref); it != std::sregex_iterator(); ++it) out.push_back((*it)[1]);
+  return out;
+}
+
+/// The figure's panel (the model's precision) and every small multiple (each other measured precision).
+std::vector<std::string> every_panel(const results& r) {
+  std::vector<std::string> out{render_svg(r)};
+  for (const auto& p : other_figure_precisions(r)) out.push_back(render_svg(r, p));
   return out;
 }
 
@@ -120,7 +128,7 @@ TEST(FigureTruth, LegendPairsLikeWithLike) {
   // engine (the H200's fp16: tensor 989 with the GEMM's 703, vector 134 with the FMA chains' 130).
   for (const char* f : {"results-gpu.json", "results-cpu.json", "h200-2026-12-03/results.json"}) {
     const results r = load_results(test::data(f));
-    const std::string svg = render_svg(r);
+    for (const std::string& svg : every_panel(r)) {
     static const std::regex item(R"re(data-ref="roof-([a-z0-9]+)(-vector)?-(nominal|measured)">.*?<text[^>]*>([a-z0-9]+) (tensor|vector) (nominal|measured) ([^<]+)<)re");
     std::map<std::string, std::set<std::string>> sides;  // precision+engine → {nominal, measured}
     int entries = 0;
@@ -130,9 +138,13 @@ TEST(FigureTruth, LegendPairsLikeWithLike) {
       EXPECT_EQ((*it)[1].str(), prec);
       EXPECT_EQ((*it)[3].str(), side);
       EXPECT_EQ((*it)[2].matched, engine == "vector" && peak_for(r.nominal, prec) && peak_for(r.nominal, prec)->engine == "tensor") << f;
+      // the value is the one of that engine; a nominal peak without a measurement of its engine says so
+      std::string value = (*it)[7];
+      const std::string alone = ", not measured";
+      const bool unpaired = value.size() > alone.size() && value.compare(value.size() - alone.size(), alone.size(), alone) == 0;
+      if (unpaired) value.resize(value.size() - alone.size());
       sides[prec + " " + engine].insert(side);
-      // the value is the one of that engine
-      const std::string value = (*it)[7];
+      if (unpaired) sides[prec + " " + engine].insert("measured");  // said, not silently missing
       if (side == "measured") {
         // the "-vector" roof is the FMA chains'; the precision's own roof is its best GEMM (else FMA)
         const compute_result* c = (*it)[2].matched ? best_compute_on(r.measured, prec, "vector") : best_compute_on(r.measured, prec, "gemm");
@@ -147,7 +159,9 @@ TEST(FigureTruth, LegendPairsLikeWithLike) {
       }
     }
     EXPECT_GE(entries, 2) << f;
-    for (const auto& [key, s] : sides) EXPECT_EQ(s.size(), 2u) << f << ": " << key << " has no partner of its engine";
+    for (const auto& [key, s] : sides)
+      EXPECT_EQ(s.size(), 2u) << f << ": " << key << " has no partner of its engine in " << svg.substr(0, svg.find("</title>"));
+    }
   }
 }
 
@@ -202,8 +216,9 @@ TEST(FigureTruth, TheBandwidthChartDrawsEveryMeasuredPoint) {
 TEST(FigureTruth, NoTwoLabelsOverlap) {
   // Every placed text box (op labels and numbers, roof labels, level names) is disjoint from every other.
   for (const results& r : {load_results(test::data("results-gpu.json")), load_results(test::data("results-cpu.json")),
-                           with_rejected_and_transition()}) {
-    const std::string svg = render_svg(r);
+                           with_rejected_and_transition(), load_results(test::data("h200-2026-12-03/results.json"))}) {
+    const auto panels = every_panel(r);
+    for (const std::string& svg : panels) {
     struct box { double x0, y0, x1, y1; };
     std::vector<box> boxes;
     for (const char* cls : {"class=\"point-label\"", "class=\"point-number\"", "class=\"roof-label\"", "class=\"level-label\""})
@@ -216,7 +231,7 @@ TEST(FigureTruth, NoTwoLabelsOverlap) {
           if ((static_cast<unsigned char>(svg[i]) & 0xC0) != 0x80) ++glyphs;
         boxes.push_back({x, y - size * 0.85, x + 0.58 * size * static_cast<double>(glyphs), y + size * 0.2});
       }
-    EXPECT_GT(boxes.size(), 4u);
+    EXPECT_GT(boxes.size(), &svg == &panels.front() ? 4u : 1u);  // the model's panel has ops; the others roofs alone
     for (std::size_t i = 0; i < boxes.size(); ++i)
       for (std::size_t j = i + 1; j < boxes.size(); ++j) {
         const box& a = boxes[i];
@@ -224,7 +239,28 @@ TEST(FigureTruth, NoTwoLabelsOverlap) {
         EXPECT_FALSE(a.x0 < b.x1 - 0.5 && b.x0 < a.x1 - 0.5 && a.y0 < b.y1 - 0.5 && b.y0 < a.y1 - 0.5)
             << r.device.name << ": label " << i << " overlaps label " << j;
       }
+    }
   }
+}
+
+TEST(FigureTruth, SmallMultiplesShowEveryOtherMeasuredPrecisionWithRoofsOnly) {
+  // The H200 run of 2026-12-03 measured seven precisions; the ops ran in fp16: report.html shows the
+  // fp16 figure and, collapsed under it, one panel for each of the six others, without op points.
+  const results r = load_results(test::data("h200-2026-12-03/results.json"));
+  const auto others = other_figure_precisions(r);
+  EXPECT_EQ(others, (std::vector<std::string>{"fp64", "fp32", "tf32", "bf16", "fp8", "int8"}));
+  const std::string html = render_html(r);
+  EXPECT_EQ(count(html, "<details class=\"multiples\""), 1u);
+  EXPECT_EQ(count(html, "<svg"), 1u + others.size());  // the figure (its bandwidth chart inside it), the panels
+  EXPECT_GT(html.find("<details class=\"multiples\""), html.find("<section id=\"ops\">"));  // collapsed, at the end
+  for (const auto& p : others) {
+    const std::string svg = render_svg(r, p);
+    EXPECT_NE(svg.find("Roofline: NVIDIA H200 · " + p), std::string::npos) << p;
+    EXPECT_EQ(count(svg, "class=\"point-number\""), 0u) << p;
+    EXPECT_NE(svg.find("the model's ops ran in fp16"), std::string::npos) << p;
+  }
+  EXPECT_GT(count(render_svg(r), "class=\"point-number\""), 0u);
+  EXPECT_THROW(render_svg(r, "fp4"), input_error);  // nothing measured or nominal for it
 }
 
 }  // namespace
