@@ -51,7 +51,7 @@ struct printed_peak {
   double tflops = 0;
 };
 struct printed_values {
-  std::string source;
+  std::string source;  ///< "none: <reason>" when no datasheet prints the part's figures (tensor empty)
   std::vector<printed_peak> tensor;
   double fp32_tflops = 0;
   double bandwidth_gb_per_s = 0;
@@ -63,6 +63,13 @@ struct peak_cap {
   std::string precision, engine;  ///< engine "tensor" | "vector"
   double tflops = 0;
   std::string source;
+};
+
+/// A peak the table leaves unknown on purpose ({"precision": "*"|"fp16"|..., "engine": "tensor"|
+/// "vector", "reason"}): the chip's rate would derive one, but this product's figure is not published
+/// (L20: an export-limited AD102 whose tensor rates no public NVIDIA datasheet states).
+struct unknown_peak {
+  std::string precision, engine, reason;
 };
 
 /// A MIG GPU-instance profile (NVIDIA Multi-Instance GPU User Guide, 'Supported MIG Profiles'): its
@@ -82,7 +89,7 @@ struct ecc_cost {
 
 struct sku_row {
   /// product_class: "datacenter" | "workstation" (full-rate fp32 accumulate) | "geforce" (the
-  /// chip's geforce_fp32_accumulate_factor applies)
+  /// chip's geforce_fp32_accumulate_factor applies) | "embedded" (an integrated GPU: Jetson)
   std::string file, name, chip, product_class;
   std::vector<std::string> aliases;
   sourced sms, boost_clock_mhz;
@@ -90,12 +97,14 @@ struct sku_row {
   /// Scales every dense tensor rate of this SKU (L40: 0.5, its datasheet prints half the AD10x rate).
   std::optional<sourced> tensor_rate_factor;
   std::vector<peak_cap> peak_caps;
+  std::vector<unknown_peak> unknown_peaks;
   std::string memory_type;
   sourced bus_width_bits, data_rate_gbps, memory_size_gb;
   std::optional<sourced> l2_mib;
   std::string l2_reason;
   sourced tdp_w;
-  pcie_link pcie;
+  std::optional<pcie_link> pcie;  ///< null: the GPU is not on PCIe (integrated: Jetson); pcie_reason says why
+  std::string pcie_reason;
   std::optional<nvlink_link> nvlink;
   std::vector<std::pair<std::string, std::string>> notes;  ///< (field, text)
   printed_values datasheet;
