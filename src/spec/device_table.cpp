@@ -102,7 +102,11 @@ chip_rates parse_chip(const reader& r, const json& j, const std::string& p) {
   }
   c.tensor_cores_per_sm = r.factor(j, "tensor_cores_per_sm", p);
   c.fp32_lanes_per_sm = r.factor(j, "fp32_lanes_per_sm", p);
-  c.fp64_lanes_per_sm = r.factor(j, "fp64_lanes_per_sm", p);
+  const json& f64 = r.object(j, "fp64_lanes_per_sm", p);
+  if (f64.contains("value") && f64.at("value").is_null())
+    c.fp64_reason = r.str(f64, "reason", p + "fp64_lanes_per_sm.");
+  else
+    c.fp64_lanes_per_sm = r.factor(j, "fp64_lanes_per_sm", p);
   c.fp16_vector_fma_per_sm = r.optional_factor(j, "fp16_vector_fma_per_sm", p);
   c.structured_sparsity = r.boolean(j, "structured_sparsity", p);
   c.geforce_fp32_accumulate_factor = r.optional_factor(j, "geforce_fp32_accumulate_factor", p);

@@ -27,7 +27,9 @@ struct tensor_rate {
 struct chip_rates {
   std::string file, architecture, vendor, chip;
   std::vector<std::string> compute_capabilities;  ///< "9.0", "8.6", ...
-  sourced tensor_cores_per_sm, fp32_lanes_per_sm, fp64_lanes_per_sm;
+  sourced tensor_cores_per_sm, fp32_lanes_per_sm;
+  std::optional<sourced> fp64_lanes_per_sm;  ///< null: not published (GA10B); no fp64 vector peak, fp64_reason says why
+  std::string fp64_reason;
   std::optional<sourced> fp16_vector_fma_per_sm;  ///< half2 FMA per SM per clock (null: not published)
   bool structured_sparsity = false;
   std::optional<sourced> geforce_fp32_accumulate_factor;

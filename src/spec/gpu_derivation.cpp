@@ -79,7 +79,7 @@ nominal_peak vector_peak(const std::string& precision, const std::string& accumu
 std::vector<nominal_peak> derive_peaks(const chip_rates& c, const gpu_factors& g, const std::string& pre) {
   std::vector<nominal_peak> peaks;
   for (const auto& r : c.tensor_rates) peaks.push_back(tensor_peak(c, r, g, pre));
-  peaks.push_back(vector_peak("fp64", "fp64", c.fp64_lanes_per_sm, "FP64 lanes/SM", g, pre));
+  if (c.fp64_lanes_per_sm) peaks.push_back(vector_peak("fp64", "fp64", *c.fp64_lanes_per_sm, "FP64 lanes/SM", g, pre));
   peaks.push_back(vector_peak("fp32", "fp32", c.fp32_lanes_per_sm, "FP32 lanes/SM", g, pre));
   if (c.fp16_vector_fma_per_sm)
     peaks.push_back(vector_peak("fp16", "fp16", *c.fp16_vector_fma_per_sm, "FP16 FMA/SM (half2)", g, pre));
@@ -123,8 +123,9 @@ nominal_roofs derive_table_row(const device_table& t, const sku_row& s) {
 
   n.factors = {g.sms,
                table_factor("tensor cores per SM", c.tensor_cores_per_sm, ""),
-               table_factor("FP32 lanes per SM", c.fp32_lanes_per_sm, "FMA/clk"),
-               table_factor("FP64 lanes per SM", c.fp64_lanes_per_sm, "FMA/clk")};
+               table_factor("FP32 lanes per SM", c.fp32_lanes_per_sm, "FMA/clk")};
+  if (c.fp64_lanes_per_sm) n.factors.push_back(table_factor("FP64 lanes per SM", *c.fp64_lanes_per_sm, "FMA/clk"));
+  else n.notes.push_back("fp64 vector peak: unknown (" + c.fp64_reason + ")");
   if (c.fp16_vector_fma_per_sm) n.factors.push_back(table_factor("FP16 FMA per SM (half2)", *c.fp16_vector_fma_per_sm, "FMA/clk"));
   n.factors.push_back(g.boost_clock_mhz);
   if (g.tensor_clock_mhz) n.factors.push_back(*g.tensor_clock_mhz);

@@ -150,6 +150,7 @@ TEST(SpecRows, JetsonAgxOrinSharesItsMemoryWithTheCpu) {
   EXPECT_TRUE(has_note(o64, "memory: LPDDR5 shared with"));
   EXPECT_TRUE(has_note(o64, "PCIe: none"));
   EXPECT_EQ(find_peak(o64, "fp64", "vector"), nullptr);
+  EXPECT_TRUE(has_note(o64, "fp64 vector peak: unknown"));  // GA10B's FP64 units are not published
   const auto l = gpu_links("Jetson AGX Orin 64GB");
   EXPECT_EQ(l.pcie_bytes_per_s, 0);
   EXPECT_EQ(l.pcie_source.rfind("none: ", 0), 0u);
