@@ -102,7 +102,11 @@ chip_rates parse_chip(const reader& r, const json& j, const std::string& p) {
   }
   c.tensor_cores_per_sm = r.factor(j, "tensor_cores_per_sm", p);
   c.fp32_lanes_per_sm = r.factor(j, "fp32_lanes_per_sm", p);
-  c.fp64_lanes_per_sm = r.factor(j, "fp64_lanes_per_sm", p);
+  const json& f64 = r.object(j, "fp64_lanes_per_sm", p);
+  if (f64.contains("value") && f64.at("value").is_null())
+    c.fp64_reason = r.str(f64, "reason", p + "fp64_lanes_per_sm.");
+  else
+    c.fp64_lanes_per_sm = r.factor(j, "fp64_lanes_per_sm", p);
   c.fp16_vector_fma_per_sm = r.optional_factor(j, "fp16_vector_fma_per_sm", p);
   c.structured_sparsity = r.boolean(j, "structured_sparsity", p);
   c.geforce_fp32_accumulate_factor = r.optional_factor(j, "geforce_fp32_accumulate_factor", p);
@@ -131,8 +135,9 @@ sku_row parse_sku(const reader& r, const json& j, const std::string& p) {
   s.name = r.str(j, "name", p);
   s.chip = r.str(j, "chip", p);
   s.product_class = r.str(j, "product_class", p);
-  if (s.product_class != "datacenter" && s.product_class != "workstation" && s.product_class != "geforce")
-    throw input_error(r.file, p + "product_class", "must be \"datacenter\", \"workstation\" or \"geforce\"");
+  if (s.product_class != "datacenter" && s.product_class != "workstation" && s.product_class != "geforce" &&
+      s.product_class != "embedded")
+    throw input_error(r.file, p + "product_class", "must be \"datacenter\", \"workstation\", \"geforce\" or \"embedded\"");
   const json& al = r.array(j, "aliases", p);
   for (std::size_t i = 0; i < al.size(); ++i) {
     if (!al[i].is_string()) throw input_error(r.file, p + "aliases[" + std::to_string(i) + "]", "expected string");
@@ -152,6 +157,15 @@ sku_row parse_sku(const reader& r, const json& j, const std::string& p) {
                  r.str(caps[i], "source", q)};
       if (c.engine != "tensor" && c.engine != "vector") throw input_error(r.file, q + "engine", "must be \"tensor\" or \"vector\"");
       s.peak_caps.push_back(std::move(c));
+    }
+  }
+  if (j.contains("unknown_peaks")) {
+    const json& u = r.array(j, "unknown_peaks", p);
+    for (std::size_t i = 0; i < u.size(); ++i) {
+      const std::string q = p + "unknown_peaks[" + std::to_string(i) + "].";
+      unknown_peak k{r.str(u[i], "precision", q), r.str(u[i], "engine", q), r.str(u[i], "reason", q)};
+      if (k.engine != "tensor" && k.engine != "vector") throw input_error(r.file, q + "engine", "must be \"tensor\" or \"vector\"");
+      s.unknown_peaks.push_back(std::move(k));
     }
   }
   const json& mem = r.object(j, "memory", p);
@@ -176,9 +190,14 @@ sku_row parse_sku(const reader& r, const json& j, const std::string& p) {
   s.tdp_w = r.factor(j, "tdp_w", p);
   const json& links = r.object(j, "links", p);
   const std::string lp = p + "links.";
-  const json& pc = r.object(links, "pcie", lp);
-  s.pcie = {r.integer(pc, "generation", lp + "pcie."), r.integer(pc, "lanes", lp + "pcie."),
-            r.num(pc, "gb_per_s", lp + "pcie."), r.str(pc, "source", lp + "pcie.")};
+  const json& pc = r.get(links, "pcie", lp);
+  if (pc.is_null()) {
+    s.pcie_reason = r.str(links, "pcie_reason", lp);  // an integrated GPU: say so
+  } else {
+    if (!pc.is_object()) throw input_error(r.file, lp + "pcie", "expected object or null");
+    s.pcie = pcie_link{r.integer(pc, "generation", lp + "pcie."), r.integer(pc, "lanes", lp + "pcie."),
+                       r.num(pc, "gb_per_s", lp + "pcie."), r.str(pc, "source", lp + "pcie.")};
+  }
   const json& nv = r.get(links, "nvlink", lp);
   if (!nv.is_null()) {
     if (!nv.is_object()) throw input_error(r.file, lp + "nvlink", "expected object or null");
@@ -192,7 +211,10 @@ sku_row parse_sku(const reader& r, const json& j, const std::string& p) {
       s.notes.emplace_back(r.str(notes[i], "field", q), r.str(notes[i], "text", q));
     }
   }
-  s.datasheet = parse_datasheet(r, r.object(j, "datasheet", p), p + "datasheet.");
+  if (r.get(j, "datasheet", p).is_null())  // no datasheet prints the part's figures: say why
+    s.datasheet.source = "none: " + r.str(j, "datasheet_reason", p);
+  else
+    s.datasheet = parse_datasheet(r, r.object(j, "datasheet", p), p + "datasheet.");
   s.gcds = r.optional_factor(j, "gcds", p);
   if (s.gcds && (s.gcds->value != std::floor(s.gcds->value) || s.gcds->value < 2 ||
                  s.sms.value / s.gcds->value != std::floor(s.sms.value / s.gcds->value)))

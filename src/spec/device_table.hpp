@@ -27,7 +27,9 @@ struct tensor_rate {
 struct chip_rates {
   std::string file, architecture, vendor, chip;
   std::vector<std::string> compute_capabilities;  ///< "9.0", "8.6", ...
-  sourced tensor_cores_per_sm, fp32_lanes_per_sm, fp64_lanes_per_sm;
+  sourced tensor_cores_per_sm, fp32_lanes_per_sm;
+  std::optional<sourced> fp64_lanes_per_sm;  ///< null: not published (GA10B); no fp64 vector peak, fp64_reason says why
+  std::string fp64_reason;
   std::optional<sourced> fp16_vector_fma_per_sm;  ///< half2 FMA per SM per clock (null: not published)
   bool structured_sparsity = false;
   std::optional<sourced> geforce_fp32_accumulate_factor;
@@ -51,7 +53,7 @@ struct printed_peak {
   double tflops = 0;
 };
 struct printed_values {
-  std::string source;
+  std::string source;  ///< "none: <reason>" when no datasheet prints the part's figures (tensor empty)
   std::vector<printed_peak> tensor;
   double fp32_tflops = 0;
   double bandwidth_gb_per_s = 0;
@@ -63,6 +65,13 @@ struct peak_cap {
   std::string precision, engine;  ///< engine "tensor" | "vector"
   double tflops = 0;
   std::string source;
+};
+
+/// A peak the table leaves unknown on purpose ({"precision": "*"|"fp16"|..., "engine": "tensor"|
+/// "vector", "reason"}): the chip's rate would derive one, but this product's figure is not published
+/// (L20: an export-limited AD102 whose tensor rates no public NVIDIA datasheet states).
+struct unknown_peak {
+  std::string precision, engine, reason;
 };
 
 /// A MIG GPU-instance profile (NVIDIA Multi-Instance GPU User Guide, 'Supported MIG Profiles'): its
@@ -82,7 +91,7 @@ struct ecc_cost {
 
 struct sku_row {
   /// product_class: "datacenter" | "workstation" (full-rate fp32 accumulate) | "geforce" (the
-  /// chip's geforce_fp32_accumulate_factor applies)
+  /// chip's geforce_fp32_accumulate_factor applies) | "embedded" (an integrated GPU: Jetson)
   std::string file, name, chip, product_class;
   std::vector<std::string> aliases;
   sourced sms, boost_clock_mhz;
@@ -90,12 +99,14 @@ struct sku_row {
   /// Scales every dense tensor rate of this SKU (L40: 0.5, its datasheet prints half the AD10x rate).
   std::optional<sourced> tensor_rate_factor;
   std::vector<peak_cap> peak_caps;
+  std::vector<unknown_peak> unknown_peaks;
   std::string memory_type;
   sourced bus_width_bits, data_rate_gbps, memory_size_gb;
   std::optional<sourced> l2_mib;
   std::string l2_reason;
   sourced tdp_w;
-  pcie_link pcie;
+  std::optional<pcie_link> pcie;  ///< null: the GPU is not on PCIe (integrated: Jetson); pcie_reason says why
+  std::string pcie_reason;
   std::optional<nvlink_link> nvlink;
   std::vector<std::pair<std::string, std::string>> notes;  ///< (field, text)
   printed_values datasheet;

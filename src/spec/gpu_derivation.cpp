@@ -79,7 +79,7 @@ nominal_peak vector_peak(const std::string& precision, const std::string& accumu
 std::vector<nominal_peak> derive_peaks(const chip_rates& c, const gpu_factors& g, const std::string& pre) {
   std::vector<nominal_peak> peaks;
   for (const auto& r : c.tensor_rates) peaks.push_back(tensor_peak(c, r, g, pre));
-  peaks.push_back(vector_peak("fp64", "fp64", c.fp64_lanes_per_sm, "FP64 lanes/SM", g, pre));
+  if (c.fp64_lanes_per_sm) peaks.push_back(vector_peak("fp64", "fp64", *c.fp64_lanes_per_sm, "FP64 lanes/SM", g, pre));
   peaks.push_back(vector_peak("fp32", "fp32", c.fp32_lanes_per_sm, "FP32 lanes/SM", g, pre));
   if (c.fp16_vector_fma_per_sm)
     peaks.push_back(vector_peak("fp16", "fp16", *c.fp16_vector_fma_per_sm, "FP16 FMA/SM (half2)", g, pre));
@@ -123,8 +123,9 @@ nominal_roofs derive_table_row(const device_table& t, const sku_row& s) {
 
   n.factors = {g.sms,
                table_factor("tensor cores per SM", c.tensor_cores_per_sm, ""),
-               table_factor("FP32 lanes per SM", c.fp32_lanes_per_sm, "FMA/clk"),
-               table_factor("FP64 lanes per SM", c.fp64_lanes_per_sm, "FMA/clk")};
+               table_factor("FP32 lanes per SM", c.fp32_lanes_per_sm, "FMA/clk")};
+  if (c.fp64_lanes_per_sm) n.factors.push_back(table_factor("FP64 lanes per SM", *c.fp64_lanes_per_sm, "FMA/clk"));
+  else n.notes.push_back("fp64 vector peak: unknown (" + c.fp64_reason + ")");
   if (c.fp16_vector_fma_per_sm) n.factors.push_back(table_factor("FP16 FMA per SM (half2)", *c.fp16_vector_fma_per_sm, "FMA/clk"));
   n.factors.push_back(g.boost_clock_mhz);
   if (g.tensor_clock_mhz) n.factors.push_back(*g.tensor_clock_mhz);
@@ -136,8 +137,12 @@ nominal_roofs derive_table_row(const device_table& t, const sku_row& s) {
   if (s.l2_mib) n.factors.push_back(table_factor("L2 cache", *s.l2_mib, "MiB"));
   else n.notes.push_back("L2 cache: unknown (" + s.l2_reason + ")");
   n.factors.push_back(table_factor("TDP", s.tdp_w, "W"));
-  n.factors.push_back({"PCIe bandwidth (Gen" + std::to_string(s.pcie.generation) + " x" + std::to_string(s.pcie.lanes) + ", both directions)",
-                       s.pcie.gb_per_s, "GB/s", "table: " + s.pcie.source});
+  if (s.pcie)
+    n.factors.push_back({"PCIe bandwidth (Gen" + std::to_string(s.pcie->generation) + " x" + std::to_string(s.pcie->lanes) +
+                             ", both directions)",
+                         s.pcie->gb_per_s, "GB/s", "table: " + s.pcie->source});
+  else
+    n.notes.push_back("PCIe: none (" + s.pcie_reason + ")");
   if (s.nvlink) {
     n.factors.push_back({"NVLink links", static_cast<double>(s.nvlink->links), "", "table: " + s.nvlink->source});
     n.factors.push_back({"NVLink bandwidth per link (both directions)", s.nvlink->gb_per_s_per_link, "GB/s", "table: " + s.nvlink->source});
@@ -147,6 +152,13 @@ nominal_roofs derive_table_row(const device_table& t, const sku_row& s) {
 
   n.peaks = derive_peaks(c, g, "table: ");
   apply_peak_caps(n.peaks, s.peak_caps, "table: ");
+  for (const auto& u : s.unknown_peaks) {  // a rate the chip has but this product's figure is unpublished
+    std::erase_if(n.peaks, [&](const nominal_peak& p) {
+      return p.engine == u.engine && (u.precision == "*" || p.precision == u.precision);
+    });
+    n.notes.push_back(u.precision == "*" ? fmt::format("{} peaks (every precision): unknown ({})", u.engine, u.reason)
+                                         : fmt::format("{} {} peak: unknown ({})", u.precision, u.engine, u.reason));
+  }
   if (c.vendor == "AMD")
     n.notes.push_back("AMD part: an \"SM\" in the formulas is a Compute Unit and a \"tensor core\" a Matrix Core; spec only "
                       "(derivation, compare, mfu): roofline measures CUDA GPUs");
@@ -208,11 +220,11 @@ spec_detail::sku_row mig_instance(const spec_detail::sku_row& s, const std::stri
     const double f = double(m.memory_slices) / double(m.memory_slices_total);
     const std::string slices = fmt::format("{}/{} memory slices", m.memory_slices, m.memory_slices_total);
     r.name = s.name + " MIG " + m.name;
-    r.sms = {double(m.sms), fmt::format("MIG {}: {}", m.name, m.source)};
+    r.sms = {double(m.sms), fmt::format("MIG {}: {}", m.name, m.source), ""};
     r.bus_width_bits = {s.bus_width_bits.value * f, fmt::format("MIG {}: {} of {} bit ({}); {}", m.name, slices,
-                                                                s.bus_width_bits.value, s.bus_width_bits.source, m.source)};
-    r.memory_size_gb = {s.memory_size_gb.value * f, fmt::format("MIG {}: {} of {} GB; {}", m.name, slices, s.memory_size_gb.value, m.source)};
-    if (r.l2_mib) r.l2_mib = spec_detail::sourced{s.l2_mib->value * f, fmt::format("MIG {}: {} of the L2; {}", m.name, slices, m.source)};
+                                                                s.bus_width_bits.value, s.bus_width_bits.source, m.source), ""};
+    r.memory_size_gb = {s.memory_size_gb.value * f, fmt::format("MIG {}: {} of {} GB; {}", m.name, slices, s.memory_size_gb.value, m.source), ""};
+    if (r.l2_mib) r.l2_mib = spec_detail::sourced{s.l2_mib->value * f, fmt::format("MIG {}: {} of the L2; {}", m.name, slices, m.source), ""};
     r.nvlink.reset();  // MIG instances do not use NVLink or GPU peer-to-peer (MIG User Guide, 'Supported Configurations')
     r.notes.emplace_back("MIG", fmt::format("{} of {}: {} SMs of {}, {} (peaks and bandwidth of the instance, not of the GPU)",
                                             m.name, s.name, m.sms, s.sms.value, slices));
@@ -315,10 +327,14 @@ gpu_link_info gpu_links(const std::string& name) {
   const auto t = spec_detail::load_default_table();
   const auto& s = spec_detail::match_forgiving(t, name);
   gpu_link_info l;
-  l.pcie_generation = s.pcie.generation;
-  l.pcie_lanes = s.pcie.lanes;
-  l.pcie_bytes_per_s = s.pcie.gb_per_s * 1e9;
-  l.pcie_source = s.pcie.source;
+  if (s.pcie) {
+    l.pcie_generation = s.pcie->generation;
+    l.pcie_lanes = s.pcie->lanes;
+    l.pcie_bytes_per_s = s.pcie->gb_per_s * 1e9;
+    l.pcie_source = s.pcie->source;
+  } else {
+    l.pcie_source = "none: " + s.pcie_reason;  // generation, lanes and bandwidth stay 0
+  }
   if (s.nvlink) {
     l.nvlink_links = s.nvlink->links;
     l.nvlink_bytes_per_s_per_link = s.nvlink->gb_per_s_per_link * 1e9;

@@ -96,6 +96,7 @@ nominal_roofs gpu_nominal_live(const live_gpu& g) {
     f.boost_clock_mhz = {"max SM clock", *g.max_sm_clock_mhz, "MHz", detected + "NVML max SM clock"};
     f.geforce = g.name.find("GeForce") != std::string::npos;
     n.peaks = spec_detail::derive_peaks(*chip, f, "derived: " + chip->architecture + " " + chip->chip + " rate, ");
+    if (!chip->fp64_lanes_per_sm) n.notes.push_back("fp64 vector peak: unknown (" + chip->fp64_reason + ")");
     n.notes.push_back(fmt::format("'{}' is not in the device table: peaks derived from the live SM count and max SM clock and the {} {} "
                                   "per-clock rates (compute capability {})",
                                   g.name, chip->architecture, chip->chip, cc));

@@ -79,6 +79,28 @@ TEST(SpecTableValidation, UnknownChip) {
   expect_error(j, "chip", "skus[0].chip", "not one of this file's chips");
 }
 
+// A row may leave out its PCIe link or its datasheet only by saying why, and withhold a peak only with
+// a reason and a known engine (the Jetson, A10G/L20 and L20/B300 rows use each).
+TEST(SpecTableValidation, NullPcieNeedsAReason) {
+  json j = turing();
+  j["skus"][0]["links"]["pcie"] = nullptr;
+  expect_error(j, "pcie", "skus[0].links.pcie_reason", "missing required field");
+}
+
+TEST(SpecTableValidation, NullDatasheetNeedsAReason) {
+  json j = turing();
+  j["skus"][0]["datasheet"] = nullptr;
+  expect_error(j, "datasheet", "skus[0].datasheet_reason", "missing required field");
+}
+
+TEST(SpecTableValidation, UnknownPeakNeedsAKnownEngine) {
+  json j = turing();
+  j["skus"][0]["unknown_peaks"] = json::array({json{{"precision", "fp16"}, {"engine", "matrix"}, {"reason", "x"}}});
+  expect_error(j, "unknown", "skus[0].unknown_peaks[0].engine", "must be");
+  j["skus"][0]["unknown_peaks"] = json::array({json{{"precision", "fp16"}, {"engine", "tensor"}}});
+  expect_error(j, "unknown2", "skus[0].unknown_peaks[0].reason", "missing required field");
+}
+
 TEST(SpecTableValidation, NotJson) {
   const fs::path dir = fs::temp_directory_path() / ("roofline_spec_nan_" + std::to_string(::getpid()));
   fs::create_directories(dir);
