@@ -34,8 +34,8 @@ double linear_weight_delta(const model_config& cfg, const catalogue_options& opt
     delta += bytes - double(op.k) * double(op.n) * b * instances;
     (why.empty() ? linear : kept) += bytes;
   }
-  note = fmt::format("linears {} ({}); lm_head, unconverted modules {}, embedding, norms and biases in {}",
-                     scheme.linear.label(), units::si(linear, "B"), units::si(kept, "B"), opt.dtype);
+  note = fmt::format("linears {}: {}; in {}: lm_head and unconverted linears {}, the embedding table, norms, biases",
+                     scheme.linear.label(), units::si(linear, "B"), opt.dtype, units::si(kept, "B"));
   return delta;
 }
 
