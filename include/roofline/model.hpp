@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "roofline/json.hpp"
+#include "roofline/weight_format.hpp"
 
 namespace roofline {
 
@@ -38,6 +39,9 @@ struct model_config {
   bool fused_projections = false;  ///< phi3: one qkv_proj [h × (H+2G)·d] and one gate_up_proj [h × 2f]
   bool sandwich_norms = false;  ///< gemma2: RMSNorm before and after attention and the MLP (4 per layer)
   double attn_softcap = 0, final_softcap = 0;  ///< gemma2: c·tanh(x/c) on the scores / the logits
+  /// The checkpoint's linear-layer format, from its quantization_config (weights.quantized false
+  /// without one: every weight in the activation dtype). docs/formulas-model.md §2.1.
+  weight_scheme weights;
 
   /// Exact parameter count (TinyLlama-1.1B: 1,100,048,384; Llama-2-7B: 6,738,415,616;
   /// Mixtral-8x7B: 46,702,792,704 with every expert; Qwen3-8B 8,190,735,360; Qwen3-30B-A3B
@@ -101,6 +105,10 @@ struct op_desc {
   int dtype_bytes = 2;     ///< activations / weights
   int kv_dtype_bytes = 2;  ///< KV cache
   std::string dtype;       ///< "fp16", "bf16", "fp32"
+  /// gemm: the weight operand's format ("int4 g128 (16-bit scale + 4-bit zero)", "fp16") and its
+  /// bytes per instance, scales included (weight_tensor_bytes; part of bytes_read). Empty / 0 otherwise.
+  std::string weights;
+  double weight_bytes = 0;
   std::int64_t count = 1;  ///< instances per step (usually the layer count)
   double flops = 0, bytes_read = 0, bytes_written = 0;
   std::string shape;       ///< human readable shape
@@ -118,6 +126,10 @@ struct catalogue_options {
   std::int64_t context = 2048;  ///< decode: KV-cache length
   std::string dtype = "fp16";   ///< weights and activations
   std::string kv_dtype;         ///< "" = same as dtype
+  /// Linear-layer weights (--weights): a weight_formats() name, "" = the config's quantization_config,
+  /// else `dtype`. Activations stay `dtype`. `group_size` (--group-size): a positive integer,
+  /// "channel" or "tensor"; "" = the format's default.
+  std::string weights, group_size;
   bool fused_attention = true;  ///< prefill attention: fused (Flash) or naive
   bool causal_halved = true;    ///< causal mask halves attention FLOPs (printed either way)
   bool recompute = false;       ///< training: activation recompute (HFU counts it)
@@ -151,8 +163,25 @@ struct catalogue_options {
 /// rows that read the weights of the expected distinct experts (expected_distinct_experts), and
 /// moe_combine. Train: a `loss` op (log-softmax + cross-entropy over T × vocab, PyTorch
 /// F.cross_entropy) after lm_head, whose backward writes the logits' gradient.
-/// Throws input_error naming --batch, --seq, --context, --dtype, --kv-dtype or --tp on a bad option.
+/// Linear layers read their weights in the step's weight_scheme (step_weights): the quantized
+/// format, except lm_head (unless the scheme quantizes it) and the modules the checkpoint leaves
+/// unconverted, which stay in `dtype`; the embedding table is a gather in `dtype`. Each GEMM's note
+/// says which. Training with weights other than `dtype` is refused ("--weights").
+/// Throws input_error naming --batch, --seq, --context, --dtype, --kv-dtype, --weights,
+/// --group-size or --tp on a bad option.
 std::vector<op_desc> build_catalogue(const model_config& cfg, const catalogue_options& opt);
+
+/// The weight scheme of a step: resolve_weight_scheme(cfg.weights, opt.dtype, opt.weights, opt.group_size).
+weight_scheme step_weights(const model_config& cfg, const catalogue_options& opt);
+
+/// The format of one catalogue linear (`op`: q_proj, …, lm_head, expert_gate_proj, router) under
+/// `scheme`, and in `why` the reason when it is not the scheme's linear format (lm_head kept in the
+/// activation dtype; a module the checkpoint lists as not converted). The op is matched to its
+/// transformers module path (model.layers.N.self_attn.q_proj, model.layers.N.mlp.experts…) against
+/// scheme.not_converted with module_matches; an entry that matches some layers of an op but not
+/// others is refused (input_error naming the file and the entry): the catalogue counts one format per op.
+weight_quant linear_format(const model_config& cfg, const weight_scheme& scheme, const std::string& dtype,
+                           const std::string& op, std::string* why = nullptr);
 
 // ---- per-element FLOP conventions (docs/formulas-model.md §3) ----
 /// add, mul: 1 FLOP per output element.
@@ -184,6 +213,12 @@ inline constexpr int token_id_bytes = 8;
 /// (m·k + k·n [+ n])·b, writes m·n·b, b = dtype_bytes. 4096³ fp16: intensity 4096/3 = 1365.3.
 op_desc gemm_op(const std::string& name, std::int64_t m, std::int64_t n, std::int64_t k, int dtype_bytes,
                 bool bias = false);
+/// The same with the weight W[k×n] stored in `weights` (activations X, Y and the bias in
+/// dtype_bytes): reads m·k·b + weight_tensor_bytes(weights, k, n) (+ n·b). FLOPs unchanged (the
+/// dequantization's arithmetic is not counted). Llama-3-8B q_proj at batch 1, int4 g128 (4-bit zero):
+/// 4096·2 + 8,716,288 B read.
+op_desc gemm_op(const std::string& name, std::int64_t m, std::int64_t n, std::int64_t k, int dtype_bytes,
+                const weight_quant& weights, bool bias = false);
 
 /// Elementwise or row op on rows × cols elements: add, mul (2 reads, 1 write), silu, gelu (1 read,
 /// 1 write), silu_mul (2 reads, 1 write), rmsnorm (two-pass: x read twice, w once, 1 write),
@@ -327,15 +362,32 @@ double expected_distinct_experts(std::int64_t experts, std::int64_t per_token, s
 struct memory_need {
   double weights = 0, kv_cache = 0, activations = 0, optimizer = 0;  ///< optimizer: gradients + Adam state
   std::string note;
+  std::string weights_note;  ///< the formats the weights are counted in ("linears int4 g128 …; lm_head, embedding fp16")
   double total() const { return weights + kv_cache + activations + optimizer; }
 };
-/// weights = parameters() (every expert) × dtype bytes ÷ tp; KV cache = batch × kv_cache_bytes(context
+/// weights = (parameters() (every expert) × dtype bytes, each linear's weight instead in its
+/// linear_format: weight_tensor_bytes) ÷ tp; KV cache = batch × kv_cache_bytes(context
 /// + 1 in decode, seq in prefill) × this GPU's share of the KV heads; inference activations = the
 /// largest op's non-weight, non-cache bytes in `ops` (one build_catalogue result); training adds
 /// 14 B/parameter of gradients and Adam state (ZeRO §3.1) and the saved activations of Korthikanti
 /// et al. 2022 eq. 2-3 (2·s·b·h per layer with full recompute) plus the logits and their gradient.
 /// Llama-3-8B decode, batch 1024 × context 8192, fp16: KV 1.10 TB, weights 16.1 GB.
 memory_need estimate_memory(const model_config& cfg, const catalogue_options& opt, const std::vector<op_desc>& ops);
+
+/// Decode sequences of opt.context tokens whose KV cache fits in `device_bytes` beside `need`'s
+/// weights and activations: ⌊(device − weights − activations) ÷ (kv_cache_bytes(context + 1) ×
+/// this GPU's share of the KV heads)⌋, 0 when the weights alone do not fit. Quantized weights leave
+/// more room: Llama-3-8B on an 80 GB H100 at context 8192: fp16 weights (16.06 GB) 59 sequences,
+/// int4 g128 (5.73 GB) 69.
+std::int64_t sequences_that_fit(const model_config& cfg, const catalogue_options& opt, const memory_need& need,
+                                double device_bytes);
+
+/// `roofline run` executes every op with its own kernels, weights in the ops' dtype (fp32, fp16,
+/// bf16). Returns `cfg` with every weight in that dtype, or throws input_error naming the format it
+/// has no kernel for: "--weights" (int4, nvfp4, mxfp4, nf4, fp8, int8, or a dtype other than
+/// `dtype`), or the config's "quantization_config" (unless --weights names `dtype`, which overrides
+/// it; `note` then says so). `dtype` "" = the backend's default (checked against fp32/fp16/bf16 only).
+model_config runnable_weights(model_config cfg, const std::string& dtype, const std::string& weights, std::string& note);
 
 // ---- fusion (docs/formulas-model.md §6) ----
 
@@ -367,6 +419,8 @@ struct batch_point {
   std::int64_t batch = 1;
   std::int64_t m = 0, n = 0, k = 0;
   double flops = 0, bytes = 0;
+  double weight_bytes = 0;  ///< the weight operand's bytes (weight_tensor_bytes), part of `bytes`
+  std::string weights;      ///< its format
   double intensity() const { return bytes > 0 ? flops / bytes : 0; }
 };
 
@@ -374,11 +428,20 @@ struct batch_point {
 /// (b0 and b1 themselves included). Throws input_error("--batch") unless 1 ≤ b0 ≤ b1.
 std::vector<batch_point> linear_batch_sweep(const model_config& cfg, std::int64_t b0, std::int64_t b1,
                                             int dtype_bytes);
+/// The same with the step's dtype and weight format (opt.dtype, opt.weights, opt.group_size; the
+/// config's quantization_config): each linear's weight bytes from linear_format.
+std::vector<batch_point> linear_batch_sweep(const model_config& cfg, std::int64_t b0, std::int64_t b1,
+                                            const catalogue_options& opt);
 
 /// Smallest batch B at which a decode linear [B×k]·[k×n] reaches intensity `ridge` (FLOP/B):
 /// I(B) = 2·B·k·n / (b·(B·k + k·n + B·n)), so B = R·b·k·n / (2·k·n − R·b·(k + n)), rounded up.
 /// nullopt when it never does (R ≥ 2·k·n / (b·(k + n)), the B → ∞ limit).
 std::optional<std::int64_t> knee_batch(std::int64_t k, std::int64_t n, int dtype_bytes, double ridge);
+/// The same with weights of `weight_bytes` bytes per element (scales included: weight_tensor_bytes ÷
+/// k·n) and activations of `dtype_bytes`: I(B) = 2·B·k·n / (a·B·(k + n) + w·k·n), so
+/// B = R·w·k·n / (2·k·n − R·a·(k + n)). Fewer weight bytes lower the knee in proportion: k = n =
+/// 4096, R = 300, fp16 activations: fp16 weights → 352; int4 g128 (w = 0.51953125) → 92; mxfp4 → 94.
+std::optional<std::int64_t> knee_batch(std::int64_t k, std::int64_t n, int dtype_bytes, double weight_bytes, double ridge);
 
 // ---- tensor-parallel all-reduce (docs/fleet.md, "Tensor-parallel all-reduce per layer") ----
 

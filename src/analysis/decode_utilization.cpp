@@ -56,7 +56,7 @@ decode_utilization judge_decode(const decode_step_cost& step, double tpot_s, con
     if (over_peak) u.causes.push_back("the step's FLOPs in that time exceed the dense peak");
     u.causes.push_back("a TPOT in the wrong unit (ms or µs given as seconds), or timed without device synchronisation");
     u.causes.push_back("a TPOT of several GPUs (tensor parallel) against --gpus 1, or of speculative decoding (several tokens per step)");
-    u.causes.push_back("weights quantized below --precision (fewer bytes per weight than counted)");
+    u.causes.push_back("weights quantized below what was counted (give --weights, or the checkpoint's config.json with its quantization_config)");
   }
   std::string v = fmt::format("{}/token", units::seconds(tpot_s));
   if (step.batch > 1) v = fmt::format("{}/step of {} tokens", units::seconds(tpot_s), step.batch);

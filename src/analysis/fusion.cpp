@@ -12,6 +12,12 @@
 namespace roofline {
 
 std::optional<model_config> model_config_of(const results& r, std::string* why) {
+  // A run executes its ops with weights in its dtype (runnable_weights): a quantization_config is not what ran.
+  const auto load_model_config = [](const std::string& path) {
+    model_config c = roofline::load_model_config(path);
+    c.weights = weight_scheme{};
+    return c;
+  };
   auto fail = [&](const std::string& w) -> std::optional<model_config> {
     if (why) *why = w;
     return std::nullopt;

@@ -23,6 +23,7 @@ namespace {
 
 struct mfu_options {
   std::string model, phase_name, device, results_file, precision, causal = "halved";
+  std::string weights, group_size, kv_dtype;  ///< decode step: --weights, --group-size, --kv-dtype
   std::string tpot_text, step_time_text;  ///< with units: "25ms", "0.025", "25000us"
   std::optional<double> tpot, tokens_per_s, step_time, peak;
   std::int64_t batch = 1;
@@ -47,6 +48,7 @@ struct mfu_result {
   std::vector<std::string> causes;
   std::optional<double> frac_measured, intensity, ceiling, ridge_nominal;
   std::optional<decode_utilization> decode;  ///< decode: MBU, attainable TPOT (the catalogue's step)
+  std::string weights;  ///< decode: the step's weight format and its source
 };
 
 mfu_result compute_mfu(const mfu_options& o) {
@@ -59,6 +61,9 @@ mfu_result compute_mfu(const mfu_options& o) {
   if (!o.seq && ph != phase::decode)
     throw input_error("", "--seq", "required for prefill and train: the tokens per sequence set the attention FLOPs "
                                    "(the config's max_position_embeddings is a limit, not the length you ran)");
+  if (ph != phase::decode && (!o.weights.empty() || !o.group_size.empty() || !o.kv_dtype.empty()))
+    throw input_error("", !o.weights.empty() ? "--weights" : !o.group_size.empty() ? "--group-size" : "--kv-dtype",
+                      "applies to the decode step (MBU, attainable TPOT); MFU's model FLOPs do not depend on bytes");
   const model_config cfg = load_model_config(resolve_model_path(o.model));
   r.model = cfg.name;
   r.default_context = !o.seq;
@@ -126,6 +131,10 @@ mfu_result compute_mfu(const mfu_options& o) {
     catalogue_options co;
     co.ph = phase::decode, co.batch = o.batch, co.context = T;
     co.dtype = r.precision == "tf32" ? "fp32" : r.precision;
+    co.weights = o.weights, co.group_size = o.group_size, co.kv_dtype = o.kv_dtype;
+    const weight_scheme ws = step_weights(cfg, co);
+    r.weights = ws.linear.label() + (ws.source.empty() ? " (every weight in the precision's dtype)" : " (" + ws.source + ")") +
+                (ws.note.empty() ? "" : "; " + ws.note);
     const auto ops = build_catalogue(cfg, co);
     const auto pr = roofs ? resolve_placement_roofs({o.device, o.results_file, r.precision, "--precision", true}) : std::nullopt;
     const decode_step_cost cost = pr ? decode_cost(ops, &pr->lat, pr->peak, pr->bandwidth, pr->source) : decode_cost(ops);
@@ -171,7 +180,7 @@ json mfu_json(const mfu_result& r) {
                    {"mbu_measured", num_or_null(d.mbu_measured)}, {"attainable_tpot_s", num_or_null(d.step.attainable_tpot_s)},
                    {"attainable_source", d.step.roofs_source}, {"times_attainable", num_or_null(d.times_attainable)},
                    {"share_of_attainable", num_or_null(d.share_of_attainable)}, {"plausible", d.plausible},
-                   {"verdict", d.verdict}};
+                   {"verdict", d.verdict}, {"weights", r.weights}};
     j["mbu"] = num_or_null(d.mbu);
   }
   return j;
@@ -208,6 +217,7 @@ std::string mfu_text(const mfu_result& r) {
                                                        ? fmt::format("{} (every op of the step at the roofs, as `roofline ops`: {})",
                                                                      units::seconds(*d.step.attainable_tpot_s), d.step.roofs_source)
                                                        : std::string("unknown (give --device or --results)"));
+    out += fmt::format("  weights             {}\n", r.weights);
     out += fmt::format("  verdict             {}\n", d.verdict);
   }
   if (r.intensity)
@@ -243,6 +253,9 @@ void add_mfu(CLI::App& app, context& ctx) {
   sub->add_option("--gpus", o->gpus, "GPUs the throughput was measured on")->capture_default_str()->check(finite_positive());
   sub->add_option("--precision", o->precision, "peak precision (default: the results' precision, else fp16)")->check(precision_value());
   sub->add_option("--peak", o->peak, "dense peak FLOP/s per GPU, instead of the table's")->check(finite_positive());
+  add_weights_options(sub, o->weights, o->group_size);
+  sub->add_option("--kv-dtype", o->kv_dtype, "decode: KV cache dtype fp32 | fp16 | bf16 | fp8 | int8 (default: the precision's)")
+      ->check(dtype_value());
   sub->add_flag("--recompute", o->recompute, "training with full activation recompute (HFU counts it)");
   sub->add_option("--causal", o->causal, "prefill/train attention FLOPs: halved (causal triangle) | full (PaLM)")
       ->capture_default_str()->check(CLI::IsMember({"halved", "full"}));

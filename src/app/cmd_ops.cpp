@@ -31,6 +31,7 @@ struct ops_options {
   std::string batch = "1";
   std::int64_t context = catalogue_options{}.context, seq = catalogue_options{}.seq;
   std::string dtype = "fp16", kv_dtype;
+  std::string weights, group_size;  ///< --weights, --group-size ("" = the config's, else --dtype)
   std::string attention = "fused", causal = "halved";
   bool recompute = false, fusion = false, fused_silu_mul = false, json = false, csv = false;
   std::string device, results;
@@ -133,7 +134,7 @@ json op_json(const op_desc& op, const std::optional<roofs>& r, double total_s) {
             {"shape", op.shape}, {"dtype", op.dtype}, {"flops", op.flops}, {"bytes_read", op.bytes_read},
             {"bytes_written", op.bytes_written}, {"bytes", op.bytes()}, {"intensity", op.intensity()},
             {"backward", op.backward}, {"recompute", op.recompute}};
-  if (op.kind == op_kind::gemm) j["gemm"] = {{"m", op.m}, {"n", op.n}, {"k", op.k}};
+  if (op.kind == op_kind::gemm) j["gemm"] = {{"m", op.m}, {"n", op.n}, {"k", op.k}, {"weights", op.weights}, {"weight_bytes", op.weight_bytes}};
   if (op.rows > 0) j["rows"] = op.rows, j["cols"] = op.cols;
   if (op.heads > 0)
     j["attention"] = {{"batch", op.batch}, {"heads", op.heads}, {"kv_heads", op.kv_heads}, {"head_dim", op.head_dim},
@@ -171,19 +172,31 @@ std::string ops_table(const std::vector<op_desc>& ops, const std::optional<roofs
   return out;
 }
 
+/// The step's weight format, where it came from and what stays in the activation dtype.
+json weights_json(const weight_scheme& w) {
+  return {{"format", w.linear.format}, {"label", w.linear.label()}, {"quantized", w.quantized},
+          {"bits_per_weight_4096x4096", bits_per_weight(w.linear, 4096, 4096)},
+          {"method", w.method}, {"source", w.source.empty() ? json(nullptr) : json(w.source)},
+          {"not_converted", w.not_converted}, {"lm_head_quantized", w.lm_head_quantized},
+          {"note", w.note.empty() ? json(nullptr) : json(w.note)}};
+}
+
 void run_sweep(const model_config& cfg, const ops_options& o, std::int64_t b0, std::int64_t b1, int b,
                const std::optional<roofs>& r) {
-  const auto pts = linear_batch_sweep(cfg, b0, b1, b);
-  json j = {{"model", cfg.name}, {"dtype", o.dtype}, {"points", json::array()}, {"knees", json::array()}};
+  catalogue_options co;
+  co.dtype = o.dtype, co.weights = o.weights, co.group_size = o.group_size;
+  const auto pts = linear_batch_sweep(cfg, b0, b1, co);
+  const weight_scheme ws = step_weights(cfg, co);
+  json j = {{"model", cfg.name}, {"dtype", o.dtype}, {"weights", weights_json(ws)}, {"points", json::array()}, {"knees", json::array()}};
   if (r) j["roofs"] = {{"peak_flops_per_s", r->peak}, {"bandwidth_bytes_per_s", r->bandwidth}, {"ridge", r->ridge()}, {"source", r->source}};
-  std::string text = fmt::format("{}: decode linear layers, batch {}…{} ({}){}\n", cfg.name, b0, b1, o.dtype,
-                                 r ? fmt::format(", ridge {} ({})", units::intensity(r->ridge()), r->source) : "");
+  std::string text = fmt::format("{}: decode linear layers, batch {}…{} ({}; weights {}){}\n", cfg.name, b0, b1, o.dtype,
+                                 ws.linear.label(), r ? fmt::format(", ridge {} ({})", units::intensity(r->ridge()), r->source) : "");
   text += fmt::format("{:<12} {:>7} {:>12} {:>10}{}\n", "op", "batch", "[k×n]", "FLOP/B",
                       r ? fmt::format(" {:>14} {:>9}", "attainable", "bound") : "");
   std::map<std::string, bool> seen;
   for (const auto& p : pts) {
     json pj = {{"name", p.name}, {"batch", p.batch}, {"m", p.m}, {"n", p.n}, {"k", p.k}, {"flops", p.flops},
-               {"bytes", p.bytes}, {"intensity", p.intensity()}};
+               {"bytes", p.bytes}, {"weight_bytes", p.weight_bytes}, {"weights", p.weights}, {"intensity", p.intensity()}};
     text += fmt::format("{:<12} {:>7} {:>12} {:>10.2f}", p.name, p.batch, fmt::format("{}×{}", p.k, p.n), p.intensity());
     if (r) {
       const double att = std::min(r->peak, p.intensity() * r->bandwidth);
@@ -195,7 +208,7 @@ void run_sweep(const model_config& cfg, const ops_options& o, std::int64_t b0, s
     j["points"].push_back(pj);
     if (r && !seen[p.name]) {
       seen[p.name] = true;
-      const auto knee = knee_batch(p.k, p.n, b, r->ridge());
+      const auto knee = knee_batch(p.k, p.n, b, p.weight_bytes / (double(p.k) * double(p.n)), r->ridge());
       j["knees"].push_back({{"name", p.name}, {"k", p.k}, {"n", p.n}, {"knee_batch", knee ? json(*knee) : json(nullptr)}});
     }
   }
@@ -203,7 +216,7 @@ void run_sweep(const model_config& cfg, const ops_options& o, std::int64_t b0, s
     text += "knee (smallest batch reaching the ridge):\n";
     for (const auto& k : j["knees"])
       text += fmt::format("  {:<12} {}\n", k["name"].get<std::string>(),
-                          k["knee_batch"].is_null() ? std::string("never (the B→∞ limit 2kn/(b(k+n)) is below the ridge)")
+                          k["knee_batch"].is_null() ? std::string("never (the B→∞ limit 2kn/(a(k+n)) is below the ridge)")
                                                     : std::to_string(k["knee_batch"].get<std::int64_t>()));
   }
   if (o.csv) {
@@ -224,6 +237,8 @@ struct ops_result {
   double flops = 0, bytes = 0, total_s = 0, kv_per_token = 0, kv_total = 0;
   std::int64_t tokens = 0;
   std::string causal, tp_source;
+  weight_scheme weights;                ///< the linears' format (step_weights)
+  std::optional<std::int64_t> fit;      ///< decode: sequences whose KV cache fits beside the weights
   std::vector<fusion_saving> fusions;
   std::optional<tp_allreduce_plan> tp;
 };
@@ -238,13 +253,16 @@ ops_result compute_ops(const ops_options& o, const model_config& cfg, phase ph, 
   opt.context = o.context;
   opt.dtype = o.dtype;
   opt.kv_dtype = o.kv_dtype;
+  opt.weights = o.weights, opt.group_size = o.group_size;
   opt.fused_attention = o.attention == "fused";
   opt.causal_halved = o.causal == "halved";
   opt.recompute = o.recompute;
   opt.fused_silu_mul = o.fused_silu_mul;
   opt.tp = o.tp;
   const auto& ops = s.ops = build_catalogue(cfg, opt);
+  s.weights = step_weights(cfg, opt);
   const memory_need& need = s.need = estimate_memory(cfg, opt, ops);
+  if (r && r->memory_bytes > 0 && ph == phase::decode) s.fit = sequences_that_fit(cfg, opt, need, r->memory_bytes);
   if (r && r->memory_bytes > 0 && need.total() > r->memory_bytes)
     throw input_error("", ph == phase::decode ? "--batch" : "--seq",
                       fmt::format("{} cannot run on {}: it needs {} per GPU (weights {}, KV cache {}, activations {}{}) but "
@@ -274,7 +292,7 @@ ops_result compute_ops(const ops_options& o, const model_config& cfg, phase ph, 
 }
 
 json ops_json(const ops_options& o, const ops_result& s) {
-  const auto& [cfg, opt, ops, r, need, model, flops, bytes, total_s, kv_per_token, kv_total, tokens, causal, tp_source, fusions, tp] = s;
+  const auto& [cfg, opt, ops, r, need, model, flops, bytes, total_s, kv_per_token, kv_total, tokens, causal, tp_source, weights, fit, fusions, tp] = s;
   const phase ph = opt.ph;
   json j;
   j["model"] = {{"name", cfg.name}, {"source", cfg.source}, {"family", cfg.family}, {"model_type", cfg.model_type},
@@ -285,6 +303,7 @@ json ops_json(const ops_options& o, const ops_result& s) {
   j["context"] = ph == phase::decode ? opt.context : 0;
   j["dtype"] = o.dtype;
   j["kv_dtype"] = o.kv_dtype.empty() ? o.dtype : o.kv_dtype;
+  j["weights"] = weights_json(weights);
   j["conventions"] = {{"attention", ph == phase::decode ? "decode" : o.attention}, {"causal", causal},
                       {"recompute", o.recompute}, {"silu_mul", o.fused_silu_mul ? "fused" : "separate"}};
   j["roofs"] = r ? json{{"peak_flops_per_s", r->peak}, {"bandwidth_bytes_per_s", r->bandwidth}, {"ridge", r->ridge()},
@@ -299,7 +318,8 @@ json ops_json(const ops_options& o, const ops_result& s) {
   t["memory"] = {{"weights_bytes", need.weights}, {"kv_cache_bytes", need.kv_cache},
                  {"activations_bytes", need.activations}, {"optimizer_bytes", need.optimizer},
                  {"total_bytes", need.total()}, {"device_bytes", r && r->memory_bytes > 0 ? json(r->memory_bytes) : json(nullptr)},
-                 {"note", need.note}};
+                 {"note", need.note}, {"weights_note", need.weights_note},
+                 {"sequences_that_fit", fit ? json(*fit) : json(nullptr)}};
   t["predicted_s"] = r ? json(total_s) : json(nullptr);
   if (ph == phase::decode) {
     t["kv_cache_bytes"] = kv_total;
@@ -328,12 +348,17 @@ json ops_json(const ops_options& o, const ops_result& s) {
 }
 
 std::string ops_text(const ops_options& o, const ops_result& s) {
-  const auto& [cfg, opt, ops, r, need, model, flops, bytes, total_s, kv_per_token, kv_total, tokens, causal, tp_source, fusions, tp] = s;
+  const auto& [cfg, opt, ops, r, need, model, flops, bytes, total_s, kv_per_token, kv_total, tokens, causal, tp_source, weights, fit, fusions, tp] = s;
   const phase ph = opt.ph;
   std::string head = fmt::format("{} ({}, {} family, {} parameters) — {} step, batch {}", cfg.name, cfg.model_type,
                                  cfg.family, cfg.parameters(), to_string(ph), opt.batch);
   head += ph == phase::decode ? fmt::format(", context {}", opt.context) : fmt::format(", sequence {}", opt.seq);
   head += fmt::format("; dtype {}, KV cache {}\n", o.dtype, o.kv_dtype.empty() ? o.dtype : o.kv_dtype);
+  head += fmt::format("weights: {}{}{}\n", weights.linear.label(),
+                      weights.quantized ? fmt::format(" ({:.4g} bits per weight at 4096×4096; {})", bits_per_weight(weights.linear, 4096, 4096),
+                                                      weights.source.empty() ? "--dtype" : weights.source)
+                                        : " (every weight in --dtype)",
+                      weights.note.empty() ? "" : "; " + weights.note);
   head += fmt::format("attention: {}; causal: {}{}\n", ph == phase::decode ? "decode over the KV cache" : o.attention,
                       causal, ph == phase::train ? (o.recompute ? "; activation recompute on" : "; no recompute") : "");
   head += r ? fmt::format("roofs: {} — peak {}, bandwidth {}, ridge {}\n", r->source, units::rate_flops(r->peak),
@@ -354,6 +379,9 @@ std::string ops_text(const ops_options& o, const ops_result& s) {
                       si(need.weights, "B"), si(need.kv_cache, "B"), si(need.activations, "B"),
                       need.optimizer > 0 ? ", gradients + optimizer " + si(need.optimizer, "B") : std::string(),
                       r && r->memory_bytes > 0 ? fmt::format(" of {}", si(r->memory_bytes, "B")) : "");
+  tail += fmt::format("weights counted as: {}\n", need.weights_note);
+  if (fit)
+    tail += fmt::format("KV-cache capacity: {} sequences of {} tokens fit beside the weights and activations\n", *fit, opt.context);
   if (r) {
     tail += fmt::format("predicted step time: {}", si(total_s, "s"));
     if (ph == phase::decode)
@@ -418,8 +446,9 @@ void add_ops(CLI::App& app, context&) {
   sub->add_option("--batch", o->batch, "batch B, or B0:B1 for the decode linear batch sweep")->capture_default_str();
   sub->add_option("--context", o->context, "decode: KV-cache length (tokens)")->capture_default_str()->check(finite_positive());
   sub->add_option("--seq", o->seq, "prefill / train: sequence length")->capture_default_str()->check(finite_positive());
-  sub->add_option("--dtype", o->dtype, "weights and activations: fp32 | fp16 | bf16 | fp8")->capture_default_str()->check(dtype_value());
-  sub->add_option("--kv-dtype", o->kv_dtype, "KV cache dtype (default: --dtype)")->check(dtype_value());
+  sub->add_option("--dtype", o->dtype, "activations (and weights unless --weights): fp32 | fp16 | bf16 | fp8")->capture_default_str()->check(dtype_value());
+  sub->add_option("--kv-dtype", o->kv_dtype, "KV cache dtype: fp32 | fp16 | bf16 | fp8 | int8 (default: --dtype)")->check(dtype_value());
+  add_weights_options(sub, o->weights, o->group_size);
   sub->add_option("--attention", o->attention, "prefill/train attention: naive | fused")
       ->capture_default_str()->check(CLI::IsMember({"naive", "fused"}));
   sub->add_option("--causal", o->causal, "prefill/train attention FLOPs: halved (causal triangle) | full (PaLM)")

@@ -148,6 +148,9 @@ void add_run(CLI::App& app, context& ctx) {
   sub->add_option("--context", opt->context, "decode: KV-cache length (tokens)")->capture_default_str();
   sub->add_option("--seq", opt->seq, "prefill: sequence length (tokens)")->capture_default_str();
   sub->add_option("--dtype", opt->dtype, "ops' data type: fp32 | fp16 | bf16 (default: fp32 on a CPU, fp16 on a GPU)");
+  sub->add_option("--weights", opt->weights,
+                  "linear weights: only the ops' dtype runs here (int4, nvfp4, mxfp4, nf4, fp8, int8 are refused: no kernel; "
+                  "predict them with `roofline ops --weights`); overrides a config's quantization_config");
   sub->add_option("--step-budget", opt->step_budget_s,
                   "whole steps predicted longer than this many seconds are not run (default 5 on a CPU, 1 on a GPU)")
       ->check(CLI::PositiveNumber);

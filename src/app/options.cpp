@@ -36,6 +36,15 @@ bool has_peak(const roofline_summary& s) { return s.peak_nominal > 0 || s.peak_m
 
 CLI::Validator phase_value() { return from_check([](const std::string& s) { parse_phase(s); }, "PHASE"); }
 CLI::Validator dtype_value() { return from_check([](const std::string& s) { dtype_bytes(s); }, "DTYPE"); }
+CLI::Validator weights_value() { return from_check([](const std::string& s) { weight_quant_of(s); }, "FORMAT"); }
+
+void add_weights_options(CLI::App* sub, std::string& weights, std::string& group_size) {
+  sub->add_option("--weights", weights,
+                  "linear layers' weights: " + weight_format_names() +
+                      " (default: the config's quantization_config, else --dtype; activations stay --dtype)")
+      ->check(weights_value());
+  sub->add_option("--group-size", group_size, "elements per scale of --weights: N, channel or tensor (default: the format's)");
+}
 CLI::Validator precision_value() {
   return from_check([](const std::string& s) {
     const auto& k = known_precisions();

@@ -15,6 +15,10 @@ namespace roofline::app {
 /// naming the flag ("--phase: 'sideways' is not a phase (decode, prefill, train)").
 CLI::Validator phase_value();
 CLI::Validator dtype_value();
+CLI::Validator weights_value();  ///< a row of weight_formats() (--weights)
+/// Adds --weights FORMAT and --group-size N|channel|tensor (the linear layers' weights; activations
+/// stay --dtype): the same flags with the same words in every command that takes them.
+void add_weights_options(CLI::App* sub, std::string& weights, std::string& group_size);
 CLI::Validator precision_value();
 CLI::Validator finite_positive();  ///< a finite number > 0 (CLI::PositiveNumber lets "nan" through)
 

@@ -230,7 +230,10 @@ progress_fn stderr_progress() {
 model_config load_run_model(const run_options& opt, std::string& model_path) {
   if (!opt.model_part) return model_config{};
   model_path = resolve_model_path(opt.model);
-  return load_model_config(model_path);
+  std::string note;
+  model_config cfg = runnable_weights(load_model_config(model_path), opt.dtype, opt.weights, note);
+  if (!note.empty()) std::fprintf(stderr, "roofline: %s\n", note.c_str());
+  return cfg;
 }
 
 results run_pipeline(const run_options& opt, const model_config& cfg, const std::string& model_path) {

@@ -30,6 +30,7 @@ struct run_options {
   std::vector<std::int64_t> batches = {1, 32};
   std::int64_t context = 2048, seq = 2048;
   std::string dtype;
+  std::string weights;  ///< --weights: only a dtype the kernels run (runnable_weights), overriding a quantized config
   int threads = 0;  ///< --threads: OpenMP / OpenBLAS threads of the whole run (0 = one per core)
   std::string command;            ///< the command line, recorded in results.host
   /// Test hook: a probe whose name contains this string throws probe_error (ROOFLINE_FAIL_PROBE).

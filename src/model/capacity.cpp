@@ -1,12 +1,45 @@
 // Device-memory need of one step, per GPU (docs/formulas-model.md §8.1): weights + KV cache +
 // activations (+ gradients and optimizer state in training).
 #include <algorithm>
+#include <cmath>
 #include <fmt/format.h>
 
 #include "roofline/error.hpp"
 #include "roofline/model.hpp"
+#include "roofline/units.hpp"
 
 namespace roofline {
+
+namespace {
+
+/// Bytes the linears' own formats add to (or, quantized, take from) counting every parameter at
+/// `b` bytes: Σ over the unsharded model's linears (every layer, every expert) of
+/// weight_tensor_bytes(its linear_format) − k·n·b. Biases, norms and the embedding table stay at b.
+/// `note` says which formats were counted.
+double linear_weight_delta(const model_config& cfg, const catalogue_options& opt, int b, std::string& note) {
+  catalogue_options one = opt;
+  one.ph = phase::decode, one.batch = 1, one.context = 1, one.tp = 1;
+  const weight_scheme scheme = step_weights(cfg, one);
+  if (!scheme.quantized) {
+    note = fmt::format("every weight in {}", opt.dtype);
+    return 0;
+  }
+  double delta = 0, linear = 0, kept = 0;
+  for (const op_desc& op : build_catalogue(cfg, one)) {
+    if (op.kind != op_kind::gemm) continue;
+    const double instances = double(op.count) * (op.name.rfind("expert_", 0) == 0 ? double(cfg.experts) : 1.0);
+    std::string why;
+    const weight_quant q = linear_format(cfg, scheme, opt.dtype, op.name, &why);
+    const double bytes = weight_tensor_bytes(q, op.k, op.n) * instances;
+    delta += bytes - double(op.k) * double(op.n) * b * instances;
+    (why.empty() ? linear : kept) += bytes;
+  }
+  note = fmt::format("linears {}: {}; in {}: lm_head and unconverted linears {}, the embedding table, norms, biases",
+                     scheme.linear.label(), units::si(linear, "B"), opt.dtype, units::si(kept, "B"));
+  return delta;
+}
+
+}  // namespace
 
 memory_need estimate_memory(const model_config& cfg, const catalogue_options& opt, const std::vector<op_desc>& ops) {
   memory_need m;
@@ -14,7 +47,7 @@ memory_need estimate_memory(const model_config& cfg, const catalogue_options& op
   const int kvb = opt.kv_dtype.empty() ? b : dtype_bytes(opt.kv_dtype);
   const double tp = opt.tp > 0 ? opt.tp : 1;
   const double P = double(cfg.parameters());  // every expert is resident, routed or not
-  m.weights = P * b / tp;
+  m.weights = (P * b + linear_weight_delta(cfg, opt, b, m.weights_note)) / tp;
   const double kv_share = (cfg.kv_heads % opt.tp == 0 ? double(cfg.kv_heads) / tp : 1.0) / double(cfg.kv_heads);
   const std::int64_t cached = opt.ph == phase::decode ? opt.context + 1 : opt.seq;
   if (opt.ph != phase::train) m.kv_cache = double(opt.batch) * kv_cache_bytes(cfg, kvb, cached) * kv_share;
@@ -46,6 +79,17 @@ memory_need estimate_memory(const model_config& cfg, const catalogue_options& op
     m.note = "inference: weights + KV cache + the largest op's activations";
   }
   return m;
+}
+
+std::int64_t sequences_that_fit(const model_config& cfg, const catalogue_options& opt, const memory_need& need,
+                                double device_bytes) {
+  const int kvb = dtype_bytes(opt.kv_dtype.empty() ? opt.dtype : opt.kv_dtype);
+  const double tp = opt.tp > 0 ? opt.tp : 1;
+  const double kv_share = (cfg.kv_heads % opt.tp == 0 ? double(cfg.kv_heads) / tp : 1.0) / double(cfg.kv_heads);
+  const double per_sequence = kv_cache_bytes(cfg, kvb, opt.context + 1) * kv_share;
+  const double room = device_bytes - need.weights - need.activations;
+  if (!(room > 0) || !(per_sequence > 0)) return 0;
+  return std::int64_t(std::floor(room / per_sequence));
 }
 
 }  // namespace roofline

@@ -33,8 +33,20 @@ struct builder {
   step_shape s;
   int b, kvb;
   std::int64_t vocab_shard;  ///< lm_head columns on this GPU: ceil(vocab / tp)
+  const model_config& full;  ///< the unsharded model: module names, unconverted-module lists
+  weight_scheme weights;     ///< the linears' format (docs/formulas-model.md §2.1)
   std::vector<op_desc> ops;
   std::vector<bool> per_layer;
+
+  /// The format `name`'s weights are read in, and the words that say why when it is not the scheme's.
+  weight_quant format_of(const std::string& name, std::string& why) const {
+    return linear_format(full, weights, opt.dtype, name, &why);
+  }
+  op_desc with_note(op_desc op, const std::string& why) const {
+    if (!why.empty()) op.note += (op.note.empty() ? "" : "; ") + why;
+    else if (weights.quantized) op.note += (op.note.empty() ? "" : "; ") + ("weights " + op.weights);
+    return op;
+  }
 
   void push(op_desc op, std::int64_t count, bool in_layer) {
     per_layer.push_back(in_layer);
@@ -53,7 +65,9 @@ struct builder {
   void once(op_desc op) { push(std::move(op), 1, false); }
 
   op_desc linear(const char* name, std::int64_t in, std::int64_t out, bool bias) const {
-    return gemm_op(name, s.tokens, out, in, b, bias);
+    std::string why;
+    const weight_quant q = format_of(name, why);
+    return with_note(gemm_op(name, s.tokens, out, in, b, q, bias), why);
   }
   op_desc ew(op_kind k, const char* name, std::int64_t cols) const {
     op_desc op = elementwise_op(k, name, s.tokens, cols, b);
@@ -96,12 +110,15 @@ struct builder {
     layer(ew(op_kind::softmax, "router_softmax", E));
     const double used = expected_distinct_experts(E, k, s.tokens);
     auto expert = [&](const char* name, std::int64_t in, std::int64_t out) {
-      op_desc g = gemm_op(name, rows, out, in, b);
-      g.bytes_read = (double(rows) * double(in) + used * double(in) * double(out)) * b;  // expected experts' weights
+      std::string why;
+      const weight_quant q = format_of(name, why);
+      op_desc g = gemm_op(name, rows, out, in, b, q);
+      g.weight_bytes *= used;  // the expected experts' weights
+      g.bytes_read = double(rows) * double(in) * b + g.weight_bytes;
       g.shape = fmt::format("[{}×{}]·{:.3g}×[{}×{}]", rows, in, used, in, out);
       g.note = fmt::format("grouped GEMM over {} routed rows (T·k, k = {}); reads the weights of E·(1−(1−k/E)^T) = {:.3g} "
                            "of {} experts (expected under uniform routing)", rows, k, used, E);
-      return g;
+      return with_note(std::move(g), why);
     };
     layer(expert("expert_gate_proj", h, f));
     layer(expert("expert_up_proj", h, f));
@@ -134,10 +151,18 @@ struct builder {
     once(std::move(l));
   }
 
+  /// The embedding table is gathered in the activation dtype: no method here quantizes it (an
+  /// nn.Embedding is not a Linear), and the note says so when the linears are quantized.
+  op_desc table(const char* name, std::int64_t rows_of_table, std::int64_t h) const {
+    op_desc e = embedding_op(name, s.tokens, h, b, rows_of_table);
+    if (weights.quantized) e.note = fmt::format("table in {}: embeddings are not quantized", opt.dtype);
+    return e;
+  }
+
   void llama() {
     const std::int64_t h = cfg.hidden, q = cfg.heads * cfg.head_dim, kv = cfg.kv_heads * cfg.head_dim,
                        f = cfg.intermediate;
-    once(embedding_op("embed_tokens", s.tokens, h, b, cfg.vocab));
+    once(table("embed_tokens", cfg.vocab, h));
     if (cfg.model_type == "gemma2") {  // transformers Gemma2Model: inputs_embeds × sqrt(hidden_size)
       op_desc scale = ew(op_kind::mul, "embed_scale", h);
       scale.bytes_read = double(s.tokens) * double(h) * b;  // one tensor times a constant, not two tensors
@@ -205,8 +230,8 @@ struct builder {
 
   void gpt2() {
     const std::int64_t h = cfg.hidden, q = cfg.heads * cfg.head_dim, f = cfg.intermediate;
-    once(embedding_op("wte", s.tokens, h, b, cfg.vocab));
-    once(embedding_op("wpe", s.tokens, h, b, cfg.max_positions));
+    once(table("wte", cfg.vocab, h));
+    once(table("wpe", cfg.max_positions, h));
     once(ew(op_kind::add, "embed_add", h));
     layer(ew(op_kind::layernorm, "ln_1", h));
     layer(linear("c_attn", h, 3 * q, true));
@@ -276,7 +301,13 @@ std::vector<op_desc> build_catalogue(const model_config& cfg, const catalogue_op
   step_shape shape = shape_of(opt);
   check_positions(cfg, opt.ph, opt.ph == phase::decode ? opt.context : opt.seq);
   const model_config shard = tp_shard(cfg, opt.tp);
-  builder bld{shard, opt, shape, b, kvb, (cfg.vocab + opt.tp - 1) / opt.tp, {}, {}};
+  const weight_scheme weights = step_weights(cfg, opt);
+  if (opt.ph == phase::train && weights.quantized)
+    throw input_error(opt.weights.empty() ? cfg.source : "", opt.weights.empty() ? "quantization_config" : "--weights",
+                      fmt::format("training with {} weights is not modelled (the catalogue trains in --dtype {}): give "
+                                  "--weights {} to count the model's shapes in {}",
+                                  weights.linear.label(), opt.dtype, opt.dtype, opt.dtype));
+  builder bld{shard, opt, shape, b, kvb, (cfg.vocab + opt.tp - 1) / opt.tp, cfg, weights, {}, {}};
   if (cfg.family == "gpt2")
     bld.gpt2();
   else

@@ -76,7 +76,6 @@ constexpr arithmetic_key arithmetic_keys[] = {
     {"n_shared_experts", "shared experts"},
     {"moe_intermediate_size", "mixture of experts (expert width)"},
     {"shared_expert_intermediate_size", "a shared expert"},
-    {"quantization_config", "quantized weights (bytes per weight differ from --dtype)"},
     {"sliding_window", "sliding-window attention"},
     {"use_sliding_window", "sliding-window attention"},
     {"layer_types", "per-layer attention types (sliding / full)"},
@@ -309,6 +308,8 @@ model_config parse_model_config(const std::string& text, const std::string& file
   else
     throw input_error(file, "model_type",
                       "'" + c.model_type + "' is not supported (llama, mistral, mixtral, qwen2, qwen2_moe, qwen3, qwen3_moe, gemma2, phi3, gpt2)");
+  // Quantized weights: honoured for every family, or refused naming the method (weight_format.hpp)
+  if (r.has("quantization_config") && !j.at("quantization_config").empty()) c.weights = parse_quantization_config(j.at("quantization_config"), file);
   return c;
 }
 

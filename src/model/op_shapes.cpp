@@ -10,6 +10,14 @@ namespace {
 
 std::string dtype_name(int b) { return b == 4 ? "fp32" : b == 2 ? "fp16" : b == 1 ? "fp8" : fmt::format("{}B", b); }
 
+/// The plain format of `b` bytes per element: no scales (fp8 of one byte counted as 8 bits, its
+/// per-tensor scale left out as the activation dtype's is).
+weight_quant plain(int b) {
+  weight_quant q;
+  q.format = dtype_name(b), q.bits = 8 * b;
+  return q;
+}
+
 void check_positive(const char* what, std::int64_t v) {
   if (v <= 0) throw input_error("", what, fmt::format("must be positive, got {}", v));
 }
@@ -17,6 +25,11 @@ void check_positive(const char* what, std::int64_t v) {
 }  // namespace
 
 op_desc gemm_op(const std::string& name, std::int64_t m, std::int64_t n, std::int64_t k, int b, bool bias) {
+  return gemm_op(name, m, n, k, b, plain(b), bias);
+}
+
+op_desc gemm_op(const std::string& name, std::int64_t m, std::int64_t n, std::int64_t k, int b, const weight_quant& w,
+                bool bias) {
   check_positive("m", m), check_positive("n", n), check_positive("k", k);
   op_desc op;
   op.name = name;
@@ -26,7 +39,9 @@ op_desc gemm_op(const std::string& name, std::int64_t m, std::int64_t n, std::in
   op.dtype = dtype_name(b);
   const double M = m, N = n, K = k;
   op.flops = 2 * M * N * K + (bias ? M * N : 0);
-  op.bytes_read = (M * K + K * N + (bias ? N : 0)) * b;
+  op.weights = w.label();
+  op.weight_bytes = weight_tensor_bytes(w, k, n);  // the one count of a linear's weight bytes
+  op.bytes_read = (M * K + (bias ? N : 0)) * b + op.weight_bytes;
   op.bytes_written = M * N * b;
   op.shape = fmt::format("[{}×{}]·[{}×{}]{}", m, k, k, n, bias ? "+b" : "");
   return op;
