@@ -22,7 +22,7 @@ std::vector<batch_point> linear_batch_sweep(const model_config& cfg, std::int64_
   opt.dtype = dtype_bytes == 4 ? "fp32" : dtype_bytes == 1 ? "fp8" : "fp16";
   std::vector<batch_point> out;
   for (const auto& op : build_catalogue(cfg, opt)) {
-    if (op.kind != op_kind::gemm) continue;
+    if (op.kind != op_kind::gemm || op.groups > 1) continue;  // MLA per-head absorption GEMMs: not one linear layer
     for (std::int64_t b : batches) {
       const op_desc g = gemm_op(op.name, b, op.n, op.k, dtype_bytes);
       out.push_back({op.name, b, b, op.n, op.k, g.flops, g.bytes()});
