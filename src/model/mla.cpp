@@ -26,7 +26,8 @@ widths form_widths(const model_config& c, bool absorbed) {
 std::int64_t mla_matmul_parameters(const model_config& c) {
   const std::int64_t h = c.hidden, H = c.heads, nope = c.head_dim - c.qk_rope_head_dim;
   const std::int64_t q = c.q_lora_rank > 0 ? h * c.q_lora_rank + c.q_lora_rank * H * c.head_dim : h * H * c.head_dim;
-  return q + h * (c.kv_lora_rank + c.qk_rope_head_dim) + c.kv_lora_rank * H * (nope + c.v_head_dim) + H * c.v_head_dim * h;
+  return q + h * (c.kv_lora_rank + c.qk_rope_head_dim) + c.kv_lora_rank * H * (nope + c.v_head_dim) +
+         H * c.v_head_dim * h;
 }
 
 op_desc mla_attention_op(const model_config& c, op_kind kind, bool absorbed, std::int64_t batch, std::int64_t q_len,
@@ -56,9 +57,11 @@ op_desc mla_attention_op(const model_config& c, op_kind kind, bool absorbed, std
     op.note = fmt::format("{}; q·k width {}, v width {}; reads the cache once", form, w.qk, w.v);
     op.shape = fmt::format("{}×[{}q×{}kv heads×{}/{}]·cache[{}]", batch, c.heads, kv_heads, w.qk, w.v, kv_len);
   } else {
-    op.note = fmt::format("{}; q·k width {}, v width {}; {}{}", form, w.qk, w.v,
-                          kind == op_kind::attention_fused ? "fused: q, k, v, out only; " : "naive: n×n scores written, softmax 3 reads + 1 write, P read; ",
-                          triangle ? "causal: halved FLOPs" : "causal mask not exploited: full FLOPs");
+    op.note =
+        fmt::format("{}; q·k width {}, v width {}; {}{}", form, w.qk, w.v,
+                    kind == op_kind::attention_fused ? "fused: q, k, v, out only; "
+                                                     : "naive: n×n scores written, softmax 3 reads + 1 write, P read; ",
+                    triangle ? "causal: halved FLOPs" : "causal mask not exploited: full FLOPs");
     op.shape = fmt::format("{}×[{}q×{}kv heads×{}/{}]·[{}×{}]", batch, c.heads, kv_heads, w.qk, w.v, q_len, kv_len);
   }
   return op;
@@ -96,7 +99,8 @@ std::vector<op_desc> mla_attention_ops(const model_config& c, catalogue_options:
   } else if (decode) {  // kv_b_proj on every cached latent, every step
     op_desc up = gemm_op("kv_b_proj", batch * kv_len, H * (nope + v), L, b);
     rows_op(std::move(up), fmt::format("naive MLA decode: kv_b_proj up-projects all {} cached latents each step "
-                                       "(FLOPs grow with the context)", kv_len));
+                                       "(FLOPs grow with the context)",
+                                       kv_len));
   } else {
     ops.push_back(gemm_op("kv_b_proj", T, H * (nope + v), L, b));
   }
@@ -108,7 +112,8 @@ std::vector<op_desc> mla_attention_ops(const model_config& c, catalogue_options:
     oa.groups = H;
     oa.flops *= double(H), oa.bytes_read *= double(H), oa.bytes_written *= double(H);
     oa.shape = fmt::format("{}×[{}×{}]·[{}×{}]", H, T, L, L, v);
-    rows_op(std::move(oa), "absorbed MLA: W_UV (kv_b_proj's value rows) applied to the latent output, one GEMM per head");
+    rows_op(std::move(oa),
+            "absorbed MLA: W_UV (kv_b_proj's value rows) applied to the latent output, one GEMM per head");
   }
   ops.push_back(gemm_op("o_proj", T, h, H * v, b));
   const std::string chosen = fmt::format("MLA form: {}", absorbed ? "absorbed" : "naive");
@@ -133,9 +138,12 @@ namespace roofline {
 
 std::string to_string(catalogue_options::mla_form f) {
   switch (f) {
-    case catalogue_options::mla_form::absorbed: return "absorbed";
-    case catalogue_options::mla_form::naive: return "naive";
-    default: return "automatic";
+    case catalogue_options::mla_form::absorbed:
+      return "absorbed";
+    case catalogue_options::mla_form::naive:
+      return "naive";
+    default:
+      return "automatic";
   }
 }
 

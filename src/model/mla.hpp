@@ -40,7 +40,6 @@ std::vector<op_desc> mla_attention_ops(const model_config& cfg, catalogue_option
 /// (decode: the context C; prefill: T or T/2): 2·H·keys·(d_qk + d_v) with the form's widths; naive
 /// decode adds kv_b_proj on the C − 1 other cached latents, 2·(C − 1)·kv_lora·H·(qk_nope + v) (the
 /// token's own latent is in 2N).
-double mla_attention_flops_per_layer(const model_config& cfg, phase ph, double keys,
-                                     catalogue_options::mla_form form);
+double mla_attention_flops_per_layer(const model_config& cfg, phase ph, double keys, catalogue_options::mla_form form);
 
 }  // namespace roofline::detail

@@ -145,8 +145,10 @@ TEST(DeepSeekV3, DecodeFlopsPerTokenAbsorbedAndNaive) {
   EXPECT_DOUBLE_EQ(attention_flops_per_token(c, phase::decode, 4096, true), 61.0 * 1'140'850'688);  // default: absorbed
   // One decode step per token: 2 × 36,624,596,992 + attention: absorbed 142,841,085,952 (142.8 GFLOP),
   // naive 8,475,446,738,944 (8.5 TFLOP: 59× more, all of it in kv_b_proj over the cache).
-  const token_flops a = model_flops_per_token(c, phase::decode, 4096, {flops_convention::params::matmul, true, form::absorbed});
-  const token_flops n = model_flops_per_token(c, phase::decode, 4096, {flops_convention::params::matmul, true, form::naive});
+  const token_flops a =
+      model_flops_per_token(c, phase::decode, 4096, {flops_convention::params::matmul, true, form::absorbed});
+  const token_flops n =
+      model_flops_per_token(c, phase::decode, 4096, {flops_convention::params::matmul, true, form::naive});
   EXPECT_DOUBLE_EQ(a.total, 142'841'085'952.0);
   EXPECT_DOUBLE_EQ(n.total, 8'475'446'738'944.0);
   EXPECT_NE(a.formula.find("absorbed"), std::string::npos);
@@ -217,7 +219,7 @@ TEST(DeepSeekV3, PrefillIsNaiveByDefault) {
 
 TEST(DeepSeekV3, MoeLayersOfTheCatalogue) {
   const auto ops = build_catalogue(v3(), decode(4, 4096));
-  EXPECT_EQ(find(ops, "gate_proj").count, 3);   // first_k_dense_replace dense layers, 18432 wide
+  EXPECT_EQ(find(ops, "gate_proj").count, 3);  // first_k_dense_replace dense layers, 18432 wide
   EXPECT_EQ(find(ops, "gate_proj").n, 18432);
   EXPECT_EQ(find(ops, "router").count, 58);
   EXPECT_EQ(find(ops, "router").n, 256);
