@@ -42,12 +42,30 @@ struct model_config {
   /// The checkpoint's linear-layer format, from its quantization_config (weights.quantized false
   /// without one: every weight in the activation dtype). docs/formulas-model.md §2.1.
   weight_scheme weights;
+  // DeepSeek-V2/V3 (deepseek_v2, deepseek_v3). Multi-head latent attention (MLA, DeepSeek-V2,
+  // arXiv:2405.04434 §2.1): kv_lora_rank > 0. The query goes h → q_lora_rank (q_a_proj, RMSNorm
+  // q_a_layernorm) → heads·head_dim (q_b_proj), or h → heads·head_dim directly when q_lora_rank is 0;
+  // kv_a_proj_with_mqa maps h → kv_lora_rank + qk_rope_head_dim (the latent c_KV, RMSNorm
+  // kv_a_layernorm, and one shared RoPE key), kv_b_proj kv_lora_rank → heads·(qk_nope + v_head_dim),
+  // o_proj heads·v_head_dim → h. head_dim = qk_nope_head_dim + qk_rope_head_dim (the q·k width).
+  std::int64_t q_lora_rank = 0, kv_lora_rank = 0;  ///< 0 = no low-rank query / not MLA
+  std::int64_t qk_rope_head_dim = 0, v_head_dim = 0;
+  bool shared_expert_gate = false;  ///< qwen2_moe: the shared expert's sigmoid gate [h × 1]; deepseek: none
+  bool router_bias = false;         ///< deepseek_v3 topk_method noaux_tc: e_score_correction_bias [experts]
+  bool router_sigmoid = false;      ///< scoring_func sigmoid (deepseek_v3) instead of a softmax over experts
+  /// num_nextn_predict_layers: DeepSeek-V3's multi-token-prediction module (README_WEIGHTS.md: 11.5B
+  /// parameters beside the 671B main model, used for speculative decoding only). Not counted by
+  /// parameters() nor built into the catalogue: read and reported, never mixed into the main model.
+  std::int64_t nextn_layers = 0;
+  bool mla() const { return kv_lora_rank > 0; }
 
   /// Exact parameter count (TinyLlama-1.1B: 1,100,048,384; Llama-2-7B: 6,738,415,616;
   /// Mixtral-8x7B: 46,702,792,704 with every expert; Qwen3-8B 8,190,735,360; Qwen3-30B-A3B
   /// 30,532,122,624; Qwen1.5-MoE-A2.7B 14,315,784,192; Gemma-2-9B 9,241,705,984; Phi-3-mini
   /// 3,821,079,552).
   std::int64_t parameters() const;
+  /// DeepSeek-V3 (deepseek-ai/DeepSeek-V3 config.json, its quantization_config removed):
+  /// 671,026,419,200 (the paper's 671B; the MTP module excluded).
   /// Parameters one token uses: parameters() less the (experts − experts_per_token) experts it is
   /// not routed to (Mixtral-8x7B: 12,879,925,248). Dense models: parameters().
   std::int64_t active_parameters() const;
@@ -115,6 +133,12 @@ struct op_desc {
   bool backward = false;   ///< training: a backward-pass op (gradient GEMMs keep kind gemm with their own m/n/k)
   bool recompute = false;  ///< training: a forward op re-run in the backward pass (activation recompute)
   std::string note;        ///< the counting convention of this op, e.g. "causal: halved FLOPs"
+  /// attention: the width of V and of the output per head when it differs from head_dim (the q·k
+  /// width); MLA: 128 (prefill, naive decode) or kv_lora_rank (absorbed decode). 0 = head_dim.
+  std::int64_t v_head_dim = 0;
+  /// gemm: `groups` independent GEMMs of m × k · k × n, each with its own weights (a batched einsum,
+  /// e.g. MLA's per-head absorption of W_UK into the query). 1 = one GEMM.
+  std::int64_t groups = 1;
   double bytes() const { return bytes_read + bytes_written; }
   double intensity() const { return bytes() > 0 ? flops / bytes() : 0; }
 };
@@ -144,7 +168,14 @@ struct catalogue_options {
   /// Throws input_error("--tp") when tp does not divide the query heads or the intermediate size, or
   /// neither tp nor the KV heads divides the other.
   int tp = 1;
+  /// MLA attention (model_config::mla()): absorbed or naive (docs/formulas-model.md, MLA). automatic:
+  /// absorbed in decode, naive in prefill and training.
+  enum class mla_form { automatic, absorbed, naive } mla = mla_form::automatic;
 };
+/// "absorbed" | "naive" | "automatic".
+std::string to_string(catalogue_options::mla_form f);
+/// The form `f` resolves to in phase `ph`: automatic → absorbed (decode) or naive (prefill, train).
+catalogue_options::mla_form resolve_mla_form(catalogue_options::mla_form f, phase ph);
 
 /// Every op of one step of `cfg` under `opt`, in execution order, one entry per distinct op (its
 /// `count` says how many times it runs per step: the layer count for per-layer ops, 1 for the
@@ -300,7 +331,12 @@ std::int64_t decode_keys(std::int64_t context, std::int64_t window);
 /// Attention FLOPs per token: 4·H·Q·Σ_layers T_eff (QKᵀ and A·V), ×3 in training. T_eff: decode
 /// the context (capped at the window on sliding layers); prefill/train T (full convention) or T/2
 /// (causal-halved), and on sliding layers min(T, W) (full) or attended_keys_per_query (halved).
-double attention_flops_per_token(const model_config& cfg, phase ph, std::int64_t seq_or_context, bool causal_halved);
+/// MLA (cfg.mla()): 2·H·(d_qk + d_v)·Σ_layers T_eff with d_qk = qk_nope + qk_rope, d_v = v_head_dim
+/// in the naive form, d_qk = kv_lora_rank + qk_rope, d_v = kv_lora_rank in the absorbed form; naive
+/// decode adds kv_b_proj on every cached latent, 2·C·kv_lora_rank·H·(qk_nope + v_head_dim) per layer.
+/// DeepSeek-V3 decode at C = 4096, per layer: absorbed 1,140,850,688; naive 137,774,497,792.
+double attention_flops_per_token(const model_config& cfg, phase ph, std::int64_t seq_or_context, bool causal_halved,
+                                 catalogue_options::mla_form mla = catalogue_options::mla_form::automatic);
 
 /// Throws input_error ("--context" decode, else "--seq") when t tokens exceed the model's position
 /// table (gpt2 n_positions) or trained context (max_position_embeddings): docs/formulas-model.md §5.3.
@@ -316,6 +352,8 @@ struct flops_convention {
   /// kernel computes; numerically Kaplan et al. 2020 §2.1's 2·n_layer·n_ctx·d_attn forward), or
   /// full T² (PaLM appendix B's 12·L·H·Q·T). Decode has no mask: one query sees all C keys.
   bool causal_halved = true;
+  /// MLA models: the attention form counted (automatic: absorbed in decode, naive otherwise).
+  catalogue_options::mla_form mla = catalogue_options::mla_form::automatic;
 };
 
 /// Model FLOPs per token under one convention, each term and the words that say which.
@@ -344,7 +382,8 @@ token_flops model_flops_per_token(const model_config& cfg, phase ph, std::int64_
 void to_json(json& j, const token_flops& f);
 
 /// Bytes one token adds to the KV cache: 2 (K and V) · layers · kv_heads · head_dim · kv_dtype_bytes
-/// (TinyLlama-1.1B fp16: 2·22·4·64·2 = 22,528 B).
+/// (TinyLlama-1.1B fp16: 2·22·4·64·2 = 22,528 B). MLA caches the latent and the RoPE key instead:
+/// layers · (kv_lora_rank + qk_rope_head_dim) · kv_dtype_bytes (DeepSeek-V3 bf16: 61·576·2 = 70,272 B).
 double kv_cache_bytes_per_token(const model_config& cfg, int kv_dtype_bytes);
 
 /// KV cache of one sequence of `context` tokens: sliding-window layers keep only the last
@@ -471,6 +510,12 @@ struct tp_allreduce_plan {
 tp_allreduce_plan tp_allreduce_ops(const model_config& cfg, phase ph, std::int64_t batch, std::int64_t seq,
                                    int tp, double bus_bandwidth, const std::string& dtype = "fp16",
                                    double latency_s = 0);
+
+/// Why a backend cannot run `op` as described ("" when it can): a GEMM of several independent
+/// weight groups (op.groups > 1) or attention whose V width differs from its q·k width
+/// (op.v_head_dim): the backends' kernels take neither, and running them at another shape would
+/// time a different op. `run` reports such an op "not run: <why>".
+std::string unrunnable_reason(const op_desc& op);
 
 /// Bytes per element of a dtype name ("fp32" 4, "fp16"/"bf16" 2, "fp8"/"int8" 1). Throws input_error.
 int dtype_bytes(const std::string& dtype);

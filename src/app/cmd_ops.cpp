@@ -33,6 +33,7 @@ struct ops_options {
   std::string dtype = "fp16", kv_dtype;
   std::string weights, group_size;  ///< --weights, --group-size ("" = the config's, else --dtype)
   std::string attention = "fused", causal = "halved";
+  std::string mla = "automatic";  ///< MLA models: absorbed | naive | automatic (absorbed decode, naive prefill)
   bool recompute = false, fusion = false, fused_silu_mul = false, json = false, csv = false;
   std::string device, results;
   int tp = 1;             ///< tensor-parallel ranks: per-GPU shapes and the per-layer all-reduces
@@ -135,10 +136,12 @@ json op_json(const op_desc& op, const std::optional<roofs>& r, double total_s) {
             {"bytes_written", op.bytes_written}, {"bytes", op.bytes()}, {"intensity", op.intensity()},
             {"backward", op.backward}, {"recompute", op.recompute}};
   if (op.kind == op_kind::gemm) j["gemm"] = {{"m", op.m}, {"n", op.n}, {"k", op.k}, {"weights", op.weights}, {"weight_bytes", op.weight_bytes}};
+  if (op.kind == op_kind::gemm && op.groups > 1) j["gemm"]["groups"] = op.groups;  // MLA per-head absorption
   if (op.rows > 0) j["rows"] = op.rows, j["cols"] = op.cols;
   if (op.heads > 0)
     j["attention"] = {{"batch", op.batch}, {"heads", op.heads}, {"kv_heads", op.kv_heads}, {"head_dim", op.head_dim},
                       {"q_len", op.q_len}, {"kv_len", op.kv_len}, {"kv_dtype_bytes", op.kv_dtype_bytes}};
+  if (op.heads > 0 && op.v_head_dim > 0) j["attention"]["v_head_dim"] = op.v_head_dim;  // MLA: v width ≠ q·k width
   if (!op.note.empty()) j["note"] = op.note;
   if (r) {
     const time_terms tt = op_terms(op, *r);
@@ -259,6 +262,9 @@ ops_result compute_ops(const ops_options& o, const model_config& cfg, phase ph, 
   opt.recompute = o.recompute;
   opt.fused_silu_mul = o.fused_silu_mul;
   opt.tp = o.tp;
+  opt.mla = o.mla == "absorbed" ? catalogue_options::mla_form::absorbed
+            : o.mla == "naive"  ? catalogue_options::mla_form::naive
+                                : catalogue_options::mla_form::automatic;
   const auto& ops = s.ops = build_catalogue(cfg, opt);
   s.weights = step_weights(cfg, opt);
   const memory_need& need = s.need = estimate_memory(cfg, opt, ops);
@@ -280,7 +286,7 @@ ops_result compute_ops(const ops_options& o, const model_config& cfg, phase ph, 
   s.tokens = ph == phase::decode ? opt.batch : opt.batch * opt.seq;
   const int kvb = dtype_bytes(o.kv_dtype.empty() ? o.dtype : o.kv_dtype);
   s.kv_per_token = kv_cache_bytes_per_token(cfg, kvb);
-  s.model = model_flops_per_token(cfg, ph, ph == phase::decode ? opt.context : opt.seq, {flops_convention::params::matmul, opt.causal_halved});
+  s.model = model_flops_per_token(cfg, ph, ph == phase::decode ? opt.context : opt.seq, {flops_convention::params::matmul, opt.causal_halved, opt.mla});
   s.kv_total = double(opt.batch) * kv_cache_bytes(cfg, kvb, opt.context);
   s.causal = ph == phase::decode ? "decode: one query sees the whole cache (no mask)"
              : opt.causal_halved ? "halved: causal triangle n(n+1)/2 pairs counted"
@@ -306,6 +312,7 @@ json ops_json(const ops_options& o, const ops_result& s) {
   j["weights"] = weights_json(weights);
   j["conventions"] = {{"attention", ph == phase::decode ? "decode" : o.attention}, {"causal", causal},
                       {"recompute", o.recompute}, {"silu_mul", o.fused_silu_mul ? "fused" : "separate"}};
+  if (cfg.mla()) j["conventions"]["mla"] = to_string(resolve_mla_form(opt.mla, ph));
   j["roofs"] = r ? json{{"peak_flops_per_s", r->peak}, {"bandwidth_bytes_per_s", r->bandwidth}, {"ridge", r->ridge()},
                         {"source", r->source}, {"precision", r->precision},
                         {"latency_model", latency_model_json(r->lat)}}
@@ -361,6 +368,14 @@ std::string ops_text(const ops_options& o, const ops_result& s) {
                       weights.note.empty() ? "" : "; " + weights.note);
   head += fmt::format("attention: {}; causal: {}{}\n", ph == phase::decode ? "decode over the KV cache" : o.attention,
                       causal, ph == phase::train ? (o.recompute ? "; activation recompute on" : "; no recompute") : "");
+  if (cfg.mla())
+    head += fmt::format("MLA: {} ({}; --mla absorbed|naive chooses); KV cache {} elements per token per layer (latent + RoPE key)\n",
+                        to_string(resolve_mla_form(opt.mla, ph)),
+                        opt.mla == catalogue_options::mla_form::automatic ? "the default: absorbed for decode, naive for prefill" : "chosen",
+                        cfg.kv_lora_rank + cfg.qk_rope_head_dim);
+  if (cfg.nextn_layers > 0)
+    head += fmt::format("num_nextn_predict_layers {}: the multi-token-prediction module is not counted (not part of the main model)\n",
+                        cfg.nextn_layers);
   head += r ? fmt::format("roofs: {} — peak {}, bandwidth {}, ridge {}\n", r->source, units::rate_flops(r->peak),
                           units::rate_bytes(r->bandwidth), units::intensity(r->ridge()))
             : "roofs: none (give --device NAME or --results FILE for bound and time)\n";
@@ -453,6 +468,8 @@ void add_ops(CLI::App& app, context&) {
       ->capture_default_str()->check(CLI::IsMember({"naive", "fused"}));
   sub->add_option("--causal", o->causal, "prefill/train attention FLOPs: halved (causal triangle) | full (PaLM)")
       ->capture_default_str()->check(CLI::IsMember({"halved", "full"}));
+  sub->add_option("--mla", o->mla, "MLA models (DeepSeek): absorbed | naive | automatic (absorbed decode, naive prefill)")
+      ->capture_default_str()->check(CLI::IsMember({"absorbed", "naive", "automatic"}));
   sub->add_flag("--recompute", o->recompute, "train: activation recompute (each layer's forward runs twice)");
   sub->add_flag("--fused-silu-mul", o->fused_silu_mul, "one silu_mul op instead of silu then mul");
   sub->add_flag("--fusion", o->fusion, "list fused alternatives and the bytes/time they save");

@@ -137,6 +137,8 @@ struct op_runner {
       res.measured_note = "not run (device lost earlier in the run)";
     } else if (interrupted()) {
       res.measured_note = "not run (interrupted)";
+    } else if (const std::string why = unrunnable_reason(op); !why.empty()) {
+      res.measured_note = "not run: " + why;
     } else if (opt.quick && res.predicted_s > 0.02) {
       res.measured_note = fmt::format("not run (--quick skips ops predicted over 20 ms; predicted {:.3g} s)", res.predicted_s);
     } else {

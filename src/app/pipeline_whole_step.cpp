@@ -1,4 +1,5 @@
 // The run's latency model and whole-step measurements (docs/formulas-analysis.md §7, §8).
+#include <algorithm>
 #include <fmt/format.h>
 
 #include <map>
@@ -92,6 +93,10 @@ void measure_whole_steps(backend& be, results& r, const model_config& cfg, const
       w.note = "not run (device lost earlier in the run)";
     } else if (interrupted()) {
       w.note = "not run (interrupted)";
+    } else if (const auto bad = std::find_if(step.begin(), step.end(),
+                                             [](const op_desc& op) { return !unrunnable_reason(op).empty(); });
+               bad != step.end()) {
+      w.note = fmt::format("not run: op {}: {}", bad->name, unrunnable_reason(*bad));
     } else if (w.predicted_s > budget_s) {
       w.note = fmt::format("not run (predicted {:.3g} s per step, over the {:.3g} s budget{}; --step-budget raises it)",
                            w.predicted_s, budget_s, opt.quick && opt.step_budget_s <= 0 ? " of --quick" : "");

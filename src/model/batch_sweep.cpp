@@ -31,7 +31,7 @@ std::vector<batch_point> linear_batch_sweep(const model_config& cfg, std::int64_
   const weight_scheme scheme = step_weights(cfg, opt);
   std::vector<batch_point> out;
   for (const auto& op : build_catalogue(cfg, opt)) {
-    if (op.kind != op_kind::gemm) continue;
+    if (op.kind != op_kind::gemm || op.groups > 1) continue;  // MLA per-head absorption GEMMs: not one linear layer
     const weight_quant q = linear_format(cfg, scheme, opt.dtype, op.name);
     for (std::int64_t b : batches) {
       const op_desc g = gemm_op(op.name, b, op.n, op.k, a, q);

@@ -48,7 +48,9 @@ memory_need estimate_memory(const model_config& cfg, const catalogue_options& op
   const double tp = opt.tp > 0 ? opt.tp : 1;
   const double P = double(cfg.parameters());  // every expert is resident, routed or not
   m.weights = (P * b + linear_weight_delta(cfg, opt, b, m.weights_note)) / tp;
-  const double kv_share = (cfg.kv_heads % opt.tp == 0 ? double(cfg.kv_heads) / tp : 1.0) / double(cfg.kv_heads);
+  // MLA: every GPU keeps the whole latent cache (one row shared by all heads, replicated under tp).
+  const double kv_share =
+      cfg.mla() ? 1.0 : (cfg.kv_heads % opt.tp == 0 ? double(cfg.kv_heads) / tp : 1.0) / double(cfg.kv_heads);
   const std::int64_t cached = opt.ph == phase::decode ? opt.context + 1 : opt.seq;
   if (opt.ph != phase::train) m.kv_cache = double(opt.batch) * kv_cache_bytes(cfg, kvb, cached) * kv_share;
   if (opt.ph == phase::train) {
@@ -72,8 +74,13 @@ memory_need estimate_memory(const model_config& cfg, const catalogue_options& op
     for (const auto& op : ops) {
       double act = op.bytes();
       if (op.kind == op_kind::gemm) act = (double(op.m) * double(op.k) + double(op.m) * double(op.n)) * op.dtype_bytes;
-      if (op.kind == op_kind::attention_decode || op.kind == op_kind::attention_fused || op.kind == op_kind::attention_naive)
+      const bool attention =
+          op.kind == op_kind::attention_decode || op.kind == op_kind::attention_fused || op.kind == op_kind::attention_naive;
+      if (attention && op.v_head_dim > 0)  // MLA: the queries and the output (the keys are the cache or kv_b_proj's output)
+        act = double(op.batch) * double(op.q_len) * double(op.heads) * double(op.head_dim + op.v_head_dim) * op.dtype_bytes;
+      else if (attention)
         act -= 2.0 * double(op.batch) * double(op.kv_len) * double(op.kv_heads) * double(op.head_dim) * op.kv_dtype_bytes;
+      if (op.kind == op_kind::gemm && op.groups > 1) act *= double(op.groups);
       m.activations = std::max(m.activations, act);
     }
     m.note = "inference: weights + KV cache + the largest op's activations";

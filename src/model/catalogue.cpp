@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <fmt/format.h>
 
+#include "model/mla.hpp"
 #include "model/training.hpp"
 #include "roofline/error.hpp"
 #include "roofline/model.hpp"
@@ -107,7 +108,15 @@ struct builder {
     const std::int64_t E = cfg.experts, k = cfg.experts_per_token, rows = s.tokens * k, n = cfg.moe_layers;
     auto layer = [&](op_desc op) { push(std::move(op), n, true); };
     layer(linear("router", h, E, false));
-    layer(ew(op_kind::softmax, "router_softmax", E));
+    if (cfg.router_sigmoid) {  // deepseek_v3 scoring_func sigmoid: 1/(1 + e^(−x)) per score
+      op_desc sig = ew(op_kind::silu, "router_sigmoid", E);
+      sig.flops = 3.0 * double(s.tokens) * double(E);
+      sig.note = std::string("sigmoid scores: exp, add, divide = 3 FLOPs per score (a silu-shaped pass: 1 read, 1 write)") +
+                 (cfg.router_bias ? "; + e_score_correction_bias for the top-k choice only (noaux_tc)" : "");
+      layer(std::move(sig));
+    } else {
+      layer(ew(op_kind::softmax, "router_softmax", E));
+    }
     const double used = expected_distinct_experts(E, k, s.tokens);
     auto expert = [&](const char* name, std::int64_t in, std::int64_t out) {
       std::string why;
@@ -139,7 +148,7 @@ struct builder {
       layer(ew(op_kind::silu, "shared_expert_silu", fs));
       layer(ew(op_kind::mul, "shared_expert_mul", fs));
       layer(linear("shared_expert_down_proj", fs, h, false));
-      layer(linear("shared_expert_gate", h, 1, false));
+      if (cfg.shared_expert_gate) layer(linear("shared_expert_gate", h, 1, false));
       layer(ew(op_kind::add, "shared_expert_add", h));
     }
   }
@@ -170,20 +179,26 @@ struct builder {
       once(std::move(scale));
     }
     layer(ew(op_kind::rmsnorm, "input_norm", h));
-    if (cfg.fused_projections) {  // phi3: one [h × (H + 2G)·d] projection
+    if (cfg.mla()) {  // deepseek: q_a/q_b, kv_a/kv_b, MLA attention, o_proj
+      for (op_desc op : detail::mla_attention_ops(cfg, resolve_mla_form(opt.mla, opt.ph), s.attention, opt.batch, s.q_len,
+                                                  s.kv_len, b, kvb, opt.causal_halved))
+        layer(std::move(op));
+    } else if (cfg.fused_projections) {  // phi3: one [h × (H + 2G)·d] projection
       layer(linear("qkv_proj", h, q + 2 * kv, cfg.attention_bias));
     } else {
       layer(linear("q_proj", h, q, cfg.attention_bias));
       layer(linear("k_proj", h, kv, cfg.attention_bias));
       layer(linear("v_proj", h, kv, cfg.attention_bias));
     }
-    if (cfg.qk_norm) {  // qwen3: RMSNorm over each head's head_dim, on q and on k
+    if (cfg.qk_norm && !cfg.mla()) {  // qwen3: RMSNorm over each head's head_dim, on q and on k
       layer(elementwise_op(op_kind::rmsnorm, "q_norm", s.tokens * cfg.heads, cfg.head_dim, b));
       layer(elementwise_op(op_kind::rmsnorm, "k_norm", s.tokens * cfg.kv_heads, cfg.head_dim, b));
     }
-    layer(rope_op(s.tokens, cfg.heads, cfg.kv_heads, cfg.head_dim, b));
-    attention();
-    layer(linear("o_proj", q, h, cfg.o_proj_bias));
+    if (!cfg.mla()) {
+      layer(rope_op(s.tokens, cfg.heads, cfg.kv_heads, cfg.head_dim, b));
+      attention();
+      layer(linear("o_proj", q, h, cfg.o_proj_bias));
+    }
     if (cfg.sandwich_norms) {  // gemma2: norm the attention output, add, norm again before the MLP
       layer(ew(op_kind::rmsnorm, "post_attention_norm", h));
       layer(ew(op_kind::add, "attn_residual", h));
@@ -300,6 +315,9 @@ std::vector<op_desc> build_catalogue(const model_config& cfg, const catalogue_op
   }
   step_shape shape = shape_of(opt);
   check_positions(cfg, opt.ph, opt.ph == phase::decode ? opt.context : opt.seq);
+  if (cfg.mla() && opt.ph == phase::train)
+    throw input_error("", "--phase", fmt::format("train is not modelled for {} (MLA): its attention backward with q·k width {} and "
+                                                 "v width {} is not counted", cfg.name, cfg.head_dim, cfg.v_head_dim));
   const model_config shard = tp_shard(cfg, opt.tp);
   const weight_scheme weights = step_weights(cfg, opt);
   if (opt.ph == phase::train && weights.quantized)

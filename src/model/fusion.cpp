@@ -77,7 +77,7 @@ std::vector<fusion_saving> fusion_savings(const std::vector<op_desc>& ops) {
                    {*add, *norm}, {fused}});
   }
   for (const auto& op : ops) {
-    if (op.backward || op.recompute || op.q_len <= 1) continue;
+    if (op.backward || op.recompute || op.q_len <= 1 || op.v_head_dim > 0) continue;  // MLA: not attention_op's shape
     if (op.kind != op_kind::attention_naive && op.kind != op_kind::attention_fused) continue;
     const bool halved = op.note.find("halved") != std::string::npos;
     const auto naive = attention_op(op_kind::attention_naive, op.batch, op.heads, op.kv_heads, op.head_dim, op.q_len,

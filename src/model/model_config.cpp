@@ -10,6 +10,7 @@
 
 #include "roofline/error.hpp"
 #include "roofline/io.hpp"
+#include "model/mla.hpp"
 #include "roofline/model.hpp"
 
 namespace roofline {
@@ -28,6 +29,13 @@ struct reader {
   }
   std::int64_t positive_int(const char* key, std::int64_t fallback) const {
     return has(key) ? checked_int(key) : fallback;
+  }
+  /// A non-negative integer (0 allowed: first_k_dense_replace, n_shared_experts, num_nextn_predict_layers).
+  std::int64_t checked_int_or_zero(const char* key) const {
+    const json& v = j.at(key);
+    if (!v.is_number_integer() || v.get<std::int64_t>() < 0)
+      throw input_error(file, key, "must be a non-negative integer, got " + v.dump());
+    return v.get<std::int64_t>();
   }
   std::int64_t checked_int(const char* key) const {
     const json& v = j.at(key);
@@ -84,6 +92,12 @@ constexpr arithmetic_key arithmetic_keys[] = {
     {"q_lora_rank", "low-rank query projection (MLA)"},
     {"kv_lora_rank", "low-rank key/value projection (MLA)"},
     {"partial_rotary_factor", "partial rotary embedding"},
+    {"qk_rope_head_dim", "decoupled RoPE key width (MLA)"},
+    {"qk_nope_head_dim", "query/key width without RoPE (MLA)"},
+    {"v_head_dim", "a value head width other than head_dim"},
+    {"first_k_dense_replace", "dense layers before the MoE layers"},
+    {"moe_layer_freq", "MoE on every n-th layer"},
+    {"num_nextn_predict_layers", "multi-token-prediction layers"},
 };
 
 /// False for a value that leaves the arithmetic as the family counts it (null, false, 0, {}, [],
@@ -178,7 +192,10 @@ void parse_llama_family(const reader& r, model_config& c) {
     c.experts = r.positive_int("num_experts");
     c.experts_per_token = r.positive_int("num_experts_per_tok");
     c.expert_intermediate = r.positive_int("moe_intermediate_size");
-    if (mt == "qwen2_moe") c.shared_expert_intermediate = r.positive_int("shared_expert_intermediate_size", 0);
+    if (mt == "qwen2_moe") {
+      c.shared_expert_intermediate = r.positive_int("shared_expert_intermediate_size", 0);
+      c.shared_expert_gate = c.shared_expert_intermediate > 0;  // Qwen2MoeSparseMoeBlock.shared_expert_gate
+    }
     // Qwen2MoeDecoderLayer: MoE where layer_idx is not in mlp_only_layers and (layer_idx + 1) % step == 0
     const std::int64_t step = r.positive_int("decoder_sparse_step", 1);
     std::vector<std::int64_t> dense_only;
@@ -225,6 +242,68 @@ void parse_llama_family(const reader& r, model_config& c) {
                       std::to_string(c.kv_heads) + " does not divide num_attention_heads " + std::to_string(c.heads));
 }
 
+/// DeepSeek-V2 / V3 (transformers DeepseekV3Config, deepseek-ai/DeepSeek-V3 modeling_deepseek.py):
+/// MLA attention and DeepSeekMoE (routed experts + always-on shared experts, no gate on them).
+void parse_deepseek(const reader& r, model_config& c) {
+  const std::string& mt = c.model_type;
+  const bool v3 = mt == "deepseek_v3";
+  // Every arithmetic key of these configs is modelled below (quantization_config: parse_model_config).
+  refuse_unmodelled(r, mt, {"n_routed_experts", "n_shared_experts", "num_experts_per_tok", "moe_intermediate_size",
+                            "q_lora_rank", "kv_lora_rank", "qk_rope_head_dim", "qk_nope_head_dim", "v_head_dim",
+                            "first_k_dense_replace", "moe_layer_freq", "num_nextn_predict_layers"});
+  if (r.has("hidden_act") && r.string("hidden_act") != "silu")
+    throw input_error(r.file, "hidden_act", "'" + r.string("hidden_act") + "' is not modelled (DeepSeek MLPs use silu)");
+  c.family = "llama";  // RMSNorm, SwiGLU, RoPE; attention and MoE below
+  c.hidden = r.positive_int("hidden_size");
+  c.intermediate = r.positive_int("intermediate_size");
+  c.layers = r.positive_int("num_hidden_layers");
+  c.heads = r.positive_int("num_attention_heads");
+  c.kv_heads = c.heads;  // MLA: every head has its own k and v (up-projected from one latent)
+  c.vocab = r.positive_int("vocab_size");
+  c.max_positions = r.positive_int("max_position_embeddings", 2048);
+  c.tied_embeddings = r.boolean("tie_word_embeddings", false);
+  c.rms_norm_eps = r.positive_number("rms_norm_eps", 1e-6);
+  c.attention_bias = c.o_proj_bias = r.boolean("attention_bias", false);
+  if (c.attention_bias)
+    throw input_error(r.file, "attention_bias", "true is not modelled for MLA (which projections carry a bias is not counted)");
+  c.q_lora_rank = r.positive_int("q_lora_rank", 0);  // null: q_proj h → heads·head_dim (DeepSeek-V2-Lite)
+  c.kv_lora_rank = r.positive_int("kv_lora_rank");
+  c.qk_rope_head_dim = r.positive_int("qk_rope_head_dim");
+  c.head_dim = r.positive_int("qk_nope_head_dim") + c.qk_rope_head_dim;
+  c.v_head_dim = r.positive_int("v_head_dim");
+  c.nextn_layers = r.has("num_nextn_predict_layers") ? r.checked_int_or_zero("num_nextn_predict_layers") : 0;
+  // DeepSeekMoE: MoE on layer i when n_routed_experts is set, i >= first_k_dense_replace and
+  // i % moe_layer_freq == 0 (DeepseekV3DecoderLayer); the rest use the dense intermediate_size MLP.
+  if (r.has("n_routed_experts")) {
+    c.experts = r.positive_int("n_routed_experts");
+    c.experts_per_token = r.positive_int("num_experts_per_tok");
+    c.expert_intermediate = r.positive_int("moe_intermediate_size");
+    c.shared_expert_intermediate = c.expert_intermediate * (r.has("n_shared_experts") ? r.checked_int_or_zero("n_shared_experts") : 0);
+    const std::int64_t first = r.has("first_k_dense_replace") ? r.checked_int_or_zero("first_k_dense_replace") : 0;
+    const std::int64_t freq = r.positive_int("moe_layer_freq", 1);
+    for (std::int64_t i = first; i < c.layers; ++i) c.moe_layers += i % freq == 0;
+    if (c.experts_per_token > c.experts)
+      throw input_error(r.file, "num_experts_per_tok",
+                        std::to_string(c.experts_per_token) + " exceeds the " + std::to_string(c.experts) + " experts");
+    // Routing only (which experts, never how many): topk_method, n_group, topk_group, scoring_func,
+    // norm_topk_prob, routed_scaling_factor. Read and checked; they change no FLOP or byte count
+    // beyond the router's scoring pass and noaux_tc's bias vector.
+    const std::string method = r.has("topk_method") ? r.string("topk_method") : (v3 ? "noaux_tc" : "greedy");
+    if (method != "noaux_tc" && method != "greedy" && method != "group_limited_greedy")
+      throw input_error(r.file, "topk_method", "'" + method + "' is not modelled (noaux_tc, greedy, group_limited_greedy)");
+    c.router_bias = method == "noaux_tc";  // MoEGate.e_score_correction_bias [n_routed_experts]
+    const std::string scoring = r.has("scoring_func") ? r.string("scoring_func") : (v3 ? "sigmoid" : "softmax");
+    if (scoring != "sigmoid" && scoring != "softmax")
+      throw input_error(r.file, "scoring_func", "'" + scoring + "' is not modelled (sigmoid, softmax)");
+    c.router_sigmoid = scoring == "sigmoid";
+    const std::int64_t groups = r.positive_int("n_group", 1), topk_groups = r.positive_int("topk_group", 1);
+    if (c.experts % groups != 0)
+      throw input_error(r.file, "n_group", std::to_string(groups) + " does not divide the " + std::to_string(c.experts) + " experts");
+    if (topk_groups > groups)
+      throw input_error(r.file, "topk_group", std::to_string(topk_groups) + " exceeds n_group " + std::to_string(groups));
+  }
+}
+
 void parse_gpt2(const reader& r, model_config& c) {
   c.family = "gpt2";
   refuse_unmodelled(r, "gpt2", {});
@@ -268,12 +347,14 @@ std::int64_t model_config::parameters() const {
   if (attention_bias) attn += q + 2 * kv;
   if (o_proj_bias) attn += h;
   if (qk_norm) attn += 2 * head_dim;
+  if (mla()) attn = detail::mla_matmul_parameters(*this) + (q_lora_rank > 0 ? q_lora_rank : 0) + kv_lora_rank;  // + the 2 latent RMSNorms
   std::int64_t mlp = 3 * h * f;
   if (mlp_bias) mlp += 2 * f + h;
   std::int64_t moe = 0;
   if (experts > 0) {  // every expert + the router [h × E] (+ a shared expert and its gate [h × 1])
     moe = experts * 3 * h * expert_intermediate + h * experts;
-    if (shared_expert_intermediate > 0) moe += 3 * h * shared_expert_intermediate + h;
+    if (shared_expert_intermediate > 0) moe += 3 * h * shared_expert_intermediate + (shared_expert_gate ? h : 0);
+    if (router_bias) moe += experts;  // e_score_correction_bias
   }
   const std::int64_t norms = (sandwich_norms ? 4 : 2) * h;  // RMSNorm weights per layer
   return table + layers * (attn + norms) + (layers - moe_layers) * mlp + moe_layers * moe + h +
@@ -303,11 +384,14 @@ model_config parse_model_config(const std::string& text, const std::string& file
   static const char* llama_like[] = {"llama", "mistral", "mixtral", "qwen2", "qwen2_moe", "qwen3", "qwen3_moe", "gemma2", "phi3"};
   if (std::any_of(std::begin(llama_like), std::end(llama_like), [&](const char* t) { return c.model_type == t; }))
     parse_llama_family(r, c);
+  else if (c.model_type == "deepseek_v3" || c.model_type == "deepseek_v2")
+    parse_deepseek(r, c);
   else if (c.model_type == "gpt2")
     parse_gpt2(r, c);
   else
     throw input_error(file, "model_type",
-                      "'" + c.model_type + "' is not supported (llama, mistral, mixtral, qwen2, qwen2_moe, qwen3, qwen3_moe, gemma2, phi3, gpt2)");
+                      "'" + c.model_type + "' is not supported (llama, mistral, mixtral, qwen2, qwen2_moe, qwen3, qwen3_moe, gemma2, phi3, "
+                      "deepseek_v2, deepseek_v3, gpt2)");
   // Quantized weights: honoured for every family, or refused naming the method (weight_format.hpp)
   if (r.has("quantization_config") && !j.at("quantization_config").empty()) c.weights = parse_quantization_config(j.at("quantization_config"), file);
   return c;

@@ -179,4 +179,15 @@ op_desc tensor_op(const std::string& name, double bytes_read, double bytes_writt
   return op;
 }
 
+std::string unrunnable_reason(const op_desc& op) {
+  if (op.kind == op_kind::gemm && op.groups > 1)
+    return fmt::format("{} independent weight groups (a batched GEMM per head); the backends' GEMM runs one", op.groups);
+  const bool attention = op.kind == op_kind::attention_decode || op.kind == op_kind::attention_naive ||
+                         op.kind == op_kind::attention_fused;
+  if (attention && op.v_head_dim > 0 && op.v_head_dim != op.head_dim)
+    return fmt::format("attention with q·k width {} and v width {} (MLA); the backends' kernels take one head_dim",
+                       op.head_dim, op.v_head_dim);
+  return "";
+}
+
 }  // namespace roofline

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <fmt/format.h>
 
+#include "model/mla.hpp"
 #include "roofline/error.hpp"
 #include "roofline/model.hpp"
 
@@ -15,9 +16,10 @@ std::int64_t matmul_parameters(const model_config& c) {
   std::int64_t moe = 0;  // the routed experts, the router, and a shared expert with its gate
   if (c.experts > 0) {
     moe = c.experts_per_token * 3 * h * c.expert_intermediate + h * c.experts;
-    if (c.shared_expert_intermediate > 0) moe += 3 * h * c.shared_expert_intermediate + h;
+    if (c.shared_expert_intermediate > 0) moe += 3 * h * c.shared_expert_intermediate + (c.shared_expert_gate ? h : 0);
   }
-  return c.layers * (h * q + 2 * h * kv + q * h) + (c.layers - c.moe_layers) * 3 * h * f + c.moe_layers * moe +
+  const std::int64_t attn = c.mla() ? detail::mla_matmul_parameters(c) : h * q + 2 * h * kv + q * h;
+  return c.layers * attn + (c.layers - c.moe_layers) * 3 * h * f + c.moe_layers * moe +
          c.vocab * h;  // lm_head multiplies even when tied to the embedding
 }
 
@@ -41,7 +43,8 @@ std::int64_t decode_keys(std::int64_t context, std::int64_t window) {
   return window > 0 ? std::min(context, window) : context;
 }
 
-double attention_flops_per_token(const model_config& c, phase ph, std::int64_t t, bool causal_halved) {
+double attention_flops_per_token(const model_config& c, phase ph, std::int64_t t, bool causal_halved,
+                                 catalogue_options::mla_form mla) {
   if (t <= 0) throw input_error("", ph == phase::decode ? "--context" : "--seq", "must be positive");
   const double hq = double(c.heads) * double(c.head_dim);
   const bool halved = ph != phase::decode && causal_halved;
@@ -53,7 +56,9 @@ double attention_flops_per_token(const model_config& c, phase ph, std::int64_t t
     else per_query = attended_keys_per_query(t, g.window, halved);
     keys += double(g.layers) * per_query;
   }
-  const double fwd = 4 * hq * keys;
+  // MLA has no sliding window: every layer attends to the same keys, with the form's widths.
+  const double fwd = c.mla() ? double(c.layers) * detail::mla_attention_flops_per_layer(c, ph, keys / double(c.layers), mla)
+                             : 4 * hq * keys;
   return ph == phase::train ? 3 * fwd : fwd;
 }
 
@@ -66,13 +71,21 @@ token_flops model_flops_per_token(const model_config& c, phase ph, std::int64_t 
   f.convention = conv, f.ph = ph, f.tokens = t;
   f.n = matmul ? n_matmul : double(c.active_parameters());
   f.weights = (train ? 6 : 2) * f.n;
-  f.attention = attention_flops_per_token(c, ph, t, conv.causal_halved);
+  f.attention = attention_flops_per_token(c, ph, t, conv.causal_halved, conv.mla);
   f.total = f.weights + f.attention;
   if (train) f.recompute = 2 * (n_matmul - double(c.vocab) * double(c.hidden)) + f.attention / 3;
   const char* var = ph == phase::decode ? "C" : "T";
   f.formula = fmt::format("{}N + {}·L·H·Q·{}", train ? 6 : 2, (train ? 3 : 1) * (halved ? 2 : 4), var);
   if (c.sliding_window > 0)
     f.formula += fmt::format(", {} capped at the {}-token window on {} of {} layers", var, c.sliding_window, c.sliding_layers, c.layers);
+  if (c.mla()) {
+    const bool absorbed = resolve_mla_form(conv.mla, ph) == catalogue_options::mla_form::absorbed;
+    f.formula = fmt::format("{}N + {}·L·H·(d_qk + d_v)·{}{}", train ? 6 : 2, (train ? 3 : 1) * (halved ? 1 : 2), var,
+                            absorbed || ph != phase::decode ? "" : " + 2·L·(C − 1)·r_kv·H·(d_nope + d_v)");
+    f.formula += fmt::format(" (MLA {}: d_qk = {}, d_v = {})", absorbed ? "absorbed" : "naive",
+                             absorbed ? c.kv_lora_rank + c.qk_rope_head_dim : c.head_dim,
+                             absorbed ? c.kv_lora_rank : c.v_head_dim);
+  }
   f.description = fmt::format(
       "N = {} {}; attention {}; L·H·Q = {}·{}·{}, {} = {}", std::int64_t(f.n),
       matmul ? "matmul weights (lm_head in, embedding gather out; PaLM app. B, Megatron-LM)" : "parameters a token uses (embedding table in)",
@@ -89,12 +102,19 @@ void to_json(json& j, const token_flops& f) {
        {"weights_flops", f.weights}, {"attention_flops", f.attention}, {"recompute_flops", f.recompute}};
 }
 
+namespace {
+/// MLA caches one latent row (kv_lora_rank) and one RoPE key (qk_rope_head_dim) per token and layer.
+double mla_cache_row(const model_config& c) { return double(c.kv_lora_rank + c.qk_rope_head_dim); }
+}  // namespace
+
 double kv_cache_bytes_per_token(const model_config& c, int kv_dtype_bytes) {
+  if (c.mla()) return double(c.layers) * mla_cache_row(c) * kv_dtype_bytes;
   return 2.0 * double(c.layers) * double(c.kv_heads) * double(c.head_dim) * kv_dtype_bytes;
 }
 
 double kv_cache_bytes(const model_config& c, int kv_dtype_bytes, std::int64_t context) {
-  const double per_layer_token = 2.0 * double(c.kv_heads) * double(c.head_dim) * kv_dtype_bytes;
+  const double per_layer_token =
+      c.mla() ? mla_cache_row(c) * kv_dtype_bytes : 2.0 * double(c.kv_heads) * double(c.head_dim) * kv_dtype_bytes;
   double tokens = 0;  // Σ over layers of the tokens each keeps
   for (const attention_layer_group& g : attention_layer_groups(c)) tokens += double(g.layers) * double(decode_keys(context, g.window));
   return per_layer_token * tokens;

@@ -6,6 +6,7 @@
 #include <string>
 #include <sys/wait.h>
 
+#include "roofline/io.hpp"
 #include "roofline/json.hpp"
 
 namespace {
@@ -169,4 +170,39 @@ TEST(CliOps, OpsAndMfuShareTheDecodeStep) {
   EXPECT_NEAR(m["decode_intensity"].get<double>(), 31.1, 0.05);
   EXPECT_DOUBLE_EQ(o["totals"]["bytes"].get<double>(), m["decode"]["step_bytes"].get<double>());
   EXPECT_DOUBLE_EQ(o["totals"]["tpot_s"].get<double>(), m["decode"]["attainable_tpot_s"].get<double>());
+}
+
+// DeepSeek-V3's published config.json is refused by its fp8 quantization_config (exit 2, the key
+// named); without that key `ops` counts it, says which MLA form it counted, and caches 576
+// elements per token and layer (61·576·2 B = 70,272 B in bf16; docs/formulas-model.md §5.4).
+TEST(CliOps, DeepSeekV3PublishedAndCounted) {
+  const std::string published = std::string(ROOFLINE_TEST_DATA) + "/model/walk/deepseek-v3.json";
+  const std::string cmd = std::string(ROOFLINE_BINARY) + " ops --model " + published + " 2>&1";
+  FILE* p = ::popen(cmd.c_str(), "r");
+  std::string err;
+  std::array<char, 4096> buf{};
+  while (std::size_t n = std::fread(buf.data(), 1, buf.size(), p)) err.append(buf.data(), n);
+  const int status = ::pclose(p);
+  EXPECT_EQ(WIFEXITED(status) ? WEXITSTATUS(status) : -1, 2);
+  EXPECT_NE(err.find("quantization_config"), std::string::npos) << err;
+
+  auto j = roofline::json::parse(roofline::read_file(published));
+  j.erase("quantization_config");
+  const std::string counted = ::testing::TempDir() + "deepseek-v3-unquantized.json";
+  roofline::write_file_atomic(counted, j.dump());
+  const auto r = run("ops --model " + counted + " --dtype bf16 --context 4096 --json");
+  ASSERT_EQ(r.rc, 0) << r.out;
+  const auto o = roofline::json::parse(r.out);
+  EXPECT_EQ(o["model"]["parameters"].get<std::int64_t>(), 671'026'419'200);
+  EXPECT_EQ(o["conventions"]["mla"], "absorbed");
+  EXPECT_DOUBLE_EQ(o["totals"]["kv_cache_bytes_per_token"].get<double>(), 70'272.0);
+  std::int64_t v_width = 0;
+  for (const auto& op : o["ops"])
+    if (op["name"] == "attention") v_width = op["attention"]["v_head_dim"].get<std::int64_t>();
+  EXPECT_EQ(v_width, 512);  // the absorbed form's value width: kv_lora_rank
+  const auto n = roofline::json::parse(run("ops --model " + counted + " --dtype bf16 --context 4096 --mla naive --json").out);
+  EXPECT_EQ(n["conventions"]["mla"], "naive");
+  // model FLOPs per token: 2·36,624,596,992 + 61 × the per-layer attention term (tests/model/deepseek_test.cpp)
+  EXPECT_DOUBLE_EQ(o["totals"]["model_flops_per_token"]["flops"].get<double>(), 142'841'085'952.0);
+  EXPECT_DOUBLE_EQ(n["totals"]["model_flops_per_token"]["flops"].get<double>(), 8'475'446'738'944.0);
 }
