@@ -17,7 +17,7 @@ namespace {
 
 const std::string published = std::string(ROOFLINE_TEST_DATA) + "/model/walk/deepseek-v3.json";
 
-/// The published config with one key removed (quantization_config: fp8 weights are another branch's work).
+/// The published config with one key removed (quantization_config): the model in bf16, as the parameter counts read it.
 model_config without(const std::string& key, const std::string& extra_key = "", const json& extra = nullptr) {
   json j = json::parse(read_file(published));
   j.erase(key);
@@ -53,17 +53,16 @@ catalogue_options decode(std::int64_t batch, std::int64_t context) {
 
 }  // namespace
 
-TEST(DeepSeekV3, PublishedConfigIsRefusedByQuantizationConfigOnly) {
-  // As published, the fp8 block-wise quantization_config ({fmt e4m3, weight_block_size [128, 128]})
-  // changes the bytes per weight, which this branch does not model: refused by name.
-  try {
-    load_model_config(published);
-    FAIL() << "the published config must be refused";
-  } catch (const input_error& e) {
-    EXPECT_EQ(e.field(), "quantization_config");
-    EXPECT_EQ(e.file(), published);
-  }
-  EXPECT_NO_THROW(v3());  // every other key is honoured
+TEST(DeepSeekV3, PublishedConfigIsReadWithItsFp8BlockWeights) {
+  // As published, quantization_config {quant_method fp8, fmt e4m3, weight_block_size [128, 128]}: the
+  // linears are 8-bit with one fp32 scale per 128 × 128 block (docs/formulas-model.md §2.1); every
+  // other key is the same model as without it (same parameters).
+  const model_config c = load_model_config(published);
+  EXPECT_TRUE(c.weights.quantized);
+  EXPECT_EQ(c.weights.linear.format, "fp8");
+  EXPECT_EQ(c.weights.linear.bits, 8);
+  EXPECT_EQ(c.weights.method, "fp8");
+  EXPECT_EQ(c.parameters(), v3().parameters());
 }
 
 TEST(DeepSeekV3, ParametersMatchThePaper) {

@@ -55,7 +55,7 @@ TEST(HonouredFields, EveryWalkedConfigIsCountedOrRefusedByName) {
            {"phi-3-mini-4k.json", ""},
            {"qwen2-sliding-upper-layers.json", ""},
            {"mistral-7b-v0.2.json", ""},
-           {"deepseek-v3.json", "quantization_config"},  // fp8 block-wise weights, as published
+           {"deepseek-v3.json", ""},  // fp8 block-wise weights, as published: read (§2.1)
            {"deepseek-v2-lite.json", ""},
        }) {
     SCOPED_TRACE(r.file);
