@@ -279,6 +279,7 @@ json ops_json(const ops_options& o, const ops_result& s) {
   json j;
   j["model"] = {{"name", cfg.name}, {"source", cfg.source}, {"family", cfg.family}, {"model_type", cfg.model_type},
                 {"parameters", cfg.parameters()}, {"matmul_parameters", matmul_parameters(cfg)}};
+  if (!cfg.note.empty()) j["model"]["note"] = cfg.note;
   j["phase"] = to_string(ph);
   j["batch"] = opt.batch;
   j["seq"] = ph == phase::decode ? 1 : opt.seq;
@@ -334,6 +335,7 @@ std::string ops_text(const ops_options& o, const ops_result& s) {
                                  cfg.family, cfg.parameters(), to_string(ph), opt.batch);
   head += ph == phase::decode ? fmt::format(", context {}", opt.context) : fmt::format(", sequence {}", opt.seq);
   head += fmt::format("; dtype {}, KV cache {}\n", o.dtype, o.kv_dtype.empty() ? o.dtype : o.kv_dtype);
+  if (!cfg.note.empty()) head += "model: " + cfg.note + "\n";
   head += fmt::format("attention: {}; causal: {}{}\n", ph == phase::decode ? "decode over the KV cache" : o.attention,
                       causal, ph == phase::train ? (o.recompute ? "; activation recompute on" : "; no recompute") : "");
   head += r ? fmt::format("roofs: {} — peak {}, bandwidth {}, ridge {}\n", r->source, units::rate_flops(r->peak),
@@ -347,8 +349,9 @@ std::string ops_text(const ops_options& o, const ops_result& s) {
                       si(model.total, "FLOP"), model.formula, model.description);
   tail += fmt::format("KV cache: {} per token", si(kv_per_token, "B"));
   if (ph == phase::decode)
-    tail += fmt::format(", {} for {} × {} tokens{}", si(kv_total, "B"), opt.batch, opt.context,
-                        cfg.sliding_window > 0 ? fmt::format(" (sliding-window layers keep the last {})", cfg.sliding_window) : "");
+    tail += fmt::format(", {} for {} × {} tokens{}{}", si(kv_total, "B"), opt.batch, opt.context,
+                        cfg.sliding_window > 0 ? fmt::format(" (sliding-window layers keep the last {})", cfg.sliding_window) : "",
+                        cfg.attention_chunk > 0 ? fmt::format(" (chunked layers keep the current {}-token chunk)", cfg.attention_chunk) : "");
   tail += "\n";
   tail += fmt::format("memory per GPU: {} (weights {}, KV cache {}, activations {}{}){}\n", si(need.total(), "B"),
                       si(need.weights, "B"), si(need.kv_cache, "B"), si(need.activations, "B"),
