@@ -77,7 +77,8 @@ struct model_config {
 /// invalid field, an unsupported model_type, or a field that changes the FLOPs or bytes and is not
 /// modelled for that model_type (MoE keys on a dense family, quantization_config, an
 /// activation_function or hidden_act other than the family's, sliding-window or soft-capping keys
-/// the family does not honour).
+/// the family does not honour). A gemma3 / llama4 multimodal config is counted from its
+/// `text_config` (errors name "text_config.KEY"), with `note` saying the vision tower is not counted.
 model_config load_model_config(const std::string& path);
 model_config parse_model_config(const std::string& text, const std::string& file);
 /// Resolves a model NAME (a file under models/, e.g. "tinyllama-1.1b") or a path to a config.json.

@@ -263,4 +263,13 @@ TEST(Families2026, WrapperErrorsNameTheKeyInsideTextConfig) {
       "num_hidden_layers": 2, "num_attention_heads": 4, "vocab_size": 100, "attention_chunk_size": 8192})",
                           "l.json"),
             "attention_chunk_size");
+  // an unsupported model_type names the families that are
+  try {
+    parse_model_config(R"({"model_type": "deepseek_v3"})", "d.json");
+    ADD_FAILURE() << "deepseek_v3 was counted";
+  } catch (const input_error& e) {
+    EXPECT_EQ(e.field(), "model_type");
+    for (const char* t : {"gemma3", "gemma3_text", "llama4", "llama4_text", "gpt_oss"})
+      EXPECT_NE(std::string(e.what()).find(t), std::string::npos) << t;
+  }
 }
