@@ -223,8 +223,7 @@ void parse_llama_family(const reader& r, model_config& c) {
     c.sliding_layers = (c.layers + 1) / 2;
   } else if (mt == "gemma3_text") {
     c.sliding_window = r.positive_int("sliding_window", 4096);  // Gemma3TextConfig default
-    const std::int64_t pattern = r.positive_int("sliding_window_pattern", 6);
-    for (std::int64_t i = 0; i < c.layers; ++i) c.sliding_layers += (i + 1) % pattern != 0;
+    c.sliding_layers = c.layers - c.layers / r.positive_int("sliding_window_pattern", 6);  // all but (i + 1) % pattern == 0
   } else if (oss) {
     c.sliding_window = r.positive_int("sliding_window", 128);  // GptOssConfig default
     c.sliding_layers = (c.layers + 1) / 2;                     // layer_types default: even layers slide
@@ -262,25 +261,21 @@ void parse_llama_family(const reader& r, model_config& c) {
     if (r.has("moe_layers")) {
       c.moe_layers = static_cast<std::int64_t>(layer_list(r, "moe_layers", c.layers).size());
     } else {
-      const std::int64_t step = r.positive_int("interleave_moe_layer_step", 1);
-      for (std::int64_t i = step - 1; i < c.layers; i += step) ++c.moe_layers;
+      c.moe_layers = c.layers / r.positive_int("interleave_moe_layer_step", 1);  // |range(step − 1, L, step)|
     }
     // RoPE layers (no_rope_layers[i] = 1, else every no_rope_layer_interval-th layer is NoPE) attend
     // in chunks of attention_chunk_size; the NoPE layers attend globally (Llama4TextConfig layer_types).
-    std::vector<bool> rope(static_cast<std::size_t>(c.layers));
     const json* nr = r.has("no_rope_layers") ? &r.j.at("no_rope_layers") : nullptr;
     if (nr && (!nr->is_array() || (!nr->empty() && static_cast<std::int64_t>(nr->size()) < c.layers)))
       throw r.error("no_rope_layers", "must list 1 (RoPE) or 0 (NoPE) for each of the " + std::to_string(c.layers) + " layers");
-    const std::int64_t interval = r.positive_int("no_rope_layer_interval", 4);
-    for (std::int64_t i = 0; i < c.layers; ++i) {
-      if (nr && !nr->empty()) {
+    if (nr && !nr->empty()) {
+      for (std::int64_t i = 0; i < c.layers; ++i) {
         const json& e = nr->at(static_cast<std::size_t>(i));
         if (!e.is_number_integer() || (e != 0 && e != 1)) throw r.error("no_rope_layers", "entries must be 0 or 1, got " + e.dump());
-        rope[static_cast<std::size_t>(i)] = e == 1;
-      } else {
-        rope[static_cast<std::size_t>(i)] = (i + 1) % interval != 0;
+        c.nope_layers += e == 0;
       }
-      c.nope_layers += !rope[static_cast<std::size_t>(i)];
+    } else {
+      c.nope_layers = c.layers / r.positive_int("no_rope_layer_interval", 4);  // layers with (i + 1) % interval == 0
     }
     c.attention_chunk = r.positive_int("attention_chunk_size", 8192);  // Llama4TextConfig default; null: no chunking
     if (r.j.contains("attention_chunk_size") && r.j.at("attention_chunk_size").is_null()) c.attention_chunk = 0;
