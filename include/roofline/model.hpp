@@ -16,6 +16,9 @@ struct model_config {
   std::string name;    ///< e.g. "TinyLlama-1.1B"
   std::string source;  ///< file it came from
   std::string family;  ///< "llama" (llama/mistral/qwen2: RMSNorm, SwiGLU, RoPE) | "gpt2" (LayerNorm, GELU, learned pos)
+  /// What the count leaves out or assumes, in words ("" when nothing): a multimodal wrapper (gemma3,
+  /// llama4) counts its text decoder only, and says that its vision tower is not counted.
+  std::string note;
   std::int64_t hidden = 0, intermediate = 0, layers = 0, heads = 0, kv_heads = 0, vocab = 0;
   std::int64_t head_dim = 0;          ///< hidden / heads unless the config says otherwise
   std::int64_t max_positions = 0;
@@ -24,20 +27,34 @@ struct model_config {
   bool mlp_bias = false;
   bool o_proj_bias = false;           ///< llama: attention_bias also biases o_proj; qwen2: no; gpt2: yes
   double rms_norm_eps = 1e-5;
-  std::string model_type;             ///< config.json model_type: llama | mistral | qwen2 | gpt2
+  /// config.json model_type (llama | mistral | qwen2 | gpt2 | ...); a multimodal wrapper gives its
+  /// text model's type (gemma3 -> gemma3_text, llama4 -> llama4_text).
+  std::string model_type;
   std::int64_t sliding_window = 0;    ///< attention window (keys per query); 0 = full attention
   std::int64_t sliding_layers = 0;    ///< how many layers use the window (mistral: all; gemma2: every other)
+  /// Chunked attention (llama4 attention_chunk_size on its RoPE layers): the sequence is cut into
+  /// aligned chunks of `attention_chunk` tokens and a query attends only within its own chunk.
+  std::int64_t attention_chunk = 0;   ///< 0 = none
+  std::int64_t chunked_layers = 0;    ///< how many layers attend in chunks (Llama-4: 3 of every 4)
+  std::int64_t nope_layers = 0;       ///< layers without RoPE (llama4 no_rope_layers 0 entries: the global layers)
   // Mixture of experts (mixtral, qwen2_moe, qwen3_moe): each of the `moe_layers` MoE layers has
   // `experts` SwiGLU experts of width `expert_intermediate`, a router [hidden × experts], and sends
   // each token to `experts_per_token` of them; the other layers use the dense `intermediate` MLP.
   std::int64_t experts = 0, experts_per_token = 0;  ///< 0 = dense
   std::int64_t expert_intermediate = 0;
-  std::int64_t shared_expert_intermediate = 0;  ///< qwen2_moe: one always-on expert with a sigmoid gate [h × 1]
+  std::int64_t shared_expert_intermediate = 0;  ///< qwen2_moe, llama4: one always-on expert beside the routed ones
+  bool shared_expert_gate = false;  ///< qwen2_moe: the shared expert's output is gated by sigmoid(x·w), w [h × 1]; llama4: no gate
+  bool expert_bias = false;     ///< gpt_oss: router bias [E], each expert's gate/up bias [2f] and down bias [h]
+  double swiglu_limit = 0;      ///< gpt_oss: clamped SwiGLU (gate ≤ limit, |up| ≤ limit, (up + 1)·gate·σ(1.702·gate)); 0 = plain SwiGLU
   std::int64_t moe_layers = 0;
-  bool qk_norm = false;         ///< qwen3: RMSNorm over head_dim on q and k (2·head_dim weights per layer)
-  bool gelu_mlp = false;        ///< gemma2: GeGLU (tanh GELU on the gate) instead of SwiGLU
+  bool qk_norm = false;         ///< qwen3, gemma3: RMSNorm over head_dim on q and k (2·head_dim weights per layer)
+  bool qk_l2_norm = false;      ///< llama4 use_qk_norm: weightless L2 norm over head_dim on q and k of the RoPE layers
+  bool attn_temperature = false;  ///< llama4 attn_temperature_tuning: q × a per-position scale on the NoPE layers
+  bool attention_sinks = false;   ///< gpt_oss: one learned logit per head joins each softmax (H weights per layer)
+  bool scaled_embedding = false;  ///< gemma2, gemma3: the gathered embeddings × sqrt(hidden_size)
+  bool gelu_mlp = false;        ///< gemma2, gemma3: GeGLU (tanh GELU on the gate) instead of SwiGLU
   bool fused_projections = false;  ///< phi3: one qkv_proj [h × (H+2G)·d] and one gate_up_proj [h × 2f]
-  bool sandwich_norms = false;  ///< gemma2: RMSNorm before and after attention and the MLP (4 per layer)
+  bool sandwich_norms = false;  ///< gemma2, gemma3: RMSNorm before and after attention and the MLP (4 per layer)
   double attn_softcap = 0, final_softcap = 0;  ///< gemma2: c·tanh(x/c) on the scores / the logits
   /// The checkpoint's linear-layer format, from its quantization_config (weights.quantized false
   /// without one: every weight in the activation dtype). docs/formulas-model.md §2.1.
@@ -62,22 +79,28 @@ struct model_config {
   /// Exact parameter count (TinyLlama-1.1B: 1,100,048,384; Llama-2-7B: 6,738,415,616;
   /// Mixtral-8x7B: 46,702,792,704 with every expert; Qwen3-8B 8,190,735,360; Qwen3-30B-A3B
   /// 30,532,122,624; Qwen1.5-MoE-A2.7B 14,315,784,192; Gemma-2-9B 9,241,705,984; Phi-3-mini
-  /// 3,821,079,552).
+  /// 3,821,079,552; Gemma-3-1B 999,885,952; Gemma-3-27B text decoder 27,009,346,304; Llama-4-Scout
+  /// text 107,769,861,120; Llama-4-Maverick text 400,711,848,960; gpt-oss-20b 20,914,757,184;
+  /// gpt-oss-120b 116,829,156,672).
   std::int64_t parameters() const;
   /// DeepSeek-V3 (deepseek-ai/DeepSeek-V3 config.json, its quantization_config removed):
   /// 671,026,419,200 (the paper's 671B; the MTP module excluded).
+  /// Parameters of one routed expert: gate, up and down [3·h·f] (+ gpt_oss biases 2f + h).
+  std::int64_t expert_parameters() const;
   /// Parameters one token uses: parameters() less the (experts − experts_per_token) experts it is
-  /// not routed to (Mixtral-8x7B: 12,879,925,248). Dense models: parameters().
+  /// not routed to (Mixtral-8x7B: 12,879,925,248; gpt-oss-120b 5,711,982,912, of which the
+  /// 579,133,440 of the embedding table: OpenAI's 5.13B active leaves the table out). Dense: parameters().
   std::int64_t active_parameters() const;
-  /// The layers that attend to the full context (layers − sliding_layers).
-  std::int64_t full_attention_layers() const { return layers - sliding_layers; }
+  /// The layers that attend to the full context (layers − sliding_layers − chunked_layers).
+  std::int64_t full_attention_layers() const { return layers - sliding_layers - chunked_layers; }
 };
 
 /// Reads a HuggingFace config.json. Throws input_error naming the file and field on a missing or
 /// invalid field, an unsupported model_type, or a field that changes the FLOPs or bytes and is not
 /// modelled for that model_type (MoE keys on a dense family, quantization_config, an
 /// activation_function or hidden_act other than the family's, sliding-window or soft-capping keys
-/// the family does not honour).
+/// the family does not honour). A gemma3 / llama4 multimodal config is counted from its
+/// `text_config` (errors name "text_config.KEY"), with `note` saying the vision tower is not counted.
 model_config load_model_config(const std::string& path);
 model_config parse_model_config(const std::string& text, const std::string& file);
 /// Resolves a model NAME (a file under models/, e.g. "tinyllama-1.1b") or a path to a config.json.
@@ -221,6 +244,9 @@ inline constexpr double add_flops_per_element = 1;
 inline constexpr double silu_flops_per_element = 4;
 /// silu(g)·u = SiLU 4 + multiply 1 = 5.
 inline constexpr double silu_mul_flops_per_element = 5;
+/// gpt-oss clamped SwiGLU (transformers GptOssExperts): min(gate, L) 1, clamp(up, −L, L) 2, 1.702·gate 1,
+/// sigmoid 3, ·gate 1, up + 1 1, multiply 1 = 10.
+inline constexpr double clamped_swiglu_flops_per_element = 10;
 /// GELU tanh form 0.5·x·(1 + tanh(√(2/π)·(x + 0.044715·x³))): x², x³, ·0.044715, +x, ·√(2/π), tanh,
 /// +1, ·x, ·0.5 = 9 (Hendrycks & Gimpel 2016, eq. for the tanh approximation).
 inline constexpr double gelu_flops_per_element = 9;
@@ -279,10 +305,13 @@ op_desc rope_op(std::int64_t tokens, std::int64_t heads, std::int64_t kv_heads, 
 ///    softmax reads them 3× and writes them 1×, and P·V reads them again: 6 passes over the scores.
 /// `window` > 0 (prefill/train sliding-window layers): each query scores at most `window` keys,
 /// P = W(W+1)/2 + (q_len − W)·W (causal-halved) or q_len·W (Mistral-7B, 32768 tokens, W 4096:
-/// 2.08 TFLOP per layer instead of 8.88). Decode callers cap kv_len at the window instead.
+/// 2.08 TFLOP per layer instead of 8.88). `chunk` > 0 (prefill/train chunked layers): each query
+/// scores only its own chunk, P = n·C(C+1)/2 + r(r+1)/2 (causal-halved) or n·C² + r² with n = q_len ÷ C,
+/// r = q_len mod C. Decode callers give kv_len = decode_keys() instead; a decode kv_len of 0 (a
+/// chunked layer's query opening a new chunk) scores no cached key.
 op_desc attention_op(op_kind kind, std::int64_t batch, std::int64_t heads, std::int64_t kv_heads,
                      std::int64_t head_dim, std::int64_t q_len, std::int64_t kv_len, int dtype_bytes,
-                     int kv_dtype_bytes, bool causal_halved, std::int64_t window = 0);
+                     int kv_dtype_bytes, bool causal_halved, std::int64_t window = 0, std::int64_t chunk = 0);
 
 /// The softmax inside an attention op, as a standalone row softmax over its scores: rows =
 /// batch·heads·q_len, cols = kv_len (the shape eager naive attention runs it at; §3 conventions).
@@ -310,27 +339,36 @@ std::int64_t matmul_parameters(const model_config& cfg);
 /// Keys a query attends to on average in a sequence of t tokens under a window of `window` keys
 /// (0 = none): full convention min(t, W); causal-halved Σ_i min(i, W) ÷ t, = (t+1)/2 without a
 /// window. Mistral-7B, t = 32768, W = 4096, halved: (4096·4097/2 + 28672·4096) ÷ 32768 = 3840.06.
-double attended_keys_per_query(std::int64_t t, std::int64_t window, bool causal_halved);
+/// `chunk` > 0 (chunked attention, window ignored): the t tokens fall into n = t ÷ C whole chunks and
+/// a last one of r = t mod C; a query sees only its own chunk: halved (n·C(C+1)/2 + r(r+1)/2) ÷ t,
+/// full (n·C² + r²) ÷ t (Llama-4, t = 16384, C = 8192, halved: 4096.5).
+double attended_keys_per_query(std::int64_t t, std::int64_t window, bool causal_halved, std::int64_t chunk = 0);
 
 /// One kind of attention layer of a model: how many layers attend with which window. The one place
 /// the per-layer windows (mistral/phi3 sliding_window on every layer, gemma2 every other layer,
-/// qwen2/qwen3 use_sliding_window above max_window_layers, `layer_types`) become arithmetic: the
-/// catalogue's attention ops (every phase), attention_flops_per_token and kv_cache_bytes all read it.
+/// gemma3 5 local : 1 global, gpt_oss alternating, qwen2/qwen3 use_sliding_window above
+/// max_window_layers, `layer_types`, llama4 chunked RoPE layers beside global NoPE layers) become
+/// arithmetic: the catalogue's attention ops (every phase), attention_flops_per_token and
+/// kv_cache_bytes all read it.
 struct attention_layer_group {
-  std::string name;         ///< catalogue op name: "attention", or "attention_sliding" beside full layers
+  std::string name;         ///< catalogue op name: "attention", or "attention_sliding" / "attention_chunked" beside full layers
   std::int64_t window = 0;  ///< keys per query at most (sliding); 0 = the whole context (global)
   std::int64_t layers = 0;  ///< layers of this kind
+  std::int64_t chunk = 0;   ///< chunked attention: a query sees only its aligned chunk of `chunk` tokens; 0 = none
 };
-/// Full-context layers first, then sliding-window layers; groups with no layers are left out.
-/// Gemma-2-9B: {attention, 0, 21}, {attention_sliding, 4096, 21}.
+/// Full-context layers first, then sliding-window layers, then chunked layers; groups with no layers
+/// are left out. Gemma-2-9B: {attention, 0, 21}, {attention_sliding, 4096, 21}; Llama-4-Scout:
+/// {attention, 0, 12}, {attention_chunked, 0, 36, chunk 8192}.
 std::vector<attention_layer_group> attention_layer_groups(const model_config& cfg);
 /// Cached tokens a decode query reads (and the cache keeps) in a layer of `window` (0 = all) at a
 /// KV context of `context` tokens: min(context, window). Gemma-2 at 8192: global 8192, local 4096.
-std::int64_t decode_keys(std::int64_t context, std::int64_t window);
+/// `chunk` > 0 (chunked layer): context mod chunk, the earlier tokens of the query's own chunk
+/// (Llama-4 at 100000, chunk 8192: 1696; 0 when the query opens a new chunk).
+std::int64_t decode_keys(std::int64_t context, std::int64_t window, std::int64_t chunk = 0);
 
 /// Attention FLOPs per token: 4·H·Q·Σ_layers T_eff (QKᵀ and A·V), ×3 in training. T_eff: decode
-/// the context (capped at the window on sliding layers); prefill/train T (full convention) or T/2
-/// (causal-halved), and on sliding layers min(T, W) (full) or attended_keys_per_query (halved).
+/// decode_keys() of each layer group; prefill/train T (full convention) or T/2 (causal-halved), and
+/// on sliding or chunked layers attended_keys_per_query.
 /// MLA (cfg.mla()): 2·H·(d_qk + d_v)·Σ_layers T_eff with d_qk = qk_nope + qk_rope, d_v = v_head_dim
 /// in the naive form, d_qk = kv_lora_rank + qk_rope, d_v = kv_lora_rank in the absorbed form; naive
 /// decode adds kv_b_proj on every cached latent, 2·C·kv_lora_rank·H·(qk_nope + v_head_dim) per layer.
@@ -386,8 +424,9 @@ void to_json(json& j, const token_flops& f);
 /// layers · (kv_lora_rank + qk_rope_head_dim) · kv_dtype_bytes (DeepSeek-V3 bf16: 61·576·2 = 70,272 B).
 double kv_cache_bytes_per_token(const model_config& cfg, int kv_dtype_bytes);
 
-/// KV cache of one sequence of `context` tokens: sliding-window layers keep only the last
-/// sliding_window tokens (Mistral-7B fp16, 32768 tokens: 0.537 GB, not 4.29 GB).
+/// KV cache of one sequence of `context` tokens: each layer keeps its decode_keys() (sliding-window
+/// layers the last sliding_window tokens: Mistral-7B fp16, 32768 tokens: 0.537 GB, not 4.29 GB;
+/// chunked layers the tokens of the current chunk).
 double kv_cache_bytes(const model_config& cfg, int kv_dtype_bytes, std::int64_t context);
 
 /// Expected number of distinct experts a batch of `tokens` tokens routes to, each token picking

@@ -303,6 +303,7 @@ json ops_json(const ops_options& o, const ops_result& s) {
   json j;
   j["model"] = {{"name", cfg.name}, {"source", cfg.source}, {"family", cfg.family}, {"model_type", cfg.model_type},
                 {"parameters", cfg.parameters()}, {"matmul_parameters", matmul_parameters(cfg)}};
+  if (!cfg.note.empty()) j["model"]["note"] = cfg.note;
   j["phase"] = to_string(ph);
   j["batch"] = opt.batch;
   j["seq"] = ph == phase::decode ? 1 : opt.seq;
@@ -366,6 +367,7 @@ std::string ops_text(const ops_options& o, const ops_result& s) {
                                                       weights.source.empty() ? "--dtype" : weights.source)
                                         : " (every weight in --dtype)",
                       weights.note.empty() ? "" : "; " + weights.note);
+  if (!cfg.note.empty()) head += "model: " + cfg.note + "\n";
   head += fmt::format("attention: {}; causal: {}{}\n", ph == phase::decode ? "decode over the KV cache" : o.attention,
                       causal, ph == phase::train ? (o.recompute ? "; activation recompute on" : "; no recompute") : "");
   if (cfg.mla())
@@ -387,8 +389,9 @@ std::string ops_text(const ops_options& o, const ops_result& s) {
                       si(model.total, "FLOP"), model.formula, model.description);
   tail += fmt::format("KV cache: {} per token", si(kv_per_token, "B"));
   if (ph == phase::decode)
-    tail += fmt::format(", {} for {} × {} tokens{}", si(kv_total, "B"), opt.batch, opt.context,
-                        cfg.sliding_window > 0 ? fmt::format(" (sliding-window layers keep the last {})", cfg.sliding_window) : "");
+    tail += fmt::format(", {} for {} × {} tokens{}{}", si(kv_total, "B"), opt.batch, opt.context,
+                        cfg.sliding_window > 0 ? fmt::format(" (sliding-window layers keep the last {})", cfg.sliding_window) : "",
+                        cfg.attention_chunk > 0 ? fmt::format(" (chunked layers keep the current {}-token chunk)", cfg.attention_chunk) : "");
   tail += "\n";
   tail += fmt::format("memory per GPU: {} (weights {}, KV cache {}, activations {}{}){}\n", si(need.total(), "B"),
                       si(need.weights, "B"), si(need.kv_cache, "B"), si(need.activations, "B"),

@@ -88,26 +88,41 @@ struct builder {
     return a;
   }
 
+  /// gpt_oss attention sinks (transformers GptOssAttention): a learned logit per head joins each row's
+  /// softmax and is dropped after it: 5 more softmax FLOPs per (query, head) row, H weights read.
+  op_desc with_sinks(op_desc a) const {
+    if (!cfg.attention_sinks) return a;
+    a.flops += double(a.batch) * double(a.heads) * double(a.q_len) * softmax_flops_per_element;
+    a.bytes_read += double(a.heads) * b;
+    a.note += "; attention sinks: one learned logit per head in each softmax row (5 FLOPs per row, H weights read)";
+    return a;
+  }
+
   /// One attention op per kind of layer (attention_layer_groups): each reads its own keys in every
-  /// phase. Decode: a global layer reads the whole cache, a sliding layer its last `window` tokens;
-  /// prefill/train: a sliding layer scores at most `window` keys per query.
+  /// phase. Decode: a global layer reads the whole cache, a sliding layer its last `window` tokens, a
+  /// chunked layer the earlier tokens of its chunk (decode_keys); prefill/train: a sliding layer
+  /// scores at most `window` keys per query, a chunked layer only its own chunk.
   void attention() {
     const bool decode = opt.ph == phase::decode;
     for (const attention_layer_group& g : attention_layer_groups(cfg)) {
-      const std::int64_t kv = decode ? decode_keys(s.kv_len, g.window) : s.kv_len;
+      const std::int64_t kv = decode ? decode_keys(s.kv_len, g.window, g.chunk) : s.kv_len;
       op_desc a = attention_op(s.attention, opt.batch, cfg.heads, cfg.kv_heads, cfg.head_dim, s.q_len, kv, b, kvb,
-                               opt.causal_halved, decode ? 0 : g.window);
+                               opt.causal_halved, decode ? 0 : g.window, decode ? 0 : g.chunk);
       if (decode && g.window > 0) a.note += fmt::format("; sliding window: the last {} cached tokens", g.window);
+      if (decode && g.chunk > 0)
+        a.note += fmt::format("; chunked attention: the {} earlier tokens of this {}-token chunk (context mod chunk)", kv, g.chunk);
       a.name = g.name;
-      push(softcapped(std::move(a)), g.layers, true);
+      push(with_sinks(softcapped(std::move(a))), g.layers, true);
     }
   }
 
   /// Mixture-of-experts MLP (mixtral): router, then grouped expert GEMMs over the T·k routed rows.
+  /// gpt_oss: router and expert biases, the clamped SwiGLU. A shared expert (qwen2_moe, llama4) runs
+  /// on every token beside them.
   void moe_mlp(std::int64_t h, std::int64_t f) {
     const std::int64_t E = cfg.experts, k = cfg.experts_per_token, rows = s.tokens * k, n = cfg.moe_layers;
     auto layer = [&](op_desc op) { push(std::move(op), n, true); };
-    layer(linear("router", h, E, false));
+    layer(linear("router", h, E, cfg.expert_bias));
     if (cfg.router_sigmoid) {  // deepseek_v3 scoring_func sigmoid: 1/(1 + e^(−x)) per score
       op_desc sig = ew(op_kind::silu, "router_sigmoid", E);
       sig.flops = 3.0 * double(s.tokens) * double(E);
@@ -121,9 +136,10 @@ struct builder {
     auto expert = [&](const char* name, std::int64_t in, std::int64_t out) {
       std::string why;
       const weight_quant q = format_of(name, why);
-      op_desc g = gemm_op(name, rows, out, in, b, q);
+      op_desc g = gemm_op(name, rows, out, in, b, q, cfg.expert_bias);
       g.weight_bytes *= used;  // the expected experts' weights
       g.bytes_read = double(rows) * double(in) * b + g.weight_bytes;
+      if (cfg.expert_bias) g.bytes_read += used * double(out) * b;  // and their biases
       g.shape = fmt::format("[{}×{}]·{:.3g}×[{}×{}]", rows, in, used, in, out);
       g.note = fmt::format("grouped GEMM over {} routed rows (T·k, k = {}); reads the weights of E·(1−(1−k/E)^T) = {:.3g} "
                            "of {} experts (expected under uniform routing)", rows, k, used, E);
@@ -131,7 +147,13 @@ struct builder {
     };
     layer(expert("expert_gate_proj", h, f));
     layer(expert("expert_up_proj", h, f));
-    if (opt.fused_silu_mul) {
+    if (cfg.swiglu_limit > 0) {  // gpt_oss: (clamp(up) + 1) · min(gate, L)·σ(1.702·min(gate, L))
+      op_desc act = elementwise_op(op_kind::silu_mul, "clamped_swiglu", rows, f, b);
+      act.flops = clamped_swiglu_flops_per_element * double(rows) * double(f);
+      act.note = fmt::format("gpt-oss SwiGLU clamped at {:g}, (up + 1)·gate·σ(1.702·gate): {:g} FLOPs per element",
+                             cfg.swiglu_limit, clamped_swiglu_flops_per_element);
+      layer(std::move(act));
+    } else if (opt.fused_silu_mul) {
       layer(elementwise_op(op_kind::silu_mul, "silu_mul", rows, f, b));
     } else {
       layer(elementwise_op(op_kind::silu, "silu", rows, f, b));
@@ -141,7 +163,7 @@ struct builder {
     op_desc combine = elementwise_op(op_kind::mul, "moe_combine", rows, h, b);
     combine.note = "weights each routed expert's output and sums the k per token";
     layer(std::move(combine));
-    if (cfg.shared_expert_intermediate > 0) {  // qwen2_moe: an always-on expert, gated by sigmoid(x·w)
+    if (cfg.shared_expert_intermediate > 0) {  // qwen2_moe: gated by sigmoid(x·w); llama4: ungated
       const std::int64_t fs = cfg.shared_expert_intermediate;
       layer(linear("shared_expert_gate_proj", h, fs, false));
       layer(linear("shared_expert_up_proj", h, fs, false));
@@ -172,7 +194,7 @@ struct builder {
     const std::int64_t h = cfg.hidden, q = cfg.heads * cfg.head_dim, kv = cfg.kv_heads * cfg.head_dim,
                        f = cfg.intermediate;
     once(table("embed_tokens", cfg.vocab, h));
-    if (cfg.model_type == "gemma2") {  // transformers Gemma2Model: inputs_embeds × sqrt(hidden_size)
+    if (cfg.scaled_embedding) {  // transformers Gemma2Model, Gemma3TextScaledWordEmbedding: × sqrt(hidden_size)
       op_desc scale = ew(op_kind::mul, "embed_scale", h);
       scale.bytes_read = double(s.tokens) * double(h) * b;  // one tensor times a constant, not two tensors
       scale.note = "× sqrt(hidden_size) on the gathered embeddings (Gemma's normalizer): 1 FLOP, 1 read, 1 write per element";
@@ -190,12 +212,28 @@ struct builder {
       layer(linear("k_proj", h, kv, cfg.attention_bias));
       layer(linear("v_proj", h, kv, cfg.attention_bias));
     }
-    if (cfg.qk_norm && !cfg.mla()) {  // qwen3: RMSNorm over each head's head_dim, on q and on k
+    if (cfg.qk_norm && !cfg.mla()) {  // qwen3, gemma3: RMSNorm over each head's head_dim, on q and on k
       layer(elementwise_op(op_kind::rmsnorm, "q_norm", s.tokens * cfg.heads, cfg.head_dim, b));
       layer(elementwise_op(op_kind::rmsnorm, "k_norm", s.tokens * cfg.kv_heads, cfg.head_dim, b));
     }
     if (!cfg.mla()) {
-      layer(rope_op(s.tokens, cfg.heads, cfg.kv_heads, cfg.head_dim, b));
+      const std::int64_t rope_layers = cfg.layers - cfg.nope_layers;  // llama4: the NoPE layers skip RoPE
+      if (rope_layers > 0) push(rope_op(s.tokens, cfg.heads, cfg.kv_heads, cfg.head_dim, b), rope_layers, true);
+      if (cfg.qk_l2_norm && rope_layers > 0) {  // llama4 Llama4TextL2Norm on the RoPE layers: x / sqrt(mean(x²) + ε), no weight
+        for (const auto& [name, heads] : {std::pair{"q_l2_norm", cfg.heads}, std::pair{"k_l2_norm", cfg.kv_heads}}) {
+          op_desc l2 = elementwise_op(op_kind::rmsnorm, name, s.tokens * heads, cfg.head_dim, b);
+          l2.bytes_read -= double(cfg.head_dim) * b;  // no weight row
+          l2.flops = (rmsnorm_flops_per_element - 1) * double(l2.rows) * double(l2.cols);  // no multiply by w
+          l2.note = "L2 norm over head_dim without a weight: 3 FLOPs per element";
+          push(std::move(l2), rope_layers, true);
+        }
+      }
+      if (cfg.attn_temperature && cfg.nope_layers > 0) {  // llama4: q × (1 + attn_scale·log1p(floor((pos+1)/floor_scale)))
+        op_desc t = ew(op_kind::mul, "attn_temperature_scale", q);
+        t.bytes_read = double(s.tokens) * (double(q) + 1) * b;  // q and one scale per token
+        t.note = "attention temperature tuning on the NoPE layers: q times a per-position scale (1 FLOP per element)";
+        push(std::move(t), cfg.nope_layers, true);
+      }
       attention();
       layer(linear("o_proj", q, h, cfg.o_proj_bias));
     }

@@ -1,6 +1,7 @@
 // model_config: reading a HuggingFace config.json and counting its parameters exactly.
-// Field names follow transformers' LlamaConfig / MistralConfig / Qwen2Config / GPT2Config; defaults
-// are those classes' defaults where a key is optional there too (docs/formulas-model.md §1).
+// Field names follow transformers' LlamaConfig / MistralConfig / Qwen2Config / Gemma3TextConfig /
+// Llama4TextConfig / GptOssConfig / GPT2Config; defaults are those classes' defaults where a key is
+// optional there too (docs/formulas-model.md §1).
 #include <algorithm>
 #include <cmath>
 #include <initializer_list>
@@ -20,11 +21,13 @@ namespace {
 struct reader {
   const json& j;
   const std::string& file;
+  std::string prefix;  ///< "text_config." inside a multimodal wrapper: errors name the key as written
 
   bool has(const char* key) const { return j.contains(key) && !j.at(key).is_null(); }
+  input_error error(const std::string& key, const std::string& problem) const { return input_error(file, prefix + key, problem); }
 
   std::int64_t positive_int(const char* key) const {
-    if (!has(key)) throw input_error(file, key, "missing (a positive integer is required)");
+    if (!has(key)) throw error(key, "missing (a positive integer is required)");
     return checked_int(key);
   }
   std::int64_t positive_int(const char* key, std::int64_t fallback) const {
@@ -40,28 +43,28 @@ struct reader {
   std::int64_t checked_int(const char* key) const {
     const json& v = j.at(key);
     if (!v.is_number_integer())
-      throw input_error(file, key, "must be an integer, got " + v.dump());
+      throw error(key, "must be an integer, got " + v.dump());
     const std::int64_t x = v.get<std::int64_t>();
-    if (x <= 0) throw input_error(file, key, "must be positive, got " + std::to_string(x));
+    if (x <= 0) throw error(key, "must be positive, got " + std::to_string(x));
     return x;
   }
   bool boolean(const char* key, bool fallback) const {
     if (!has(key)) return fallback;
     const json& v = j.at(key);
-    if (!v.is_boolean()) throw input_error(file, key, "must be true or false, got " + v.dump());
+    if (!v.is_boolean()) throw error(key, "must be true or false, got " + v.dump());
     return v.get<bool>();
   }
   double positive_number(const char* key, double fallback) const {
     if (!has(key)) return fallback;
     const json& v = j.at(key);
     if (!v.is_number() || !(v.get<double>() > 0) || !std::isfinite(v.get<double>()))
-      throw input_error(file, key, "must be a positive number, got " + v.dump());
+      throw error(key, "must be a positive number, got " + v.dump());
     return v.get<double>();
   }
   std::string string(const char* key) const {
-    if (!has(key)) throw input_error(file, key, "missing");
+    if (!has(key)) throw error(key, "missing");
     const json& v = j.at(key);
-    if (!v.is_string()) throw input_error(file, key, "must be a string, got " + v.dump());
+    if (!v.is_string()) throw error(key, "must be a string, got " + v.dump());
     return v.get<std::string>();
   }
 };
@@ -86,7 +89,18 @@ constexpr arithmetic_key arithmetic_keys[] = {
     {"shared_expert_intermediate_size", "a shared expert"},
     {"sliding_window", "sliding-window attention"},
     {"use_sliding_window", "sliding-window attention"},
-    {"layer_types", "per-layer attention types (sliding / full)"},
+    {"sliding_window_pattern", "sliding-window attention on a layer pattern"},
+    {"layer_types", "per-layer attention types (sliding / chunked / full)"},
+    {"attention_chunk_size", "chunked attention"},
+    {"no_rope_layers", "layers without rotary embedding (NoPE)"},
+    {"no_rope_layer_interval", "layers without rotary embedding (NoPE)"},
+    {"use_qk_norm", "query/key normalization"},
+    {"attn_temperature_tuning", "attention temperature tuning"},
+    {"interleave_moe_layer_step", "mixture of experts on every n-th layer"},
+    {"moe_layers", "mixture of experts on listed layers"},
+    {"intermediate_size_mlp", "a dense MLP width beside the experts"},
+    {"experts_per_token", "mixture of experts (experts per token)"},
+    {"swiglu_limit", "clamped SwiGLU"},
     {"attn_logit_softcapping", "attention logit soft-capping"},
     {"final_logit_softcapping", "final logit soft-capping"},
     {"q_lora_rank", "low-rank query projection (MLA)"},
@@ -115,49 +129,79 @@ void refuse_unmodelled(const reader& r, const std::string& model_type, std::init
   for (const auto& k : arithmetic_keys) {
     if (!r.j.contains(k.key) || !changes_arithmetic(k.key, r.j.at(k.key))) continue;
     if (std::any_of(honoured.begin(), honoured.end(), [&](const char* h) { return std::string(h) == k.key; })) continue;
-    throw input_error(r.file, k.key,
-                      std::string(k.meaning) + " is not modelled for model_type '" + model_type +
-                          "': counting this config as the dense family would be wrong (" + r.j.at(k.key).dump() + ")");
+    throw r.error(k.key, std::string(k.meaning) + " is not modelled for model_type '" + model_type +
+                             "': counting this config as the dense family would be wrong (" + r.j.at(k.key).dump() + ")");
   }
 }
 
-/// Sliding-window layers from `layer_types` ("sliding_attention" / "full_attention") when present.
-std::int64_t sliding_layers_from_types(const reader& r, std::int64_t layers) {
+/// Layers of kind `local` ("sliding_attention", or llama4's "chunked_attention") in `layer_types`,
+/// whose other entries must be "full_attention".
+std::int64_t local_layers_from_types(const reader& r, std::int64_t layers, const std::string& local = "sliding_attention") {
   const json& t = r.j.at("layer_types");
   if (!t.is_array() || static_cast<std::int64_t>(t.size()) != layers)
-    throw input_error(r.file, "layer_types", "must list one attention type per layer (" + std::to_string(layers) + ")");
+    throw r.error("layer_types", "must list one attention type per layer (" + std::to_string(layers) + ")");
   std::int64_t n = 0;
   for (const auto& e : t) {
-    if (!e.is_string() || (e != "sliding_attention" && e != "full_attention"))
-      throw input_error(r.file, "layer_types", "entries must be \"sliding_attention\" or \"full_attention\", got " + e.dump());
-    n += e == "sliding_attention";
+    if (!e.is_string() || (e != local && e != "full_attention"))
+      throw r.error("layer_types", "entries must be \"" + local + "\" or \"full_attention\", got " + e.dump());
+    n += e == local;
   }
   return n;
 }
 
+/// A list of layer indices (mlp_only_layers, moe_layers), each in [0, layers).
+std::vector<std::int64_t> layer_list(const reader& r, const char* key, std::int64_t layers) {
+  std::vector<std::int64_t> out;
+  const json& v = r.j.at(key);
+  if (!v.is_array()) throw r.error(key, "must be a list of layer indices");
+  for (const auto& e : v) {
+    if (!e.is_number_integer() || e.get<std::int64_t>() < 0 || e.get<std::int64_t>() >= layers)
+      throw r.error(key, "must be a list of layer indices in [0, " + std::to_string(layers) + "), got " + e.dump());
+    if (std::find(out.begin(), out.end(), e.get<std::int64_t>()) == out.end()) out.push_back(e.get<std::int64_t>());
+  }
+  return out;
+}
+
+/// Defaults of the config classes whose published config.json leaves shape keys out (Gemma3TextConfig:
+/// google/gemma-3-27b-it's text_config names no vocab_size; Llama4TextConfig). 0 = the key is required.
+struct shape_defaults {
+  std::int64_t hidden = 0, intermediate = 0, layers = 0, heads = 0, kv_heads = 0, vocab = 0, positions = 2048, head_dim = 0;
+  bool tied = false;
+};
+shape_defaults defaults_of(const std::string& mt) {
+  if (mt == "gemma2") return {0, 0, 0, 0, 0, 0, 2048, 0, true};                     // Gemma2Config: tie_word_embeddings True
+  if (mt == "gemma3_text") return {2304, 9216, 26, 8, 4, 262208, 131072, 256, true};  // Gemma3TextConfig.__init__
+  if (mt == "llama4_text") return {5120, 8192, 48, 40, 8, 202048, 131072, 128, false};  // Llama4TextConfig
+  return {};  // LlamaConfig, MistralConfig, Qwen2Config, GptOssConfig (its configs list every key)
+}
+
 void parse_llama_family(const reader& r, model_config& c) {
   const std::string& mt = c.model_type;
-  const bool gemma = mt == "gemma2";
+  const bool gemma = mt == "gemma2" || mt == "gemma3_text", llama4 = mt == "llama4_text", oss = mt == "gpt_oss";
   for (const char* key : {"hidden_act", "hidden_activation"}) {
     if (!r.has(key)) continue;
     const std::string act = r.string(key);
     const bool ok = gemma ? (act == "gelu_pytorch_tanh" || act == "gelu_tanh") : (act == "silu" || act == "swish");
     if (!ok)
-      throw input_error(r.file, key, "'" + act + "' is not modelled (" + (gemma ? "gemma2 counts GeGLU, gelu_pytorch_tanh" : "SwiGLU models use silu") + ")");
+      throw r.error(key, "'" + act + "' is not modelled (" + (gemma ? mt + " counts GeGLU, gelu_pytorch_tanh" : std::string("SwiGLU models use silu")) + ")");
   }
+  const shape_defaults d = defaults_of(mt);
+  auto num = [&](const char* key, std::int64_t dflt) { return dflt > 0 ? r.positive_int(key, dflt) : r.positive_int(key); };
   c.family = "llama";
-  c.hidden = r.positive_int("hidden_size");
-  c.intermediate = r.positive_int("intermediate_size");
-  c.layers = r.positive_int("num_hidden_layers");
-  c.heads = r.positive_int("num_attention_heads");
-  c.kv_heads = r.positive_int("num_key_value_heads", c.heads);  // HF: None -> num_attention_heads
-  c.vocab = r.positive_int("vocab_size");
-  c.max_positions = r.positive_int("max_position_embeddings", 2048);
-  c.tied_embeddings = r.boolean("tie_word_embeddings", false);  // LlamaConfig/MistralConfig/Qwen2Config default
+  c.hidden = num("hidden_size", d.hidden);
+  c.intermediate = num("intermediate_size", d.intermediate);
+  c.layers = num("num_hidden_layers", d.layers);
+  c.heads = num("num_attention_heads", d.heads);
+  c.kv_heads = r.positive_int("num_key_value_heads", d.kv_heads > 0 ? d.kv_heads : c.heads);  // HF: None -> num_attention_heads
+  c.vocab = num("vocab_size", d.vocab);
+  c.max_positions = r.positive_int("max_position_embeddings", d.positions);
+  c.tied_embeddings = r.boolean("tie_word_embeddings", d.tied);
   c.rms_norm_eps = r.positive_number("rms_norm_eps", 1e-6);
   // Sliding window: mistral, mixtral, phi3 on every layer; the qwen families only with
   // use_sliding_window, on layers >= max_window_layers (transformers Qwen2Attention); gemma2 on every
-  // other layer (Gemma2DecoderLayer: layer_idx % 2 == 0). A `layer_types` list says per layer.
+  // other layer (Gemma2DecoderLayer: layer_idx % 2 == 0); gemma3 unless (layer_idx + 1) is a multiple
+  // of sliding_window_pattern (Gemma3TextConfig: 6, five local to one global); gpt_oss on even layers
+  // (GptOssConfig). A `layer_types` list says per layer.
   const bool qwen = mt == "qwen2" || mt == "qwen3" || mt == "qwen2_moe" || mt == "qwen3_moe";
   if (mt == "llama") refuse_unmodelled(r, mt, {});
   if (mt == "mistral" || mt == "phi3") refuse_unmodelled(r, mt, {"sliding_window", "layer_types"});
@@ -169,7 +213,17 @@ void parse_llama_family(const reader& r, model_config& c) {
   if (mt == "qwen2_moe")
     refuse_unmodelled(r, mt, {"sliding_window", "use_sliding_window", "layer_types", "num_experts", "num_experts_per_tok",
                               "moe_intermediate_size", "shared_expert_intermediate_size"});
-  if (gemma) refuse_unmodelled(r, mt, {"sliding_window", "layer_types", "attn_logit_softcapping", "final_logit_softcapping"});
+  if (mt == "gemma2") refuse_unmodelled(r, mt, {"sliding_window", "layer_types", "attn_logit_softcapping", "final_logit_softcapping"});
+  if (mt == "gemma3_text")
+    refuse_unmodelled(r, mt, {"sliding_window", "sliding_window_pattern", "layer_types", "attn_logit_softcapping",
+                              "final_logit_softcapping"});
+  if (llama4)
+    refuse_unmodelled(r, mt, {"num_local_experts", "num_experts_per_tok", "interleave_moe_layer_step", "moe_layers",
+                              "intermediate_size_mlp", "attention_chunk_size", "no_rope_layers", "no_rope_layer_interval",
+                              "use_qk_norm", "attn_temperature_tuning", "layer_types"});
+  if (oss)
+    refuse_unmodelled(r, mt, {"num_local_experts", "num_experts_per_tok", "experts_per_token", "sliding_window", "layer_types",
+                              "swiglu_limit"});
   if (mt == "mistral" || mt == "mixtral" || mt == "phi3") {
     c.sliding_window = r.positive_int("sliding_window", 0);
     c.sliding_layers = c.sliding_window > 0 ? c.layers : 0;
@@ -177,11 +231,17 @@ void parse_llama_family(const reader& r, model_config& c) {
     c.sliding_window = r.positive_int("sliding_window");
     const std::int64_t from = r.positive_int("max_window_layers", c.layers);
     c.sliding_layers = std::max<std::int64_t>(0, c.layers - from);
-  } else if (gemma) {
+  } else if (mt == "gemma2") {
     c.sliding_window = r.positive_int("sliding_window", 4096);  // Gemma2Config default
     c.sliding_layers = (c.layers + 1) / 2;
+  } else if (mt == "gemma3_text") {
+    c.sliding_window = r.positive_int("sliding_window", 4096);  // Gemma3TextConfig default
+    c.sliding_layers = c.layers - c.layers / r.positive_int("sliding_window_pattern", 6);  // all but (i + 1) % pattern == 0
+  } else if (oss) {
+    c.sliding_window = r.positive_int("sliding_window", 128);  // GptOssConfig default
+    c.sliding_layers = (c.layers + 1) / 2;                     // layer_types default: even layers slide
   }
-  if (c.sliding_window > 0 && r.has("layer_types")) c.sliding_layers = sliding_layers_from_types(r, c.layers);
+  if (c.sliding_window > 0 && r.has("layer_types")) c.sliding_layers = local_layers_from_types(r, c.layers);
   if (c.sliding_layers == 0) c.sliding_window = 0;
   if (mt == "mixtral") {
     c.experts = r.positive_int("num_local_experts");
@@ -194,52 +254,95 @@ void parse_llama_family(const reader& r, model_config& c) {
     c.expert_intermediate = r.positive_int("moe_intermediate_size");
     if (mt == "qwen2_moe") {
       c.shared_expert_intermediate = r.positive_int("shared_expert_intermediate_size", 0);
-      c.shared_expert_gate = c.shared_expert_intermediate > 0;  // Qwen2MoeSparseMoeBlock.shared_expert_gate
+      c.shared_expert_gate = c.shared_expert_intermediate > 0;  // Qwen2MoeSparseMoeBlock.shared_expert_gate [h × 1]
     }
     // Qwen2MoeDecoderLayer: MoE where layer_idx is not in mlp_only_layers and (layer_idx + 1) % step == 0
     const std::int64_t step = r.positive_int("decoder_sparse_step", 1);
-    std::vector<std::int64_t> dense_only;
-    if (r.has("mlp_only_layers")) {
-      const json& v = r.j.at("mlp_only_layers");
-      if (!v.is_array()) throw input_error(r.file, "mlp_only_layers", "must be a list of layer indices");
-      for (const auto& e : v) {
-        if (!e.is_number_integer()) throw input_error(r.file, "mlp_only_layers", "must be a list of layer indices");
-        dense_only.push_back(e.get<std::int64_t>());
-      }
-    }
+    const std::vector<std::int64_t> dense_only = r.has("mlp_only_layers") ? layer_list(r, "mlp_only_layers", c.layers)
+                                                                          : std::vector<std::int64_t>{};
     for (std::int64_t i = 0; i < c.layers; ++i)
       if (std::find(dense_only.begin(), dense_only.end(), i) == dense_only.end() && (i + 1) % step == 0) ++c.moe_layers;
+  } else if (llama4) {
+    // Llama4TextMoe: num_local_experts experts of width intermediate_size, top-k routed, plus one
+    // ungated shared expert of the same width; the other layers are a dense Llama4TextMLP of
+    // intermediate_size_mlp. MoE layers: moe_layers, else range(step − 1, L, step) (Llama4TextConfig).
+    c.experts = r.positive_int("num_local_experts", 16);
+    c.experts_per_token = r.positive_int("num_experts_per_tok", 1);
+    c.expert_intermediate = c.intermediate;
+    c.shared_expert_intermediate = c.intermediate;
+    c.intermediate = r.positive_int("intermediate_size_mlp", 16384);
+    if (r.has("moe_layers")) {
+      c.moe_layers = static_cast<std::int64_t>(layer_list(r, "moe_layers", c.layers).size());
+    } else {
+      c.moe_layers = c.layers / r.positive_int("interleave_moe_layer_step", 1);  // |range(step − 1, L, step)|
+    }
+    // RoPE layers (no_rope_layers[i] = 1, else every no_rope_layer_interval-th layer is NoPE) attend
+    // in chunks of attention_chunk_size; the NoPE layers attend globally (Llama4TextConfig layer_types).
+    const json* nr = r.has("no_rope_layers") ? &r.j.at("no_rope_layers") : nullptr;
+    if (nr && (!nr->is_array() || (!nr->empty() && static_cast<std::int64_t>(nr->size()) < c.layers)))
+      throw r.error("no_rope_layers", "must list 1 (RoPE) or 0 (NoPE) for each of the " + std::to_string(c.layers) + " layers");
+    if (nr && !nr->empty()) {
+      for (std::int64_t i = 0; i < c.layers; ++i) {
+        const json& e = nr->at(static_cast<std::size_t>(i));
+        if (!e.is_number_integer() || (e != 0 && e != 1)) throw r.error("no_rope_layers", "entries must be 0 or 1, got " + e.dump());
+        c.nope_layers += e == 0;
+      }
+    } else {
+      c.nope_layers = c.layers / r.positive_int("no_rope_layer_interval", 4);  // layers with (i + 1) % interval == 0
+    }
+    c.attention_chunk = r.positive_int("attention_chunk_size", 8192);  // Llama4TextConfig default; null: no chunking
+    if (r.j.contains("attention_chunk_size") && r.j.at("attention_chunk_size").is_null()) c.attention_chunk = 0;
+    if (c.attention_chunk > 0)
+      c.chunked_layers = r.has("layer_types") ? local_layers_from_types(r, c.layers, "chunked_attention") : c.layers - c.nope_layers;
+    if (c.chunked_layers == 0) c.attention_chunk = 0;
+    c.qk_l2_norm = r.boolean("use_qk_norm", true);
+    // attn_temperature_tuning: a bool in Llama4TextConfig, published as 4 in Scout's config (truthy)
+    if (r.has("attn_temperature_tuning")) {
+      const json& v = r.j.at("attn_temperature_tuning");
+      if (!v.is_boolean() && !v.is_number()) throw r.error("attn_temperature_tuning", "must be true, false or a number, got " + v.dump());
+      c.attn_temperature = v.is_boolean() ? v.get<bool>() : v.get<double>() != 0;
+    } else {
+      c.attn_temperature = true;
+    }
+  } else if (oss) {
+    // GptOssMLP: a router [h × E] + bias, num_local_experts experts of width intermediate_size with
+    // biases (gate_up [h × 2f] + [2f], down [f × h] + [h]), experts_per_token of them per token.
+    c.experts = r.positive_int("num_local_experts");
+    c.experts_per_token = r.positive_int("num_experts_per_tok", r.positive_int("experts_per_token", 4));
+    if (r.has("experts_per_token") && r.positive_int("experts_per_token") != c.experts_per_token)
+      throw r.error("experts_per_token", "disagrees with num_experts_per_tok (" + std::to_string(c.experts_per_token) + ")");
+    c.expert_intermediate = c.intermediate;
+    c.moe_layers = c.layers;
+    c.expert_bias = true;
+    c.swiglu_limit = r.positive_number("swiglu_limit", 7.0);  // GptOssConfig default
+    c.attention_sinks = true;                                  // GptOssAttention.sinks [num_attention_heads]
   }
   if (c.experts > 0 && c.experts_per_token > c.experts)
-    throw input_error(r.file, "num_experts_per_tok",
-                      std::to_string(c.experts_per_token) + " exceeds the " + std::to_string(c.experts) + " experts");
-  c.qk_norm = mt == "qwen3" || mt == "qwen3_moe";  // Qwen3Attention: q_norm, k_norm over head_dim
+    throw r.error("num_experts_per_tok", std::to_string(c.experts_per_token) + " exceeds the " + std::to_string(c.experts) + " experts");
+  c.qk_norm = mt == "qwen3" || mt == "qwen3_moe" || mt == "gemma3_text";  // q_norm, k_norm over head_dim
   c.fused_projections = mt == "phi3";               // Phi3Attention.qkv_proj, Phi3MLP.gate_up_proj
   if (gemma) {
-    c.gelu_mlp = c.sandwich_norms = true;
-    c.tied_embeddings = r.boolean("tie_word_embeddings", true);  // Gemma2Config default
+    c.gelu_mlp = c.sandwich_norms = c.scaled_embedding = true;
     c.attn_softcap = r.positive_number("attn_logit_softcapping", 0);
     c.final_softcap = r.positive_number("final_logit_softcapping", 0);
   }
   if (mt == "qwen2" || mt == "qwen2_moe") {
     c.attention_bias = true;  // Qwen2Attention: q/k/v_proj bias=True, o_proj bias=False
     c.o_proj_bias = false;
-  } else if (mt == "llama" || mt == "qwen3" || mt == "qwen3_moe" || gemma) {
-    c.attention_bias = r.boolean("attention_bias", false);  // q/k/v/o bias=attention_bias
+  } else if (mt == "llama" || mt == "qwen3" || mt == "qwen3_moe" || gemma || llama4 || oss) {
+    c.attention_bias = r.boolean("attention_bias", oss);  // q/k/v/o bias=attention_bias (GptOssConfig: True)
     c.o_proj_bias = c.attention_bias;
     if (mt == "llama") c.mlp_bias = r.boolean("mlp_bias", false);
   }
-  if (r.has("head_dim")) {
-    c.head_dim = r.positive_int("head_dim");
+  if (r.has("head_dim") || d.head_dim > 0) {
+    c.head_dim = num("head_dim", d.head_dim);
   } else {
     if (c.hidden % c.heads != 0)
-      throw input_error(r.file, "num_attention_heads",
-                        std::to_string(c.heads) + " does not divide hidden_size " + std::to_string(c.hidden));
+      throw r.error("num_attention_heads", std::to_string(c.heads) + " does not divide hidden_size " + std::to_string(c.hidden));
     c.head_dim = c.hidden / c.heads;
   }
   if (c.heads % c.kv_heads != 0)
-    throw input_error(r.file, "num_key_value_heads",
-                      std::to_string(c.kv_heads) + " does not divide num_attention_heads " + std::to_string(c.heads));
+    throw r.error("num_key_value_heads", std::to_string(c.kv_heads) + " does not divide num_attention_heads " + std::to_string(c.heads));
 }
 
 /// DeepSeek-V2 / V3 (transformers DeepseekV3Config, deepseek-ai/DeepSeek-V3 modeling_deepseek.py):
@@ -311,7 +414,7 @@ void parse_gpt2(const reader& r, model_config& c) {
   if (r.has("activation_function")) {
     const std::string act = r.string("activation_function");
     if (act != "gelu_new" && act != "gelu_pytorch_tanh")
-      throw input_error(r.file, "activation_function",
+      throw r.error("activation_function",
                         "'" + act + "' is not modelled: the gpt2 family counts the tanh GELU (gelu_new, gelu_pytorch_tanh)");
   }
   c.hidden = r.positive_int("n_embd");
@@ -325,7 +428,7 @@ void parse_gpt2(const reader& r, model_config& c) {
   c.attention_bias = c.o_proj_bias = c.mlp_bias = true;       // Conv1D layers all carry a bias
   c.rms_norm_eps = r.positive_number("layer_norm_epsilon", 1e-5);
   if (c.hidden % c.heads != 0)
-    throw input_error(r.file, "n_head", std::to_string(c.heads) + " does not divide n_embd " + std::to_string(c.hidden));
+    throw r.error("n_head", std::to_string(c.heads) + " does not divide n_embd " + std::to_string(c.hidden));
   c.head_dim = c.hidden / c.heads;
 }
 
@@ -348,11 +451,12 @@ std::int64_t model_config::parameters() const {
   if (o_proj_bias) attn += h;
   if (qk_norm) attn += 2 * head_dim;
   if (mla()) attn = detail::mla_matmul_parameters(*this) + (q_lora_rank > 0 ? q_lora_rank : 0) + kv_lora_rank;  // + the 2 latent RMSNorms
+  if (attention_sinks) attn += heads;  // gpt_oss: one learned logit per head
   std::int64_t mlp = 3 * h * f;
   if (mlp_bias) mlp += 2 * f + h;
   std::int64_t moe = 0;
-  if (experts > 0) {  // every expert + the router [h × E] (+ a shared expert and its gate [h × 1])
-    moe = experts * 3 * h * expert_intermediate + h * experts;
+  if (experts > 0) {  // every expert + the router [h × E] (+ bias) (+ a shared expert and its gate [h × 1])
+    moe = experts * expert_parameters() + h * experts + (expert_bias ? experts : 0);
     if (shared_expert_intermediate > 0) moe += 3 * h * shared_expert_intermediate + (shared_expert_gate ? h : 0);
     if (router_bias) moe += experts;  // e_score_correction_bias
   }
@@ -361,10 +465,36 @@ std::int64_t model_config::parameters() const {
          (tied_embeddings ? 0 : table);
 }
 
+std::int64_t model_config::expert_parameters() const {
+  return 3 * hidden * expert_intermediate + (expert_bias ? 2 * expert_intermediate + hidden : 0);
+}
+
 std::int64_t model_config::active_parameters() const {
   if (experts <= 0) return parameters();
-  return parameters() - moe_layers * (experts - experts_per_token) * 3 * hidden * expert_intermediate;
+  return parameters() - moe_layers * (experts - experts_per_token) * expert_parameters();
 }
+
+namespace {
+
+/// gemma3 (Gemma3ForConditionalGeneration) and llama4 (Llama4ForConditionalGeneration): the text
+/// decoder in `text_config` is counted; the vision tower and the projector are not.
+void parse_multimodal(const reader& outer, model_config& c) {
+  const std::string wrapper = c.model_type, text_type = wrapper == "gemma3" ? "gemma3_text" : "llama4_text";
+  refuse_unmodelled(outer, wrapper, {});  // an arithmetic key beside text_config, not inside it
+  if (!outer.has("text_config") || !outer.j.at("text_config").is_object())
+    throw outer.error("text_config", "missing (model_type '" + wrapper + "' keeps its text decoder there)");
+  const reader text{outer.j.at("text_config"), outer.file, "text_config."};
+  if (text.has("model_type") && text.string("model_type") != text_type && text.string("model_type") != wrapper)
+    throw text.error("model_type", "'" + text.string("model_type") + "' inside a '" + wrapper + "' config: expected '" + text_type + "'");
+  c.model_type = text_type;
+  parse_llama_family(text, c);
+  // Llama4Config.tie_word_embeddings (False) and the wrapper's own key, when given, rule the lm_head.
+  if (outer.has("tie_word_embeddings")) c.tied_embeddings = outer.boolean("tie_word_embeddings", c.tied_embeddings);
+  c.note = "text decoder of model_type '" + wrapper + "' (text_config); the vision tower" +
+           (outer.has("vision_config") ? " (vision_config)" : "") + " and the multimodal projector are not counted";
+}
+
+}  // namespace
 
 model_config parse_model_config(const std::string& text, const std::string& file) {
   json j;
@@ -374,24 +504,27 @@ model_config parse_model_config(const std::string& text, const std::string& file
     throw input_error(file, "", std::string("not valid JSON: ") + e.what());
   }
   if (!j.is_object()) throw input_error(file, "", "a config.json must be a JSON object");
-  const reader r{j, file};
+  const reader r{j, file, ""};
   model_config c;
   c.source = file;
   c.model_type = r.string("model_type");
   c.name = stem_of(file);  // "tinyllama-1.1b"; a file named config.json takes its _name_or_path
   if (c.name == "config" && r.has("_name_or_path") && j.at("_name_or_path").is_string())
     c.name = j.at("_name_or_path").get<std::string>();
-  static const char* llama_like[] = {"llama", "mistral", "mixtral", "qwen2", "qwen2_moe", "qwen3", "qwen3_moe", "gemma2", "phi3"};
+  static const char* llama_like[] = {"llama",  "mistral", "mixtral",     "qwen2",   "qwen2_moe",  "qwen3",
+                                     "qwen3_moe", "gemma2", "gemma3_text", "phi3", "llama4_text", "gpt_oss"};
   if (std::any_of(std::begin(llama_like), std::end(llama_like), [&](const char* t) { return c.model_type == t; }))
     parse_llama_family(r, c);
   else if (c.model_type == "deepseek_v3" || c.model_type == "deepseek_v2")
     parse_deepseek(r, c);
+  else if (c.model_type == "gemma3" || c.model_type == "llama4")
+    parse_multimodal(r, c);
   else if (c.model_type == "gpt2")
     parse_gpt2(r, c);
   else
     throw input_error(file, "model_type",
-                      "'" + c.model_type + "' is not supported (llama, mistral, mixtral, qwen2, qwen2_moe, qwen3, qwen3_moe, gemma2, phi3, "
-                      "deepseek_v2, deepseek_v3, gpt2)");
+                      "'" + c.model_type + "' is not supported (llama, mistral, mixtral, qwen2, qwen2_moe, qwen3, qwen3_moe, "
+                      "gemma2, gemma3, gemma3_text, phi3, llama4, llama4_text, gpt_oss, deepseek_v2, deepseek_v3, gpt2)");
   // Quantized weights: honoured for every family, or refused naming the method (weight_format.hpp)
   if (r.has("quantization_config") && !j.at("quantization_config").empty()) c.weights = parse_quantization_config(j.at("quantization_config"), file);
   return c;

@@ -110,9 +110,10 @@ op_desc rope_op(std::int64_t tokens, std::int64_t heads, std::int64_t kv_heads, 
 
 op_desc attention_op(op_kind kind, std::int64_t batch, std::int64_t heads, std::int64_t kv_heads,
                      std::int64_t head_dim, std::int64_t q_len, std::int64_t kv_len, int b, int kvb,
-                     bool causal_halved, std::int64_t window) {
+                     bool causal_halved, std::int64_t window, std::int64_t chunk) {
   check_positive("batch", batch), check_positive("heads", heads), check_positive("kv_heads", kv_heads);
-  check_positive("head_dim", head_dim), check_positive("q_len", q_len), check_positive("kv_len", kv_len);
+  check_positive("head_dim", head_dim), check_positive("q_len", q_len);
+  if (kind != op_kind::attention_decode || kv_len != 0) check_positive("kv_len", kv_len);  // decode: 0 cached keys at a chunk's start
   if (kind != op_kind::attention_decode && kind != op_kind::attention_naive && kind != op_kind::attention_fused)
     throw input_error("", "kind", "attention_op: " + to_string(kind) + " is not an attention kind");
   op_desc op;
@@ -126,10 +127,15 @@ op_desc attention_op(op_kind kind, std::int64_t batch, std::int64_t heads, std::
   const bool triangle = causal_halved && q_len == kv_len && q_len > 1;
   op.causal = q_len > 1;
   double pairs = triangle ? Q * (Q + 1) / 2 : Q * K;  // scored (query, key) pairs per head
-  const bool windowed = kind != op_kind::attention_decode && window > 0 && window < kv_len;
+  const bool windowed = kind != op_kind::attention_decode && chunk <= 0 && window > 0 && window < kv_len;
   if (windowed) {  // each query scores at most the last `window` keys
     const double W = double(window);
     pairs = triangle ? W * (W + 1) / 2 + (Q - W) * W : Q * W;
+  }
+  const bool chunked = kind != op_kind::attention_decode && chunk > 0 && chunk < q_len;
+  if (chunked) {  // each query scores only the keys of its own aligned chunk
+    const double C = double(chunk), n = double(q_len / chunk), r = double(q_len % chunk);
+    pairs = triangle ? n * C * (C + 1) / 2 + r * (r + 1) / 2 : n * C * C + r * r;
   }
   op.flops = B * H * pairs * (4 * d + softmax_flops_per_element);
   const double q_bytes = B * Q * H * d * b, out_bytes = q_bytes;
@@ -149,7 +155,8 @@ op_desc attention_op(op_kind kind, std::int64_t batch, std::int64_t heads, std::
     op.note = std::string(kind == op_kind::attention_fused ? "fused (FlashAttention): q, k, v, out only; "
                                                            : "naive: n×n scores written, softmax 3 reads + 1 write, P read; ") +
               (triangle ? "causal: halved FLOPs" : "causal mask not exploited: full FLOPs") +
-              (windowed ? fmt::format("; sliding window {}: each query scores at most {} keys", window, window) : "");
+              (windowed ? fmt::format("; sliding window {}: each query scores at most {} keys", window, window) : "") +
+              (chunked ? fmt::format("; chunked attention: each query scores only its own {}-token chunk", chunk) : "");
     op.shape = fmt::format("{}×[{}q×{}kv heads×{}]·[{}×{}]", batch, heads, kv_heads, head_dim, q_len, kv_len);
   }
   return op;

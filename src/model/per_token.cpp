@@ -23,8 +23,12 @@ std::int64_t matmul_parameters(const model_config& c) {
          c.vocab * h;  // lm_head multiplies even when tied to the embedding
 }
 
-double attended_keys_per_query(std::int64_t t, std::int64_t window, bool causal_halved) {
+double attended_keys_per_query(std::int64_t t, std::int64_t window, bool causal_halved, std::int64_t chunk) {
   const double T = double(t);
+  if (chunk > 0) {  // n whole chunks of C and a last one of r; a query sees only its own chunk
+    const double C = double(chunk), n = double(t / chunk), r = double(t % chunk);
+    return causal_halved ? (n * C * (C + 1) / 2 + r * (r + 1) / 2) / T : (n * C * C + r * r) / T;
+  }
   if (window <= 0 || window >= t) return causal_halved ? (T + 1) / 2 : T;
   const double W = double(window);
   if (!causal_halved) return W;
@@ -33,13 +37,17 @@ double attended_keys_per_query(std::int64_t t, std::int64_t window, bool causal_
 
 std::vector<attention_layer_group> attention_layer_groups(const model_config& c) {
   std::vector<attention_layer_group> g;
-  const std::int64_t sliding = c.sliding_window > 0 ? c.sliding_layers : 0, full = c.layers - sliding;
-  if (full > 0) g.push_back({"attention", 0, full});
-  if (sliding > 0) g.push_back({full > 0 ? "attention_sliding" : "attention", c.sliding_window, sliding});
+  const std::int64_t sliding = c.sliding_window > 0 ? c.sliding_layers : 0;
+  const std::int64_t chunked = c.attention_chunk > 0 ? c.chunked_layers : 0, full = c.layers - sliding - chunked;
+  const bool alone = full == 0 && (sliding == 0 || chunked == 0);  // one kind of layer: plain "attention"
+  if (full > 0) g.push_back({"attention", 0, full, 0});
+  if (sliding > 0) g.push_back({alone ? "attention" : "attention_sliding", c.sliding_window, sliding, 0});
+  if (chunked > 0) g.push_back({alone ? "attention" : "attention_chunked", 0, chunked, c.attention_chunk});
   return g;
 }
 
-std::int64_t decode_keys(std::int64_t context, std::int64_t window) {
+std::int64_t decode_keys(std::int64_t context, std::int64_t window, std::int64_t chunk) {
+  if (chunk > 0) return context % chunk;  // the earlier tokens of the query's own chunk
   return window > 0 ? std::min(context, window) : context;
 }
 
@@ -51,8 +59,9 @@ double attention_flops_per_token(const model_config& c, phase ph, std::int64_t t
   double keys = 0;  // Σ over layers of the keys one query attends to
   for (const attention_layer_group& g : attention_layer_groups(c)) {
     double per_query = 0;
-    if (ph == phase::decode) per_query = double(decode_keys(t, g.window));  // one query, no mask
-    else if (g.window <= 0 || g.window >= t) per_query = halved ? double(t) / 2 : double(t);
+    if (ph == phase::decode) per_query = double(decode_keys(t, g.window, g.chunk));  // one query, no mask
+    else if (g.chunk > 0 && g.chunk < t) per_query = attended_keys_per_query(t, 0, halved, g.chunk);
+    else if (g.chunk > 0 || g.window <= 0 || g.window >= t) per_query = halved ? double(t) / 2 : double(t);
     else per_query = attended_keys_per_query(t, g.window, halved);
     keys += double(g.layers) * per_query;
   }
@@ -86,6 +95,8 @@ token_flops model_flops_per_token(const model_config& c, phase ph, std::int64_t 
                              absorbed ? c.kv_lora_rank + c.qk_rope_head_dim : c.head_dim,
                              absorbed ? c.kv_lora_rank : c.v_head_dim);
   }
+  if (c.attention_chunk > 0)
+    f.formula += fmt::format(", {} within the {}-token chunk on {} of {} layers", var, c.attention_chunk, c.chunked_layers, c.layers);
   f.description = fmt::format(
       "N = {} {}; attention {}; L·H·Q = {}·{}·{}, {} = {}", std::int64_t(f.n),
       matmul ? "matmul weights (lm_head in, embedding gather out; PaLM app. B, Megatron-LM)" : "parameters a token uses (embedding table in)",
@@ -116,7 +127,7 @@ double kv_cache_bytes(const model_config& c, int kv_dtype_bytes, std::int64_t co
   const double per_layer_token =
       c.mla() ? mla_cache_row(c) * kv_dtype_bytes : 2.0 * double(c.kv_heads) * double(c.head_dim) * kv_dtype_bytes;
   double tokens = 0;  // Σ over layers of the tokens each keeps
-  for (const attention_layer_group& g : attention_layer_groups(c)) tokens += double(g.layers) * double(decode_keys(context, g.window));
+  for (const attention_layer_group& g : attention_layer_groups(c)) tokens += double(g.layers) * double(decode_keys(context, g.window, g.chunk));
   return per_layer_token * tokens;
 }
 
