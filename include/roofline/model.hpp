@@ -43,7 +43,7 @@ struct model_config {
   std::int64_t experts = 0, experts_per_token = 0;  ///< 0 = dense
   std::int64_t expert_intermediate = 0;
   std::int64_t shared_expert_intermediate = 0;  ///< qwen2_moe, llama4: one always-on expert beside the routed ones
-  bool shared_expert_gate = false;  ///< qwen2_moe: the shared expert's output is gated by sigmoid(x·w), w [h × 1]; llama4: no gate
+  bool shared_expert_gate = false;  ///< qwen2_moe: the shared expert's output is gated by sigmoid(x·w), w [h × 1]; llama4, deepseek: no gate
   bool expert_bias = false;     ///< gpt_oss: router bias [E], each expert's gate/up bias [2f] and down bias [h]
   double swiglu_limit = 0;      ///< gpt_oss: clamped SwiGLU (gate ≤ limit, |up| ≤ limit, (up + 1)·gate·σ(1.702·gate)); 0 = plain SwiGLU
   std::int64_t moe_layers = 0;
@@ -67,7 +67,6 @@ struct model_config {
   // o_proj heads·v_head_dim → h. head_dim = qk_nope_head_dim + qk_rope_head_dim (the q·k width).
   std::int64_t q_lora_rank = 0, kv_lora_rank = 0;  ///< 0 = no low-rank query / not MLA
   std::int64_t qk_rope_head_dim = 0, v_head_dim = 0;
-  bool shared_expert_gate = false;  ///< qwen2_moe: the shared expert's sigmoid gate [h × 1]; deepseek: none
   bool router_bias = false;         ///< deepseek_v3 topk_method noaux_tc: e_score_correction_bias [experts]
   bool router_sigmoid = false;      ///< scoring_func sigmoid (deepseek_v3) instead of a softmax over experts
   /// num_nextn_predict_layers: DeepSeek-V3's multi-token-prediction module (README_WEIGHTS.md: 11.5B

@@ -192,11 +192,17 @@ TEST(Families2026, Llama4PrefillChunkedLayersScoreOnlyTheirChunk) {
 
 // ---- gpt-oss (OpenAI 2025, "gpt-oss-120b & gpt-oss-20b Model Card", Table 1) ----
 
-TEST(Families2026, GptOssPublishedConfigIsRefusedForItsQuantization) {
-  // The published configs carry quantization_config {quant_method: mxfp4}: refused by name.
+TEST(Families2026, GptOssPublishedConfigIsReadWithItsMxfp4Experts) {
+  // The published configs carry quantization_config {quant_method: mxfp4, modules_to_not_convert:
+  // self_attn, router, embed_tokens, lm_head}: the experts in MXFP4 (4.25 bits per weight, OCP MX
+  // v1.0), the listed modules in the activation dtype; the model itself is the one counted without it.
   for (const char* f : {"gpt-oss-20b.json", "gpt-oss-120b.json"}) {
     SCOPED_TRACE(f);
-    EXPECT_EQ(refused_field(read_file(data(f)), data(f)), "quantization_config");
+    const model_config c = load_model_config(data(f));
+    EXPECT_TRUE(c.weights.quantized);
+    EXPECT_EQ(c.weights.linear.format, "mxfp4");
+    EXPECT_EQ(c.weights.not_converted.size(), 4u);
+    EXPECT_EQ(c.parameters(), without(f, "quantization_config").parameters());
   }
 }
 
@@ -253,8 +259,8 @@ TEST(Families2026, WrapperErrorsNameTheKeyInsideTextConfig) {
   j["text_config"]["no_rope_layers"] = json::array({1, 0});
   EXPECT_EQ(refused_field(j.dump(), "scout.json"), "text_config.no_rope_layers");
   j = json::parse(read_file(data("gemma-3-27b-it.json")));
-  j["quantization_config"] = {{"quant_method", "fp8"}};
-  EXPECT_EQ(refused_field(j.dump(), "g.json"), "quantization_config");
+  j["quantization_config"] = {{"quant_method", "hqq"}};  // beside text_config: read, and an unmodelled method named
+  EXPECT_EQ(refused_field(j.dump(), "g.json"), "quantization_config.quant_method");
   j = json::parse(read_file(data("gemma-3-27b-it.json")));
   j["text_config"]["num_local_experts"] = 8;  // MoE keys on a dense family
   EXPECT_EQ(refused_field(j.dump(), "g.json"), "text_config.num_local_experts");
@@ -265,11 +271,11 @@ TEST(Families2026, WrapperErrorsNameTheKeyInsideTextConfig) {
             "attention_chunk_size");
   // an unsupported model_type names the families that are
   try {
-    parse_model_config(R"({"model_type": "deepseek_v3"})", "d.json");
-    ADD_FAILURE() << "deepseek_v3 was counted";
+    parse_model_config(R"({"model_type": "gemma4"})", "d.json");
+    ADD_FAILURE() << "gemma4 was counted";
   } catch (const input_error& e) {
     EXPECT_EQ(e.field(), "model_type");
-    for (const char* t : {"gemma3", "gemma3_text", "llama4", "llama4_text", "gpt_oss"})
+    for (const char* t : {"gemma3", "gemma3_text", "llama4", "llama4_text", "gpt_oss", "deepseek_v3"})
       EXPECT_NE(std::string(e.what()).find(t), std::string::npos) << t;
   }
 }
