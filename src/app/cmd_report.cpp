@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "app/commands.hpp"
+#include "app/options.hpp"
 #include "roofline/analysis.hpp"
 #include "roofline/io.hpp"
 #include "roofline/report.hpp"
@@ -17,9 +18,17 @@ void add_report(CLI::App& app, context& ctx) {
   auto* sub = app.add_subcommand("report", "re-render results.json, report.md, roofline.svg and report.html from a results file");
   sub->add_option("results", *file, "results.json written by roofline run / measure")->required();
   sub->add_option("--out", *out, "output directory")->capture_default_str();
-  sub->callback([file, out, &ctx] {
+  auto tpot = std::make_shared<std::string>();
+  auto batch = std::make_shared<std::int64_t>(1);
+  sub->add_option("--tpot", *tpot, "your framework's measured TPOT with units (3.31ms), placed on the measured step curve");
+  sub->add_option("--batch", *batch, "the batch --tpot was measured at")->capture_default_str()->check(CLI::PositiveNumber);
+  sub->callback([file, out, tpot, batch, &ctx] {
     check_output_dir(*out);
+    const double user_tpot = tpot->empty() ? 0.0 : parse_duration(*tpot, "--tpot");
     results r = load_results(*file);
+    if (user_tpot > 0)  // placed on the measured step curve by the report's step-sweep section
+      r.analysis["step_input"] = {{"tpot_s", user_tpot}, {"batch", *batch},
+                                  {"source", "report --tpot (the user's measured time per output token)"}};
     // The analysis is a pure function of the measured inputs: recomputed with this tool, so a re-rendered
     // report carries today's advice and verdicts (a 1.0 file's blocks predate the typed ones anyway).
     analyse(r);

@@ -15,18 +15,19 @@ std::string render_json(const results& r) { return json(r).dump(2) + "\n"; }
 
 std::string render_html(const results& r) {
   report::document d = report::build_document(r);
-  d.figure_html = render_svg(r);
+  d.figure_html = render_svg(r) + render_batch_svg(r);
   return report::html_page(d.title, report::to_html(d));
 }
 
 void write_outputs(const results& r, const std::string& dir) {
-  const std::vector<std::pair<std::string, std::string>> files = {
+  std::vector<std::pair<std::string, std::string>> files = {
       {"results.json", render_json(r)},
       {"report.md", render_markdown(r)},
       {"roofline.svg", render_svg(r)},
       {"report.html", render_html(r)},
       {"ops.csv", render_ops_csv(r)},
   };
+  if (std::string b = render_batch_svg(r); !b.empty()) files.emplace_back("batch.svg", std::move(b));
   write_files(files, dir);
 }
 
