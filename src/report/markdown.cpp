@@ -49,6 +49,11 @@ document build_document(const results& r) {
     s.detail = true;
     d.sections.push_back(std::move(s));
   }
+  if (section e = probe_energy_section(r); !e.blocks.empty()) {  // only a file with energy windows has one
+    e = html_only(std::move(e), "`analysis.energy.probes`");
+    e.detail = true;
+    d.sections.push_back(std::move(e));
+  }
   section other = other_analysis_section(r);
   if (!other.blocks.empty()) {
     other.detail = true;

@@ -61,6 +61,9 @@ void render_energy(section& s, const energy_roofline& e) {
   for (const auto& n : e.notes) items.push_back(n);
   s.bullets(items);
   s.para(e.definition);
+}
+
+void render_probe_energy(section& s, const energy_roofline& e) {
   using R = probe_energy;
   if (!e.probes.empty())
     s.add(typed_table<R>(e.probes, {{"probe", [](const R& x) { return text(x.probe); }},
@@ -99,6 +102,12 @@ section batch_section(const results& r) {
     render_sweep(s, a);
   }, "");
   render_block<energy_roofline>(s, r, "energy", [&](const energy_roofline& e) { render_energy(s, e); }, "");
+  return s;
+}
+
+section probe_energy_section(const results& r) {
+  section s{"Energy of each probe", "probe-energy", {}};
+  render_block<energy_roofline>(s, r, "energy", [&](const energy_roofline& e) { render_probe_energy(s, e); }, "");
   return s;
 }
 
