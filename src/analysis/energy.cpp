@@ -130,7 +130,11 @@ energy_roofline analyse_energy(const results& r) {
     e.joules_per_byte = (p - *e.idle_w) / bw->median_bytes_per_s;
     e.bytes_source = fmt::format("{}: {} at {} (idle {})", bandwidth_label(*bw), units::si(p, "W"),
                                  units::rate_bytes(bw->median_bytes_per_s), units::si(*e.idle_w, "W"));
-    if (*e.joules_per_byte <= 0) e.notes.push_back("J/B not above idle: the bandwidth probe drew no more than idle power");
+    if (*e.joules_per_byte <= 0) {  // a coefficient ≤ 0 would predict energy below idle: unknown instead
+      e.notes.push_back(fmt::format("J/B unknown (the bandwidth probe drew {}, not above the idle {})", units::si(p, "W"),
+                                    units::si(*e.idle_w, "W")));
+      e.joules_per_byte.reset();
+    }
     if (auto n = cap_note(r, bandwidth_label(*bw), bw->telemetry); !n.empty()) e.power_cap.push_back(n);
   } else {
     e.notes.push_back(bw ? "J/B unknown (no idle power)" : "J/B unknown (no device-memory bandwidth point with an energy counter)");
@@ -147,7 +151,11 @@ energy_roofline analyse_energy(const results& r) {
     e.joules_per_flop = (p - *e.idle_w) / g->median_flops_per_s;
     e.flops_source = fmt::format("{}: {} at {} (idle {}); its own operand traffic is counted in J/FLOP", gemm_label(*g),
                                  units::si(p, "W"), units::compute_rate(g->median_flops_per_s, precision), units::si(*e.idle_w, "W"));
-    if (*e.joules_per_flop <= 0) e.notes.push_back("J/FLOP not above idle: the GEMM drew no more than idle power");
+    if (*e.joules_per_flop <= 0) {
+      e.notes.push_back(fmt::format("J/FLOP unknown (the GEMM drew {}, not above the idle {})", units::si(p, "W"),
+                                    units::si(*e.idle_w, "W")));
+      e.joules_per_flop.reset();
+    }
     if (auto n = cap_note(r, gemm_label(*g), g->telemetry); !n.empty()) e.power_cap.push_back(n);
   } else {
     e.notes.push_back(g ? "J/FLOP unknown (no idle power)"

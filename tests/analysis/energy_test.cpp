@@ -4,6 +4,7 @@
 // "A roofline model of energy", IPDPS 2013, eq. (4) with constant power π0.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -253,6 +254,23 @@ TEST(StepSweep, NewResultFieldsRoundTripAndOlderFilesStayTheSame) {
   EXPECT_FALSE(o["measured"]["bandwidth"][0].contains("energy"));
   EXPECT_FALSE(o["whole_step"][0].contains("energy"));
   EXPECT_FALSE(o["whole_step"][0].contains("bytes"));
+}
+
+}  // namespace
+}  // namespace roofline
+
+namespace roofline {
+namespace {
+
+TEST(EnergyRoofline, AProbeAtIdlePowerLeavesItsCoefficientUnknown) {
+  results r = gpu_like();
+  r.measured.bandwidth[0].energy = window(1.0, 90);  // 90 W, below the 100 W idle: no energy per byte to read
+  const energy_roofline e = analyse_energy(r);
+  EXPECT_FALSE(e.joules_per_byte);
+  EXPECT_TRUE(e.joules_per_flop);
+  EXPECT_FALSE(e.complete());
+  EXPECT_NE(std::find(e.notes.begin(), e.notes.end(), "J/B unknown (the bandwidth probe drew 90.0 W, not above the idle 100 W)"),
+            e.notes.end());
 }
 
 }  // namespace
