@@ -158,6 +158,7 @@ compute_result measure_fma_peak(const std::string& precision, const timing_optio
   const int lanes = fp32 ? k.lanes_fp32 : k.lanes_fp64;
   const double expect = static_cast<double>(threads) * k.accumulators * lanes * static_cast<double>(iterations);
   std::vector<double> sums(static_cast<std::size_t>(threads) * 8);
+  const energy_mark e0 = rapl_meter::system().mark();  // the energy counter around the timed runs
   const auto samples = time_repeated(
       [&] {
         const float of = g_one_f, sf = g_step_f;
@@ -175,11 +176,13 @@ compute_result measure_fma_peak(const std::string& precision, const timing_optio
         return t1 - t0;
       },
       timing);
+  const energy_mark e1 = rapl_meter::system().mark();
   const double flops = static_cast<double>(threads) * static_cast<double>(iterations) * k.accumulators * lanes * 2.0;
   const rate_summary r = rates(flops, samples);
   compute_result c;
   c.precision = precision;
   c.engine = "vector";
+  c.energy = rapl_meter::system().between(e0, e1);
   c.flops_per_s = r.best;
   c.median_flops_per_s = r.median;
   c.spread = r.spread;
