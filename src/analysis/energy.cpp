@@ -251,7 +251,7 @@ std::optional<step_placement> place_on_step_curve(const step_sweep_analysis& s, 
   out.user_s = user_s;
   if (lo->batch == hi->batch) {
     out.curve_s = *lo->measured_s;
-    out.how = fmt::format("measured at batch {} (one CUDA graph / one CPU pass of the whole decode step, context {})", batch, s.context);
+    out.how = fmt::format("measured at batch {}: the whole decode step as one CUDA graph / one CPU pass, context {}", batch, s.context);
   } else {
     const double f = std::log(double(batch) / double(lo->batch)) / std::log(double(hi->batch) / double(lo->batch));
     out.curve_s = std::exp(std::log(*lo->measured_s) + f * (std::log(*hi->measured_s) - std::log(*lo->measured_s)));

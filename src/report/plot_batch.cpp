@@ -25,7 +25,7 @@ using report::plot_trace;
 
 constexpr const char* measured_color = "#1f4e9c";
 constexpr const char* predicted_color = "#c0392b";
-constexpr const char* knee_color = "#555555";
+constexpr const char* target_color = "#555555";
 
 using value_fn = std::function<std::optional<double>(const step_sweep_point&)>;
 
@@ -33,7 +33,7 @@ using value_fn = std::function<std::optional<double>(const step_sweep_point&)>;
 /// Empty when neither series has two points.
 std::string chart(const step_sweep_analysis& s, const std::string& title, const std::string& y_label,
                   const std::string& y_unit, const value_fn& measured, const value_fn& predicted,
-                  const std::function<std::string(double)>& fmt_value) {
+                  const std::function<std::string(double)>& fmt_value, std::optional<double> target = std::nullopt) {
   plot p;
   p.title = title;
   p.subtitle = fmt::format("decode at context {}, one point per batch; measured filled, predicted hollow on the dashed line",
@@ -69,18 +69,27 @@ std::string chart(const step_sweep_analysis& s, const std::string& title, const 
   p.traces.push_back(std::move(pred_line));
   p.legend.push_back({legend_item::kind::filled, measured_color, "measured", "batch-meas"});
   p.legend.push_back({legend_item::kind::hollow, predicted_color, "predicted", "batch-pred"});
-  auto knee = [&](const std::optional<double>& k, const char* which, const char* cls) {
+  auto knee = [&](const std::optional<double>& k, const char* which, const char* color, const char* cls) {
     if (!k || !(*k > 0) || !(lo > 0)) return;
     plot_trace t;
-    t.color = knee_color;
+    t.color = color;
     t.cls = cls;
     t.label = fmt::format("{} knee: batch {}", which, units::sig(*k));
     t.pts = {{*k, lo}, {*k, hi}};
-    p.legend.push_back({legend_item::kind::dashed, knee_color, t.label, cls});
+    p.legend.push_back({legend_item::kind::dashed, color, t.label, cls});
     p.traces.push_back(std::move(t));
   };
-  knee(s.knee_measured, "measured", "batch-knee-meas");
-  knee(s.knee_predicted, "predicted", "batch-knee-pred");
+  knee(s.knee_measured, "measured", measured_color, "batch-knee-meas");
+  knee(s.knee_predicted, "predicted", predicted_color, "batch-knee-pred");
+  if (target && *target > 0 && !s.points.empty()) {  // the TPOT target across the batches
+    plot_trace t;
+    t.color = target_color;
+    t.cls = "batch-target";
+    t.label = "TPOT target " + fmt_value(*target);
+    t.pts = {{static_cast<double>(s.points.front().batch), *target}, {static_cast<double>(s.points.back().batch), *target}};
+    p.legend.push_back({legend_item::kind::dashed, target_color, t.label, "batch-target"});
+    p.traces.push_back(std::move(t));
+  }
   if (s.tpot_target_s)
     p.notes.push_back(fmt::format("TPOT target {}: largest batch measured {}, predicted {}", units::seconds(*s.tpot_target_s),
                                   s.largest_batch_measured ? std::to_string(*s.largest_batch_measured) : "none",
@@ -129,7 +138,7 @@ std::string render_batch_svg(const results& r) {
   return stack({
       chart(*s, "Decode step time against batch (TPOT)", "step time = TPOT (s, log scale)", "s",
             [](const step_sweep_point& p) { return p.measured_s; },
-            [](const step_sweep_point& p) { return std::optional<double>(p.predicted_s); }, secs),
+            [](const step_sweep_point& p) { return std::optional<double>(p.predicted_s); }, secs, s->tpot_target_s),
       chart(*s, "Throughput against batch", "tokens/s (log scale)", "tokens/s",
             [](const step_sweep_point& p) { return p.measured_tokens_per_s; },
             [](const step_sweep_point& p) { return std::optional<double>(p.predicted_tokens_per_s); }, rate),
