@@ -11,7 +11,11 @@ namespace roofline::report {
 
 namespace {
 
-std::string signed_percent(double x) { return (x > 0 ? "+" : "") + units::percent(x); }
+std::string signed_percent(double x) {
+  std::string out = x > 0 ? "+" : "";  // appended, not inserted: GCC 12's -Wrestrict misfires on "+" + string
+  out += units::percent(x);
+  return out;
+}
 std::string joules(double x) { return units::si(x, "J"); }
 std::string watts(double x) { return units::si(x, "W"); }
 std::string batch_text(double b) { return units::sig(b); }
