@@ -33,7 +33,9 @@ void add_report(CLI::App& app, context& ctx) {
     // report carries today's advice and verdicts (a 1.0 file's blocks predate the typed ones anyway).
     analyse(r);
     write_outputs(r, *out);
-    std::fprintf(stderr, "roofline: wrote %s\n", written_files(*out, "results.json,report.md,roofline.svg,report.html,ops.csv").c_str());
+    const std::string files = std::string("results.json,report.md,roofline.svg,report.html,ops.csv") +
+                              (render_batch_svg(r).empty() ? "" : ",batch.svg");
+    std::fprintf(stderr, "roofline: wrote %s\n", written_files(*out, files).c_str());
     std::fputs(render_summary(r, *out + "/report.html").c_str(), stdout);
     ctx.exit_code = 0;
   });

@@ -58,7 +58,9 @@ void check_device_arg(const std::string& d) { parse_device(d); }
 
 int finish(const results& r, const std::string& out_dir) {
   write_outputs(r, out_dir);
-  std::fprintf(stderr, "roofline: wrote %s\n", written_files(out_dir, "results.json,report.md,roofline.svg,report.html,ops.csv").c_str());
+  const std::string files = std::string("results.json,report.md,roofline.svg,report.html,ops.csv") +
+                            (render_batch_svg(r).empty() ? "" : ",batch.svg");
+  std::fprintf(stderr, "roofline: wrote %s\n", written_files(out_dir, files).c_str());
   std::fputs(render_summary(r, out_dir + "/report.html").c_str(), stdout);
   std::fflush(stdout);
   if (r.interference && r.interference->busy)
