@@ -39,12 +39,12 @@ std::optional<std::int64_t> largest_batch_within(const std::vector<batch_time>& 
 
 /// One probe's energy window, as the analysis reads it.
 struct probe_energy {
-  std::string probe;        ///< "bandwidth/read dram 1.0 GiB", "gemm bf16 n = 8192"
+  std::string probe;  ///< "bandwidth/read dram 1.0 GiB", "gemm bf16 n = 8192"
   double window_s = 0;
-  std::optional<double> power_w;             ///< counter ÷ window
-  std::optional<double> integrated_power_w;  ///< integrated power ÷ window
+  std::optional<double> power_w;                ///< counter ÷ window
+  std::optional<double> integrated_power_w;     ///< integrated power ÷ window
   std::optional<double> counter_vs_integrated;  ///< integrated ÷ counter − 1 (the cross-check)
-  std::optional<double> power_cap_share;     ///< power_w ÷ power limit
+  std::optional<double> power_cap_share;        ///< power_w ÷ power limit
   std::string note;
 };
 
@@ -52,7 +52,7 @@ struct probe_energy {
 struct op_energy {
   std::string name, phase;
   std::int64_t batch = 1, count = 1;
-  double predicted_j = 0;  ///< at the op's predicted time
+  double predicted_j = 0;                 ///< at the op's predicted time
   std::optional<double> measured_time_j;  ///< the same formula at its measured time (absent when not run)
 };
 
@@ -80,19 +80,19 @@ struct energy_roofline {
 /// One decode batch of the step sweep: time, throughput and energy, predicted beside measured.
 struct step_sweep_point {
   std::int64_t batch = 0;
-  double predicted_s = 0;                  ///< Σ predicted op time × count
-  std::optional<double> measured_s;        ///< median replay (one CUDA graph / one CPU pass)
-  std::optional<double> error;             ///< predicted ÷ measured − 1
-  double predicted_tokens_per_s = 0;       ///< batch ÷ predicted_s
-  std::optional<double> measured_tokens_per_s;  ///< batch ÷ measured_s
-  std::optional<double> power_w;           ///< the replay window's counter ÷ window
-  std::optional<double> power_cap_share;   ///< power_w ÷ power limit
+  double predicted_s = 0;                        ///< Σ predicted op time × count
+  std::optional<double> measured_s;              ///< median replay (one CUDA graph / one CPU pass)
+  std::optional<double> error;                   ///< predicted ÷ measured − 1
+  double predicted_tokens_per_s = 0;             ///< batch ÷ predicted_s
+  std::optional<double> measured_tokens_per_s;   ///< batch ÷ measured_s
+  std::optional<double> power_w;                 ///< the replay window's counter ÷ window
+  std::optional<double> power_cap_share;         ///< power_w ÷ power limit
   std::optional<double> j_per_token_measured;    ///< joules_per_token (counter)
   std::optional<double> j_per_token_integrated;  ///< the same from the integrated power samples
   std::optional<double> j_per_token_predicted;   ///< predicted_energy_j(step at predicted_s) ÷ batch
   std::optional<double> energy_error;            ///< predicted ÷ measured J/token − 1
   std::optional<double> counter_vs_integrated;   ///< integrated ÷ counter − 1
-  std::string note;                        ///< why a measured value is missing
+  std::string note;                              ///< why a measured value is missing
 };
 
 struct step_sweep_analysis {
@@ -109,10 +109,10 @@ struct step_sweep_analysis {
 /// A framework's measured step placed on roofline's measured step curve.
 struct step_placement {
   std::int64_t batch = 0;
-  double user_s = 0;    ///< the framework's step time (TPOT in decode)
-  double curve_s = 0;   ///< roofline's measured whole step at that batch
-  double ratio = 0;     ///< user_s ÷ curve_s
-  std::string how;      ///< "measured at batch 1" | "interpolated between batch 2 (…) and batch 4 (…)"
+  double user_s = 0;   ///< the framework's step time (TPOT in decode)
+  double curve_s = 0;  ///< roofline's measured whole step at that batch
+  double ratio = 0;    ///< user_s ÷ curve_s
+  std::string how;     ///< "measured at batch 1" | "interpolated between batch 2 (…) and batch 4 (…)"
 };
 
 /// Places `user_s` at `batch` on the measured points of `s`: the measured step at that batch, else

@@ -47,7 +47,8 @@ bool contains(const std::string& s, const char* w) { return s.find(w) != std::st
 std::optional<double> power_limit(const results& r) {
   if (auto p = property_number(r, {"power_limit_w", "enforced_power_limit_w", "power_limit", "tdp_w"})) return p;
   const json& t = r.measured.telemetry;
-  if (t.is_object() && t.contains("power_limit_w") && t["power_limit_w"].is_number()) return t["power_limit_w"].get<double>();
+  if (t.is_object() && t.contains("power_limit_w") && t["power_limit_w"].is_number())
+    return t["power_limit_w"].get<double>();
   return std::nullopt;
 }
 
@@ -57,14 +58,16 @@ probe_energy probe_of(const std::string& label, const energy_window& w, const st
   p.window_s = w.window_s;
   p.power_w = counter_power_w(w);
   p.integrated_power_w = integrated_power_w(w);
-  if (p.power_w && p.integrated_power_w && *p.power_w > 0) p.counter_vs_integrated = *p.integrated_power_w / *p.power_w - 1;
+  if (p.power_w && p.integrated_power_w && *p.power_w > 0)
+    p.counter_vs_integrated = *p.integrated_power_w / *p.power_w - 1;
   if (p.power_w && limit && *limit > 0) p.power_cap_share = *p.power_w / *limit;
   p.note = w.note;
   return p;
 }
 
 std::string bandwidth_label(const bandwidth_result& b) {
-  return fmt::format("bandwidth/{} {} {}", b.pattern, b.level, units::bytes_binary(static_cast<double>(b.working_set_bytes)));
+  return fmt::format("bandwidth/{} {} {}", b.pattern, b.level,
+                     units::bytes_binary(static_cast<double>(b.working_set_bytes)));
 }
 std::string gemm_label(const compute_result& c) {
   return c.size ? fmt::format("gemm {} n = {}", c.precision, *c.size) : fmt::format("{} {}", c.precision, c.engine);
@@ -79,7 +82,9 @@ std::string cap_note(const results& r, const std::string& label, const std::opti
     if (contains(s, "power")) reasons += (reasons.empty() ? "" : ", ") + s;
   if (reasons.empty()) return "";
   const auto max_clock = property_number(r, {"max_sm_clock_mhz"});
-  std::string clock = t->sm_clock_mhz ? fmt::format("SM clock {} MHz (median)", units::plain(std::round(t->sm_clock_mhz->median))) : "SM clock not sampled";
+  std::string clock = t->sm_clock_mhz
+                          ? fmt::format("SM clock {} MHz (median)", units::plain(std::round(t->sm_clock_mhz->median)))
+                          : "SM clock not sampled";
   if (t->sm_clock_mhz && max_clock) clock += fmt::format(" against {} MHz max", units::plain(*max_clock));
   return fmt::format("{}: the power cap bound ({} in {} of the samples); {}", label, reasons,
                      units::percent(t->throttled_fraction), clock);
@@ -100,10 +105,12 @@ energy_roofline analyse_energy(const results& r) {
   if (r.measured.idle_energy) {
     const energy_window& w = *r.measured.idle_energy;
     if (auto p = counter_power_w(w)) {
-      e.idle_w = p, e.idle_source = fmt::format("energy counter over a {} pause before the probes", units::seconds(w.window_s));
+      e.idle_w = p;
+      e.idle_source = fmt::format("energy counter over a {} pause before the probes", units::seconds(w.window_s));
     } else if (auto q = integrated_power_w(w)) {
-      e.idle_w = q, e.idle_source = fmt::format("power samples integrated over a {} pause before the probes (no counter: {})",
-                                                units::seconds(w.window_s), w.note);
+      e.idle_w = q;
+      e.idle_source = fmt::format("power samples integrated over a {} pause before the probes (no counter: {})",
+                                  units::seconds(w.window_s), w.note);
     } else {
       e.notes.push_back("idle power unknown (" + (w.note.empty() ? std::string("no reading") : w.note) + ")");
     }
@@ -131,13 +138,14 @@ energy_roofline analyse_energy(const results& r) {
     e.bytes_source = fmt::format("{}: {} at {} (idle {})", bandwidth_label(*bw), units::si(p, "W"),
                                  units::rate_bytes(bw->median_bytes_per_s), units::si(*e.idle_w, "W"));
     if (*e.joules_per_byte <= 0) {  // a coefficient ≤ 0 would predict energy below idle: unknown instead
-      e.notes.push_back(fmt::format("J/B unknown (the bandwidth probe drew {}, not above the idle {})", units::si(p, "W"),
-                                    units::si(*e.idle_w, "W")));
+      e.notes.push_back(fmt::format("J/B unknown (the bandwidth probe drew {}, not above the idle {})",
+                                    units::si(p, "W"), units::si(*e.idle_w, "W")));
       e.joules_per_byte.reset();
     }
     if (auto n = cap_note(r, bandwidth_label(*bw), bw->telemetry); !n.empty()) e.power_cap.push_back(n);
   } else {
-    e.notes.push_back(bw ? "J/B unknown (no idle power)" : "J/B unknown (no device-memory bandwidth point with an energy counter)");
+    e.notes.push_back(bw ? "J/B unknown (no idle power)"
+                         : "J/B unknown (no device-memory bandwidth point with an energy counter)");
   }
 
   // J/FLOP: the largest GEMM of the main precision with a counter (compute dominates its time most)
@@ -150,7 +158,8 @@ energy_roofline analyse_energy(const results& r) {
     const double p = *counter_power_w(*g->energy);
     e.joules_per_flop = (p - *e.idle_w) / g->median_flops_per_s;
     e.flops_source = fmt::format("{}: {} at {} (idle {}); its own operand traffic is counted in J/FLOP", gemm_label(*g),
-                                 units::si(p, "W"), units::compute_rate(g->median_flops_per_s, precision), units::si(*e.idle_w, "W"));
+                                 units::si(p, "W"), units::compute_rate(g->median_flops_per_s, precision),
+                                 units::si(*e.idle_w, "W"));
     if (*e.joules_per_flop <= 0) {
       e.notes.push_back(fmt::format("J/FLOP unknown (the GEMM drew {}, not above the idle {})", units::si(p, "W"),
                                     units::si(*e.idle_w, "W")));
@@ -167,9 +176,11 @@ energy_roofline analyse_energy(const results& r) {
       if (!op.alternative_to.empty()) continue;
       op_energy o;
       o.name = op.name, o.phase = op.phase, o.batch = op.batch, o.count = op.count;
-      o.predicted_j = predicted_energy_j(*e.idle_w, op.predicted_s, *e.joules_per_byte, op.bytes, *e.joules_per_flop, op.flops);
+      o.predicted_j =
+          predicted_energy_j(*e.idle_w, op.predicted_s, *e.joules_per_byte, op.bytes, *e.joules_per_flop, op.flops);
       if (op.measured_s)
-        o.measured_time_j = predicted_energy_j(*e.idle_w, *op.measured_s, *e.joules_per_byte, op.bytes, *e.joules_per_flop, op.flops);
+        o.measured_time_j =
+            predicted_energy_j(*e.idle_w, *op.measured_s, *e.joules_per_byte, op.bytes, *e.joules_per_flop, op.flops);
       e.ops.push_back(std::move(o));
     }
   return e;
@@ -182,7 +193,8 @@ std::optional<step_sweep_analysis> analyse_step_sweep(const results& r, const en
   s.definition =
       "decode step at each batch, one CUDA graph (GPU) / one pass (CPU); TPOT = step time; tokens/s = batch ÷ step; "
       "J/token = counter power over the replays × step time ÷ batch; knee: knee_of (flat line of B <= 8 meets the line "
-      "through the largest batch); predicted J/token = (idle W × predicted step + J/B × bytes + J/FLOP × FLOPs) ÷ batch";
+      "through the largest batch); predicted J/token = (idle W × predicted step + J/B × bytes + J/FLOP × FLOPs) ÷ "
+      "batch";
   s.context = plan.context;
   s.tpot_target_s = plan.tpot_target_s;
   s.kv_capacity_batch = plan.kv_capacity_batch;
@@ -195,7 +207,8 @@ std::optional<step_sweep_analysis> analyse_step_sweep(const results& r, const en
     p.batch = w.batch;
     p.predicted_s = w.predicted_s;
     const double tokens = static_cast<double>(w.batch);
-    if (w.predicted_s > 0) p.predicted_tokens_per_s = tokens / w.predicted_s, predicted.push_back({w.batch, w.predicted_s});
+    if (w.predicted_s > 0)
+      p.predicted_tokens_per_s = tokens / w.predicted_s, predicted.push_back({w.batch, w.predicted_s});
     if (w.measured_s && *w.measured_s > 0) {
       p.measured_s = w.measured_s;
       p.error = w.predicted_s / *w.measured_s - 1;
@@ -217,7 +230,8 @@ std::optional<step_sweep_analysis> analyse_step_sweep(const results& r, const en
     }
     if (e.complete() && w.flops && w.bytes)
       p.j_per_token_predicted =
-          predicted_energy_j(*e.idle_w, w.predicted_s, *e.joules_per_byte, *w.bytes, *e.joules_per_flop, *w.flops) / tokens;
+          predicted_energy_j(*e.idle_w, w.predicted_s, *e.joules_per_byte, *w.bytes, *e.joules_per_flop, *w.flops) /
+          tokens;
     if (p.j_per_token_predicted && p.j_per_token_measured && *p.j_per_token_measured > 0)
       p.energy_error = *p.j_per_token_predicted / *p.j_per_token_measured - 1;
     s.points.push_back(std::move(p));
@@ -251,12 +265,14 @@ std::optional<step_placement> place_on_step_curve(const step_sweep_analysis& s, 
   out.user_s = user_s;
   if (lo->batch == hi->batch) {
     out.curve_s = *lo->measured_s;
-    out.how = fmt::format("measured at batch {}: the whole decode step as one CUDA graph / one CPU pass, context {}", batch, s.context);
+    out.how = fmt::format("measured at batch {}: the whole decode step as one CUDA graph / one CPU pass, context {}",
+                          batch, s.context);
   } else {
     const double f = std::log(double(batch) / double(lo->batch)) / std::log(double(hi->batch) / double(lo->batch));
     out.curve_s = std::exp(std::log(*lo->measured_s) + f * (std::log(*hi->measured_s) - std::log(*lo->measured_s)));
-    out.how = fmt::format("interpolated (log-log) between the measured steps at batch {} ({}) and batch {} ({}), context {}",
-                          lo->batch, units::seconds(*lo->measured_s), hi->batch, units::seconds(*hi->measured_s), s.context);
+    out.how =
+        fmt::format("interpolated (log-log) between the measured steps at batch {} ({}) and batch {} ({}), context {}",
+                    lo->batch, units::seconds(*lo->measured_s), hi->batch, units::seconds(*hi->measured_s), s.context);
   }
   out.ratio = user_s / out.curve_s;
   return out;
@@ -285,9 +301,15 @@ void from_json(const json& j, op_energy& v) {
 }
 
 void to_json(json& j, const energy_roofline& v) {
-  j = {{"definition", v.definition}, {"idle_w", v.idle_w}, {"joules_per_byte", v.joules_per_byte},
-       {"joules_per_flop", v.joules_per_flop}, {"power_limit_w", v.power_limit_w}, {"power_cap", v.power_cap},
-       {"probes", v.probes}, {"ops", v.ops}, {"notes", v.notes}};
+  j = {{"definition", v.definition},
+       {"idle_w", v.idle_w},
+       {"joules_per_byte", v.joules_per_byte},
+       {"joules_per_flop", v.joules_per_flop},
+       {"power_limit_w", v.power_limit_w},
+       {"power_cap", v.power_cap},
+       {"probes", v.probes},
+       {"ops", v.ops},
+       {"notes", v.notes}};
   detail::write_if(j, "idle_source", v.idle_source);
   detail::write_if(j, "bytes_source", v.bytes_source);
   detail::write_if(j, "flops_source", v.flops_source);
@@ -317,8 +339,8 @@ void to_json(json& j, const step_sweep_point& v) {
 void from_json(const json& j, step_sweep_point& v) {
   detail::require_object(j);
   ROOFLINE_READ_FIELDS(batch, predicted_s, measured_s, error, predicted_tokens_per_s, measured_tokens_per_s, power_w,
-                       power_cap_share, j_per_token_measured, j_per_token_integrated, j_per_token_predicted, energy_error,
-                       counter_vs_integrated, note)
+                       power_cap_share, j_per_token_measured, j_per_token_integrated, j_per_token_predicted,
+                       energy_error, counter_vs_integrated, note)
 }
 
 void to_json(json& j, const step_sweep_analysis& v) {
@@ -335,8 +357,8 @@ void to_json(json& j, const step_sweep_analysis& v) {
 }
 void from_json(const json& j, step_sweep_analysis& v) {
   detail::require_block(j, "points");
-  ROOFLINE_READ_FIELDS(definition, context, points, knee_measured, knee_predicted, tpot_target_s, largest_batch_measured,
-                       largest_batch_predicted, kv_capacity_batch, notes)
+  ROOFLINE_READ_FIELDS(definition, context, points, knee_measured, knee_predicted, tpot_target_s,
+                       largest_batch_measured, largest_batch_predicted, kv_capacity_batch, notes)
 }
 
 }  // namespace roofline

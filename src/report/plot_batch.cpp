@@ -36,8 +36,8 @@ std::string chart(const step_sweep_analysis& s, const std::string& title, const 
                   const std::function<std::string(double)>& fmt_value, std::optional<double> target = std::nullopt) {
   plot p;
   p.title = title;
-  p.subtitle = fmt::format("decode at context {}, one point per batch; measured filled, predicted hollow on the dashed line",
-                           s.context);
+  p.subtitle = fmt::format(
+      "decode at context {}, one point per batch; measured filled, predicted hollow on the dashed line", s.context);
   p.x_label = "batch (sequences per step, log scale)";
   p.y_label = y_label;
   p.x_unit = "";
@@ -86,12 +86,14 @@ std::string chart(const step_sweep_analysis& s, const std::string& title, const 
     t.color = target_color;
     t.cls = "batch-target";
     t.label = "TPOT target " + fmt_value(*target);
-    t.pts = {{static_cast<double>(s.points.front().batch), *target}, {static_cast<double>(s.points.back().batch), *target}};
+    t.pts = {{static_cast<double>(s.points.front().batch), *target},
+             {static_cast<double>(s.points.back().batch), *target}};
     p.legend.push_back({legend_item::kind::dashed, target_color, t.label, "batch-target"});
     p.traces.push_back(std::move(t));
   }
   if (s.tpot_target_s)
-    p.notes.push_back(fmt::format("TPOT target {}: largest batch measured {}, predicted {}", units::seconds(*s.tpot_target_s),
+    p.notes.push_back(fmt::format("TPOT target {}: largest batch measured {}, predicted {}",
+                                  units::seconds(*s.tpot_target_s),
                                   s.largest_batch_measured ? std::to_string(*s.largest_batch_measured) : "none",
                                   s.largest_batch_predicted ? std::to_string(*s.largest_batch_predicted) : "none"));
   if (s.kv_capacity_batch) p.notes.push_back(fmt::format("KV-cache capacity: {} sequences", *s.kv_capacity_batch));
@@ -117,9 +119,10 @@ std::string stack(const std::vector<std::string>& parts) {
     width = std::max(width, w);
   }
   if (body.empty()) return "";
-  return fmt::format("<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"{0:.1f}\" height=\"{1:.1f}\" "
-                     "viewBox=\"0 0 {0:.1f} {1:.1f}\">\n<title>decode step against batch</title>\n{2}</svg>\n",
-                     width, y, body);
+  return fmt::format(
+      "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"{0:.1f}\" height=\"{1:.1f}\" "
+      "viewBox=\"0 0 {0:.1f} {1:.1f}\">\n<title>decode step against batch</title>\n{2}</svg>\n",
+      width, y, body);
 }
 
 }  // namespace
@@ -136,15 +139,18 @@ std::string render_batch_svg(const results& r) {
   const auto rate = [](double x) { return units::sig(x) + " tokens/s"; };
   const auto joules = [](double x) { return units::si(x, "J"); };
   return stack({
-      chart(*s, "Decode step time against batch (TPOT)", "step time = TPOT (s, log scale)", "s",
-            [](const step_sweep_point& p) { return p.measured_s; },
-            [](const step_sweep_point& p) { return std::optional<double>(p.predicted_s); }, secs, s->tpot_target_s),
-      chart(*s, "Throughput against batch", "tokens/s (log scale)", "tokens/s",
-            [](const step_sweep_point& p) { return p.measured_tokens_per_s; },
-            [](const step_sweep_point& p) { return std::optional<double>(p.predicted_tokens_per_s); }, rate),
-      chart(*s, "Energy per token against batch", "J/token (log scale)", "J",
-            [](const step_sweep_point& p) { return p.j_per_token_measured; },
-            [](const step_sweep_point& p) { return p.j_per_token_predicted; }, joules),
+      chart(
+          *s, "Decode step time against batch (TPOT)", "step time = TPOT (s, log scale)", "s",
+          [](const step_sweep_point& p) { return p.measured_s; },
+          [](const step_sweep_point& p) { return std::optional<double>(p.predicted_s); }, secs, s->tpot_target_s),
+      chart(
+          *s, "Throughput against batch", "tokens/s (log scale)", "tokens/s",
+          [](const step_sweep_point& p) { return p.measured_tokens_per_s; },
+          [](const step_sweep_point& p) { return std::optional<double>(p.predicted_tokens_per_s); }, rate),
+      chart(
+          *s, "Energy per token against batch", "J/token (log scale)", "J",
+          [](const step_sweep_point& p) { return p.j_per_token_measured; },
+          [](const step_sweep_point& p) { return p.j_per_token_predicted; }, joules),
   });
 }
 

@@ -2,6 +2,8 @@
 // the knee rule of src/analysis/batch_sweep.cpp): each formula pinned with a worked number.
 // Formulas: docs/formulas-analysis.md §8.1 and §10; the energy model is Choi, Bedard, Fowler, Vuduc,
 // "A roofline model of energy", IPDPS 2013, eq. (4) with constant power π0.
+#include "roofline/energy.hpp"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -9,7 +11,6 @@
 #include <limits>
 
 #include "roofline/analysis.hpp"
-#include "roofline/energy.hpp"
 #include "roofline/energy_analysis.hpp"
 
 namespace roofline {
@@ -21,8 +22,8 @@ TEST(EnergyCounter, RaplWrapsAtItsMaxEnergyRange) {
   // 262143328850 µJ is the max_energy_range_uj Linux reports for a Skylake-SP package domain
   // (2^32 × 61.035 µJ, the energy unit of MSR_RAPL_POWER_UNIT = 2^-14 J; Intel SDM vol. 3B §15.10.1).
   const std::uint64_t range = 262143328850ull;
-  EXPECT_EQ(counter_delta(1000, 5000, range), 4000u);           // no wrap
-  EXPECT_EQ(counter_delta(range - 500, 1500, range), 2000u);    // wrapped once: 500 before the top + 1500 after
+  EXPECT_EQ(counter_delta(1000, 5000, range), 4000u);         // no wrap
+  EXPECT_EQ(counter_delta(range - 500, 1500, range), 2000u);  // wrapped once: 500 before the top + 1500 after
   EXPECT_EQ(counter_delta(range, 1000, range), 1000u);
 }
 
@@ -31,7 +32,7 @@ TEST(EnergyCounter, NvmlCountsMillijoulesIn64Bits) {
   // reference, "Device Queries"): the increase is modulo 2^64.
   const std::uint64_t top = std::numeric_limits<std::uint64_t>::max();
   EXPECT_EQ(counter_delta(123456789, 123556789, 0), 100000u);  // 100 J
-  EXPECT_EQ(counter_delta(top - 4, 3, 0), 8u);                  // 2^64 − 5 → 3: 8 mJ
+  EXPECT_EQ(counter_delta(top - 4, 3, 0), 8u);                 // 2^64 − 5 → 3: 8 mJ
 }
 
 TEST(EnergyCounter, IntegratesPowerByTrapezoidsHeldAtTheEnds) {
@@ -50,8 +51,8 @@ TEST(StepSweep, KneeIsTheOneRuleOfTheLinearSweep) {
   // they meet at 1 ÷ (4 ÷ 64) = 16
   const std::vector<batch_time> pts = {{1, 1e-3}, {2, 1e-3}, {8, 1.2e-3}, {64, 4e-3}};
   EXPECT_DOUBLE_EQ(*knee_of(pts), 16.0);
-  EXPECT_FALSE(knee_of({{1, 1e-3}, {8, 1e-3}}));   // nothing above 8
-  EXPECT_FALSE(knee_of({{16, 1e-3}, {64, 4e-3}})); // nothing at 8 or below
+  EXPECT_FALSE(knee_of({{1, 1e-3}, {8, 1e-3}}));    // nothing above 8
+  EXPECT_FALSE(knee_of({{16, 1e-3}, {64, 4e-3}}));  // nothing at 8 or below
   // the linear sweep reads the same rule: its measured knee is knee_of of its points
   batch_sweep sw;
   sweep_shape sh;
@@ -93,7 +94,7 @@ TEST(StepSweep, PlacesAFrameworkStepOnTheMeasuredCurve) {
   std::string why;
   const auto p = place_on_step_curve(s, 1, 3.31e-3, why);
   ASSERT_TRUE(p);
-  EXPECT_NEAR(p->ratio, 3.31 / 1.23, 1e-12);  // "your 3.31 ms at batch 1 is 2.69× roofline's 1.23 ms"
+  EXPECT_NEAR(p->ratio, 3.31 / 1.23, 1e-12);               // "your 3.31 ms at batch 1 is 2.69× roofline's 1.23 ms"
   const auto q = place_on_step_curve(s, 2, 3.31e-3, why);  // log-log between (1, 1.23) and (4, 4.92): 2.46 ms
   ASSERT_TRUE(q);
   EXPECT_NEAR(q->curve_s, 2.46e-3, 1e-12);
@@ -131,7 +132,8 @@ results gpu_like() {
   b.energy = window(1.0, 340);
   r.measured.bandwidth.push_back(b);
   compute_result c;
-  c.precision = "fp16", c.engine = "gemm", c.size = 8192, c.flops_per_s = 6.5e14, c.median_flops_per_s = 6e14, c.verified = true;
+  c.precision = "fp16", c.engine = "gemm", c.size = 8192, c.flops_per_s = 6.5e14, c.median_flops_per_s = 6e14,
+  c.verified = true;
   c.energy = window(2.0, 1400);  // 700 W
   telemetry_summary t;
   t.sm_clock_mhz = stats_summary{10, 1300, 1340, 1320, 1320, 0, 0};
@@ -148,12 +150,13 @@ results gpu_like() {
 TEST(EnergyRoofline, CoefficientsFromTheProbesCounters) {
   const energy_roofline e = analyse_energy(gpu_like());
   ASSERT_TRUE(e.complete()) << (e.notes.empty() ? "" : e.notes.front());
-  EXPECT_DOUBLE_EQ(*e.idle_w, 100.0);                   // 50 J ÷ 0.5 s
+  EXPECT_DOUBLE_EQ(*e.idle_w, 100.0);                    // 50 J ÷ 0.5 s
   EXPECT_NEAR(*e.joules_per_byte, 240.0 / 4e12, 1e-24);  // (340 − 100) W ÷ 4 TB/s = 60 pJ/B
   EXPECT_NEAR(*e.joules_per_flop, 600.0 / 6e14, 1e-27);  // (700 − 100) W ÷ 600 TFLOP/s = 1 pJ/FLOP (n = 8192, not 1024)
   EXPECT_DOUBLE_EQ(*e.power_limit_w, 700.0);
   ASSERT_EQ(e.power_cap.size(), 1u);
-  EXPECT_NE(e.power_cap[0].find("gemm fp16 n = 8192: the power cap bound (sw_power_cap"), std::string::npos) << e.power_cap[0];
+  EXPECT_NE(e.power_cap[0].find("gemm fp16 n = 8192: the power cap bound (sw_power_cap"), std::string::npos)
+      << e.power_cap[0];
   EXPECT_NE(e.power_cap[0].find("1320 MHz (median) against 1980 MHz max"), std::string::npos) << e.power_cap[0];
   ASSERT_EQ(e.probes.size(), 3u);
   EXPECT_DOUBLE_EQ(*e.probes[1].power_cap_share, 1.0);  // 700 W of a 700 W limit
@@ -207,7 +210,7 @@ TEST(StepSweep, MeasuredAndPredictedJoulesPerTokenWithErrors) {
   EXPECT_DOUBLE_EQ(*b1.measured_tokens_per_s, 1000.0);
   EXPECT_DOUBLE_EQ(*b1.power_w, 400.0);
   EXPECT_NEAR(*b1.power_cap_share, 400.0 / 700.0, 1e-12);
-  EXPECT_NEAR(*b1.j_per_token_measured, 0.4, 1e-12);                // 400 W × 1 ms ÷ 1
+  EXPECT_NEAR(*b1.j_per_token_measured, 0.4, 1e-12);  // 400 W × 1 ms ÷ 1
   EXPECT_NEAR(*b1.j_per_token_integrated, 0.38, 1e-12);
   EXPECT_NEAR(*b1.counter_vs_integrated, -0.05, 1e-12);
   // predicted: 100 W × 0.9 ms + 60 pJ/B × 2.2 GB + 1 pJ/FLOP × 2.2 GFLOP = 0.09 + 0.132 + 0.0022 J
@@ -232,7 +235,8 @@ TEST(StepSweep, NewResultFieldsRoundTripAndOlderFilesStayTheSame) {
   results r = gpu_like();
   r.device.id = "cuda:0";
   whole_step_result w;
-  w.phase = "decode", w.batch = 4, w.context = 2048, w.measured_s = 1e-3, w.predicted_s = 9e-4, w.bytes = 2e9, w.flops = 8e9;
+  w.phase = "decode", w.batch = 4, w.context = 2048, w.measured_s = 1e-3, w.predicted_s = 9e-4, w.bytes = 2e9,
+  w.flops = 8e9;
   w.energy = window(0.2, 80);
   r.whole_step.push_back(w);
   step_sweep_plan p;
@@ -269,7 +273,8 @@ TEST(EnergyRoofline, AProbeAtIdlePowerLeavesItsCoefficientUnknown) {
   EXPECT_FALSE(e.joules_per_byte);
   EXPECT_TRUE(e.joules_per_flop);
   EXPECT_FALSE(e.complete());
-  EXPECT_NE(std::find(e.notes.begin(), e.notes.end(), "J/B unknown (the bandwidth probe drew 90.0 W, not above the idle 100 W)"),
+  EXPECT_NE(std::find(e.notes.begin(), e.notes.end(),
+                      "J/B unknown (the bandwidth probe drew 90.0 W, not above the idle 100 W)"),
             e.notes.end());
 }
 

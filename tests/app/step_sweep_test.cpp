@@ -38,7 +38,8 @@ TEST(StepSweepCpu, TinyModelSweepsEveryQuickBatchWithEnergyAndPlan) {
   bool lost = false;
   measure_idle_energy(*be, r, opt);
   ASSERT_TRUE(r.measured.idle_energy);
-  measure_whole_steps(*be, r, cfg, "fp32", lat, opt, lost, [](const std::string&, double) {}, [] { return false; });
+  measure_whole_steps(
+      *be, r, cfg, "fp32", lat, opt, lost, [](const std::string&, double) {}, [] { return false; });
   ::unsetenv("ROOFLINE_CPU_ROTATION_BYTES");
 
   ASSERT_TRUE(r.step_sweep);

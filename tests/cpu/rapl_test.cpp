@@ -3,12 +3,12 @@
 // Layout and units: Linux Documentation/power/powercap/powercap.rst (energy_uj in µJ,
 // max_energy_range_uj the counter's range; intel-rapl:N package domains with subdomains
 // intel-rapl:N:M named core, uncore or dram; psys a platform domain of its own).
+#include "backends/cpu/rapl.hpp"
+
 #include <gtest/gtest.h>
 
 #include <filesystem>
 #include <fstream>
-
-#include "backends/cpu/rapl.hpp"
 
 namespace roofline::cpu {
 namespace {
@@ -23,8 +23,9 @@ void put(const fs::path& p, const std::string& text) {
 struct fake_powercap {
   fs::path root;
   fake_powercap() {
-    root = fs::temp_directory_path() / ("roofline-rapl-" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) +
-                                        "-" + ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    root = fs::temp_directory_path() /
+           ("roofline-rapl-" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) + "-" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
     fs::remove_all(root);
     // package 0 with core (inside the package: not added) and dram (outside it: added) subdomains
     domain("intel-rapl:0", "package-0", 1000);
@@ -51,8 +52,8 @@ TEST(Rapl, CountsPackageAndDramOnceAndUndoesTheWrap) {
   EXPECT_EQ(m.domains()[0].range_uj, 262143328850u);
   energy_mark a = m.mark();
   ASSERT_EQ(a.raw.size(), 2u);
-  a.raw[0] = 262143328850ull - 2000000;  // the package counter 2 J below its top
-  f.set("intel-rapl:0", 3000000);          // wrapped: 2 J + 3 J
+  a.raw[0] = 262143328850ull - 2000000;               // the package counter 2 J below its top
+  f.set("intel-rapl:0", 3000000);                     // wrapped: 2 J + 3 J
   f.set("intel-rapl:0/intel-rapl:0:1", 50 + 500000);  // DRAM: 0.5 J
   f.set("intel-rapl:0/intel-rapl:0:0", 9999999);      // core: inside the package, not added
   energy_mark b = m.mark();

@@ -68,7 +68,8 @@ rapl_meter::rapl_meter(const std::string& root) {
       const std::string n = e.path().filename().string();
       if (n.rfind(t.filename().string() + ":", 0) != 0) continue;
       const auto sub = read_line(e.path() / "name");
-      if (sub && *sub == "dram") found.push_back({e.path().string(), "dram", read_u64(e.path() / "max_energy_range_uj").value_or(0)});
+      if (sub && *sub == "dram")
+        found.push_back({e.path().string(), "dram", read_u64(e.path() / "max_energy_range_uj").value_or(0)});
     }
   }
   if (found.empty()) {
