@@ -133,9 +133,12 @@ for f in run run-llama3; do
   [ -f "$OUT/$f/results.json" ] && python3 bench/accuracy_table.py "$OUT/$f/results.json" > "$OUT/accuracy-$f.md" \
     && cat "$OUT/accuracy-$f.md" >> "$OUT/bench.md"
 done
+# The decode step over batch and its energy (analysis.step_sweep, analysis.energy) of the TinyLlama run.
+[ -f "$OUT/run/results.json" ] && python3 bench/step_sweep_table.py "$OUT/run/results.json" > "$OUT/step-sweep.md" \
+  && { echo; cat "$OUT/step-sweep.md"; } >> "$OUT/bench.md"
 [ -f "$OUT/peers/peers-gpu.md" ] && cat "$OUT/peers/peers-gpu.md" >> "$OUT/bench.md"
 if [ "${PACK:-1}" = 1 ]; then
-  extra=$(cd "$OUT" && ls -d run run-llama3 pair alone beside torch_whole_step.json whole_step.md accuracy-run.md accuracy-run-llama3.md 2>/dev/null)
+  extra=$(cd "$OUT" && ls -d run run-llama3 pair alone beside torch_whole_step.json whole_step.md accuracy-run.md accuracy-run-llama3.md step-sweep.md 2>/dev/null)
   [ -n "$extra" ] && tar -C "$OUT" -czf "$OUT/run.tgz" $extra && (cd "$OUT" && rm -rf $extra)
 fi
 stage "done (status $status); table: $OUT/bench.md"

@@ -1,4 +1,4 @@
-"""The one formatter of bench/'s table writers (accuracy_table, fleet_table, gemm_pair, peers_table,
+"""The one formatter of bench/'s table writers (accuracy_table, fleet_table, gemm_pair, peers_table, step_sweep_table,
 place_table, repeatability, torch_reference, torch_whole_step): units, percentages, times, sizes, the
 dash for a missing value and the error exit. A writer imports what it prints with; none keeps its own.
 

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "roofline/energy.hpp"
 #include "roofline/error.hpp"
 #include "roofline/interference.hpp"
 #include "roofline/measure.hpp"
@@ -51,6 +52,8 @@ struct op_timing {
   /// What ran: our kernel + variant + launch configuration, or library + version + chosen algorithm
   /// (copied into op_result::implementation).
   std::string implementation;
+  /// The energy counter around the timed runs (run_step), absent where not read.
+  std::optional<energy_window> energy;
 };
 
 class backend {
@@ -80,6 +83,17 @@ class backend {
   virtual op_timing run_step(const std::vector<op_desc>& step, const timing_options& timing) {
     (void)step, (void)timing;
     throw probe_error("whole-step measurement is not implemented on this backend");
+  }
+  /// Reads the device's energy counter now (GPU: NVML total energy; CPU: RAPL); `raw` empty when it
+  /// cannot be read (energy_between then says why). Never throws.
+  virtual energy_mark energy_now() { return {now_s(), {}}; }
+  /// The energy between two marks of energy_now(): the counter's increase (wrap undone) and, where
+  /// the device samples its power, the power integrated over [a.t_s, b.t_s]. Never throws.
+  virtual energy_window energy_between(const energy_mark& a, const energy_mark& b) {
+    energy_window w;
+    w.window_s = b.t_s - a.t_s;
+    w.note = "not available (this backend reads no energy counter)";
+    return w;
   }
 };
 

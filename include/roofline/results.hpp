@@ -86,6 +86,20 @@ struct telemetry_summary {
   double throttled_fraction = 0;              ///< share of samples with any active slowdown reason
 };
 
+/// The energy of one timed window (docs/formulas-analysis.md §10): the device's energy counter read
+/// just before and just after the window (NVML nvmlDeviceGetTotalEnergyConsumption on a GPU, RAPL
+/// energy_uj on a CPU), and, where the device samples its power (the GPU's 50 Hz telemetry), the
+/// power integrated over the same window as a cross-check. The window holds the warm-up runs and
+/// the timed runs of time_repeated (host gaps between runs included). Joules, seconds, watts.
+struct energy_window {
+  double window_s = 0;                ///< host seconds between the two counter reads
+  std::optional<double> counter_j;    ///< the counter's increase (wrap undone); null: no counter (see note)
+  std::optional<double> integrated_j; ///< ∫ power dt of the telemetry samples over the window (trapezoid)
+  int power_samples = 0;              ///< telemetry samples inside the window
+  std::string source;                 ///< what was read, e.g. "NVML nvmlDeviceGetTotalEnergyConsumption (mJ)"
+  std::string note;                   ///< why a value is missing: "not available (<reason>)"
+};
+
 struct bandwidth_result {
   std::string pattern;  ///< read | write | copy | triad
   std::string level;    ///< l1 | l2 | llc | dram | hbm ("dram" for the device memory roof); "a+b" is a
@@ -103,6 +117,7 @@ struct bandwidth_result {
   bool rejected = false;           ///< breaks a physical rule (roofline/sanity.hpp) or was measured disturbed twice: never a roof
   std::string rejected_reason;     ///< the rule and the numbers, or the interference, when rejected
   std::optional<stats_summary> across_runs;  ///< --repeat N: the best rate of each whole run
+  std::optional<energy_window> energy;       ///< around the timed runs (absent: not read)
 };
 
 struct compute_result {
@@ -125,6 +140,7 @@ struct compute_result {
   bool rejected = false;  ///< measured disturbed or impossible: never a roof
   std::string rejected_reason;
   std::optional<stats_summary> across_runs;  ///< --repeat N: the best rate of each whole run
+  std::optional<energy_window> energy;       ///< around the timed runs (absent: not read)
 };
 
 struct launch_result {
@@ -221,6 +237,9 @@ struct measured_roofs {
   std::vector<gemm_attention_result> gemm_attention;  ///< GEMM rate at attention's tile shapes (CPU)
   json telemetry = json::object();  ///< device-wide: sampler rate, ECC, power limit, ...
   std::vector<probe_status> skipped;
+  /// The device at rest before the probes: the energy counter over a short idle pause (the idle
+  /// power of the energy roofline, docs/formulas-analysis.md §10); absent: not read.
+  std::optional<energy_window> idle_energy;
 };
 
 /// The roofline the ops are placed against (one precision).
@@ -284,6 +303,26 @@ struct whole_step_result {
   std::optional<double> sum_of_ops_s;   ///< Σ isolated measured op time × count (null when an op was not measured)
   std::int64_t kernels = 0;             ///< ops launched per step
   std::string note;                     ///< how it ran / why it did not
+  std::optional<energy_window> energy;  ///< around the timed replays (absent: not read)
+  /// FLOPs and bytes of the whole step (Σ op × count of the catalogue), for its energy prediction;
+  /// absent in files written before they were recorded.
+  std::optional<double> flops, bytes;
+};
+
+/// What `roofline run` planned for the decode step sweep (results.step_sweep): the batches asked for,
+/// the bound the device memory sets (docs/formulas-analysis.md §8.1), the user's TPOT target, and
+/// what was not run and why. The measurements are the decode entries of whole_step[] at `context`.
+struct step_sweep_plan {
+  std::int64_t context = 0;                  ///< KV length of every decode step (tokens)
+  std::vector<std::int64_t> batches;         ///< asked for, before the capacity bound
+  std::optional<double> memory_bytes;        ///< device memory the bound used (null: unknown, not bounded)
+  double weights_bytes = 0;                  ///< parameters × dtype bytes
+  double kv_bytes_per_sequence = 0;          ///< KV cache of one sequence at context + 1 tokens
+  /// ⌊(memory_bytes − weights_bytes) ÷ kv_bytes_per_sequence⌋: sequences whose KV cache fits beside
+  /// the weights (null: memory unknown)
+  std::optional<std::int64_t> kv_capacity_batch;
+  std::optional<double> tpot_target_s;       ///< --tpot-target (s); null: none given
+  std::vector<std::string> notes;            ///< batches not run and why
 };
 
 struct error_entry {
@@ -337,6 +376,7 @@ struct results {
   std::vector<error_entry> errors;
   std::optional<interference_report> interference;  ///< CPU runs: what else the machine did
   int repeat = 1;  ///< --repeat N: whole measurements taken
+  std::optional<step_sweep_plan> step_sweep;  ///< `run`'s decode step sweep (absent in older files)
 };
 
 // ---- JSON (defined in src/common/results_json.cpp) ----
@@ -354,6 +394,8 @@ void to_json(json& j, const interference_report& v);
 void from_json(const json& j, interference_report& v);
 void to_json(json& j, const telemetry_summary& v);
 void from_json(const json& j, telemetry_summary& v);
+void to_json(json& j, const energy_window& v);
+void from_json(const json& j, energy_window& v);
 void to_json(json& j, const bandwidth_result& v);
 void from_json(const json& j, bandwidth_result& v);
 void to_json(json& j, const compute_result& v);
@@ -376,6 +418,8 @@ void to_json(json& j, const roofline_summary& v);
 void from_json(const json& j, roofline_summary& v);
 void to_json(json& j, const op_result& v);
 void from_json(const json& j, op_result& v);
+void to_json(json& j, const step_sweep_plan& v);
+void from_json(const json& j, step_sweep_plan& v);
 void to_json(json& j, const error_entry& v);
 void from_json(const json& j, error_entry& v);
 void to_json(json& j, const tool_info& v);

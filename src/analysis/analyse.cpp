@@ -2,10 +2,29 @@
 // ridge_analysis.hpp, decode_mfu.hpp, fusion_analysis.hpp, accuracy.hpp, batch_sweep.hpp,
 // record_table.hpp) and written into results.analysis as their JSON. Keys: docs/results-schema.md.
 #include "roofline/analysis.hpp"
+#include "roofline/energy_analysis.hpp"
 #include "roofline/record_table.hpp"
 #include "roofline/vocabulary.hpp"
 
 namespace roofline {
+
+namespace {
+
+/// analysis.energy and analysis.step_sweep: written when the file has an energy reading or a step
+/// sweep (older files get neither key).
+void energy_blocks(json& a, const results& r) {
+  bool any = r.measured.idle_energy.has_value();
+  for (const auto& b : r.measured.bandwidth) any |= b.energy.has_value();
+  for (const auto& c : r.measured.compute) any |= c.energy.has_value();
+  for (const auto& w : r.whole_step) any |= w.energy.has_value();
+  const energy_roofline e = analyse_energy(r);
+  if (any) a["energy"] = e;
+  else a.erase("energy");
+  if (auto s = analyse_step_sweep(r, e)) a["step_sweep"] = *s;
+  else a.erase("step_sweep");
+}
+
+}  // namespace
 
 void analyse(results& r) {
   std::optional<double> fastest;  // the fastest usable memory level: nothing moves bytes faster
@@ -29,6 +48,7 @@ void analyse(results& r) {
       *sweep = analyse_batch_sweep(sweep->get<batch_sweep>(), r.roofline.ridge_measured);
     } catch (const json::exception&) {
     }
+  energy_blocks(a, r);
   a["record_table"] = to_json(record_table(r));
   r.analysis = a;
 }

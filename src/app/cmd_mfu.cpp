@@ -12,6 +12,7 @@
 #include "roofline/units.hpp"
 #include "roofline/analysis.hpp"
 #include "roofline/decode_utilization.hpp"
+#include "roofline/energy_analysis.hpp"
 #include "roofline/error.hpp"
 #include "roofline/model.hpp"
 #include "roofline/report.hpp"
@@ -49,6 +50,9 @@ struct mfu_result {
   std::optional<double> frac_measured, intensity, ceiling, ridge_nominal;
   std::optional<decode_utilization> decode;  ///< decode: MBU, attainable TPOT (the catalogue's step)
   std::string weights;  ///< decode: the step's weight format and its source
+  /// decode with --results: the step placed on the file's measured step sweep (analysis.step_sweep)
+  std::optional<step_placement> on_curve;
+  std::string on_curve_why;  ///< why not placed (when --results was given)
 };
 
 mfu_result compute_mfu(const mfu_options& o) {
@@ -148,6 +152,11 @@ mfu_result compute_mfu(const mfu_options& o) {
     }
     // the step time: --tpot, else batch ÷ tokens/s (of all --gpus together, as MFU counts it)
     r.decode = judge_decode(cost, o.tpot ? *o.tpot : double(o.batch) / r.tps, dr, o.gpus);
+    if (roofs && roofs->file) {  // the file's measured whole steps: "your T at batch B is N× roofline's"
+      const auto sweep = analyse_step_sweep(*roofs->file, analyse_energy(*roofs->file));
+      if (!sweep) r.on_curve_why = "the results file has no decode step sweep (written by an older roofline run)";
+      else r.on_curve = place_on_step_curve(*sweep, o.batch, r.decode->tpot_s, r.on_curve_why);
+    }
     if (!r.decode->plausible) {
       r.plausible = false;
       for (const auto& c : r.decode->causes) r.causes.push_back(c);
@@ -183,6 +192,12 @@ json mfu_json(const mfu_result& r) {
                    {"verdict", d.verdict}, {"weights", r.weights}};
     j["mbu"] = num_or_null(d.mbu);
   }
+  if (r.on_curve)
+    j["step_curve"] = {{"batch", r.on_curve->batch}, {"your_step_s", r.on_curve->user_s},
+                       {"measured_step_s", r.on_curve->curve_s}, {"times_measured", r.on_curve->ratio},
+                       {"how", r.on_curve->how}};
+  else if (!r.on_curve_why.empty())
+    j["step_curve"] = {{"note", r.on_curve_why}};
   return j;
 }
 
@@ -220,6 +235,12 @@ std::string mfu_text(const mfu_result& r) {
     out += fmt::format("  weights             {}\n", r.weights);
     out += fmt::format("  verdict             {}\n", d.verdict);
   }
+  if (r.on_curve)
+    out += fmt::format("  on the step curve   your {} at batch {} is {} roofline's attainable {} ({})\n",
+                       units::seconds(r.on_curve->user_s), r.on_curve->batch, units::ratio(r.on_curve->ratio),
+                       units::seconds(r.on_curve->curve_s), r.on_curve->how);
+  else if (!r.on_curve_why.empty())
+    out += fmt::format("  on the step curve   unknown ({})\n", r.on_curve_why);
   if (r.intensity)
     out += fmt::format("  decode ceiling      intensity {} ÷ ridge {} = {}: decode is bandwidth-bound, MFU ≈ intensity ÷ ridge\n",
                        units::intensity(*r.intensity), r.ridge_nominal ? units::intensity(*r.ridge_nominal) : "unknown",

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "app/commands.hpp"
+#include "app/options.hpp"
 #include "roofline/analysis.hpp"
 #include "roofline/io.hpp"
 #include "roofline/report.hpp"
@@ -23,9 +24,17 @@ void add_report(CLI::App& app, context& ctx) {
   sub->add_option("--precision", *precisions,
                   "also write roofline-P.svg, the figure's panel for precision P (fp64, fp32, tf32, fp16, bf16, fp8, int8; "
                   "repeatable); report.html shows every measured precision as small multiples");
-  sub->callback([file, out, precisions, &ctx] {
+  auto tpot = std::make_shared<std::string>();
+  auto batch = std::make_shared<std::int64_t>(1);
+  sub->add_option("--tpot", *tpot, "your framework's measured TPOT with units (3.31ms), placed on the measured step curve");
+  sub->add_option("--batch", *batch, "the batch --tpot was measured at")->capture_default_str()->check(CLI::PositiveNumber);
+  sub->callback([file, out, precisions, tpot, batch, &ctx] {
     check_output_dir(*out);
+    const double user_tpot = tpot->empty() ? 0.0 : parse_duration(*tpot, "--tpot");
     results r = load_results(*file);
+    if (user_tpot > 0)  // placed on the measured step curve by the report's step-sweep section
+      r.analysis["step_input"] = {{"tpot_s", user_tpot}, {"batch", *batch},
+                                  {"source", "report --tpot (the user's measured time per output token)"}};
     // The analysis is a pure function of the measured inputs: recomputed with this tool, so a re-rendered
     // report carries today's advice and verdicts (a 1.0 file's blocks predate the typed ones anyway).
     analyse(r);
@@ -33,7 +42,8 @@ void add_report(CLI::App& app, context& ctx) {
     for (const auto& p : *precisions) panels.emplace_back("roofline-" + p + ".svg", render_svg(r, p));
     write_outputs(r, *out);
     for (const auto& [name, svg] : panels) write_file_atomic(*out + "/" + name, svg);
-    std::string names = "results.json,report.md,roofline.svg,report.html,ops.csv";
+    std::string names = std::string("results.json,report.md,roofline.svg,report.html,ops.csv") +
+                        (render_batch_svg(r).empty() ? "" : ",batch.svg");
     for (const auto& pn : panels) names += "," + pn.first;
     std::fprintf(stderr, "roofline: wrote %s\n", written_files(*out, names).c_str());
     std::fputs(render_summary(r, *out + "/report.html").c_str(), stdout);

@@ -9,6 +9,7 @@
 #endif
 
 #include "app/commands.hpp"
+#include "app/options.hpp"
 #include "app/pipeline.hpp"
 #include "roofline/error.hpp"
 #include "roofline/vocabulary.hpp"
@@ -57,7 +58,9 @@ void check_device_arg(const std::string& d) { parse_device(d); }
 
 int finish(const results& r, const std::string& out_dir) {
   write_outputs(r, out_dir);
-  std::fprintf(stderr, "roofline: wrote %s\n", written_files(out_dir, "results.json,report.md,roofline.svg,report.html,ops.csv").c_str());
+  const std::string files = std::string("results.json,report.md,roofline.svg,report.html,ops.csv") +
+                            (render_batch_svg(r).empty() ? "" : ",batch.svg");
+  std::fprintf(stderr, "roofline: wrote %s\n", written_files(out_dir, files).c_str());
   std::fputs(render_summary(r, out_dir + "/report.html").c_str(), stdout);
   std::fflush(stdout);
   if (r.interference && r.interference->busy)
@@ -156,9 +159,14 @@ void add_run(CLI::App& app, context& ctx) {
       ->check(CLI::PositiveNumber);
   sub->add_option("--tpot", opt->tpot_s, "your measured time per output token (s, decode batch 1) for the TPOT → MFU row")
       ->check(CLI::Range(1e-9, 1e6));
+  auto target = std::make_shared<std::string>();
+  sub->add_option("--tpot-target", *target,
+                  "the step sweep's TPOT target with units (20ms, 0.02, 20000us): the largest batch whose decode step "
+                  "meets it");
   auto fleet_opt = std::make_shared<fleet::fleet_options>();
   add_fleet_flags(sub, *fleet_opt);
-  sub->callback([sub, opt, fleet_opt, &ctx] {
+  sub->callback([sub, opt, target, fleet_opt, &ctx] {
+    if (!target->empty()) opt->tpot_target_s = parse_duration(*target, "--tpot-target");
     std::string model_path;
     const model_config cfg = prepare_run(*opt, *sub, model_path);  // bad input fails before any measuring or write
     if (fleet::launched_by_mpi()) {  // mpirun -np N roofline run: src/fleet measures, gathers, reports

@@ -279,6 +279,7 @@ results run_pipeline(const run_options& opt, const model_config& cfg, const std:
   plan.fail_probe = opt.fail_probe;
   plan.interrupted = interrupted;
   plan.progress = progress;
+  measure_idle_energy(*be, r, opt);  // before the probes warm the device
   bool lost = measure_probes(probes, plan, r);
   // A part the FMA table does not know: its nominal from the measured FMA rate, so labelled.
   if (r.device.kind == "cpu") be->complete_nominal(r.nominal, r.measured);

@@ -25,6 +25,7 @@ struct run_options {
   std::string memory;             ///< --memory "12 x DDR5-4800": the DRAM configuration, likewise
   double step_budget_s = 0;       ///< --step-budget: whole steps predicted longer than this are not run (0 = 5 s CPU, 1 s GPU)
   double tpot_s = 0;              ///< --tpot: a measured TPOT (s) for the record table's TPOT → MFU row
+  double tpot_target_s = 0;       ///< --tpot-target: the step sweep's largest batch meeting it (0 = none)
   // The model part (run only): decode at each of `batches` with a KV context of `context` tokens,
   // prefill of one sequence of `seq` tokens, ops in `dtype` ("" = fp32 on a CPU, fp16 on a GPU).
   std::vector<std::int64_t> batches = {1, 32};
@@ -50,9 +51,21 @@ model_config load_run_model(const run_options& opt, std::string& model_path);
 /// r.analysis["latency_model"].
 latency_model op_latency_model(backend& be, results& r, const std::string& precision);
 
-/// Whole steps (pipeline_whole_step.cpp): decode at batch 1 and 32 (context 2048) and prefill 2048,
-/// each run as one unit through backend::run_step, into r.whole_step with the prediction (Σ placed
-/// op time × count) and the sum of the isolated measured ops. Failures go to r.errors.
+/// The decode step sweep's batches: 1, 2, 4, … 256; quick: 1, 8, 64.
+std::vector<std::int64_t> step_sweep_batches(bool quick);
+/// The sweep's plan (results.step_sweep): opt.context, the batches, the KV-cache capacity (device
+/// memory − weights) ÷ KV bytes per sequence at `precision`, opt.tpot_target_s.
+step_sweep_plan plan_step_sweep(const results& r, const model_config& cfg, const std::string& precision,
+                                const run_options& opt);
+/// The device at rest before the probes: the backend's energy counter over a 0.5 s pause (quick
+/// 0.2 s) into r.measured.idle_energy.
+void measure_idle_energy(backend& be, results& r, const run_options& opt);
+
+/// Whole steps (pipeline_whole_step.cpp): the decode step sweep (step_sweep_batches at opt.context,
+/// bounded by the KV-cache capacity and, on a CPU, by a time budget) and prefill of opt.seq, each run
+/// as one unit through backend::run_step, into r.whole_step with the prediction (Σ placed op time ×
+/// count), the step's FLOPs and bytes, the sum of the isolated measured ops and the energy counter
+/// around the replays; the plan into r.step_sweep. Failures go to r.errors.
 void measure_whole_steps(backend& be, results& r, const model_config& cfg, const std::string& precision,
                          const latency_model& lat, const run_options& opt, bool& lost, const progress_fn& progress,
                          const std::function<bool()>& interrupted);

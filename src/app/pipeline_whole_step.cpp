@@ -1,12 +1,18 @@
-// The run's latency model and whole-step measurements (docs/formulas-analysis.md §7, §8).
+// The run's latency model, whole-step measurements and the decode step sweep over batch, and the idle
+// energy read (docs/formulas-analysis.md §7, §8, §10).
 #include <algorithm>
 #include <fmt/format.h>
 
+#include <unistd.h>
+
+#include <chrono>
 #include <map>
+#include <thread>
 
 #include "app/pipeline.hpp"
 #include "roofline/analysis.hpp"
 #include "roofline/error.hpp"
+#include "roofline/units.hpp"
 #include "roofline/whole_step.hpp"
 
 namespace roofline::app {
@@ -65,16 +71,90 @@ std::optional<double> sum_of_ops(const results& r, const std::vector<op_result>&
 
 }  // namespace
 
+/// The decode batches of the step sweep: 1, 2, 4, … 256 (quick: 1, 8, 64 — enough for the knee rule,
+/// which needs batches ≤ 8 and one above).
+std::vector<std::int64_t> step_sweep_batches(bool quick) {
+  if (quick) return {1, 8, 64};
+  std::vector<std::int64_t> b;
+  for (std::int64_t x = 1; x <= 256; x *= 2) b.push_back(x);
+  return b;
+}
+
+namespace {
+
+/// Device memory (bytes) the KV-cache bound uses: the GPU's (device.properties.memory_bytes), the
+/// CPU's physical memory (sysconf); nullopt when unknown.
+std::optional<double> device_memory_bytes(const results& r) {
+  const json& p = r.device.properties;
+  if (p.is_object() && p.contains("memory_bytes") && p["memory_bytes"].is_number()) return p["memory_bytes"].get<double>();
+  if (r.device.kind == "cpu") {
+    const long pages = ::sysconf(_SC_PHYS_PAGES), page = ::sysconf(_SC_PAGE_SIZE);
+    if (pages > 0 && page > 0) return static_cast<double>(pages) * static_cast<double>(page);
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+step_sweep_plan plan_step_sweep(const results& r, const model_config& cfg, const std::string& precision,
+                                const run_options& opt) {
+  step_sweep_plan p;
+  p.context = opt.context;
+  p.batches = step_sweep_batches(opt.quick);
+  if (opt.tpot_target_s > 0) p.tpot_target_s = opt.tpot_target_s;
+  const int b = dtype_bytes(precision == "tf32" ? "fp32" : precision);
+  p.weights_bytes = static_cast<double>(cfg.parameters()) * b;
+  p.kv_bytes_per_sequence = kv_cache_bytes(cfg, b, opt.context + 1);
+  p.memory_bytes = device_memory_bytes(r);
+  if (p.memory_bytes && p.kv_bytes_per_sequence > 0)
+    p.kv_capacity_batch = static_cast<std::int64_t>(std::max(0.0, (*p.memory_bytes - p.weights_bytes) / p.kv_bytes_per_sequence));
+  return p;
+}
+
+void measure_idle_energy(backend& be, results& r, const run_options& opt) {
+  // The device at rest: the energy counter over a short pause before any probe (the energy roofline's
+  // idle power, docs/formulas-analysis.md §10).
+  const energy_mark a = be.energy_now();
+  std::this_thread::sleep_for(std::chrono::duration<double>(opt.quick ? 0.2 : 0.5));
+  const energy_mark b = be.energy_now();
+  r.measured.idle_energy = be.energy_between(a, b);
+}
+
 void measure_whole_steps(backend& be, results& r, const model_config& cfg, const std::string& precision,
                          const latency_model& lat, const run_options& opt, bool& lost, const progress_fn& progress,
                          const std::function<bool()>& interrupted) {
   struct scenario { phase ph; std::int64_t batch, len; };
-  const std::vector<scenario> scenarios = {{phase::decode, 1, 2048}, {phase::decode, 32, 2048}, {phase::prefill, 1, 2048}};
+  step_sweep_plan plan = plan_step_sweep(r, cfg, precision, opt);
+  progress(fmt::format("whole steps: KV-cache capacity at context {}: {}", plan.context,
+                       plan.kv_capacity_batch ? fmt::format("{} sequences ({} of KV per sequence beside {} of weights in {})",
+                                                            *plan.kv_capacity_batch, units::bytes_binary(plan.kv_bytes_per_sequence),
+                                                            units::bytes_binary(plan.weights_bytes), units::bytes_binary(*plan.memory_bytes))
+                                              : std::string("unknown (device memory unknown)")),
+           0.955);
+  std::vector<scenario> scenarios;
+  for (const auto b : plan.batches) {
+    if (plan.kv_capacity_batch && b > *plan.kv_capacity_batch) {
+      plan.notes.push_back(fmt::format("decode batch {}: not run (its KV cache, {} × {}, does not fit beside the weights: "
+                                       "capacity {} sequences)",
+                                       b, b, units::bytes_binary(plan.kv_bytes_per_sequence), *plan.kv_capacity_batch));
+      continue;
+    }
+    scenarios.push_back({phase::decode, b, plan.context});
+  }
+  scenarios.push_back({phase::prefill, 1, opt.seq});
   const bool cpu = r.device.kind == "cpu";
-  // a whole step is one long sample: few repeats (medians of 3–5 steps of ~1 ms–1 s each)
+  // a whole step is one long sample: few repeats (medians of 3–5 steps of ~1 ms–1 s each); on the GPU
+  // at least 0.2 s of replays, so the energy counter's window spans ten 50 Hz power samples
   const timing_options timing = opt.quick ? quick_timing() : timing_options{1, cpu ? 3 : 10, cpu ? 10 : 200, 0.2, 2.0};
   // predicted step time above which it is not run
   const double budget_s = opt.step_budget_s > 0 ? opt.step_budget_s : opt.quick ? 0.02 : (cpu ? 5.0 : 1.0);
+  // the decode sweep's whole predicted cost (warm-ups + repeats × step), above which the larger
+  // batches are not run: a short run (TinyLlama on a CPU: batch 256 would hold 24 GB of fp32 KV cache
+  // and take minutes per step); on a GPU the sweep's replays take ~0.2 s per batch
+  const double sweep_budget_s = opt.step_budget_s > 0 ? 1e300 : cpu ? (opt.quick ? 1.0 : 10.0) : 30.0;
+  double sweep_spent_s = 0;
+  double sweep_wall_s = 0;  // wall time of the decode steps run: setup, verification and replays
+  int sweep_run = 0;
   for (const auto& sc : scenarios) {
     whole_step_result w;
     w.phase = to_string(sc.ph);
@@ -87,8 +167,12 @@ void measure_whole_steps(backend& be, results& r, const model_config& cfg, const
     w.predicted_s = sum_predicted(placed);
     w.sum_of_ops_s = sum_of_ops(r, placed);
     w.kernels = static_cast<std::int64_t>(step_order(step).size());
+    double flops = 0, bytes = 0;
+    for (const auto& op : step) flops += op.flops * static_cast<double>(op.count), bytes += op.bytes() * static_cast<double>(op.count);
+    w.flops = flops, w.bytes = bytes;
     const std::string label = fmt::format("whole step: {} batch {} {} {}", w.phase, sc.batch,
                                           sc.ph == phase::decode ? "context" : "seq", sc.len);
+    const double cost_s = w.predicted_s * (timing.warmups + timing.min_repeats);
     if (lost) {
       w.note = "not run (device lost earlier in the run)";
     } else if (interrupted()) {
@@ -100,13 +184,20 @@ void measure_whole_steps(backend& be, results& r, const model_config& cfg, const
     } else if (w.predicted_s > budget_s) {
       w.note = fmt::format("not run (predicted {:.3g} s per step, over the {:.3g} s budget{}; --step-budget raises it)",
                            w.predicted_s, budget_s, opt.quick && opt.step_budget_s <= 0 ? " of --quick" : "");
+    } else if (sc.ph == phase::decode && sc.batch > 1 && sweep_spent_s + cost_s > sweep_budget_s) {
+      w.note = fmt::format("not run (the decode sweep's {:.3g} s budget on this {}: {:.3g} s spent, this batch needs about "
+                           "{:.3g} s more; --step-budget lifts it)",
+                           sweep_budget_s, cpu ? "CPU" : "device", sweep_spent_s, cost_s);
     } else {
       progress(label, 0.96);
+      if (sc.ph == phase::decode) sweep_spent_s += cost_s;
+      const double wall0 = now_s();
       try {
         const op_timing t = be.run_step(step, timing);
         w.measured_s = t.seconds;
         w.best_s = t.best_seconds;
         w.note = t.note;
+        w.energy = t.energy;
       } catch (const device_lost_error& e) {
         lost = true;
         w.note = std::string("failed: ") + e.what();
@@ -115,9 +206,16 @@ void measure_whole_steps(backend& be, results& r, const model_config& cfg, const
         w.note = std::string("failed: ") + e.what();
         r.errors.push_back({label, e.what()});
       }
+      if (sc.ph == phase::decode) sweep_wall_s += now_s() - wall0, ++sweep_run;
     }
+    if (sc.ph == phase::decode && !w.measured_s) plan.notes.push_back(fmt::format("decode batch {}: {}", sc.batch, w.note));
     r.whole_step.push_back(std::move(w));
   }
+  if (sweep_run > 0)
+    plan.notes.push_back(fmt::format("{} decode batches run in {:.1f} s of wall time (each step's ops allocated and "
+                                     "verified, then its replays timed)",
+                                     sweep_run, sweep_wall_s));
+  r.step_sweep = std::move(plan);
 }
 
 }  // namespace roofline::app

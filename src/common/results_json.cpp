@@ -102,6 +102,50 @@ void read_field(const json& j, const char* key, T& out, const T& fallback) {
     NLOHMANN_JSON_EXPAND(NLOHMANN_JSON_PASTE(RL_FROM, __VA_ARGS__))          \
   }
 
+// Types with fields added after files were written: the fields in RL_JSON are written always, the
+// `extras` (all std::optional) only when present, so an older file re-renders to the same document.
+#define RL_JSON_EXTRA(Type, extras, ...)                                     \
+  void to_json(json& nlohmann_json_j, const Type& nlohmann_json_t) {         \
+    NLOHMANN_JSON_EXPAND(NLOHMANN_JSON_PASTE(NLOHMANN_JSON_TO, __VA_ARGS__)) \
+    extras##_to(nlohmann_json_j, nlohmann_json_t);                           \
+  }                                                                          \
+  void from_json(const json& nlohmann_json_j, Type& nlohmann_json_t) {       \
+    const Type nlohmann_json_default_obj{};                                  \
+    NLOHMANN_JSON_EXPAND(NLOHMANN_JSON_PASTE(RL_FROM, __VA_ARGS__))          \
+    extras##_from(nlohmann_json_j, nlohmann_json_t);                         \
+  }
+
+namespace {
+
+template <class T>
+void write_present(json& j, const char* key, const std::optional<T>& v) {
+  if (v) j[key] = *v;
+}
+template <class T>
+void read_present(const json& j, const char* key, std::optional<T>& v) {
+  read_field(j, key, v, std::optional<T>{});
+}
+void energy_extras_to(json& j, const bandwidth_result& v) { write_present(j, "energy", v.energy); }
+void energy_extras_from(const json& j, bandwidth_result& v) { read_present(j, "energy", v.energy); }
+void energy_extras_to(json& j, const compute_result& v) { write_present(j, "energy", v.energy); }
+void energy_extras_from(const json& j, compute_result& v) { read_present(j, "energy", v.energy); }
+void energy_extras_to(json& j, const measured_roofs& v) { write_present(j, "idle_energy", v.idle_energy); }
+void energy_extras_from(const json& j, measured_roofs& v) { read_present(j, "idle_energy", v.idle_energy); }
+void energy_extras_to(json& j, const whole_step_result& v) {
+  write_present(j, "energy", v.energy), write_present(j, "flops", v.flops), write_present(j, "bytes", v.bytes);
+}
+void energy_extras_from(const json& j, whole_step_result& v) {
+  read_present(j, "energy", v.energy), read_present(j, "flops", v.flops), read_present(j, "bytes", v.bytes);
+}
+
+void energy_extras_to(json& j, const results& v) { write_present(j, "step_sweep", v.step_sweep); }
+void energy_extras_from(const json& j, results& v) { read_present(j, "step_sweep", v.step_sweep); }
+
+}  // namespace
+
+RL_JSON(step_sweep_plan, context, batches, memory_bytes, weights_bytes, kv_bytes_per_sequence, kv_capacity_batch,
+        tpot_target_s, notes)
+RL_JSON(energy_window, window_s, counter_j, integrated_j, power_samples, source, note)
 RL_JSON(factor, name, value, unit, source)
 RL_JSON(nominal_peak, precision, accumulate, engine, flops_per_s, formula, factors, sparse_flops_per_s, note)
 RL_JSON(nominal_roofs, device_name, source, factors, peaks, memory_bandwidth_bytes_per_s,
@@ -111,10 +155,10 @@ RL_JSON(interference_sample, probe, wall_s, other_cpu_fraction, steal_fraction, 
 RL_JSON(interference_report, busy, summary, before, unreliable_results, probes)
 RL_JSON(telemetry_summary, samples, sample_hz, sm_clock_mhz, mem_clock_mhz, power_w, temperature_c,
         throttle_reasons, throttled_fraction)
-RL_JSON(bandwidth_result, pattern, level, working_set_bytes, bytes_per_s, median_bytes_per_s, spread,
+RL_JSON_EXTRA(bandwidth_result, energy_extras, pattern, level, working_set_bytes, bytes_per_s, median_bytes_per_s, spread,
         repeats, bytes_convention, verified, burst_bytes_per_s, telemetry, flags, rejected,
         rejected_reason, across_runs)
-RL_JSON(compute_result, precision, engine, size, flops_per_s, median_flops_per_s, spread, repeats,
+RL_JSON_EXTRA(compute_result, energy_extras, precision, engine, size, flops_per_s, median_flops_per_s, spread, repeats,
         verified, method, algo, burst_flops_per_s, telemetry, flags, rejected, rejected_reason, across_runs)
 RL_JSON(launch_result, kernel_s, graph_s, back_to_back_s, method)
 RL_JSON(probe_status, probe, status, reason)
@@ -124,8 +168,8 @@ RL_JSON(small_work_result, floor_s, floor_one_block_s, ramp, serial_below_elemen
 RL_JSON(gemm_rows_result, precision, m, n, k, flops_per_s, median_flops_per_s, spread, repeats, verified, method)
 RL_JSON(gemm_attention_result, precision, gemm, head_dim, tile_rows, keys, flops_per_s, median_flops_per_s, spread, repeats,
         verified, method)
-RL_JSON(measured_roofs, bandwidth, compute, launch, small_work, gemm_rows, gemm_attention, telemetry, skipped)
-RL_JSON(whole_step_result, phase, batch, context, seq, measured_s, best_s, predicted_s, sum_of_ops_s, kernels, note)
+RL_JSON_EXTRA(measured_roofs, energy_extras, bandwidth, compute, launch, small_work, gemm_rows, gemm_attention, telemetry, skipped)
+RL_JSON_EXTRA(whole_step_result, energy_extras, phase, batch, context, seq, measured_s, best_s, predicted_s, sum_of_ops_s, kernels, note)
 RL_JSON(roofline_summary, precision, peak_nominal, peak_measured, bandwidth_nominal, bandwidth_measured,
         ridge_nominal, ridge_measured, l2_bandwidth_measured, per_precision)
 RL_JSON(op_result, name, phase, batch, seq, context, shape, dtype, count, flops, bytes, bytes_read,
@@ -136,10 +180,11 @@ RL_JSON(tool_info, name, version, build_type, compiler, cuda_backend)
 RL_JSON(host_info, hostname, os, timestamp, command)
 RL_JSON(device_info, kind, name, id, properties)
 RL_JSON(model_summary, name, source, family, config, parameters)
-RL_JSON(results, schema_version, status, tool, host, device, nominal, measured, roofline, model, ops,
+RL_JSON_EXTRA(results, energy_extras, schema_version, status, tool, host, device, nominal, measured, roofline, model, ops,
         whole_step, analysis, errors, interference, repeat)
 
 #undef RL_JSON
+#undef RL_JSON_EXTRA
 #undef RL_FROM
 
 namespace {

@@ -20,6 +20,12 @@ section attribution_section(const results& r);  ///< sections_analysis.cpp: the 
 section ops_section(const results& r);          ///< sections_ops.cpp: the op table (time, ratio, bound, advice)
 section op_detail_section(const results& r);    ///< sections_ops.cpp: shapes, FLOPs, bytes, accuracy (detail)
 section mfu_section(const results& r);          ///< sections_analysis.cpp: MFU / HFU
+/// sections_batch.cpp: the decode step over batch (analysis.step_sweep) and the energy roofline
+/// (analysis.energy); no blocks when the file has neither.
+section batch_section(const results& r);
+/// sections_batch.cpp: each probe's energy window (power by counter and by integrated samples, share
+/// of the power cap); no blocks without analysis.energy.
+section probe_energy_section(const results& r);
 section fusion_section(const results& r);       ///< sections_analysis.cpp: fusion savings
 section other_analysis_section(const results& r);  ///< sections_analysis.cpp: keys not shown above
 section problems_section(const results& r);     ///< sections_device.cpp: errors and skipped probes

@@ -338,7 +338,8 @@ section fusion_section(const results& r) {
 
 section other_analysis_section(const results& r) {
   section s{"Other analysis", "other", {}};
-  static const char* shown[] = {"compute_waterfall", "bandwidth_waterfall", "ridge", "mfu", "fusion", "accuracy", "record_table"};
+  static const char* shown[] = {"compute_waterfall", "bandwidth_waterfall", "ridge", "mfu", "fusion", "accuracy", "record_table",
+                                "energy", "step_sweep"};
   if (!r.analysis.is_object()) return s;
   for (auto it = r.analysis.begin(); it != r.analysis.end(); ++it) {
     if (std::find(std::begin(shown), std::end(shown), it.key()) != std::end(shown) || it.value().is_null()) continue;

@@ -11,6 +11,7 @@
 
 #include "report/sections.hpp"
 #include "report/units.hpp"
+#include "roofline/energy_analysis.hpp"
 #include "roofline/report.hpp"
 
 namespace roofline {
@@ -104,6 +105,37 @@ std::string wrap_words(const std::string& text, std::size_t width, const std::st
   return o + line + "\n";
 }
 
+namespace {
+
+/// One wrapped line on the decode step over batch (analysis.step_sweep): the first and the last
+/// measured batch (step, tokens/s, J/token), the knees; "" without a measured sweep.
+std::string sweep_line(const results& r) {
+  std::optional<step_sweep_analysis> s;
+  try {
+    s = analysis_block<step_sweep_analysis>(r, "step_sweep");
+  } catch (const json::exception&) {
+    return "";
+  }
+  if (!s) return "";
+  const step_sweep_point* first = nullptr;
+  const step_sweep_point* last = nullptr;
+  for (const auto& p : s->points)
+    if (p.measured_s) (first ? last : first) = &p;
+  if (!first) return "";
+  const auto point = [](const step_sweep_point& p) {
+    std::string t = fmt::format("batch {} {} ({} tokens/s", p.batch, units::seconds(*p.measured_s), units::sig(*p.measured_tokens_per_s));
+    if (p.j_per_token_measured) t += ", " + units::si(*p.j_per_token_measured, "J") + "/token";
+    return t + ")";
+  };
+  std::string line = fmt::format("decode step over batch, context {}: {}", s->context, point(*first));
+  if (last) line += " … " + point(*last);
+  line += fmt::format("; knee measured {}, predicted {}", s->knee_measured ? "batch " + units::sig(*s->knee_measured) : "unknown",
+                      s->knee_predicted ? "batch " + units::sig(*s->knee_predicted) : "unknown");
+  return wrap_words(line, summary_width, "", "  ");
+}
+
+}  // namespace
+
 std::string render_summary(const results& r, const std::string& where) {
   using namespace report;
   std::string o = fmt::format("roofline: {} ({}), run {}", r.device.name.empty() ? "unknown device" : r.device.name,
@@ -167,6 +199,7 @@ std::string render_summary(const results& r, const std::string& where) {
   } else if (!r.ops.empty()) {
     o += "no op was measured: no op to rank against its prediction\n";
   }
+  o += sweep_line(r);
   if (!r.errors.empty()) o += fmt::format("{} probe(s) failed or did not run: see the errors in the report\n", r.errors.size());
   return o;
 }

@@ -8,6 +8,7 @@
 #include "backends/cpu/cpu_probes.hpp"
 #include "backends/cpu/op_runner.hpp"
 #include "backends/cpu/probe_latency.hpp"
+#include "backends/cpu/rapl.hpp"
 #include "roofline/backend.hpp"
 #include "roofline/spec.hpp"
 
@@ -47,6 +48,10 @@ class cpu_backend final : public backend {
   op_timing run_op(const op_desc& op, const timing_options& timing) override { return cpu::run_cpu_op(op, timing); }
   op_timing run_step(const std::vector<op_desc>& step, const timing_options& timing) override {
     return cpu::run_cpu_step(step, timing);
+  }
+  energy_mark energy_now() override { return cpu::rapl_meter::system().mark(); }
+  energy_window energy_between(const energy_mark& a, const energy_mark& b) override {
+    return cpu::rapl_meter::system().between(a, b);
   }
 
  private:

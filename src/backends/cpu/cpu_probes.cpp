@@ -12,6 +12,7 @@
 #include "backends/cpu/fma_kernels.hpp"
 #include "backends/cpu/op_kernels.hpp"
 #include "backends/cpu/probe_sizing.hpp"
+#include "backends/cpu/rapl.hpp"
 #include "backends/cpu/stream_kernels.hpp"
 #include "roofline/error.hpp"
 #include "roofline/model.hpp"
@@ -100,7 +101,9 @@ void bandwidth_probe(stream_pattern p, int index, const probe_options& opt,
     const double once = best_t > 0 ? best_t : s.run(p, n, passes, best);
     if (once > 0 && once < min_sample_s)
       passes = static_cast<int>(std::min<double>(1 << 20, std::ceil(passes * min_sample_s / once)));
+    const energy_mark e0 = rapl_meter::system().mark();  // the energy counter around the timed runs
     const auto samples = time_repeated([&] { return s.run(p, n, passes, best); }, t);
+    const energy_mark e1 = rapl_meter::system().mark();
     const rate_summary r = rates(static_cast<double>(ws) * passes, samples);
     bandwidth_result b;
     b.pattern = to_string(p);
@@ -115,6 +118,7 @@ void bandwidth_probe(stream_pattern p, int index, const probe_options& opt,
     b.flags.push_back(level.why);
     b.flags.push_back(fmt::format("kernel: {} (fastest of {} tried), {} threads, {} pass(es) per sample", to_string(best),
                                   kernels.size(), threads, passes));
+    b.energy = rapl_meter::system().between(e0, e1);
     results.push_back(std::move(b));
   }
   out.bandwidth.insert(out.bandwidth.end(), results.begin(), results.end());
@@ -154,6 +158,7 @@ compute_result measure_fma_peak(const std::string& precision, const timing_optio
   const int lanes = fp32 ? k.lanes_fp32 : k.lanes_fp64;
   const double expect = static_cast<double>(threads) * k.accumulators * lanes * static_cast<double>(iterations);
   std::vector<double> sums(static_cast<std::size_t>(threads) * 8);
+  const energy_mark e0 = rapl_meter::system().mark();  // the energy counter around the timed runs
   const auto samples = time_repeated(
       [&] {
         const float of = g_one_f, sf = g_step_f;
@@ -171,11 +176,13 @@ compute_result measure_fma_peak(const std::string& precision, const timing_optio
         return t1 - t0;
       },
       timing);
+  const energy_mark e1 = rapl_meter::system().mark();
   const double flops = static_cast<double>(threads) * static_cast<double>(iterations) * k.accumulators * lanes * 2.0;
   const rate_summary r = rates(flops, samples);
   compute_result c;
   c.precision = precision;
   c.engine = "vector";
+  c.energy = rapl_meter::system().between(e0, e1);
   c.flops_per_s = r.best;
   c.median_flops_per_s = r.median;
   c.spread = r.spread;
@@ -246,7 +253,9 @@ compute_result measure_gemm(const std::string& precision, std::int64_t n, const 
   timing_options t = timing;
   t.warmups = std::max(0, t.warmups - 1);  // the verification run was one
   if (n >= 2048) t.min_repeats = std::min(t.min_repeats, 3);
+  const energy_mark e0 = rapl_meter::system().mark();  // the energy counter around the timed runs
   const auto samples = time_repeated(once, t);
+  const energy_mark e1 = rapl_meter::system().mark();
   const rate_summary r = rates(2.0 * static_cast<double>(n) * n * n, samples);
   compute_result c;
   c.precision = precision;
@@ -257,6 +266,7 @@ compute_result measure_gemm(const std::string& precision, std::int64_t n, const 
   c.spread = r.spread;
   c.repeats = r.repeats;
   c.verified = true;
+  c.energy = rapl_meter::system().between(e0, e1);
   c.method = fmt::format("{} ({}), row-major NN, random inputs in [-1,1), {}, FLOPs = 2n^3",
                          fp32 ? "cblas_sgemm" : "cblas_dgemm", openblas_version(), openblas_threading(threads));
   return c;

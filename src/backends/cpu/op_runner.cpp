@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <functional>
 #include <fmt/format.h>
 
@@ -9,6 +10,7 @@
 #include "backends/cpu/cpu_detect.hpp"
 #include "backends/cpu/op_kernels.hpp"
 #include "backends/cpu/probe_sizing.hpp"
+#include "backends/cpu/rapl.hpp"
 #include "roofline/error.hpp"
 
 #ifdef ROOFLINE_HAVE_OPENBLAS
@@ -108,7 +110,10 @@ op_timing run_cpu_op(const op_desc& op, const timing_options& timing) { return r
 
 op_timing run_cpu_op(const op_desc& op, const timing_options& timing, const step_hook* hook) {
   const auto& d = detect_cpu().desc;
-  const std::int64_t llc = sizing_cache_bytes({d.l1d_bytes, d.l2_bytes, d.l3_bytes}, worker_threads());
+  std::int64_t llc = sizing_cache_bytes({d.l1d_bytes, d.l2_bytes, d.l3_bytes}, worker_threads());
+  // Test hook: the cache size inputs are rotated past (bytes; 0 = no rotation), so a whole step of a
+  // tiny model stays far below the 2 × LLC per op the rotation otherwise keeps (tests only).
+  if (const char* cap = std::getenv("ROOFLINE_CPU_ROTATION_BYTES")) llc = std::max<std::int64_t>(0, std::atoll(cap));
   arena ar;
   std::function<void(int)> kernel;   // runs the op on copy c
   std::function<void()> verify;      // checks copy 0 after one run
@@ -376,6 +381,8 @@ op_timing run_cpu_step(const std::vector<op_desc>& step, const timing_options& t
   const auto order = step_order(step);
   const run_with_hook run = [&](const op_desc& op, const step_hook& hook) { return run_cpu_op(op, timing, &hook); };
   const time_step_fn time_step = [&](const std::vector<captured_op>& ops) {
+    const rapl_meter& rapl = rapl_meter::system();
+    const energy_mark e0 = rapl.mark();  // the energy counter around the timed passes
     const auto samples = time_repeated(
         [&] {
           const double t0 = now_s();
@@ -386,11 +393,13 @@ op_timing run_cpu_step(const std::vector<op_desc>& step, const timing_options& t
           return now_s() - t0;
         },
         timing);
+    const energy_mark e1 = rapl.mark();
     const stats_summary st = summarize(samples);
     op_timing r;
     r.seconds = st.median;
     r.best_seconds = st.min;
     r.repeats = st.n;
+    r.energy = rapl.between(e0, e1);
 #ifdef ROOFLINE_HAVE_OPENBLAS
     const std::string pool = openblas_pool_note(openblas_get_parallel());
 #else

@@ -100,6 +100,9 @@ class cuda_backend final : public backend {
     return cuda::run_step(step, timing, context());
   }
 
+  energy_mark energy_now() override { return env_.mark(); }
+  energy_window energy_between(const energy_mark& a, const energy_mark& b) override { return env_.energy(a, b); }
+
   op_timing run_op(const op_desc& op, const timing_options& timing) override {
     env_.activate();
     return cuda::run_op(op, timing, context());
@@ -113,6 +116,7 @@ class cuda_backend final : public backend {
     ctx.workspace = env_.workspace.get();
     ctx.workspace_bytes = env_.workspace.bytes();
     ctx.l2_bytes = static_cast<std::size_t>(env_.l2_bytes);
+    ctx.sampler = env_.sampler.get();
     return ctx;
   }
 

@@ -48,6 +48,16 @@ void cuda_env::attach(std::optional<telemetry_summary>& dst, std::vector<std::st
   if (!dst) flags.push_back("telemetry unavailable (no NVML sample in the probe's window)");
 }
 
+energy_mark cuda_env::mark() const { return sampler ? sampler->mark() : energy_mark{now_s(), {}}; }
+
+energy_window cuda_env::energy(const energy_mark& a, const energy_mark& b) const {
+  if (sampler) return sampler->energy_between(a, b);
+  energy_window w;
+  w.window_s = b.t_s - a.t_s;
+  w.note = "not available (no telemetry sampler)";
+  return w;
+}
+
 void cuda_env::publish(measured_roofs& out) const {
   json j = sampler ? sampler->device_json() : json{{"nvml", "unavailable (no sampler)"}};
   for (auto it = j.begin(); it != j.end(); ++it) out.telemetry[it.key()] = it.value();

@@ -35,6 +35,10 @@ struct cuda_env {
   std::size_t free_bytes() const;
   /// Telemetry over [t0, t1] into `dst`, or a flag "telemetry unavailable (why)".
   void attach(std::optional<telemetry_summary>& dst, std::vector<std::string>& flags, double t0, double t1) const;
+  /// The energy counter now (sampler->mark(); raw empty without a sampler).
+  energy_mark mark() const;
+  /// The energy between two marks (sampler->energy_between), or a window saying why there is none.
+  energy_window energy(const energy_mark& a, const energy_mark& b) const;
   /// Writes the device-wide telemetry facts and the burst records into out.telemetry.
   void publish(measured_roofs& out) const;
 };

@@ -9,6 +9,8 @@
 
 namespace roofline::cuda {
 
+class telemetry_sampler;
+
 /// What the op runner may use: the device's stream and a cuBLASLt handle + workspace.
 struct op_context {
   int device = 0;
@@ -20,6 +22,8 @@ struct op_context {
   /// Whole-step chaining (whole_step.cpp): when set, the runner's timing step hands its launch
   /// function and buffer-set count to this hook instead of timing the op alone, and returns its result.
   const step_hook* step = nullptr;
+  /// The energy counter read around a whole step's timed replays (run_step); null: not read.
+  const telemetry_sampler* sampler = nullptr;
 };
 
 /// Runs `op` (every op_kind) at its shape, checks its output against a reference (fp32 on the GPU or

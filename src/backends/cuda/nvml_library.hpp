@@ -7,7 +7,9 @@
 //   power usage and power limits are in milliwatts, clocks in MHz, temperature in °C;
 //   clock event (throttle) reason bits: see throttle_reasons.hpp;
 //   nvmlProcessInfo_t (the v2 layout the _v2 and _v3 process queries fill, 5.41 "nvmlProcessInfo_t"):
-//   pid, usedGpuMemory (bytes), gpuInstanceId, computeInstanceId; NVML_ERROR_INSUFFICIENT_SIZE = 7.
+//   pid, usedGpuMemory (bytes), gpuInstanceId, computeInstanceId; NVML_ERROR_INSUFFICIENT_SIZE = 7;
+//   nvmlDeviceGetTotalEnergyConsumption(device, unsigned long long* energy): the energy used since the
+//   driver was last reloaded, in millijoules, Volta and newer (4.16 "Device Queries").
 // Every call is checked: nvml_library::check() turns a non-zero nvmlReturn_t into a message naming the
 // call, the code and nvmlErrorString().
 #pragma once
@@ -72,6 +74,7 @@ class nvml_library {
   nvml_return (*compute_processes)(nvml_device, unsigned*, nvml_process_info*) = nullptr;   // nvmlDeviceGetComputeRunningProcesses_v3, else _v2
   nvml_return (*graphics_processes)(nvml_device, unsigned*, nvml_process_info*) = nullptr;  // nvmlDeviceGetGraphicsRunningProcesses_v3, else _v2
   nvml_return (*process_name)(unsigned, char*, unsigned) = nullptr;             // nvmlSystemGetProcessName
+  nvml_return (*total_energy)(nvml_device, unsigned long long*) = nullptr;      // nvmlDeviceGetTotalEnergyConsumption (mJ)
   std::string reasons_symbol;  ///< which clocks-reasons entry point was found
 
  private:

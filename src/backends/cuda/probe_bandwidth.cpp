@@ -232,11 +232,13 @@ class bandwidth_runner {
     const int grid = env_.sms * best.bps;
     const stream_args a = best_args;
     const double bytes = static_cast<double>(a.n) * 16 * grid * a.reps;
+    const energy_mark e0 = env_.mark();  // the energy counter around the timed runs
     const double t0 = now_s();
     const auto samples =
         time_repeated([&] { return time_on_stream(env_.stream, [&] { launch_l1_read(best.unroll, grid, a, env_.stream); }); },
                       opt_.timing);
     const double t1 = now_s();
+    const energy_mark e1 = env_.mark();
     std::vector<std::uint32_t> host(grid);
     ROOFLINE_CUDA_CALL(cudaMemcpy(host.data(), partials_.get(), grid * sizeof(std::uint32_t), cudaMemcpyDeviceToHost));
     const std::uint32_t got = std::accumulate(host.begin(), host.end(), std::uint32_t{0});
@@ -264,6 +266,7 @@ class bandwidth_runner {
                                     grid, stream_block, best.bps, human_bytes(static_cast<std::int64_t>(a.n) * 16),
                                     best.unroll));
     env_.attach(res.telemetry, res.flags, t0, t1);
+    res.energy = env_.energy(e0, e1);
     out.bandwidth.push_back(std::move(res));
   }
 
@@ -327,9 +330,11 @@ class bandwidth_runner {
                                     failed.empty() ? std::string("none was tried") : failed.front()));
     const stream_args a = args_for(n, reps);
     prepare(n);  // poison again: the timed runs alone must produce the checked output
+    const energy_mark e0 = env_.mark();  // the energy counter around the timed runs
     const double t0 = now_s();
     const auto samples = time_repeated([&] { return time_once(best_variant, grid, a); }, opt_.timing);
     const double t1 = now_s();
+    const energy_mark e1 = env_.mark();
     verify(n, reps, grid, what);
 
     const double bytes = static_cast<double>(moved_per_pass) * reps;
@@ -357,6 +362,7 @@ class bandwidth_runner {
     }
     for (const auto& f : failed) res.flags.push_back("not used, failed its check: " + f);
     env_.attach(res.telemetry, res.flags, t0, t1);
+    res.energy = env_.energy(e0, e1);
 
     if (roof && !opt_.quick) {
       const burst_outcome b = run_burst(

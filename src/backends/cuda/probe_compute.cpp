@@ -43,9 +43,11 @@ void run_fma(cuda_env& env, const fma_case& c, const probe_options& opt, measure
   if (iters % 2) ++iters;  // even count: chains return to their start value (always true for multiples of 64)
 
   ROOFLINE_CUDA_CALL(cudaMemsetAsync(outbuf.get(), 0xFF, outbuf.bytes(), env.stream));
+  const energy_mark e0 = env.mark();  // the energy counter around the timed runs
   const double t0 = now_s();
   const auto samples = time_repeated([&] { return launch(iters); }, opt.timing);
   const double t1 = now_s();
+  const energy_mark e1 = env.mark();
 
   std::vector<unsigned char> host(outbuf.bytes());
   ROOFLINE_CUDA_CALL(cudaMemcpy(host.data(), outbuf.get(), outbuf.bytes(), cudaMemcpyDeviceToHost));
@@ -72,6 +74,7 @@ void run_fma(cuda_env& env, const fma_case& c, const probe_options& opt, measure
                            c.lanes == 2 ? "half2 HFMA2" : (c.type == fma_type::fp64 ? "DFMA" : "FFMA"), fma_chains,
                            iters, grid, fma_block, bps);
   env.attach(res.telemetry, res.flags, t0, t1);
+  res.energy = env.energy(e0, e1);
   out.compute.push_back(std::move(res));
   env.publish(out);
 }

@@ -346,9 +346,11 @@ class gemm_runner {
     const cublasLtMatmulAlgo_t algo = ch.plan->heur[ch.index].algo;
     const int inner = std::clamp(static_cast<int>(std::ceil(2e-3 / ch.best_t)), 1, 128);
 
+    const energy_mark e0 = env_.mark();  // the energy counter around the timed runs
     const double t0 = now_s();
     const auto samples = time_repeated([&] { return timed(ch, *ch.plan, algo, inner); }, opt_.timing);
     const double t1 = now_s();
+    const energy_mark e1 = env_.mark();
 
     verify_chosen(ch);
 
@@ -373,6 +375,7 @@ class gemm_runner {
     if (ch.sets * ch.set_bytes < 2 * static_cast<std::size_t>(env_.l2_bytes))
       res.flags.push_back("buffer sets total less than 2× L2 (memory-limited): small-size numbers may be flattered by L2");
     env_.attach(res.telemetry, res.flags, t0, t1);
+    res.energy = env_.energy(e0, e1);
 
     // The burst rate (first 0.1 s after 0.5 s idle) at every size from 2048 up: the timed run above
     // lasts seconds and, from n = 2048, draws enough power for the cap to lower the clock (H200:

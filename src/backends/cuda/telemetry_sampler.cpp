@@ -63,6 +63,58 @@ telemetry_sample telemetry_sampler::read_now() const {
   return s;
 }
 
+std::optional<std::uint64_t> telemetry_sampler::energy_mj(std::string& why) const {
+  if (!available()) {
+    why = "not available (NVML: " + why_ + ")";
+    return std::nullopt;
+  }
+  if (!lib_->total_energy) {
+    why = "not available (libnvidia-ml.so.1 lacks nvmlDeviceGetTotalEnergyConsumption)";
+    return std::nullopt;
+  }
+  unsigned long long mj = 0;
+  const nvml_return r = lib_->total_energy(*device_, &mj);
+  if (r != nvml_success) {
+    why = "not available (" + lib_->describe("nvmlDeviceGetTotalEnergyConsumption", r) + ")";
+    return std::nullopt;
+  }
+  return static_cast<std::uint64_t>(mj);
+}
+
+energy_mark telemetry_sampler::mark() const {
+  energy_mark m;
+  std::string why;
+  const auto mj = energy_mj(why);
+  m.t_s = now_s();
+  if (mj) m.raw.push_back(*mj);
+  return m;
+}
+
+energy_window telemetry_sampler::energy_between(const energy_mark& a, const energy_mark& b) const {
+  energy_window w;
+  w.window_s = b.t_s - a.t_s;
+  w.source = "NVML nvmlDeviceGetTotalEnergyConsumption (mJ), read before and after the window; cross-check: "
+             "NVML power samples (nvmlDeviceGetPowerUsage) integrated over it";
+  if (a.raw.size() == 1 && b.raw.size() == 1) {
+    w.counter_j = static_cast<double>(counter_delta(a.raw[0], b.raw[0], 0)) / 1e3;
+  } else {
+    std::string why;
+    (void)energy_mj(why);
+    w.note = why.empty() ? "not available (the counter was unreadable at one end of the window)" : why;
+  }
+  if (available()) {
+    std::vector<power_point> pts;
+    for (const auto& s : samples(a.t_s - period_s_, b.t_s + period_s_)) {
+      if (!s.power_w) continue;
+      pts.push_back({s.t_s, *s.power_w});
+      if (s.t_s >= a.t_s && s.t_s <= b.t_s) ++w.power_samples;
+    }
+    w.integrated_j = integrate_power(pts, a.t_s, b.t_s);
+  }
+  if (!w.integrated_j) w.note += std::string(w.note.empty() ? "" : "; ") + "integrated power: no power sample in the window";
+  return w;
+}
+
 void telemetry_sampler::loop() {
   using clock = std::chrono::steady_clock;
   const auto period = std::chrono::duration_cast<clock::duration>(std::chrono::duration<double>(period_s_));

@@ -2,6 +2,7 @@
 // with its steady-clock timestamp, so each probe can summarise the telemetry over its own window.
 #pragma once
 #include <atomic>
+#include <cstdint>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -11,6 +12,7 @@
 
 #include "backends/cuda/nvml_library.hpp"
 #include "backends/cuda/telemetry_summary.hpp"
+#include "roofline/energy.hpp"
 #include "roofline/json.hpp"
 
 namespace roofline::cuda {
@@ -34,6 +36,15 @@ class telemetry_sampler {
   std::vector<telemetry_sample> samples(double t0, double t1) const;
   /// Reads one sample now (also used by the thread). Missing quantities stay nullopt.
   telemetry_sample read_now() const;
+  /// The device's total-energy counter now (mJ since the driver was loaded); nullopt with `why` set
+  /// when NVML, the entry point (older drivers, pre-Volta GPUs) or the query is unavailable.
+  std::optional<std::uint64_t> energy_mj(std::string& why) const;
+  /// energy_mj now, with its now_s() time (raw empty when unreadable).
+  energy_mark mark() const;
+  /// The energy between two marks: the counter's increase (mJ → J, 64-bit wrap undone) and the
+  /// 50 Hz power samples integrated over the same window (integrate_power; NVML's power reading is a
+  /// 1 s average on Ampere (except GA100) and newer, nvmlDeviceGetPowerUsage, so it lags short windows).
+  energy_window energy_between(const energy_mark& a, const energy_mark& b) const;
   /// Errors of individual NVML queries seen so far (first of each kind), e.g. power not supported.
   std::vector<std::string> query_errors() const;
   /// Device-wide facts for results.measured.telemetry: nvml status, sampler rate, ECC, power limit.

@@ -9,6 +9,7 @@
 #include "backends/cuda/cuda_check.hpp"
 #include "backends/cuda/cuda_ops.hpp"
 #include "backends/cuda/device_memory.hpp"
+#include "backends/cuda/telemetry_sampler.hpp"
 #include "roofline/measure.hpp"
 
 namespace roofline::cuda {
@@ -48,12 +49,16 @@ op_timing run_step(const std::vector<op_desc>& step, const timing_options& timin
     (void)cudaGraphDestroy(graph);
     ROOFLINE_CUDA_CALL(inst);
     std::vector<double> samples;
+    std::optional<energy_window> energy;
     try {
       ROOFLINE_CUDA_CALL(cudaGraphUpload(exec, ctx.stream));
+      // the energy counter around the replays (warm-up included: the window is all back-to-back replays)
+      const energy_mark e0 = ctx.sampler ? ctx.sampler->mark() : energy_mark{now_s(), {}};
       samples = time_repeated(
           [&] { return time_on_stream(ctx.stream, [&] { ROOFLINE_CUDA_CALL(cudaGraphLaunch(exec, ctx.stream)); }); },
           timing);
       ROOFLINE_CUDA_CALL(cudaStreamSynchronize(ctx.stream));
+      if (ctx.sampler) energy = ctx.sampler->energy_between(e0, ctx.sampler->mark());
     } catch (...) {
       (void)cudaGraphExecDestroy(exec);
       throw;
@@ -64,6 +69,7 @@ op_timing run_step(const std::vector<op_desc>& step, const timing_options& timin
     r.seconds = st.median;
     r.best_seconds = st.min;
     r.repeats = st.n;
+    r.energy = energy;
     r.note = fmt::format(
         "one CUDA graph of {} launches ({} graph nodes) of {} distinct ops, each verified by its runner first; "
         "per-layer ops on buffer set (layer mod sets); each op reads its own inputs (not the previous op's output); "

@@ -1,0 +1,142 @@
+// The energy roofline and the decode step sweep over batch (results.analysis.energy and
+// results.analysis.step_sweep), computed by analyse() from the measured energy windows
+// (results.hpp energy_window) and whole steps. Formulas: docs/formulas-analysis.md §8.1 (the sweep)
+// and §10 (energy); fields and units: docs/results-schema.md "analysis".
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "roofline/analysis_json.hpp"
+#include "roofline/batch_sweep.hpp"
+
+namespace roofline {
+
+/// Average power over a window from its energy counter: counter_j ÷ window_s (W); nullopt without a
+/// counter or a window.
+std::optional<double> counter_power_w(const energy_window& w);
+/// Average power from the integrated power samples: integrated_j ÷ window_s (W); nullopt without.
+std::optional<double> integrated_power_w(const energy_window& w);
+
+/// Joules per token of a step measured inside a window: the window's average power (counter) ×
+/// the step's time ÷ the tokens of one step (decode: the batch). Worked: a 0.2 s window whose
+/// counter rose 100 J (500 W), a 2 ms step at batch 4 → 500 × 0.002 ÷ 4 = 0.25 J/token.
+/// nullopt without a counter, a window, a time or tokens.
+std::optional<double> joules_per_token(const energy_window& w, double step_s, std::int64_t tokens);
+
+/// Predicted energy of one op's kernel (J): Choi, Bedard, Fowler, Vuduc, "A roofline model of energy",
+/// IPDPS 2013, eq. (4) with constant power: E = π0·T + ε_mem·Q + ε_flop·W, π0 the idle power (W),
+/// T the (predicted) time (s), ε_mem J/B, Q bytes, ε_flop J/FLOP, W FLOPs.
+/// Worked: π0 = 100 W, T = 2 ms, ε_mem = 60 pJ/B, Q = 2.2 GB, ε_flop = 0.5 pJ/FLOP, W = 2.2 GFLOP →
+/// 0.2 + 0.132 + 0.0011 = 0.3331 J.
+double predicted_energy_j(double idle_w, double seconds, double joules_per_byte, double bytes, double joules_per_flop,
+                          double flops);
+
+/// The largest batch whose time is at most `target_s` (a TPOT target); nullopt when none is.
+/// Worked: (1, 1.2 ms), (8, 1.3 ms), (64, 3.1 ms), (256, 9 ms), target 5 ms → 64.
+std::optional<std::int64_t> largest_batch_within(const std::vector<batch_time>& points, double target_s);
+
+/// One probe's energy window, as the analysis reads it.
+struct probe_energy {
+  std::string probe;  ///< "bandwidth/read dram 1.0 GiB", "gemm bf16 n = 8192"
+  double window_s = 0;
+  std::optional<double> power_w;                ///< counter ÷ window
+  std::optional<double> integrated_power_w;     ///< integrated power ÷ window
+  std::optional<double> counter_vs_integrated;  ///< integrated ÷ counter − 1 (the cross-check)
+  std::optional<double> power_cap_share;        ///< power_w ÷ power limit
+  std::string note;
+};
+
+/// Predicted energy of one op of the catalogue (per instance).
+struct op_energy {
+  std::string name, phase;
+  std::int64_t batch = 1, count = 1;
+  double predicted_j = 0;                 ///< at the op's predicted time
+  std::optional<double> measured_time_j;  ///< the same formula at its measured time (absent when not run)
+};
+
+/// The energy roofline (Choi et al. 2013): idle power π0, energy per byte ε_mem from the device-memory
+/// bandwidth probe, energy per FLOP ε_flop from the largest GEMM of the main precision, each from
+/// the probe's energy counter: ε_mem = (P_bw − π0) ÷ BW_median, ε_flop = (P_gemm − π0) ÷ F_median.
+struct energy_roofline {
+  std::string definition;
+  std::optional<double> idle_w;
+  std::string idle_source;
+  std::optional<double> joules_per_byte;
+  std::string bytes_source;
+  std::optional<double> joules_per_flop;
+  std::string flops_source;
+  std::optional<double> power_limit_w;  ///< NVML enforced limit (read only) / RAPL package limit
+  /// Where the power cap bound a probe: "gemm fp16 n = 8192: the power cap bound (sw_power_cap in 84% of
+  /// samples); SM clock 1320 MHz against 1980 MHz max"
+  std::vector<std::string> power_cap;
+  std::vector<probe_energy> probes;
+  std::vector<op_energy> ops;
+  std::vector<std::string> notes;  ///< what is unknown and why
+  bool complete() const { return idle_w && joules_per_byte && joules_per_flop; }
+};
+
+/// One decode batch of the step sweep: time, throughput and energy, predicted beside measured.
+struct step_sweep_point {
+  std::int64_t batch = 0;
+  double predicted_s = 0;                        ///< Σ predicted op time × count
+  std::optional<double> measured_s;              ///< median replay (one CUDA graph / one CPU pass)
+  std::optional<double> error;                   ///< predicted ÷ measured − 1
+  double predicted_tokens_per_s = 0;             ///< batch ÷ predicted_s
+  std::optional<double> measured_tokens_per_s;   ///< batch ÷ measured_s
+  std::optional<double> power_w;                 ///< the replay window's counter ÷ window
+  std::optional<double> power_cap_share;         ///< power_w ÷ power limit
+  std::optional<double> j_per_token_measured;    ///< joules_per_token (counter)
+  std::optional<double> j_per_token_integrated;  ///< the same from the integrated power samples
+  std::optional<double> j_per_token_predicted;   ///< predicted_energy_j(step at predicted_s) ÷ batch
+  std::optional<double> energy_error;            ///< predicted ÷ measured J/token − 1
+  std::optional<double> counter_vs_integrated;   ///< integrated ÷ counter − 1
+  std::string note;                              ///< why a measured value is missing
+};
+
+struct step_sweep_analysis {
+  std::string definition;
+  std::int64_t context = 0;
+  std::vector<step_sweep_point> points;
+  std::optional<double> knee_measured, knee_predicted;  ///< knee_of() of the measured / predicted step times
+  std::optional<double> tpot_target_s;
+  std::optional<std::int64_t> largest_batch_measured, largest_batch_predicted;  ///< largest_batch_within
+  std::optional<std::int64_t> kv_capacity_batch;
+  std::vector<std::string> notes;  ///< the plan's notes: batches not run and why
+};
+
+/// A framework's measured step placed on roofline's measured step curve.
+struct step_placement {
+  std::int64_t batch = 0;
+  double user_s = 0;   ///< the framework's step time (TPOT in decode)
+  double curve_s = 0;  ///< roofline's measured whole step at that batch
+  double ratio = 0;    ///< user_s ÷ curve_s
+  std::string how;     ///< "measured at batch 1" | "interpolated between batch 2 (…) and batch 4 (…)"
+};
+
+/// Places `user_s` at `batch` on the measured points of `s`: the measured step at that batch, else
+/// linear interpolation in log(time) over log(batch) between the nearest measured batches around it;
+/// nullopt (with `why`) when the batch is outside the measured range or nothing was measured.
+/// Worked: measured (1, 1.23 ms); user 3.31 ms at batch 1 → ratio 2.69 ("2.7×").
+std::optional<step_placement> place_on_step_curve(const step_sweep_analysis& s, std::int64_t batch, double user_s,
+                                                  std::string& why);
+
+/// The energy roofline of `r` (always a block: unknown coefficients carry notes).
+energy_roofline analyse_energy(const results& r);
+/// The decode step sweep of `r` (r.step_sweep and whole_step[] decode entries at its context);
+/// nullopt without r.step_sweep.
+std::optional<step_sweep_analysis> analyse_step_sweep(const results& r, const energy_roofline& e);
+
+void to_json(json& j, const probe_energy& v);
+void from_json(const json& j, probe_energy& v);
+void to_json(json& j, const op_energy& v);
+void from_json(const json& j, op_energy& v);
+void to_json(json& j, const energy_roofline& v);
+void from_json(const json& j, energy_roofline& v);
+void to_json(json& j, const step_sweep_point& v);
+void from_json(const json& j, step_sweep_point& v);
+void to_json(json& j, const step_sweep_analysis& v);
+void from_json(const json& j, step_sweep_analysis& v);
+
+}  // namespace roofline

@@ -1,0 +1,364 @@
+// The energy roofline (Choi, Bedard, Fowler, Vuduc, "A roofline model of energy", IPDPS 2013) from the
+// measured energy windows, and the decode step sweep over batch (roofline/energy_analysis.hpp;
+// docs/formulas-analysis.md §8.1, §10).
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "roofline/energy_analysis.hpp"
+#include "roofline/units.hpp"
+#include "roofline/vocabulary.hpp"
+
+namespace roofline {
+
+std::optional<double> counter_power_w(const energy_window& w) {
+  if (!w.counter_j || !(w.window_s > 0)) return std::nullopt;
+  return *w.counter_j / w.window_s;
+}
+
+std::optional<double> integrated_power_w(const energy_window& w) {
+  if (!w.integrated_j || !(w.window_s > 0)) return std::nullopt;
+  return *w.integrated_j / w.window_s;
+}
+
+std::optional<double> joules_per_token(const energy_window& w, double step_s, std::int64_t tokens) {
+  const auto p = counter_power_w(w);
+  if (!p || !(step_s > 0) || tokens < 1) return std::nullopt;
+  return *p * step_s / static_cast<double>(tokens);
+}
+
+double predicted_energy_j(double idle_w, double seconds, double joules_per_byte, double bytes, double joules_per_flop,
+                          double flops) {
+  return idle_w * seconds + joules_per_byte * bytes + joules_per_flop * flops;
+}
+
+std::optional<std::int64_t> largest_batch_within(const std::vector<batch_time>& points, double target_s) {
+  std::optional<std::int64_t> best;
+  for (const auto& p : points)
+    if (p.seconds > 0 && p.seconds <= target_s && (!best || p.batch > *best)) best = p.batch;
+  return best;
+}
+
+namespace {
+
+bool contains(const std::string& s, const char* w) { return s.find(w) != std::string::npos; }
+
+std::optional<double> power_limit(const results& r) {
+  if (auto p = property_number(r, {"power_limit_w", "enforced_power_limit_w", "power_limit", "tdp_w"})) return p;
+  const json& t = r.measured.telemetry;
+  if (t.is_object() && t.contains("power_limit_w") && t["power_limit_w"].is_number())
+    return t["power_limit_w"].get<double>();
+  return std::nullopt;
+}
+
+probe_energy probe_of(const std::string& label, const energy_window& w, const std::optional<double>& limit) {
+  probe_energy p;
+  p.probe = label;
+  p.window_s = w.window_s;
+  p.power_w = counter_power_w(w);
+  p.integrated_power_w = integrated_power_w(w);
+  if (p.power_w && p.integrated_power_w && *p.power_w > 0)
+    p.counter_vs_integrated = *p.integrated_power_w / *p.power_w - 1;
+  if (p.power_w && limit && *limit > 0) p.power_cap_share = *p.power_w / *limit;
+  p.note = w.note;
+  return p;
+}
+
+std::string bandwidth_label(const bandwidth_result& b) {
+  return fmt::format("bandwidth/{} {} {}", b.pattern, b.level,
+                     units::bytes_binary(static_cast<double>(b.working_set_bytes)));
+}
+std::string gemm_label(const compute_result& c) {
+  return c.size ? fmt::format("gemm {} n = {}", c.precision, *c.size) : fmt::format("{} {}", c.precision, c.engine);
+}
+
+/// "…: the power cap bound (sw_power_cap in 84% of samples); SM clock 1320 MHz against 1980 MHz max"
+/// when a power reason is among the throttle reasons; "" otherwise.
+std::string cap_note(const results& r, const std::string& label, const std::optional<telemetry_summary>& t) {
+  if (!t) return "";
+  std::string reasons;
+  for (const auto& s : t->throttle_reasons)
+    if (contains(s, "power")) reasons += (reasons.empty() ? "" : ", ") + s;
+  if (reasons.empty()) return "";
+  const auto max_clock = property_number(r, {"max_sm_clock_mhz"});
+  std::string clock = t->sm_clock_mhz
+                          ? fmt::format("SM clock {} MHz (median)", units::plain(std::round(t->sm_clock_mhz->median)))
+                          : "SM clock not sampled";
+  if (t->sm_clock_mhz && max_clock) clock += fmt::format(" against {} MHz max", units::plain(*max_clock));
+  return fmt::format("{}: the power cap bound ({} in {} of the samples); {}", label, reasons,
+                     units::percent(t->throttled_fraction), clock);
+}
+
+}  // namespace
+
+energy_roofline analyse_energy(const results& r) {
+  energy_roofline e;
+  e.definition =
+      "energy roofline (Choi, Bedard, Fowler, Vuduc, IPDPS 2013): E = idle W × time + J/B × bytes + J/FLOP × FLOPs; "
+      "idle W from the counter over a pause before the probes; J/B = (P − idle W) ÷ median B/s of the device-memory "
+      "bandwidth roof's window; J/FLOP = (P − idle W) ÷ median FLOP/s of the largest GEMM of the main precision; "
+      "P = counter increase ÷ window";
+  e.power_limit_w = power_limit(r);
+  const std::string precision = main_precision(r);
+
+  if (r.measured.idle_energy) {
+    const energy_window& w = *r.measured.idle_energy;
+    if (auto p = counter_power_w(w)) {
+      e.idle_w = p;
+      e.idle_source = fmt::format("energy counter over a {} pause before the probes", units::seconds(w.window_s));
+    } else if (auto q = integrated_power_w(w)) {
+      e.idle_w = q;
+      e.idle_source = fmt::format("power samples integrated over a {} pause before the probes (no counter: {})",
+                                  units::seconds(w.window_s), w.note);
+    } else {
+      e.notes.push_back("idle power unknown (" + (w.note.empty() ? std::string("no reading") : w.note) + ")");
+    }
+  } else {
+    e.notes.push_back("idle power unknown (no idle read in this file)");
+  }
+
+  for (const auto& b : r.measured.bandwidth)
+    if (b.energy && !b.rejected) e.probes.push_back(probe_of(bandwidth_label(b), *b.energy, e.power_limit_w));
+  for (const auto& c : r.measured.compute)
+    if (c.energy && !c.rejected) e.probes.push_back(probe_of(gemm_label(c), *c.energy, e.power_limit_w));
+
+  // J/B: the device-memory roof's window, else the fastest device-memory point with a counter
+  const bandwidth_result* bw = best_device_bandwidth(r.measured);
+  if (!bw || !bw->energy || !counter_power_w(*bw->energy)) {
+    bw = nullptr;
+    for (const auto& b : r.measured.bandwidth)
+      if (usable_as_roof(b) && is_device_memory(b.level) && b.energy && counter_power_w(*b.energy) &&
+          (!bw || b.bytes_per_s > bw->bytes_per_s))
+        bw = &b;
+  }
+  if (bw && e.idle_w && bw->median_bytes_per_s > 0) {
+    const double p = *counter_power_w(*bw->energy);
+    e.joules_per_byte = (p - *e.idle_w) / bw->median_bytes_per_s;
+    e.bytes_source = fmt::format("{}: {} at {} (idle {})", bandwidth_label(*bw), units::si(p, "W"),
+                                 units::rate_bytes(bw->median_bytes_per_s), units::si(*e.idle_w, "W"));
+    if (*e.joules_per_byte <= 0) {  // a coefficient ≤ 0 would predict energy below idle: unknown instead
+      e.notes.push_back(fmt::format("J/B unknown (the bandwidth probe drew {}, not above the idle {})",
+                                    units::si(p, "W"), units::si(*e.idle_w, "W")));
+      e.joules_per_byte.reset();
+    }
+    if (auto n = cap_note(r, bandwidth_label(*bw), bw->telemetry); !n.empty()) e.power_cap.push_back(n);
+  } else {
+    e.notes.push_back(bw ? "J/B unknown (no idle power)"
+                         : "J/B unknown (no device-memory bandwidth point with an energy counter)");
+  }
+
+  // J/FLOP: the largest GEMM of the main precision with a counter (compute dominates its time most)
+  const compute_result* g = nullptr;
+  for (const auto& c : r.measured.compute)
+    if (!c.rejected && c.precision == precision && is_gemm_engine(c.engine) && c.energy && counter_power_w(*c.energy) &&
+        (!g || c.size.value_or(0) > g->size.value_or(0)))
+      g = &c;
+  if (g && e.idle_w && g->median_flops_per_s > 0) {
+    const double p = *counter_power_w(*g->energy);
+    e.joules_per_flop = (p - *e.idle_w) / g->median_flops_per_s;
+    e.flops_source = fmt::format("{}: {} at {} (idle {}); its own operand traffic is counted in J/FLOP", gemm_label(*g),
+                                 units::si(p, "W"), units::compute_rate(g->median_flops_per_s, precision),
+                                 units::si(*e.idle_w, "W"));
+    if (*e.joules_per_flop <= 0) {
+      e.notes.push_back(fmt::format("J/FLOP unknown (the GEMM drew {}, not above the idle {})", units::si(p, "W"),
+                                    units::si(*e.idle_w, "W")));
+      e.joules_per_flop.reset();
+    }
+    if (auto n = cap_note(r, gemm_label(*g), g->telemetry); !n.empty()) e.power_cap.push_back(n);
+  } else {
+    e.notes.push_back(g ? "J/FLOP unknown (no idle power)"
+                        : fmt::format("J/FLOP unknown (no {} GEMM with an energy counter)", precision));
+  }
+
+  if (e.complete())
+    for (const auto& op : r.ops) {
+      if (!op.alternative_to.empty()) continue;
+      op_energy o;
+      o.name = op.name, o.phase = op.phase, o.batch = op.batch, o.count = op.count;
+      o.predicted_j =
+          predicted_energy_j(*e.idle_w, op.predicted_s, *e.joules_per_byte, op.bytes, *e.joules_per_flop, op.flops);
+      if (op.measured_s)
+        o.measured_time_j =
+            predicted_energy_j(*e.idle_w, *op.measured_s, *e.joules_per_byte, op.bytes, *e.joules_per_flop, op.flops);
+      e.ops.push_back(std::move(o));
+    }
+  return e;
+}
+
+std::optional<step_sweep_analysis> analyse_step_sweep(const results& r, const energy_roofline& e) {
+  if (!r.step_sweep) return std::nullopt;
+  const step_sweep_plan& plan = *r.step_sweep;
+  step_sweep_analysis s;
+  s.definition =
+      "decode step at each batch, one CUDA graph (GPU) / one pass (CPU); TPOT = step time; tokens/s = batch ÷ step; "
+      "J/token = counter power over the replays × step time ÷ batch; knee: knee_of (flat line of B <= 8 meets the line "
+      "through the largest batch); predicted J/token = (idle W × predicted step + J/B × bytes + J/FLOP × FLOPs) ÷ "
+      "batch";
+  s.context = plan.context;
+  s.tpot_target_s = plan.tpot_target_s;
+  s.kv_capacity_batch = plan.kv_capacity_batch;
+  s.notes = plan.notes;
+  const auto limit = e.power_limit_w;
+  std::vector<batch_time> measured, predicted;
+  for (const auto& w : r.whole_step) {
+    if (w.phase != "decode" || w.context.value_or(-1) != plan.context) continue;
+    step_sweep_point p;
+    p.batch = w.batch;
+    p.predicted_s = w.predicted_s;
+    const double tokens = static_cast<double>(w.batch);
+    if (w.predicted_s > 0)
+      p.predicted_tokens_per_s = tokens / w.predicted_s, predicted.push_back({w.batch, w.predicted_s});
+    if (w.measured_s && *w.measured_s > 0) {
+      p.measured_s = w.measured_s;
+      p.error = w.predicted_s / *w.measured_s - 1;
+      p.measured_tokens_per_s = tokens / *w.measured_s;
+      measured.push_back({w.batch, *w.measured_s});
+      if (w.energy) {
+        p.power_w = counter_power_w(*w.energy);
+        if (p.power_w && limit && *limit > 0) p.power_cap_share = *p.power_w / *limit;
+        p.j_per_token_measured = joules_per_token(*w.energy, *w.measured_s, w.batch);
+        if (auto q = integrated_power_w(*w.energy)) p.j_per_token_integrated = *q * *w.measured_s / tokens;
+        if (p.j_per_token_measured && p.j_per_token_integrated && *p.j_per_token_measured > 0)
+          p.counter_vs_integrated = *p.j_per_token_integrated / *p.j_per_token_measured - 1;
+        if (!p.j_per_token_measured) p.note = w.energy->note;
+      } else {
+        p.note = "energy not read";
+      }
+    } else {
+      p.note = w.note;
+    }
+    if (e.complete() && w.flops && w.bytes)
+      p.j_per_token_predicted =
+          predicted_energy_j(*e.idle_w, w.predicted_s, *e.joules_per_byte, *w.bytes, *e.joules_per_flop, *w.flops) /
+          tokens;
+    if (p.j_per_token_predicted && p.j_per_token_measured && *p.j_per_token_measured > 0)
+      p.energy_error = *p.j_per_token_predicted / *p.j_per_token_measured - 1;
+    s.points.push_back(std::move(p));
+  }
+  std::sort(s.points.begin(), s.points.end(), [](const auto& a, const auto& b) { return a.batch < b.batch; });
+  s.knee_measured = knee_of(measured);
+  s.knee_predicted = knee_of(predicted);
+  if (s.tpot_target_s) {
+    s.largest_batch_measured = largest_batch_within(measured, *s.tpot_target_s);
+    s.largest_batch_predicted = largest_batch_within(predicted, *s.tpot_target_s);
+  }
+  return s;
+}
+
+std::optional<step_placement> place_on_step_curve(const step_sweep_analysis& s, std::int64_t batch, double user_s,
+                                                  std::string& why) {
+  const step_sweep_point* lo = nullptr;
+  const step_sweep_point* hi = nullptr;
+  for (const auto& p : s.points) {
+    if (!p.measured_s || !(*p.measured_s > 0)) continue;
+    if (p.batch <= batch && (!lo || p.batch > lo->batch)) lo = &p;
+    if (p.batch >= batch && (!hi || p.batch < hi->batch)) hi = &p;
+  }
+  if (!lo || !hi) {
+    why = lo || hi ? fmt::format("batch {} is outside the measured step sweep", batch)
+                   : std::string("no measured decode step in the step sweep");
+    return std::nullopt;
+  }
+  step_placement out;
+  out.batch = batch;
+  out.user_s = user_s;
+  if (lo->batch == hi->batch) {
+    out.curve_s = *lo->measured_s;
+    out.how = fmt::format("measured at batch {}: the whole decode step as one CUDA graph / one CPU pass, context {}",
+                          batch, s.context);
+  } else {
+    const double f = std::log(double(batch) / double(lo->batch)) / std::log(double(hi->batch) / double(lo->batch));
+    out.curve_s = std::exp(std::log(*lo->measured_s) + f * (std::log(*hi->measured_s) - std::log(*lo->measured_s)));
+    out.how =
+        fmt::format("interpolated (log-log) between the measured steps at batch {} ({}) and batch {} ({}), context {}",
+                    lo->batch, units::seconds(*lo->measured_s), hi->batch, units::seconds(*hi->measured_s), s.context);
+  }
+  out.ratio = user_s / out.curve_s;
+  return out;
+}
+
+void to_json(json& j, const probe_energy& v) {
+  j = {{"probe", v.probe}, {"window_s", v.window_s}};
+  detail::write_if(j, "power_w", v.power_w);
+  detail::write_if(j, "integrated_power_w", v.integrated_power_w);
+  detail::write_if(j, "counter_vs_integrated", v.counter_vs_integrated);
+  detail::write_if(j, "power_cap_share", v.power_cap_share);
+  detail::write_if(j, "note", v.note);
+}
+void from_json(const json& j, probe_energy& v) {
+  detail::require_object(j);
+  ROOFLINE_READ_FIELDS(probe, window_s, power_w, integrated_power_w, counter_vs_integrated, power_cap_share, note)
+}
+
+void to_json(json& j, const op_energy& v) {
+  j = {{"name", v.name}, {"phase", v.phase}, {"batch", v.batch}, {"count", v.count}, {"predicted_j", v.predicted_j}};
+  detail::write_if(j, "measured_time_j", v.measured_time_j);
+}
+void from_json(const json& j, op_energy& v) {
+  detail::require_object(j);
+  ROOFLINE_READ_FIELDS(name, phase, batch, count, predicted_j, measured_time_j)
+}
+
+void to_json(json& j, const energy_roofline& v) {
+  j = {{"definition", v.definition},
+       {"idle_w", v.idle_w},
+       {"joules_per_byte", v.joules_per_byte},
+       {"joules_per_flop", v.joules_per_flop},
+       {"power_limit_w", v.power_limit_w},
+       {"power_cap", v.power_cap},
+       {"probes", v.probes},
+       {"ops", v.ops},
+       {"notes", v.notes}};
+  detail::write_if(j, "idle_source", v.idle_source);
+  detail::write_if(j, "bytes_source", v.bytes_source);
+  detail::write_if(j, "flops_source", v.flops_source);
+}
+void from_json(const json& j, energy_roofline& v) {
+  detail::require_block(j, "definition");
+  ROOFLINE_READ_FIELDS(definition, idle_w, idle_source, joules_per_byte, bytes_source, joules_per_flop, flops_source,
+                       power_limit_w, power_cap, probes, ops, notes)
+}
+
+void to_json(json& j, const step_sweep_point& v) {
+  j = {{"batch", v.batch},
+       {"predicted_s", v.predicted_s},
+       {"measured_s", v.measured_s},
+       {"error", v.error},
+       {"predicted_tokens_per_s", v.predicted_tokens_per_s},
+       {"measured_tokens_per_s", v.measured_tokens_per_s},
+       {"power_w", v.power_w},
+       {"power_cap_share", v.power_cap_share},
+       {"j_per_token_measured", v.j_per_token_measured},
+       {"j_per_token_integrated", v.j_per_token_integrated},
+       {"j_per_token_predicted", v.j_per_token_predicted},
+       {"energy_error", v.energy_error},
+       {"counter_vs_integrated", v.counter_vs_integrated}};
+  detail::write_if(j, "note", v.note);
+}
+void from_json(const json& j, step_sweep_point& v) {
+  detail::require_object(j);
+  ROOFLINE_READ_FIELDS(batch, predicted_s, measured_s, error, predicted_tokens_per_s, measured_tokens_per_s, power_w,
+                       power_cap_share, j_per_token_measured, j_per_token_integrated, j_per_token_predicted,
+                       energy_error, counter_vs_integrated, note)
+}
+
+void to_json(json& j, const step_sweep_analysis& v) {
+  j = {{"definition", v.definition},
+       {"context", v.context},
+       {"points", v.points},
+       {"knee_measured", v.knee_measured},
+       {"knee_predicted", v.knee_predicted},
+       {"tpot_target_s", v.tpot_target_s},
+       {"largest_batch_measured", v.largest_batch_measured},
+       {"largest_batch_predicted", v.largest_batch_predicted},
+       {"kv_capacity_batch", v.kv_capacity_batch},
+       {"notes", v.notes}};
+}
+void from_json(const json& j, step_sweep_analysis& v) {
+  detail::require_block(j, "points");
+  ROOFLINE_READ_FIELDS(definition, context, points, knee_measured, knee_predicted, tpot_target_s,
+                       largest_batch_measured, largest_batch_predicted, kv_capacity_batch, notes)
+}
+
+}  // namespace roofline

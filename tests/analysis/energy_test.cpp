@@ -1,0 +1,282 @@
+// The energy roofline and the decode step sweep (src/analysis/energy.cpp, src/measure/energy.cpp,
+// the knee rule of src/analysis/batch_sweep.cpp): each formula pinned with a worked number.
+// Formulas: docs/formulas-analysis.md §8.1 and §10; the energy model is Choi, Bedard, Fowler, Vuduc,
+// "A roofline model of energy", IPDPS 2013, eq. (4) with constant power π0.
+#include "roofline/energy.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "roofline/analysis.hpp"
+#include "roofline/energy_analysis.hpp"
+
+namespace roofline {
+namespace {
+
+// ---- counters ----
+
+TEST(EnergyCounter, RaplWrapsAtItsMaxEnergyRange) {
+  // 262143328850 µJ is the max_energy_range_uj Linux reports for a Skylake-SP package domain
+  // (2^32 × 61.035 µJ, the energy unit of MSR_RAPL_POWER_UNIT = 2^-14 J; Intel SDM vol. 3B §15.10.1).
+  const std::uint64_t range = 262143328850ull;
+  EXPECT_EQ(counter_delta(1000, 5000, range), 4000u);         // no wrap
+  EXPECT_EQ(counter_delta(range - 500, 1500, range), 2000u);  // wrapped once: 500 before the top + 1500 after
+  EXPECT_EQ(counter_delta(range, 1000, range), 1000u);
+}
+
+TEST(EnergyCounter, NvmlCountsMillijoulesIn64Bits) {
+  // nvmlDeviceGetTotalEnergyConsumption: unsigned long long mJ since the driver loaded (NVML API
+  // reference, "Device Queries"): the increase is modulo 2^64.
+  const std::uint64_t top = std::numeric_limits<std::uint64_t>::max();
+  EXPECT_EQ(counter_delta(123456789, 123556789, 0), 100000u);  // 100 J
+  EXPECT_EQ(counter_delta(top - 4, 3, 0), 8u);                 // 2^64 − 5 → 3: 8 mJ
+}
+
+TEST(EnergyCounter, IntegratesPowerByTrapezoidsHeldAtTheEnds) {
+  const std::vector<power_point> s = {{0.0, 100.0}, {1.0, 300.0}};
+  EXPECT_DOUBLE_EQ(*integrate_power(s, 0.0, 1.0), 200.0);   // (100 + 300) ÷ 2 × 1 s
+  EXPECT_DOUBLE_EQ(*integrate_power(s, -1.0, 2.0), 600.0);  // 100 held before + 200 + 300 held after
+  EXPECT_DOUBLE_EQ(*integrate_power(s, 0.5, 1.0), 125.0);   // from 200 W at 0.5 s to 300 W: 250 × 0.5
+  EXPECT_FALSE(integrate_power({}, 0.0, 1.0));
+  EXPECT_FALSE(integrate_power(s, 1.0, 1.0));
+}
+
+// ---- the batch curve ----
+
+TEST(StepSweep, KneeIsTheOneRuleOfTheLinearSweep) {
+  // flat line: median(1, 1, 1.2 ms) = 1 ms; line through (64, 4 ms): 4 ms ÷ 64 per sequence;
+  // they meet at 1 ÷ (4 ÷ 64) = 16
+  const std::vector<batch_time> pts = {{1, 1e-3}, {2, 1e-3}, {8, 1.2e-3}, {64, 4e-3}};
+  EXPECT_DOUBLE_EQ(*knee_of(pts), 16.0);
+  EXPECT_FALSE(knee_of({{1, 1e-3}, {8, 1e-3}}));    // nothing above 8
+  EXPECT_FALSE(knee_of({{16, 1e-3}, {64, 4e-3}}));  // nothing at 8 or below
+  // the linear sweep reads the same rule: its measured knee is knee_of of its points
+  batch_sweep sw;
+  sweep_shape sh;
+  sh.shape = "test";
+  for (const auto& p : pts) {
+    sweep_point q;
+    q.batch = p.batch;
+    q.measured_s = p.seconds;
+    sh.points.push_back(q);
+  }
+  sw.shapes.push_back(sh);
+  EXPECT_DOUBLE_EQ(*analyse_batch_sweep(sw, 0).shapes[0].knee_measured, 16.0);
+}
+
+TEST(StepSweep, LargestBatchUnderATpotTarget) {
+  const std::vector<batch_time> pts = {{1, 1.2e-3}, {8, 1.3e-3}, {64, 3.1e-3}, {256, 9e-3}};
+  EXPECT_EQ(*largest_batch_within(pts, 5e-3), 64);
+  EXPECT_EQ(*largest_batch_within(pts, 20e-3), 256);
+  EXPECT_FALSE(largest_batch_within(pts, 1e-3));  // batch 1 already slower
+}
+
+TEST(StepSweep, JoulesPerTokenFromTheCounterWindow) {
+  energy_window w;
+  w.window_s = 0.2;
+  w.counter_j = 100;  // 500 W over the replays
+  EXPECT_DOUBLE_EQ(*counter_power_w(w), 500.0);
+  EXPECT_DOUBLE_EQ(*joules_per_token(w, 2e-3, 4), 0.25);  // 500 W × 2 ms ÷ 4 tokens
+  w.counter_j.reset();
+  EXPECT_FALSE(joules_per_token(w, 2e-3, 4));
+}
+
+TEST(StepSweep, PlacesAFrameworkStepOnTheMeasuredCurve) {
+  step_sweep_analysis s;
+  s.context = 2048;
+  step_sweep_point a, b;
+  a.batch = 1, a.measured_s = 1.23e-3;
+  b.batch = 4, b.measured_s = 1.23e-3 * 4;  // time ∝ batch between 1 and 4
+  s.points = {a, b};
+  std::string why;
+  const auto p = place_on_step_curve(s, 1, 3.31e-3, why);
+  ASSERT_TRUE(p);
+  EXPECT_NEAR(p->ratio, 3.31 / 1.23, 1e-12);               // "your 3.31 ms at batch 1 is 2.69× roofline's 1.23 ms"
+  const auto q = place_on_step_curve(s, 2, 3.31e-3, why);  // log-log between (1, 1.23) and (4, 4.92): 2.46 ms
+  ASSERT_TRUE(q);
+  EXPECT_NEAR(q->curve_s, 2.46e-3, 1e-12);
+  EXPECT_FALSE(place_on_step_curve(s, 8, 1e-3, why));
+  EXPECT_NE(why.find("outside"), std::string::npos);
+}
+
+// ---- the energy roofline ----
+
+TEST(EnergyRoofline, PredictedEnergyIsIdleTimesTimePlusBytesPlusFlops) {
+  // π0 = 100 W, T = 2 ms, ε_mem = 60 pJ/B, Q = 2.2 GB, ε_flop = 0.5 pJ/FLOP, W = 2.2 GFLOP
+  EXPECT_NEAR(predicted_energy_j(100, 2e-3, 60e-12, 2.2e9, 0.5e-12, 2.2e9), 0.2 + 0.132 + 0.0011, 1e-12);
+}
+
+energy_window window(double seconds, double joules) {
+  energy_window w;
+  w.window_s = seconds;
+  w.counter_j = joules;
+  w.source = "test";
+  return w;
+}
+
+/// A GPU-like results file: idle 100 W; a device-memory read at 4 TB/s (median) drawing 340 W;
+/// an fp16 GEMM n = 8192 at 600 TFLOP/s (median) drawing 700 W, power-capped; decode steps.
+results gpu_like() {
+  results r;
+  r.device.kind = "cuda";
+  r.device.name = "test GPU";
+  r.device.properties = {{"power_limit_w", 700.0}, {"max_sm_clock_mhz", 1980.0}};
+  r.roofline.precision = "fp16";
+  r.measured.idle_energy = window(0.5, 50);  // 100 W
+  bandwidth_result b;
+  b.pattern = "read", b.level = "dram", b.working_set_bytes = std::int64_t{1} << 30;
+  b.bytes_per_s = 4.2e12, b.median_bytes_per_s = 4e12, b.verified = true;
+  b.energy = window(1.0, 340);
+  r.measured.bandwidth.push_back(b);
+  compute_result c;
+  c.precision = "fp16", c.engine = "gemm", c.size = 8192, c.flops_per_s = 6.5e14, c.median_flops_per_s = 6e14,
+  c.verified = true;
+  c.energy = window(2.0, 1400);  // 700 W
+  telemetry_summary t;
+  t.sm_clock_mhz = stats_summary{10, 1300, 1340, 1320, 1320, 0, 0};
+  t.throttle_reasons = {"sw_power_cap"};
+  t.throttled_fraction = 0.84;
+  c.telemetry = t;
+  r.measured.compute.push_back(c);
+  compute_result small = c;  // a smaller GEMM: not the one J/FLOP reads
+  small.size = 1024, small.energy = window(1.0, 900), small.telemetry.reset();
+  r.measured.compute.push_back(small);
+  return r;
+}
+
+TEST(EnergyRoofline, CoefficientsFromTheProbesCounters) {
+  const energy_roofline e = analyse_energy(gpu_like());
+  ASSERT_TRUE(e.complete()) << (e.notes.empty() ? "" : e.notes.front());
+  EXPECT_DOUBLE_EQ(*e.idle_w, 100.0);                    // 50 J ÷ 0.5 s
+  EXPECT_NEAR(*e.joules_per_byte, 240.0 / 4e12, 1e-24);  // (340 − 100) W ÷ 4 TB/s = 60 pJ/B
+  EXPECT_NEAR(*e.joules_per_flop, 600.0 / 6e14, 1e-27);  // (700 − 100) W ÷ 600 TFLOP/s = 1 pJ/FLOP (n = 8192, not 1024)
+  EXPECT_DOUBLE_EQ(*e.power_limit_w, 700.0);
+  ASSERT_EQ(e.power_cap.size(), 1u);
+  EXPECT_NE(e.power_cap[0].find("gemm fp16 n = 8192: the power cap bound (sw_power_cap"), std::string::npos)
+      << e.power_cap[0];
+  EXPECT_NE(e.power_cap[0].find("1320 MHz (median) against 1980 MHz max"), std::string::npos) << e.power_cap[0];
+  ASSERT_EQ(e.probes.size(), 3u);
+  EXPECT_DOUBLE_EQ(*e.probes[1].power_cap_share, 1.0);  // 700 W of a 700 W limit
+}
+
+TEST(EnergyRoofline, UnknownWithoutAnIdleRead) {
+  results r = gpu_like();
+  r.measured.idle_energy.reset();
+  const energy_roofline e = analyse_energy(r);
+  EXPECT_FALSE(e.complete());
+  EXPECT_FALSE(e.joules_per_byte);
+  ASSERT_FALSE(e.notes.empty());
+  EXPECT_EQ(e.notes.front(), "idle power unknown (no idle read in this file)");
+}
+
+TEST(StepSweep, MeasuredAndPredictedJoulesPerTokenWithErrors) {
+  results r = gpu_like();
+  step_sweep_plan plan;
+  plan.context = 2048;
+  plan.batches = {1, 8, 64};
+  plan.tpot_target_s = 3e-3;
+  plan.kv_capacity_batch = 2000;
+  r.step_sweep = plan;
+  // decode steps: 2.2 GB and 2.2 GFLOP × batch; measured 1 ms, 1.2 ms, 4 ms; predicted 0.9, 1.1, 3.2 ms
+  const double t_meas[] = {1e-3, 1.2e-3, 4e-3}, t_pred[] = {0.9e-3, 1.1e-3, 3.2e-3};
+  const std::int64_t batches[] = {64, 1, 8};  // written out of order: the analysis sorts by batch
+  for (int i : {2, 0, 1}) {
+    whole_step_result w;
+    w.phase = "decode";
+    w.batch = batches[(i + 1) % 3];
+    w.context = 2048;
+    w.measured_s = t_meas[i];
+    w.predicted_s = t_pred[i];
+    w.bytes = 2.2e9;
+    w.flops = 2.2e9 * static_cast<double>(w.batch);
+    w.energy = window(0.25, 0.25 * 400);  // 400 W over the replays
+    w.energy->integrated_j = 0.25 * 380;  // the power samples read 5% lower
+    r.whole_step.push_back(w);
+  }
+  whole_step_result prefill;  // not part of the decode sweep
+  prefill.phase = "prefill", prefill.batch = 1, prefill.seq = 2048, prefill.measured_s = 0.05;
+  r.whole_step.push_back(prefill);
+  const auto e = analyse_energy(r);
+  const auto s = analyse_step_sweep(r, e);
+  ASSERT_TRUE(s);
+  ASSERT_EQ(s->points.size(), 3u);
+  const step_sweep_point& b1 = s->points[0];
+  EXPECT_EQ(b1.batch, 1);
+  EXPECT_DOUBLE_EQ(*b1.measured_s, 1e-3);
+  EXPECT_NEAR(*b1.error, 0.9 / 1.0 - 1, 1e-12);
+  EXPECT_DOUBLE_EQ(*b1.measured_tokens_per_s, 1000.0);
+  EXPECT_DOUBLE_EQ(*b1.power_w, 400.0);
+  EXPECT_NEAR(*b1.power_cap_share, 400.0 / 700.0, 1e-12);
+  EXPECT_NEAR(*b1.j_per_token_measured, 0.4, 1e-12);  // 400 W × 1 ms ÷ 1
+  EXPECT_NEAR(*b1.j_per_token_integrated, 0.38, 1e-12);
+  EXPECT_NEAR(*b1.counter_vs_integrated, -0.05, 1e-12);
+  // predicted: 100 W × 0.9 ms + 60 pJ/B × 2.2 GB + 1 pJ/FLOP × 2.2 GFLOP = 0.09 + 0.132 + 0.0022 J
+  EXPECT_NEAR(*b1.j_per_token_predicted, 0.2242, 1e-12);
+  EXPECT_NEAR(*b1.energy_error, 0.2242 / 0.4 - 1, 1e-12);
+  const step_sweep_point& b64 = s->points[2];
+  EXPECT_EQ(b64.batch, 64);
+  EXPECT_NEAR(*b64.j_per_token_measured, 400.0 * 4e-3 / 64, 1e-12);  // 25 mJ/token
+  // knees: measured median(1, 1.2 ms) = 1.1 ms ÷ (4 ms ÷ 64) = 17.6; predicted 1.0 ÷ (3.2 ÷ 64) = 20
+  EXPECT_NEAR(*s->knee_measured, 17.6, 1e-9);
+  EXPECT_NEAR(*s->knee_predicted, 20.0, 1e-9);
+  EXPECT_EQ(*s->largest_batch_measured, 8);   // 4 ms > 3 ms
+  EXPECT_EQ(*s->largest_batch_predicted, 8);  // 3.2 ms > 3 ms
+  // the block round-trips through JSON exactly
+  const json j = *s;
+  EXPECT_EQ(json(j.get<step_sweep_analysis>()), j);
+  const json je = e;
+  EXPECT_EQ(json(je.get<energy_roofline>()), je);
+}
+
+TEST(StepSweep, NewResultFieldsRoundTripAndOlderFilesStayTheSame) {
+  results r = gpu_like();
+  r.device.id = "cuda:0";
+  whole_step_result w;
+  w.phase = "decode", w.batch = 4, w.context = 2048, w.measured_s = 1e-3, w.predicted_s = 9e-4, w.bytes = 2e9,
+  w.flops = 8e9;
+  w.energy = window(0.2, 80);
+  r.whole_step.push_back(w);
+  step_sweep_plan p;
+  p.context = 2048, p.batches = {1, 2, 4}, p.memory_bytes = 1.5e11, p.kv_capacity_batch = 3000;
+  p.notes = {"decode batch 2: not run (test)"};
+  r.step_sweep = p;
+  const json j = r;
+  EXPECT_EQ(json(parse_results(j.dump(), "test.json")), j);
+  EXPECT_TRUE(j.contains("step_sweep"));
+  EXPECT_DOUBLE_EQ(j["whole_step"][0]["energy"]["counter_j"].get<double>(), 80.0);
+  // absent fields are not written: a file without them re-renders without them
+  results old;
+  old.device.kind = "cpu", old.device.name = "old";
+  old.measured.bandwidth.push_back({});
+  old.whole_step.push_back({});
+  const json o = old;
+  EXPECT_FALSE(o.contains("step_sweep"));
+  EXPECT_FALSE(o["measured"].contains("idle_energy"));
+  EXPECT_FALSE(o["measured"]["bandwidth"][0].contains("energy"));
+  EXPECT_FALSE(o["whole_step"][0].contains("energy"));
+  EXPECT_FALSE(o["whole_step"][0].contains("bytes"));
+}
+
+}  // namespace
+}  // namespace roofline
+
+namespace roofline {
+namespace {
+
+TEST(EnergyRoofline, AProbeAtIdlePowerLeavesItsCoefficientUnknown) {
+  results r = gpu_like();
+  r.measured.bandwidth[0].energy = window(1.0, 90);  // 90 W, below the 100 W idle: no energy per byte to read
+  const energy_roofline e = analyse_energy(r);
+  EXPECT_FALSE(e.joules_per_byte);
+  EXPECT_TRUE(e.joules_per_flop);
+  EXPECT_FALSE(e.complete());
+  EXPECT_NE(std::find(e.notes.begin(), e.notes.end(),
+                      "J/B unknown (the bandwidth probe drew 90.0 W, not above the idle 100 W)"),
+            e.notes.end());
+}
+
+}  // namespace
+}  // namespace roofline
