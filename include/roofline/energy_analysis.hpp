@@ -15,6 +15,11 @@ namespace roofline {
 
 /// Average power over a window from its energy counter: counter_j ÷ window_s (W); nullopt without a
 /// counter or a window.
+/// The shortest window an energy reading is used over (s): NVML averages power over 1 s on Ampere
+/// and newer, and on the H200 (2026-12-03) the energy counter over windows of 0.05–0.25 s read 275 W
+/// where the integrated samples read 119 W, and 850–928 W (above the 700 W limit) over 0.2 s step
+/// replays: shorter windows say so instead of giving a power.
+inline constexpr double min_energy_window_s = 1.0;
 std::optional<double> counter_power_w(const energy_window& w);
 /// Average power from the integrated power samples: integrated_j ÷ window_s (W); nullopt without.
 std::optional<double> integrated_power_w(const energy_window& w);

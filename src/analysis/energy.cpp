@@ -13,12 +13,12 @@
 namespace roofline {
 
 std::optional<double> counter_power_w(const energy_window& w) {
-  if (!w.counter_j || !(w.window_s > 0)) return std::nullopt;
+  if (!w.counter_j || !(w.window_s >= min_energy_window_s)) return std::nullopt;
   return *w.counter_j / w.window_s;
 }
 
 std::optional<double> integrated_power_w(const energy_window& w) {
-  if (!w.integrated_j || !(w.window_s > 0)) return std::nullopt;
+  if (!w.integrated_j || !(w.window_s >= min_energy_window_s)) return std::nullopt;
   return *w.integrated_j / w.window_s;
 }
 
@@ -44,6 +44,14 @@ namespace {
 
 bool contains(const std::string& s, const char* w) { return s.find(w) != std::string::npos; }
 
+/// Why a window gives no power: its own note, or too short (min_energy_window_s).
+std::string no_power_reason(const energy_window& w) {
+  if (w.window_s > 0 && w.window_s < min_energy_window_s && (w.counter_j || w.integrated_j))
+    return fmt::format("window {} shorter than the {} an energy reading needs (NVML's power average is 1 s)",
+                       units::seconds(w.window_s), units::seconds(min_energy_window_s));
+  return w.note.empty() ? std::string("no reading") : w.note;
+}
+
 std::optional<double> power_limit(const results& r) {
   if (auto p = property_number(r, {"power_limit_w", "enforced_power_limit_w", "power_limit", "tdp_w"})) return p;
   const json& t = r.measured.telemetry;
@@ -61,7 +69,7 @@ probe_energy probe_of(const std::string& label, const energy_window& w, const st
   if (p.power_w && p.integrated_power_w && *p.power_w > 0)
     p.counter_vs_integrated = *p.integrated_power_w / *p.power_w - 1;
   if (p.power_w && limit && *limit > 0) p.power_cap_share = *p.power_w / *limit;
-  p.note = w.note;
+  p.note = p.power_w ? w.note : no_power_reason(w);
   return p;
 }
 
@@ -112,7 +120,7 @@ energy_roofline analyse_energy(const results& r) {
       e.idle_source = fmt::format("power samples integrated over a {} pause before the probes (no counter: {})",
                                   units::seconds(w.window_s), w.note);
     } else {
-      e.notes.push_back("idle power unknown (" + (w.note.empty() ? std::string("no reading") : w.note) + ")");
+      e.notes.push_back("idle power unknown (" + no_power_reason(w) + ")");
     }
   } else {
     e.notes.push_back("idle power unknown (no idle read in this file)");
@@ -221,7 +229,7 @@ std::optional<step_sweep_analysis> analyse_step_sweep(const results& r, const en
         if (auto q = integrated_power_w(*w.energy)) p.j_per_token_integrated = *q * *w.measured_s / tokens;
         if (p.j_per_token_measured && p.j_per_token_integrated && *p.j_per_token_measured > 0)
           p.counter_vs_integrated = *p.j_per_token_integrated / *p.j_per_token_measured - 1;
-        if (!p.j_per_token_measured) p.note = w.energy->note;
+        if (!p.j_per_token_measured) p.note = no_power_reason(*w.energy);
       } else {
         p.note = "energy not read";
       }

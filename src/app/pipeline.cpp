@@ -280,7 +280,9 @@ results run_pipeline(const run_options& opt, const model_config& cfg, const std:
   plan.interrupted = interrupted;
   plan.progress = progress;
   measure_idle_energy(*be, r, opt);  // before the probes warm the device
-  bool lost = measure_probes(probes, plan, r);
+  const auto idle_energy = r.measured.idle_energy;
+  bool lost = measure_probes(probes, plan, r);  // replaces r.measured with the probes' results
+  r.measured.idle_energy = idle_energy;
   // A part the FMA table does not know: its nominal from the measured FMA rate, so labelled.
   if (r.device.kind == "cpu") be->complete_nominal(r.nominal, r.measured);
 

@@ -76,12 +76,18 @@ TEST(StepSweep, LargestBatchUnderATpotTarget) {
 
 TEST(StepSweep, JoulesPerTokenFromTheCounterWindow) {
   energy_window w;
-  w.window_s = 0.2;
-  w.counter_j = 100;  // 500 W over the replays
+  w.window_s = 1.2;
+  w.counter_j = 600;  // 500 W over the replays
   EXPECT_DOUBLE_EQ(*counter_power_w(w), 500.0);
   EXPECT_DOUBLE_EQ(*joules_per_token(w, 2e-3, 4), 0.25);  // 500 W × 2 ms ÷ 4 tokens
   w.counter_j.reset();
   EXPECT_FALSE(joules_per_token(w, 2e-3, 4));
+  // a window shorter than min_energy_window_s gives no power: the H200's counter over 0.2 s step
+  // replays read up to 928 W under a 700 W limit (2026-12-03)
+  w.window_s = 0.2, w.counter_j = 100;
+  EXPECT_FALSE(counter_power_w(w));
+  w.integrated_j = 100;
+  EXPECT_FALSE(integrated_power_w(w));
 }
 
 TEST(StepSweep, PlacesAFrameworkStepOnTheMeasuredCurve) {
@@ -125,7 +131,7 @@ results gpu_like() {
   r.device.name = "test GPU";
   r.device.properties = {{"power_limit_w", 700.0}, {"max_sm_clock_mhz", 1980.0}};
   r.roofline.precision = "fp16";
-  r.measured.idle_energy = window(0.5, 50);  // 100 W
+  r.measured.idle_energy = window(1.1, 110);  // 100 W
   bandwidth_result b;
   b.pattern = "read", b.level = "dram", b.working_set_bytes = std::int64_t{1} << 30;
   b.bytes_per_s = 4.2e12, b.median_bytes_per_s = 4e12, b.verified = true;
@@ -192,8 +198,8 @@ TEST(StepSweep, MeasuredAndPredictedJoulesPerTokenWithErrors) {
     w.predicted_s = t_pred[i];
     w.bytes = 2.2e9;
     w.flops = 2.2e9 * static_cast<double>(w.batch);
-    w.energy = window(0.25, 0.25 * 400);  // 400 W over the replays
-    w.energy->integrated_j = 0.25 * 380;  // the power samples read 5% lower
+    w.energy = window(1.25, 1.25 * 400);  // 400 W over the replays
+    w.energy->integrated_j = 1.25 * 380;  // the power samples read 5% lower
     r.whole_step.push_back(w);
   }
   whole_step_result prefill;  // not part of the decode sweep
