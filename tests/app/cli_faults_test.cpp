@@ -13,6 +13,7 @@
 #include <string>
 #include <thread>
 
+#include "common/run_binary.hpp"
 #include "roofline/results.hpp"
 
 namespace fs = std::filesystem;
@@ -35,11 +36,10 @@ std::string slurp(const fs::path& p) {
 
 TEST(Faults, InjectedProbeFailureKeepsEverythingElse) {
   const fs::path d = fresh_dir("inject");
-  const std::string cmd = "ROOFLINE_FAIL_PROBE=bandwidth/copy " + std::string(ROOFLINE_BINARY) +
-                          " run --device cpu --quick --out " + d.string() + " >/dev/null 2>&1";
-  const int st = std::system(cmd.c_str());
-  ASSERT_TRUE(WIFEXITED(st));
-  EXPECT_EQ(WEXITSTATUS(st), 1) << "a failed probe makes the exit code 1";
+  const auto run = test::run_command("ROOFLINE_FAIL_PROBE=bandwidth/copy " + std::string(ROOFLINE_BINARY) +
+                                     " run --device cpu --quick --out " + d.string());
+  ASSERT_NE(run.code, -1) << "killed: " << run.err;
+  EXPECT_EQ(run.code, 1) << "a failed probe makes the exit code 1";
   const results r = load_results((d / "results.json").string());
   EXPECT_EQ(r.status, "partial");
   bool error_recorded = false;

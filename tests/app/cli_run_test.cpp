@@ -1,7 +1,6 @@
 // End-to-end: the CLI as a user runs it. `roofline run --quick` on the CPU writes all four outputs;
 // bad input exits 2 with one error line and writes nothing.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 
 #include <cstdio>
 #include <filesystem>
@@ -10,32 +9,15 @@
 #include <set>
 #include <string>
 
+#include "common/run_binary.hpp"
 #include "roofline/io.hpp"
 #include "roofline/results.hpp"
 
 namespace fs = std::filesystem;
 using namespace roofline;
+using roofline::test::run_roofline;
 
 namespace {
-
-struct run_result {
-  int code;
-  std::string err, out;
-};
-
-run_result run_cli(const std::string& args) {
-  const fs::path err = fs::temp_directory_path() / ("roofline_err_" + std::to_string(::getpid()));
-  const fs::path out = fs::temp_directory_path() / ("roofline_out_" + std::to_string(::getpid()));
-  const std::string cmd = std::string(ROOFLINE_BINARY) + " " + args + " 2>" + err.string() + " >" + out.string();
-  const int st = std::system(cmd.c_str());
-  run_result r{WIFEXITED(st) ? WEXITSTATUS(st) : -1, "", ""};
-  std::ifstream in(err), o(out);
-  r.err.assign(std::istreambuf_iterator<char>(in), {});
-  r.out.assign(std::istreambuf_iterator<char>(o), {});
-  fs::remove(err);
-  fs::remove(out);
-  return r;
-}
 
 fs::path fresh_dir(const std::string& name) {
   const fs::path d = fs::temp_directory_path() / ("roofline_test_" + name + "_" + std::to_string(::getpid()));
@@ -59,7 +41,7 @@ class QuickRun : public ::testing::Test {
   static void SetUpTestSuite() {
     dir_ = fresh_dir("quick");
     // the model part's flags, and the model as the README spells it
-    const auto r = run_cli("run --device cpu --quick --tpot 0.025 --model TinyLlama-1.1B --batch 1,4 --context 512 --seq 256 "
+    const auto r = run_roofline("run --device cpu --quick --tpot 0.025 --model TinyLlama-1.1B --batch 1,4 --context 512 --seq 256 "
                            "--threads 2 --out " + dir_.string());
     code_ = r.code;
     err_ = r.err;
@@ -174,7 +156,7 @@ TEST_F(QuickRun, ResultsJsonHasTheDesignFields) {
 
 TEST(BadInput, MissingModelFileExitsTwoAndWritesNothing) {
   const fs::path d = fresh_dir("nomodel");
-  const auto r = run_cli("run --device cpu --quick --model /nonexistent/config.json --out " + d.string());
+  const auto r = run_roofline("run --device cpu --quick --model /nonexistent/config.json --out " + d.string());
   EXPECT_EQ(r.code, 2) << r.err;
   EXPECT_NE(last_line(r.err).find("/nonexistent/config.json"), std::string::npos) << r.err;
   EXPECT_FALSE(fs::exists(d / "results.json"));
@@ -186,7 +168,7 @@ TEST(BadInput, MalformedConfigNamesTheFileAndField) {
   fs::create_directories(d);
   const fs::path cfg = d / "config.json";
   std::ofstream(cfg) << R"({"model_type": "llama", "hidden_size": "wide", "num_hidden_layers": 2})";
-  const auto r = run_cli("run --device cpu --quick --model " + cfg.string() + " --out " + (d / "out").string());
+  const auto r = run_roofline("run --device cpu --quick --model " + cfg.string() + " --out " + (d / "out").string());
   EXPECT_EQ(r.code, 2) << r.err;
   const std::string line = last_line(r.err);
   EXPECT_NE(line.find(cfg.string()), std::string::npos) << line;
@@ -197,7 +179,7 @@ TEST(BadInput, MalformedConfigNamesTheFileAndField) {
 
 TEST(BadInput, UnknownDeviceExitsTwo) {
   const fs::path d = fresh_dir("baddev");
-  const auto r = run_cli("run --device tpu:0 --quick --out " + d.string());
+  const auto r = run_roofline("run --device tpu:0 --quick --out " + d.string());
   EXPECT_EQ(r.code, 2);
   EXPECT_NE(last_line(r.err).find("--device"), std::string::npos) << r.err;
   EXPECT_FALSE(fs::exists(d / "results.json"));
@@ -207,7 +189,7 @@ TEST(BadInput, UnwritableOutExitsTwo) {
   const fs::path d = fresh_dir("unwritable");
   fs::create_directories(d);
   std::ofstream(d / "file") << "x";
-  const auto r = run_cli("run --device cpu --quick --out " + (d / "file" / "sub").string());
+  const auto r = run_roofline("run --device cpu --quick --out " + (d / "file" / "sub").string());
   EXPECT_EQ(r.code, 2) << r.err;
   EXPECT_NE(last_line(r.err).find("--out"), std::string::npos) << r.err;
   fs::remove_all(d);
@@ -218,7 +200,7 @@ TEST(BadInput, OutWhereNothingCanBeCreatedFailsBeforeMeasuring) {
   // fail before the first probe, not after the whole measurement.
   if (!fs::is_directory("/proc")) GTEST_SKIP() << "no /proc";
   for (const char* cmd : {"run --device cpu --quick --out /proc/roofline-out", "measure --device cpu --quick --out /proc/roofline-out"}) {
-    const auto r = run_cli(cmd);
+    const auto r = run_roofline(cmd);
     EXPECT_EQ(r.code, 2) << cmd << ": " << r.err;
     EXPECT_NE(last_line(r.err).find("--out"), std::string::npos) << r.err;
     EXPECT_EQ(r.err.find("%]"), std::string::npos) << cmd << " started measuring first:\n" << r.err;
@@ -227,7 +209,7 @@ TEST(BadInput, OutWhereNothingCanBeCreatedFailsBeforeMeasuring) {
 
 TEST(BadInput, OnlySelectingNothingOnThisDeviceIsAnInputErrorAndCreatesNothing) {
   const fs::path d = fresh_dir("onlynothing");
-  const auto r = run_cli("measure --device cpu --quick --only gemm/bf16 --out " + d.string());
+  const auto r = run_roofline("measure --device cpu --quick --only gemm/bf16 --out " + d.string());
   EXPECT_EQ(r.code, 2) << r.err;
   EXPECT_NE(last_line(r.err).find("--only"), std::string::npos) << r.err;
   EXPECT_FALSE(fs::exists(d)) << "nothing created on failure";
@@ -236,7 +218,7 @@ TEST(BadInput, OnlySelectingNothingOnThisDeviceIsAnInputErrorAndCreatesNothing) 
 TEST(BadInput, AFailedRunLeavesNoOutputFolder) {
 #ifndef ROOFLINE_HAVE_CUDA
   const fs::path d = fresh_dir("nocuda");
-  const auto r = run_cli("run --device cuda:0 --quick --out " + d.string());
+  const auto r = run_roofline("run --device cuda:0 --quick --out " + d.string());
   EXPECT_NE(r.code, 0) << r.err;
   EXPECT_FALSE(fs::exists(d)) << "nothing created on failure";
 #endif
@@ -244,7 +226,7 @@ TEST(BadInput, AFailedRunLeavesNoOutputFolder) {
 
 TEST(Measure, OutIsADirectoryAsForRun) {
   const fs::path d = fresh_dir("measuredir");
-  const auto r = run_cli("measure --device cpu --quick --only compute --out " + d.string());
+  const auto r = run_roofline("measure --device cpu --quick --only compute --out " + d.string());
   EXPECT_EQ(r.code, 0) << r.err;
   for (const char* f : {"results.json", "report.md", "roofline.svg", "report.html"}) EXPECT_TRUE(fs::exists(d / f)) << f;
   EXPECT_NE(r.out.find("roofline: "), std::string::npos) << "the terminal summary";

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "app/measure_driver.hpp"
+#include "common/run_binary.hpp"
 #include "roofline/io.hpp"
 
 namespace fs = std::filesystem;
@@ -281,12 +282,10 @@ TEST(MeasureBesideAHog, RunIsFlaggedAndNoPollutedValueBecomesARoof) {
   }
   const fs::path dir = fs::temp_directory_path() / ("roofline_hog_" + std::to_string(::getpid()));
   fs::remove_all(dir);
-  const std::string cmd = std::string(ROOFLINE_BINARY) + " measure --device cpu --quick --only compute --out " +
-                          dir.string() + " 2>/dev/null >/dev/null";
-  const int st = std::system(cmd.c_str());
+  const auto run = test::run_roofline("measure --device cpu --quick --only compute --out " + dir.string());
   for (const pid_t p : hogs) ::kill(p, SIGKILL);
   for (const pid_t p : hogs) ::waitpid(p, nullptr, 0);
-  ASSERT_TRUE(WIFEXITED(st));
+  ASSERT_NE(run.code, -1) << "killed: " << run.err;
   ASSERT_TRUE(fs::exists(dir / "results.json"));
   const results r = load_results((dir / "results.json").string());
   fs::remove_all(dir);

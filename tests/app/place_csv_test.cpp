@@ -1,7 +1,6 @@
 // `roofline place --csv FILE`: roofline's own kernel CSV and Nsight Compute exports (long form and
 // raw page), each number worked by hand from the fixture.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 
 #include <cstdio>
 #include <filesystem>
@@ -9,11 +8,13 @@
 
 #include "roofline/ingest.hpp"
 #include "roofline/error.hpp"
+#include "common/run_binary.hpp"
 #include "roofline/io.hpp"
 #include "roofline/json.hpp"
 
 namespace fs = std::filesystem;
 using namespace roofline;
+using roofline::test::run_roofline;
 
 namespace {
 
@@ -36,20 +37,6 @@ std::vector<kernel_row> read_kernels(const std::string& path) {
     out.push_back(r);
   }
   return out;
-}
-
-struct out {
-  int code;
-  std::string text, err;
-};
-out run(const std::string& args) {
-  const fs::path o = fs::temp_directory_path() / ("roofline_place_o_" + std::to_string(::getpid()));
-  const fs::path e = fs::temp_directory_path() / ("roofline_place_e_" + std::to_string(::getpid()));
-  const int st = std::system((std::string(ROOFLINE_BINARY) + " " + args + " >" + o.string() + " 2>" + e.string()).c_str());
-  out r{WIFEXITED(st) ? WEXITSTATUS(st) : -1, read_file(o.string()), read_file(e.string())};
-  fs::remove(o);
-  fs::remove(e);
-  return r;
 }
 
 TEST(PlaceCsv, NsightComputeLongForm) {
@@ -109,17 +96,21 @@ TEST(PlaceCsv, AMissingColumnNamesIt) {
   } catch (const input_error& e) {
     EXPECT_NE(std::string(e.what()).find("bytes"), std::string::npos) << e.what();
   }
+  // and from the CLI: exit 2, the field named
+  const auto r = run_roofline("place --csv " + f.string() + " --results " + data("h200-2026-12-03/results.json"));
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("bytes"), std::string::npos) << r.err;
   fs::remove(f);
 }
 
 TEST(PlaceCsv, CliPlacesEveryKernelAndDrawsThem) {
   const fs::path dir = fs::temp_directory_path() / ("roofline_place_out_" + std::to_string(::getpid()));
   fs::remove_all(dir);
-  const auto r = run("place --csv " + data("ncu-details.csv") + " --results " + data("results-gpu.json") + " --out " + dir.string());
+  const auto r = run_roofline("place --csv " + data("ncu-details.csv") + " --results " + data("results-gpu.json") + " --out " + dir.string());
   ASSERT_EQ(r.code, 0) << r.err;
-  EXPECT_NE(r.text.find("3 kernel(s)"), std::string::npos) << r.text;
+  EXPECT_NE(r.out.find("3 kernel(s)"), std::string::npos) << r.out;
   // the sgemm: 137.4 GFLOP in 812.45 µs = 169 TFLOP/s
-  EXPECT_NE(r.text.find("169 TFLOP/s"), std::string::npos) << r.text;
+  EXPECT_NE(r.out.find("169 TFLOP/s"), std::string::npos) << r.out;
   const std::string svg = read_file((dir / "place.svg").string());
   EXPECT_EQ(std::count(svg.begin(), svg.end(), '\n') > 10, true);
   std::size_t kernels = 0;
@@ -129,12 +120,11 @@ TEST(PlaceCsv, CliPlacesEveryKernelAndDrawsThem) {
   fs::remove_all(dir);
 }
 
-TEST(PlaceCsv, CliJsonAndBadInput) {
-  const auto j = run("place --csv " + data("kernels.csv") + " --device h100-sxm --json");
+TEST(PlaceCsv, CliJsonAndConflictingFlags) {
+  const auto j = run_roofline("place --csv " + data("kernels.csv") + " --device h100-sxm --json");
   ASSERT_EQ(j.code, 0) << j.err;
-  EXPECT_EQ(json::parse(j.text)["kernels"].size(), 2u);
-  EXPECT_EQ(run("place --csv /nonexistent/k.csv --device h100-sxm").code, 2);
-  EXPECT_EQ(run("place --csv " + data("kernels.csv") + " --flops 1 --device h100-sxm").code, 2);
+  EXPECT_EQ(json::parse(j.out)["kernels"].size(), 2u);
+  EXPECT_EQ(run_roofline("place --csv " + data("kernels.csv") + " --flops 1 --device h100-sxm").code, 2);
 }
 
 }  // namespace

@@ -1,37 +1,24 @@
 // `roofline place` over many kernels: verdict classes in the text, place.csv / place.json / place.svg
 // (every kernel numbered in the key, baseline arrows), and bad input (exit 2, nothing written).
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
 
+#include "common/run_binary.hpp"
 #include "roofline/io.hpp"
 #include "roofline/json.hpp"
 
 namespace fs = std::filesystem;
 using namespace roofline;
+using roofline::test::run_roofline;
 
 namespace {
 
 std::string data(const std::string& f) { return std::string(ROOFLINE_TEST_DATA) + "/" + f; }
 const std::string h200 = data("h200-2026-12-03/results.json");
-
-struct out {
-  int code;
-  std::string text, err;
-};
-out run(const std::string& args) {
-  const fs::path o = fs::temp_directory_path() / ("roofline_pv_o_" + std::to_string(::getpid()));
-  const fs::path e = fs::temp_directory_path() / ("roofline_pv_e_" + std::to_string(::getpid()));
-  const int st = std::system((std::string(ROOFLINE_BINARY) + " " + args + " >" + o.string() + " 2>" + e.string()).c_str());
-  out r{WIFEXITED(st) ? WEXITSTATUS(st) : -1, read_file(o.string()), read_file(e.string())};
-  fs::remove(o);
-  fs::remove(e);
-  return r;
-}
 
 std::size_t count(const std::string& s, const std::string& what) {
   std::size_t n = 0;
@@ -50,14 +37,14 @@ TEST(PlaceVerdictCli, ClassesFilesAndBaselineArrows) {
   write_file_atomic(now.string(), "name,flops,bytes,time_s\ngemm,137438953472,201326592,0.000210\nnorm,33554432,67108864,0.0000195\ntiny,1000,1000000,0.000003\n");
   write_file_atomic(old.string(), "name,flops,bytes,time_s\ngemm,137438953472,201326592,0.000300\n");
   fs::remove_all(dir);
-  const auto r = run("place --csv " + now.string() + " --baseline " + old.string() + " --results " + h200 + " --out " + dir.string());
+  const auto r = run_roofline("place --csv " + now.string() + " --baseline " + old.string() + " --results " + h200 + " --out " + dir.string());
   ASSERT_EQ(r.code, 0) << r.err;
-  EXPECT_NE(r.text.find("93.1%"), std::string::npos) << r.text;
-  EXPECT_NE(r.text.find("at_roof"), std::string::npos);
-  EXPECT_NE(r.text.find("bandwidth"), std::string::npos);
-  EXPECT_NE(r.text.find("launch_bound"), std::string::npos);
-  EXPECT_EQ(count(r.text, "move fewer bytes"), 1u) << "advice stated once";
-  EXPECT_NE(r.text.find("90.0 µs saved"), std::string::npos) << r.text;
+  EXPECT_NE(r.out.find("93.1%"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("at_roof"), std::string::npos);
+  EXPECT_NE(r.out.find("bandwidth"), std::string::npos);
+  EXPECT_NE(r.out.find("launch_bound"), std::string::npos);
+  EXPECT_EQ(count(r.out, "move fewer bytes"), 1u) << "advice stated once";
+  EXPECT_NE(r.out.find("90.0 µs saved"), std::string::npos) << r.out;
   const json j = json::parse(read_file((dir / "place.json").string()));
   ASSERT_EQ(j["kernels"].size(), 3u);
   EXPECT_EQ(j["kernels"][0]["class"], "at_roof");
@@ -77,9 +64,9 @@ TEST(PlaceVerdictCli, ClassesFilesAndBaselineArrows) {
   EXPECT_NE(html.find("all kernels 300 µs → 232 µs (1 → 3 kernels); 1 matched by name: 300 µs → 210 µs"), std::string::npos) << "the whole runs, matched or not";
   for (const char* name : {">gemm<", ">norm<", ">tiny<"}) EXPECT_NE(html.find(name), std::string::npos) << name;
   // place.csv reads back as a baseline: the same kernels, nothing saved
-  const auto again = run("place --csv " + now.string() + " --baseline " + (dir / "place.csv").string() + " --results " + h200 + " --json");
+  const auto again = run_roofline("place --csv " + now.string() + " --baseline " + (dir / "place.csv").string() + " --results " + h200 + " --json");
   ASSERT_EQ(again.code, 0) << again.err;
-  EXPECT_EQ(json::parse(again.text)["baseline"]["matched"].size(), 3u);
+  EXPECT_EQ(json::parse(again.out)["baseline"]["matched"].size(), 3u);
   fs::remove_all(dir);
   fs::remove(now);
   fs::remove(old);
@@ -88,28 +75,24 @@ TEST(PlaceVerdictCli, ClassesFilesAndBaselineArrows) {
 TEST(PlaceVerdictCli, BadInputIsOneLineAndWritesNothing) {
   const fs::path dir = temp("bad");
   fs::remove_all(dir);
-  const auto r = run("place --csv /nonexistent/k.csv --results " + h200 + " --out " + dir.string());
-  EXPECT_EQ(r.code, 2);
-  EXPECT_NE(r.err.find("/nonexistent/k.csv"), std::string::npos) << r.err;
-  EXPECT_FALSE(fs::exists(dir / "place.svg"));
+  // a missing profile, whether the roofs come from a results file or the spec table
+  for (const std::string roofs : {"--results " + h200, std::string("--device h100-sxm")}) {
+    const auto r = run_roofline("place --csv /nonexistent/k.csv " + roofs + " --out " + dir.string());
+    EXPECT_EQ(r.code, 2) << roofs;
+    EXPECT_NE(r.err.find("/nonexistent/k.csv"), std::string::npos) << r.err;
+    EXPECT_FALSE(fs::exists(dir / "place.svg"));
+  }
   // --out is checked before the profile is read
-  const auto o = run("place --csv /nonexistent/k.csv --results " + h200 + " --out /proc/roofline-no");
+  const auto o = run_roofline("place --csv /nonexistent/k.csv --results " + h200 + " --out /proc/roofline-no");
   EXPECT_EQ(o.code, 2);
   EXPECT_NE(o.err.find("--out"), std::string::npos) << o.err;
-  // a missing column names the field
-  const fs::path bad = temp("bad.csv");
-  write_file_atomic(bad.string(), "name,flops,time_s\na,1,2\n");
-  const auto b = run("place --csv " + bad.string() + " --results " + h200);
-  EXPECT_EQ(b.code, 2);
-  EXPECT_NE(b.err.find("bytes"), std::string::npos) << b.err;
-  fs::remove(bad);
   fs::remove_all(dir);
 }
 
 TEST(PlaceVerdictCli, ATraceGetsItsTimeSplitInPlaceHtmlAndAPointOffTheChartIsSaidNotDrawn) {
   const fs::path dir = temp("trace-out");
   fs::remove_all(dir);
-  const auto r = run("place --trace " + std::string(ROOFLINE_TEST_DATA) + "/h200-2026-12-03/torch-trace-tinyllama-eager.json.gz --results " + h200 +
+  const auto r = run_roofline("place --trace " + std::string(ROOFLINE_TEST_DATA) + "/h200-2026-12-03/torch-trace-tinyllama-eager.json.gz --results " + h200 +
                      " --out " + dir.string());
   ASSERT_EQ(r.code, 0) << r.err;
   const std::string html = read_file((dir / "place.html").string());
@@ -121,7 +104,7 @@ TEST(PlaceVerdictCli, ATraceGetsItsTimeSplitInPlaceHtmlAndAPointOffTheChartIsSai
   // 1 FLOP in 1 ms (1 kFLOP/s) is 12 decades below the 703 TFLOP/s roof: outside the 8 decades drawn
   const fs::path in = temp("off.csv");
   write_file_atomic(in.string(), "name,flops,bytes,time_s\ngemm,137438953472,201326592,0.000210\nslow,1,1000000,0.001\n");
-  const auto o = run("place --csv " + in.string() + " --results " + h200 + " --out " + dir.string());
+  const auto o = run_roofline("place --csv " + in.string() + " --results " + h200 + " --out " + dir.string());
   ASSERT_EQ(o.code, 0) << o.err;
   const std::string svg = read_file((dir / "place.svg").string());
   EXPECT_EQ(count(svg, "class=\"kernel\""), 1u);

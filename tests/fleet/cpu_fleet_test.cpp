@@ -2,7 +2,6 @@
 // machine (two ranks on one host), then the fleet report is checked. Skipped only when mpirun is
 // absent (or roofline was built without MPI, so a fleet cannot run).
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cstdlib>
@@ -10,6 +9,7 @@
 #include <set>
 #include <string>
 
+#include "common/run_binary.hpp"
 #include "markup_check.hpp"
 #include "roofline/fleet.hpp"
 #include "roofline/io.hpp"
@@ -21,15 +21,15 @@ using namespace roofline;
 
 namespace {
 
-bool have_mpirun() { return std::system("command -v mpirun >/dev/null 2>&1") == 0; }
-
-/// Runs `mpirun -np 2 roofline <args>` (allowed as root, oversubscribed: 2 ranks may share 1 core).
+/// Runs `mpirun -np 2 roofline <args>` (allowed as root, oversubscribed: 2 ranks may share 1 core);
+/// its stdout then stderr go to the file `log`; returns the exit code.
 int mpirun2(const std::string& args, const std::string& log) {
-  const std::string cmd = "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1 "
-                          "mpirun --allow-run-as-root --oversubscribe -np 2 " +
-                          std::string(ROOFLINE_BINARY) + " " + args + " >" + log + " 2>&1";
-  const int st = std::system(cmd.c_str());
-  return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+  const auto r = test::run_command(
+      "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1 "
+      "mpirun --allow-run-as-root --oversubscribe -np 2 " +
+      std::string(ROOFLINE_BINARY) + " " + args);
+  write_file_atomic(log, r.all());
+  return r.code;
 }
 
 fs::path fresh(const std::string& name) {
@@ -40,7 +40,7 @@ fs::path fresh(const std::string& name) {
 
 #define SKIP_WITHOUT_MPI()                                                             \
   do {                                                                                 \
-    if (!have_mpirun()) GTEST_SKIP() << "mpirun not found (apt package openmpi-bin)";  \
+    if (!test::have_command("mpirun")) GTEST_SKIP() << "mpirun not found (apt package openmpi-bin)";  \
     if (!fleet::built_with_mpi()) GTEST_SKIP() << "roofline built without MPI";        \
   } while (0)
 

@@ -5,13 +5,12 @@
 
 #include <string>
 
-#include "markup_check.hpp"
+#include "common/run_binary.hpp"
 
 namespace {
 
-std::string run_table(const std::string& args, int& rc) {
-  const std::string src = ROOFLINE_SOURCE_DIR;
-  return roofline::test::run_capture("python3 " + src + "/bench/fleet_table.py " + args, rc);
+roofline::test::run_result run_table(const std::string& args) {
+  return roofline::test::run_command("python3 " + std::string(ROOFLINE_SOURCE_DIR) + "/bench/fleet_table.py " + args);
 }
 
 const std::string sample = std::string(ROOFLINE_TEST_DATA) + "/fleet-bench-synthetic";
@@ -19,10 +18,10 @@ const std::string sample = std::string(ROOFLINE_TEST_DATA) + "/fleet-bench-synth
 }  // namespace
 
 TEST(FleetTable, RooflineBesideNcclTestsWithTargets) {
-  if (std::system("command -v python3 >/dev/null 2>&1") != 0) GTEST_SKIP() << "python3 not found";
-  int rc = 0;
-  const std::string out = run_table("--fleet " + sample + "/fleet.json --nccl-tests " + sample + " --machine synthetic", rc);
-  ASSERT_EQ(rc, 0) << out;
+  if (!roofline::test::have_command("python3")) GTEST_SKIP() << "python3 not found";
+  const auto r = run_table("--fleet " + sample + "/fleet.json --nccl-tests " + sample + " --machine synthetic");
+  const std::string out = r.all();
+  ASSERT_EQ(r.code, 0) << out;
   // 512 MiB busbw: 295.0 ÷ 300.0 in place = 0.983 ≥ 0.97; 240 ÷ 250 = 0.960 misses
   EXPECT_NE(out.find("| all_reduce | 295.0 | 298.0 | 300.0 | 0.983 | yes |"), std::string::npos) << out;
   EXPECT_NE(out.find("| all_gather | 240.0 | 245.0 | 250.0 | 0.960 | **no** |"), std::string::npos) << out;
@@ -36,9 +35,9 @@ TEST(FleetTable, RooflineBesideNcclTestsWithTargets) {
 }
 
 TEST(FleetTable, BadInputExits2) {
-  if (std::system("command -v python3 >/dev/null 2>&1") != 0) GTEST_SKIP() << "python3 not found";
-  int rc = 0;
-  const std::string out = run_table("--fleet " + sample + "/all_reduce_perf.txt --nccl-tests " + sample, rc);
-  EXPECT_TRUE(WIFEXITED(rc) && WEXITSTATUS(rc) == 2) << out;
+  if (!roofline::test::have_command("python3")) GTEST_SKIP() << "python3 not found";
+  const auto r = run_table("--fleet " + sample + "/all_reduce_perf.txt --nccl-tests " + sample);
+  const std::string out = r.all();
+  EXPECT_EQ(r.code, 2) << out;
   EXPECT_NE(out.find("fleet_table.py: "), std::string::npos) << out;
 }

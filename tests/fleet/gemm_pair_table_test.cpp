@@ -4,27 +4,24 @@
 // bench/gemm-pair.sh on a GPU machine.
 #include <gtest/gtest.h>
 
-#include <sys/wait.h>
-
 #include <string>
 
-#include "markup_check.hpp"
+#include "common/run_binary.hpp"
 
 namespace {
 
-std::string run_pair_table(const std::string& args, int& rc) {
-  const std::string src = ROOFLINE_SOURCE_DIR;
-  return roofline::test::run_capture("python3 " + src + "/bench/gemm_pair.py " + args, rc);
+roofline::test::run_result run_pair_table(const std::string& args) {
+  return roofline::test::run_command("python3 " + std::string(ROOFLINE_SOURCE_DIR) + "/bench/gemm_pair.py " + args);
 }
 
 }  // namespace
 
 TEST(GemmPairTable, VerdictsCountMissesFailedChecksAndCasesNotRun) {
-  if (std::system("command -v python3 >/dev/null 2>&1") != 0) GTEST_SKIP() << "python3 not found";
-  int rc = 0;
-  const std::string out =
-      run_pair_table("--table " + std::string(ROOFLINE_TEST_DATA) + "/gemm-pair-synthetic/gemm-pair.json", rc);
-  ASSERT_EQ(rc, 0) << out;
+  if (!roofline::test::have_command("python3")) GTEST_SKIP() << "python3 not found";
+  const auto r =
+      run_pair_table("--table " + std::string(ROOFLINE_TEST_DATA) + "/gemm-pair-synthetic/gemm-pair.json");
+  const std::string out = r.all();
+  ASSERT_EQ(r.code, 0) << out;
   // 650 ÷ 625 TFLOP/s = 1.040 ≥ 1.00: met
   EXPECT_NE(out.find("| fp16 | fp32 | 4096 | 650.0 | 625.0 | 1.040× |"), std::string::npos) << out;
   EXPECT_NE(out.find("| NN tile 256x128, rank 1 | 290 | met |"), std::string::npos) << out;
@@ -40,9 +37,9 @@ TEST(GemmPairTable, VerdictsCountMissesFailedChecksAndCasesNotRun) {
 }
 
 TEST(GemmPairTable, AMissingFileExits2) {
-  if (std::system("command -v python3 >/dev/null 2>&1") != 0) GTEST_SKIP() << "python3 not found";
-  int rc = 0;
-  const std::string out = run_pair_table("--table /nonexistent/gemm-pair.json", rc);
-  EXPECT_TRUE(WIFEXITED(rc) && WEXITSTATUS(rc) == 2) << out;
+  if (!roofline::test::have_command("python3")) GTEST_SKIP() << "python3 not found";
+  const auto r = run_pair_table("--table /nonexistent/gemm-pair.json");
+  const std::string out = r.all();
+  EXPECT_EQ(r.code, 2) << out;
   EXPECT_NE(out.find("--table /nonexistent/gemm-pair.json"), std::string::npos) << out;
 }

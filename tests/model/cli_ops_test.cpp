@@ -1,36 +1,17 @@
 // `roofline ops` end to end: the JSON parses and carries the catalogue; bad flags exit 2.
 #include <gtest/gtest.h>
 
-#include <array>
-#include <cstdio>
 #include <string>
-#include <sys/wait.h>
 
+#include "common/run_binary.hpp"
 #include "roofline/io.hpp"
 #include "roofline/json.hpp"
 
-namespace {
-
-struct outcome {
-  int rc;
-  std::string out;
-};
-
-outcome run(const std::string& args) {
-  const std::string cmd = std::string(ROOFLINE_BINARY) + " " + args + " 2>/dev/null";
-  FILE* p = ::popen(cmd.c_str(), "r");
-  std::string out;
-  std::array<char, 4096> buf{};
-  while (std::size_t n = std::fread(buf.data(), 1, buf.size(), p)) out.append(buf.data(), n);
-  const int status = ::pclose(p);
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
-}
-
-}  // namespace
+using roofline::test::run_roofline;
 
 TEST(CliOps, DecodeJsonParses) {
-  const auto r = run("ops --model tinyllama-1.1b --phase decode --batch 1 --json");
-  ASSERT_EQ(r.rc, 0);
+  const auto r = run_roofline("ops --model tinyllama-1.1b --phase decode --batch 1 --json");
+  ASSERT_EQ(r.code, 0);
   const auto j = roofline::json::parse(r.out);
   EXPECT_EQ(j["model"]["parameters"].get<std::int64_t>(), 1'100'048'384);
   EXPECT_EQ(j["phase"], "decode");
@@ -40,21 +21,21 @@ TEST(CliOps, DecodeJsonParses) {
 }
 
 TEST(CliOps, SweepAndFusionJson) {
-  const auto s = run("ops --model tinyllama-1.1b --batch 1:1024 --json");
-  ASSERT_EQ(s.rc, 0);
+  const auto s = run_roofline("ops --model tinyllama-1.1b --batch 1:1024 --json");
+  ASSERT_EQ(s.code, 0);
   EXPECT_EQ(roofline::json::parse(s.out)["points"].size(), 88u);
-  const auto f = run("ops --phase prefill --attention naive --fusion --json");
-  ASSERT_EQ(f.rc, 0);
+  const auto f = run_roofline("ops --phase prefill --attention naive --fusion --json");
+  ASSERT_EQ(f.code, 0);
   EXPECT_FALSE(roofline::json::parse(f.out)["fusion"].empty());
 }
 
 TEST(CliOps, BadFlagsExitTwo) {
-  EXPECT_EQ(run("ops --phase sideways").rc, 2);
-  EXPECT_EQ(run("ops --batch 0").rc, 2);
-  EXPECT_EQ(run("ops --batch 64:8").rc, 2);
-  EXPECT_EQ(run("ops --attention sparse").rc, 2);
-  EXPECT_EQ(run("ops --dtype fp13").rc, 2);
-  EXPECT_EQ(run("ops --model no-such-model").rc, 2);
+  EXPECT_EQ(run_roofline("ops --phase sideways").code, 2);
+  EXPECT_EQ(run_roofline("ops --batch 0").code, 2);
+  EXPECT_EQ(run_roofline("ops --batch 64:8").code, 2);
+  EXPECT_EQ(run_roofline("ops --attention sparse").code, 2);
+  EXPECT_EQ(run_roofline("ops --dtype fp13").code, 2);
+  EXPECT_EQ(run_roofline("ops --model no-such-model").code, 2);
 }
 
 #include <filesystem>
@@ -78,9 +59,9 @@ TEST(CliOps, PlacesOpsAgainstResultsRoofs) {
     std::ofstream f(path);
     f << roofline::json(r).dump();
   }
-  const auto out = run("ops --model tinyllama-1.1b --phase decode --batch 1 --json --results " + path.string());
+  const auto out = run_roofline("ops --model tinyllama-1.1b --phase decode --batch 1 --json --results " + path.string());
   std::filesystem::remove(path);
-  ASSERT_EQ(out.rc, 0);
+  ASSERT_EQ(out.code, 0);
   const auto j = roofline::json::parse(out.out);
   EXPECT_DOUBLE_EQ(j["roofs"]["ridge"].get<double>(), 10.0);
   double share = 0;
@@ -99,22 +80,22 @@ TEST(CliOps, PlacesOpsAgainstResultsRoofs) {
 }
 
 TEST(CliOps, RefusesWhatItWouldAnswerWrong) {
-  EXPECT_EQ(run("ops --phase prefill --batch 1:4").rc, 2);             // the sweep is decode-only
-  EXPECT_EQ(run("ops --model gpt2 --phase prefill --seq 2048").rc, 2);  // n_positions 1024
-  EXPECT_EQ(run("ops --model llama-3-8b --batch 1024 --context 8192 --device t4").rc, 2);  // 1 TB KV on 16 GB
-  EXPECT_EQ(run("ops --model llama-3-8b --tp 3 --device h100-sxm").rc, 2);                 // 3 ∤ 8 KV heads
+  EXPECT_EQ(run_roofline("ops --phase prefill --batch 1:4").code, 2);             // the sweep is decode-only
+  EXPECT_EQ(run_roofline("ops --model gpt2 --phase prefill --seq 2048").code, 2);  // n_positions 1024
+  EXPECT_EQ(run_roofline("ops --model llama-3-8b --batch 1024 --context 8192 --device t4").code, 2);  // 1 TB KV on 16 GB
+  EXPECT_EQ(run_roofline("ops --model llama-3-8b --tp 3 --device h100-sxm").code, 2);                 // 3 ∤ 8 KV heads
 }
 
 TEST(CliOps, TensorParallelShardsAndCostsLatency) {
-  const auto r = run("ops --model llama-3-8b --batch 1 --tp 8 --device h100-sxm --json");
-  ASSERT_EQ(r.rc, 0) << r.out;
+  const auto r = run_roofline("ops --model llama-3-8b --batch 1 --tp 8 --device h100-sxm --json");
+  ASSERT_EQ(r.code, 0) << r.out;
   const auto j = roofline::json::parse(r.out);
   for (const auto& op : j["ops"])
     if (op["name"] == "q_proj") EXPECT_EQ(op["gemm"]["n"].get<int>(), 512);
   const auto& a = j["tensor_parallel"]["allreduces"][0];
   // 1 token × 4096 × 2 B = 8 kB: latency 10 µs + 8192 × 2·7/8 ÷ 450 GB/s
   EXPECT_NEAR(a["predicted_s"].get<double>(), 10e-6 + 8192.0 * 2 * 7 / 8 / 450e9, 1e-12);
-  const auto s = run("ops --model gpt2 --phase train --seq 1024");
+  const auto s = run_roofline("ops --model gpt2 --phase train --seq 1024");
   EXPECT_NE(s.out.find("6N + 6·L·H·Q·T; N = "), std::string::npos) << s.out;
   EXPECT_NE(s.out.find("attention causal-halved"), std::string::npos) << s.out;
 }
@@ -130,20 +111,20 @@ TEST(CliOps, OpsAndMfuPrintTheSameFlopsPerToken) {
            {"--model tinyllama-1.1b --phase decode", "--model tinyllama-1.1b --phase decode"},  // both default to C = 2048
            {"--model mistral-7b --phase decode --context 8192", "--model mistral-7b --phase decode --context 8192"},
            {"--model gpt2 --phase train --seq 1024", "--model gpt2 --phase train --seq 1024"}}) {
-    const auto o = run("ops " + ops + " --json"), m = run("mfu " + mfu + mfu_tail + " --json");
-    ASSERT_EQ(o.rc, 0) << ops;
-    ASSERT_EQ(m.rc, 0) << mfu;
+    const auto o = run_roofline("ops " + ops + " --json"), m = run_roofline("mfu " + mfu + mfu_tail + " --json");
+    ASSERT_EQ(o.code, 0) << ops;
+    ASSERT_EQ(m.code, 0) << mfu;
     const auto oj = roofline::json::parse(o.out)["totals"]["model_flops_per_token"], mj = roofline::json::parse(m.out);
     EXPECT_EQ(oj, mj["model_flops_per_token"]) << ops;
     EXPECT_EQ(oj["flops"], mj["flops_per_token"]) << ops;
-    const auto ot = run("ops " + ops), mt = run("mfu " + mfu + mfu_tail);
+    const auto ot = run_roofline("ops " + ops), mt = run_roofline("mfu " + mfu + mfu_tail);
     for (const char* key : {"formula", "description"}) {
       const std::string words = oj[key].get<std::string>();
       EXPECT_NE(ot.out.find(words), std::string::npos) << ops << ": " << words;
       EXPECT_NE(mt.out.find(words), std::string::npos) << mfu << ": " << words;
     }
   }
-  const auto j = roofline::json::parse(run("mfu --model llama-3-8b --phase train --seq 4096" + mfu_tail + " --json").out);
+  const auto j = roofline::json::parse(run_roofline("mfu --model llama-3-8b --phase train --seq 4096" + mfu_tail + " --json").out);
   EXPECT_EQ(j["flops_per_token"].get<double>(), 48'249'176'064.0);
   EXPECT_EQ(j["full_attention_flops_per_token"].get<double>(), 51'470'401'536.0);
 }
@@ -153,8 +134,8 @@ TEST(CliOps, OpsAndMfuPrintTheSameFlopsPerToken) {
 // Table 1): 52.7 GB per step and 16.7 ms (41.4 GB and 13.4 ms when every layer was capped at 4096).
 TEST(CliOps, Gemma2DecodeGlobalLayersAtLongContext) {
   const std::string model = std::string(ROOFLINE_TEST_DATA) + "/model/walk/gemma-2-9b.json";
-  const auto r = run("ops --model " + model + " --batch 16 --context 8192 --device h100-sxm --json");
-  ASSERT_EQ(r.rc, 0) << r.out;
+  const auto r = run_roofline("ops --model " + model + " --batch 16 --context 8192 --device h100-sxm --json");
+  ASSERT_EQ(r.code, 0) << r.out;
   const auto j = roofline::json::parse(r.out);
   EXPECT_NEAR(j["totals"]["bytes"].get<double>() / 1e9, 52.7, 0.1);
   EXPECT_NEAR(j["totals"]["tpot_s"].get<double>() * 1e3, 16.7, 0.1);
@@ -164,8 +145,8 @@ TEST(CliOps, Gemma2DecodeGlobalLayersAtLongContext) {
 // `ops` and `mfu` share the catalogue's decode step: the same intensity (Llama-3-8B, batch 64,
 // context 2048, fp16: 31.1 FLOP/B; mfu's own weights + KV formula said 29.5).
 TEST(CliOps, OpsAndMfuShareTheDecodeStep) {
-  const auto o = roofline::json::parse(run("ops --model llama-3-8b --batch 64 --device h200 --json").out);
-  const auto m = roofline::json::parse(run("mfu --model llama-3-8b --phase decode --batch 64 --tpot 30ms --device h200 --json").out);
+  const auto o = roofline::json::parse(run_roofline("ops --model llama-3-8b --batch 64 --device h200 --json").out);
+  const auto m = roofline::json::parse(run_roofline("mfu --model llama-3-8b --phase decode --batch 64 --tpot 30ms --device h200 --json").out);
   EXPECT_DOUBLE_EQ(o["totals"]["intensity"].get<double>(), m["decode_intensity"].get<double>());
   EXPECT_NEAR(m["decode_intensity"].get<double>(), 31.1, 0.05);
   EXPECT_DOUBLE_EQ(o["totals"]["bytes"].get<double>(), m["decode"]["step_bytes"].get<double>());
@@ -177,21 +158,16 @@ TEST(CliOps, OpsAndMfuShareTheDecodeStep) {
 // caches 576 elements per token and layer (61·576·2 B = 70,272 B in bf16; docs/formulas-model.md §5.4).
 TEST(CliOps, DeepSeekV3PublishedAndCounted) {
   const std::string published = std::string(ROOFLINE_TEST_DATA) + "/model/walk/deepseek-v3.json";
-  const std::string cmd = std::string(ROOFLINE_BINARY) + " ops --model " + published + " 2>&1";
-  FILE* p = ::popen(cmd.c_str(), "r");
-  std::string err;
-  std::array<char, 4096> buf{};
-  while (std::size_t n = std::fread(buf.data(), 1, buf.size(), p)) err.append(buf.data(), n);
-  const int status = ::pclose(p);
-  EXPECT_EQ(WIFEXITED(status) ? WEXITSTATUS(status) : -1, 0) << err;
-  EXPECT_NE(err.find("fp8"), std::string::npos) << err;
+  const auto published_run = run_roofline("ops --model " + published);
+  EXPECT_EQ(published_run.code, 0) << published_run.all();
+  EXPECT_NE(published_run.all().find("fp8"), std::string::npos) << published_run.all();
 
   auto j = roofline::json::parse(roofline::read_file(published));
   j.erase("quantization_config");
   const std::string counted = ::testing::TempDir() + "deepseek-v3-unquantized.json";
   roofline::write_file_atomic(counted, j.dump());
-  const auto r = run("ops --model " + counted + " --dtype bf16 --context 4096 --json");
-  ASSERT_EQ(r.rc, 0) << r.out;
+  const auto r = run_roofline("ops --model " + counted + " --dtype bf16 --context 4096 --json");
+  ASSERT_EQ(r.code, 0) << r.out;
   const auto o = roofline::json::parse(r.out);
   EXPECT_EQ(o["model"]["parameters"].get<std::int64_t>(), 671'026'419'200);
   EXPECT_EQ(o["conventions"]["mla"], "absorbed");
@@ -200,7 +176,7 @@ TEST(CliOps, DeepSeekV3PublishedAndCounted) {
   for (const auto& op : o["ops"])
     if (op["name"] == "attention") v_width = op["attention"]["v_head_dim"].get<std::int64_t>();
   EXPECT_EQ(v_width, 512);  // the absorbed form's value width: kv_lora_rank
-  const auto n = roofline::json::parse(run("ops --model " + counted + " --dtype bf16 --context 4096 --mla naive --json").out);
+  const auto n = roofline::json::parse(run_roofline("ops --model " + counted + " --dtype bf16 --context 4096 --mla naive --json").out);
   EXPECT_EQ(n["conventions"]["mla"], "naive");
   // model FLOPs per token: 2·36,624,596,992 + 61 × the per-layer attention term (tests/model/deepseek_test.cpp)
   EXPECT_DOUBLE_EQ(o["totals"]["model_flops_per_token"]["flops"].get<double>(), 142'841'085'952.0);

@@ -2,35 +2,20 @@
 // and `mfu` (decode bytes, attainable TPOT, MBU, the knee, the capacity); `run` refuses formats it
 // has no kernel for with exit 2, before anything is written.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 
-#include <array>
-#include <cstdio>
 #include <filesystem>
 #include <string>
 
+#include "common/run_binary.hpp"
 #include "roofline/json.hpp"
 
 namespace {
 
-struct outcome {
-  int rc;
-  std::string out;
-};
-
-outcome run(const std::string& args, bool with_stderr = false) {
-  const std::string cmd = std::string(ROOFLINE_BINARY) + " " + args + (with_stderr ? " 2>&1" : " 2>/dev/null");
-  FILE* p = ::popen(cmd.c_str(), "r");
-  std::string out;
-  std::array<char, 4096> buf{};
-  while (std::size_t n = std::fread(buf.data(), 1, buf.size(), p)) out.append(buf.data(), n);
-  const int status = ::pclose(p);
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
-}
+using roofline::test::run_roofline;
 
 roofline::json ops(const std::string& args, const std::string& model = "llama-3-8b") {
-  const auto r = run("ops --model " + model + " --device h100-sxm --json " + args);
-  EXPECT_EQ(r.rc, 0) << args << ": " << r.out;
+  const auto r = run_roofline("ops --model " + model + " --device h100-sxm --json " + args);
+  EXPECT_EQ(r.code, 0) << args << ": " << r.out;
   return roofline::json::parse(r.out);
 }
 
@@ -90,8 +75,8 @@ TEST(CliWeights, ConfigAndOverride) {
   EXPECT_FALSE(over["weights"]["quantized"].get<bool>());
   EXPECT_NE(over["weights"]["note"].get<std::string>().find("overrides"), std::string::npos);
   EXPECT_DOUBLE_EQ(over["totals"]["bytes"].get<double>(), ops("")["totals"]["bytes"].get<double>());
-  const auto text = run("ops --model " + quant("llama-3-8b-bnb-4bit.json") + " --device h100-sxm");
-  EXPECT_EQ(text.rc, 0);
+  const auto text = run_roofline("ops --model " + quant("llama-3-8b-bnb-4bit.json") + " --device h100-sxm");
+  EXPECT_EQ(text.code, 0);
   EXPECT_NE(text.out.find("weights: nf4 g64"), std::string::npos) << text.out;
 }
 
@@ -103,9 +88,9 @@ TEST(CliWeights, KneeMovesWithTheWeights) {
       if (k["name"] == "q_proj") return k["knee_batch"].get<std::int64_t>();
     return std::int64_t(-1);
   };
-  const auto f16 = roofline::json::parse(run("ops --model llama-3-8b --batch 1:512 --device h100-sxm --json").out);
+  const auto f16 = roofline::json::parse(run_roofline("ops --model llama-3-8b --batch 1:512 --device h100-sxm --json").out);
   const auto i4 =
-      roofline::json::parse(run("ops --model llama-3-8b --batch 1:512 --device h100-sxm --weights int4 --json").out);
+      roofline::json::parse(run_roofline("ops --model llama-3-8b --batch 1:512 --device h100-sxm --weights int4 --json").out);
   EXPECT_GT(knee(f16), 3 * knee(i4));
 }
 
@@ -113,29 +98,28 @@ TEST(CliWeights, KneeMovesWithTheWeights) {
 TEST(CliWeights, MfuSharesTheStep) {
   const auto o = ops("--weights mxfp4");
   const auto m = roofline::json::parse(
-      run("mfu --model llama-3-8b --phase decode --tpot 3ms --device h100-sxm --weights mxfp4 --json").out);
+      run_roofline("mfu --model llama-3-8b --phase decode --tpot 3ms --device h100-sxm --weights mxfp4 --json").out);
   EXPECT_DOUBLE_EQ(o["totals"]["bytes"].get<double>(), m["decode"]["step_bytes"].get<double>());
   EXPECT_DOUBLE_EQ(o["totals"]["tpot_s"].get<double>(), m["decode"]["attainable_tpot_s"].get<double>());
   // MBU = the step's bytes ÷ TPOT ÷ the nominal bandwidth (derived: 3.352 TB/s)
   EXPECT_NEAR(m["mbu"].get<double>(), o["totals"]["bytes"].get<double>() / 3e-3 / o["roofs"]["bandwidth_bytes_per_s"].get<double>(), 1e-12);
-  EXPECT_EQ(run("mfu --model llama-3-8b --phase train --seq 128 --step-time 1s --device h100-sxm --weights int4").rc,
+  EXPECT_EQ(run_roofline("mfu --model llama-3-8b --phase train --seq 128 --step-time 1s --device h100-sxm --weights int4").code,
             2);
 }
 
 TEST(CliWeights, BadValuesAndRunRefusalsExitTwo) {
-  EXPECT_EQ(run("ops --weights int3").rc, 2);
-  EXPECT_EQ(run("ops --weights nvfp4 --group-size 32").rc, 2);
-  EXPECT_EQ(run("ops --group-size 64").rc, 2);
-  EXPECT_EQ(run("ops --phase train --seq 128 --weights int4").rc, 2);
-  EXPECT_EQ(run("ops --model " + quant("tinyllama-hqq.json")).rc, 2);
+  EXPECT_EQ(run_roofline("ops --weights int3").code, 2);
+  EXPECT_EQ(run_roofline("ops --weights nvfp4 --group-size 32").code, 2);
+  EXPECT_EQ(run_roofline("ops --group-size 64").code, 2);
+  EXPECT_EQ(run_roofline("ops --phase train --seq 128 --weights int4").code, 2);
+  EXPECT_EQ(run_roofline("ops --model " + quant("tinyllama-hqq.json")).code, 2);
   const std::string out = (std::filesystem::temp_directory_path() / "roofline-weights-run-refused").string();
   std::filesystem::remove_all(out);
-  const auto r = run("run --device cpu --quick --weights int4 --out " + out, true);
-  EXPECT_EQ(r.rc, 2);
-  EXPECT_NE(r.out.find("no kernel for int4"), std::string::npos) << r.out;
-  const auto q =
-      run("run --device cpu --quick --model " + quant("tinyllama-1.1b-chat-gptq.json") + " --out " + out, true);
-  EXPECT_EQ(q.rc, 2);
-  EXPECT_NE(q.out.find("quantization_config"), std::string::npos) << q.out;
+  const auto r = run_roofline("run --device cpu --quick --weights int4 --out " + out);
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.all().find("no kernel for int4"), std::string::npos) << r.all();
+  const auto q = run_roofline("run --device cpu --quick --model " + quant("tinyllama-1.1b-chat-gptq.json") + " --out " + out);
+  EXPECT_EQ(q.code, 2);
+  EXPECT_NE(q.all().find("quantization_config"), std::string::npos) << q.all();
   EXPECT_FALSE(std::filesystem::exists(out));
 }

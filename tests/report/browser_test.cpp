@@ -20,11 +20,10 @@ std::string chromium() {
 
 /// Loads `file` headless; returns the DOM after scripts ran (stdout) and the browser log (stderr).
 test::run_result load(const std::string& browser, const std::string& file, const test::temp_dir& d) {
-  return test::run("timeout 120 " + browser +
-                       " --headless --no-sandbox --disable-gpu --no-first-run --no-default-browser-check"
-                       " --user-data-dir=" + (d / "profile") +
-                       " --enable-logging=stderr --v=0 --window-size=1300,900 --virtual-time-budget=3000 --dump-dom file://" + file,
-                   d);
+  return test::run_command("timeout 120 " + browser +
+                           " --headless --no-sandbox --disable-gpu --no-first-run --no-default-browser-check"
+                           " --user-data-dir=" + (d / "profile") +
+                           " --enable-logging=stderr --v=0 --window-size=1300,900 --virtual-time-budget=3000 --dump-dom file://" + file);
 }
 
 /// Console errors in a Chromium log: lines of the form `...:CONSOLE(n)] "message", source: ...`

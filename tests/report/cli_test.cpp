@@ -17,8 +17,8 @@ const std::string bin = ROOFLINE_BINARY;
 
 TEST(ReportCli, RerendersAllFourOutputs) {
   test::temp_dir d("rerender");
-  const auto r = test::run(bin + " report " + test::data("results-gpu.json") + " --out " + (d / "out"), d);
-  ASSERT_EQ(r.rc, 0) << r.err;
+  const auto r = test::run_command(bin + " report " + test::data("results-gpu.json") + " --out " + (d / "out"));
+  ASSERT_EQ(r.code, 0) << r.err;
   for (const char* f : {"results.json", "report.md", "roofline.svg", "report.html"}) EXPECT_TRUE(fs::exists(d / ("out/" + std::string(f)))) << f;
   results loaded = load_results(test::data("results-gpu.json"));
   ASSERT_TRUE(reanalyse_if_older(loaded));  // a schema 1.0 file: `report` re-analyses it
@@ -32,8 +32,8 @@ TEST(ReportCli, ASchema10FileIsReanalysed) {
   // results-cpu.json (schema 1.0) carries no analysis: `report` computes every block, so the
   // report shows the waterfalls instead of "Not computed", and results.json carries them.
   test::temp_dir d("reanalyse");
-  const auto r = test::run(bin + " report " + test::data("results-cpu.json") + " --out " + (d / "out"), d);
-  ASSERT_EQ(r.rc, 0) << r.err;
+  const auto r = test::run_command(bin + " report " + test::data("results-cpu.json") + " --out " + (d / "out"));
+  ASSERT_EQ(r.code, 0) << r.err;
   const results out = load_results(d / "out/results.json");
   for (const char* k : {"compute_waterfall", "bandwidth_waterfall", "ridge", "mfu", "fusion", "accuracy", "record_table"})
     EXPECT_TRUE(out.analysis.contains(k)) << k;
@@ -44,8 +44,8 @@ TEST(ReportCli, ASchema10FileIsReanalysed) {
 
 TEST(ReportCli, OldSchemaIsRefusedAndNothingIsWritten) {
   test::temp_dir d("old");
-  const auto r = test::run(bin + " report " + test::data("results-old-schema.json") + " --out " + (d / "out"), d);
-  EXPECT_EQ(r.rc, 2);
+  const auto r = test::run_command(bin + " report " + test::data("results-old-schema.json") + " --out " + (d / "out"));
+  EXPECT_EQ(r.code, 2);
   EXPECT_NE(r.err.find("unsupported schema version '0.3'"), std::string::npos) << r.err;
   EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << "one error line: " << r.err;
   EXPECT_FALSE(fs::exists(d / "out"));
@@ -54,12 +54,12 @@ TEST(ReportCli, OldSchemaIsRefusedAndNothingIsWritten) {
 TEST(ReportCli, MalformedFileIsRefusedAndNothingIsWritten) {
   test::temp_dir d("malformed");
   fs::create_directories(d / "out");
-  const auto r = test::run(bin + " report " + test::data("results-malformed.json") + " --out " + (d / "out"), d);
-  EXPECT_EQ(r.rc, 2);
+  const auto r = test::run_command(bin + " report " + test::data("results-malformed.json") + " --out " + (d / "out"));
+  EXPECT_EQ(r.code, 2);
   EXPECT_NE(r.err.find("not valid JSON"), std::string::npos) << r.err;
   EXPECT_TRUE(fs::is_empty(d / "out"));
-  const auto missing = test::run(bin + " report " + (d / "nope.json") + " --out " + (d / "out"), d);
-  EXPECT_EQ(missing.rc, 2);
+  const auto missing = test::run_command(bin + " report " + (d / "nope.json") + " --out " + (d / "out"));
+  EXPECT_EQ(missing.code, 2);
   EXPECT_TRUE(fs::is_empty(d / "out"));
 }
 
@@ -82,8 +82,8 @@ std::string ratio_cell(const std::string& md, const std::string& quantity) {
 
 TEST(CompareCli, TwoResultsFilesGiveRatios) {
   test::temp_dir d("compare");
-  const auto r = test::run(bin + " compare " + test::data("results-cpu.json") + " " + test::data("results-gpu.json") + " --out " + (d / "out"), d);
-  ASSERT_EQ(r.rc, 0) << r.err;
+  const auto r = test::run_command(bin + " compare " + test::data("results-cpu.json") + " " + test::data("results-gpu.json") + " --out " + (d / "out"));
+  ASSERT_EQ(r.code, 0) << r.err;
   for (const char* f : {"compare.md", "compare.svg", "compare.html"}) EXPECT_TRUE(fs::exists(d / ("out/" + std::string(f)))) << f;
   const std::string md = read_file(d / "out/compare.md");
   EXPECT_EQ(ratio_cell(md, "fp32 nominal peak"), "373×");              // 66.9 TFLOP/s ÷ 179.2 GFLOP/s
@@ -98,8 +98,8 @@ TEST(CompareCli, TwoResultsFilesGiveRatios) {
 
 TEST(CompareCli, SpecOnlySideFromSpecJson) {
   test::temp_dir d("compare-spec");
-  const auto r = test::run(bin + " compare " + test::data("results-gpu.json") + " " + test::data("results-spec-t4.json") + " --out " + (d / "out"), d);
-  ASSERT_EQ(r.rc, 0) << r.err;
+  const auto r = test::run_command(bin + " compare " + test::data("results-gpu.json") + " " + test::data("results-spec-t4.json") + " --out " + (d / "out"));
+  ASSERT_EQ(r.code, 0) << r.err;
   const std::string md = read_file(d / "out/compare.md");
   EXPECT_EQ(ratio_cell(md, "fp16 nominal peak"), "0.0657×");           // T4 65 TFLOP/s ÷ H200 989.4 TFLOP/s
   EXPECT_EQ(ratio_cell(md, "memory bandwidth, nominal"), "0.0667×");   // 320 GB/s ÷ 4.8 TB/s
@@ -112,19 +112,19 @@ TEST(CompareCli, SpecOnlySideFromSpecJson) {
 
 TEST(CompareCli, BadSideIsInputError) {
   test::temp_dir d("compare-bad");
-  const auto r = test::run(bin + " compare " + test::data("results-old-schema.json") + " " + test::data("results-gpu.json") + " --out " + (d / "out"), d);
-  EXPECT_EQ(r.rc, 2);
+  const auto r = test::run_command(bin + " compare " + test::data("results-old-schema.json") + " " + test::data("results-gpu.json") + " --out " + (d / "out"));
+  EXPECT_EQ(r.code, 2);
   EXPECT_FALSE(fs::exists(d / "out"));
-  const auto m = test::run(bin + " compare " + (d / "missing.json") + " " + test::data("results-gpu.json") + " --out " + (d / "out"), d);
-  EXPECT_EQ(m.rc, 2);
+  const auto m = test::run_command(bin + " compare " + (d / "missing.json") + " " + test::data("results-gpu.json") + " --out " + (d / "out"));
+  EXPECT_EQ(m.code, 2);
   EXPECT_NE(m.err.find("cannot open"), std::string::npos) << m.err;
 }
 
 TEST(CompareCli, T4AgainstA100FromTheSpecTable) {
   if (gpu_names().empty()) GTEST_SKIP() << "spec table not merged yet (gpu_names() is empty)";
   test::temp_dir d("compare-names");
-  const auto r = test::run(bin + " compare t4 a100-80gb-sxm --out " + (d / "out"), d);
-  ASSERT_EQ(r.rc, 0) << r.err;
+  const auto r = test::run_command(bin + " compare t4 a100-80gb-sxm --out " + (d / "out"));
+  ASSERT_EQ(r.code, 0) << r.err;
   const std::string md = read_file(d / "out/compare.md");
   // A100 312 TFLOP/s dense fp16 tensor ÷ T4 65 TFLOP/s (datasheets) = 4.8
   const double fp16 = std::stod(ratio_cell(md, "fp16 nominal peak"));

@@ -1,13 +1,12 @@
-// Shared helpers of the report tests: fixture paths, running the CLI, counting substrings.
+// Shared helpers of the report tests: fixture paths, a temporary directory, counting substrings; running
+// the CLI is common/run_binary.hpp.
 #pragma once
-#include <cstdio>
-#include <cstdlib>
 #include <unistd.h>
-#include <sys/wait.h>
 
 #include <filesystem>
 #include <string>
 
+#include "common/run_binary.hpp"
 #include "roofline/io.hpp"
 #include "roofline/results.hpp"
 
@@ -36,23 +35,5 @@ struct temp_dir {
   }
   std::string operator/(const std::string& f) const { return (path / f).string(); }
 };
-
-struct run_result {
-  int rc = -1;
-  std::string out, err;
-};
-
-/// Runs `cmd` through the shell; stdout and stderr captured separately (into files in `dir`).
-inline run_result run(const std::string& cmd, const temp_dir& dir) {
-  const std::string out = dir / ".stdout", err = dir / ".stderr";
-  const int status = std::system((cmd + " >" + out + " 2>" + err).c_str());
-  run_result r;
-  r.rc = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  r.out = read_file(out);
-  r.err = read_file(err);
-  std::filesystem::remove(out);
-  std::filesystem::remove(err);
-  return r;
-}
 
 }  // namespace roofline::test
