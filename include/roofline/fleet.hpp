@@ -20,6 +20,10 @@
 #include "roofline/model.hpp"
 #include "roofline/results.hpp"
 
+namespace roofline {
+struct gpu_link_info;  // roofline/spec.hpp
+}  // namespace roofline
+
 namespace roofline::fleet {
 
 // ---------------------------------------------------------------- launch ----
@@ -167,12 +171,13 @@ struct link_nominal {
 /// (both directions)", "PCIe bandwidth (… both directions)"); rates "both directions" are halved.
 /// NVLink wins over PCIe. H100 SXM: 18 × 50 / 2 = 450 GB/s.
 link_nominal nominal_link_from_factors(const nominal_roofs& nominal);
-/// From the device table: the entry of data/devices/*.json whose "name" or "aliases" match
-/// `device_name`, its "links" object ({"nvlink": {"links", "gb_per_s_per_link"}} or
-/// {"pcie": {"gb_per_s"}}, both directions, halved here).
+/// From the device table through the spec module (gpu_links: its typed table and its name matcher,
+/// so `device_name` is spelled as `roofline spec` accepts it): NVLink links × per-link rate, else the
+/// PCIe rate, both directions in the table, halved here. Unknown (with the matcher's reason) when
+/// the name is not in the table.
 link_nominal nominal_link(const std::string& device_name);
-/// The same from a table entry already in hand (tests).
-link_nominal nominal_link_from_entry(const json& entry);
+/// The same from the table's links already in hand (tests).
+link_nominal nominal_link_from_links(const gpu_link_info& links);
 
 struct interconnect_result {
   std::string status = "not run";  ///< measured | not run | failed

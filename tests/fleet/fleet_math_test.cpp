@@ -6,6 +6,7 @@
 #include "fleet/nccl_probe.hpp"
 #include "roofline/error.hpp"
 #include "roofline/fleet.hpp"
+#include "roofline/spec.hpp"
 
 using namespace roofline;
 using namespace roofline::fleet;
@@ -235,21 +236,29 @@ TEST(Launch, DeviceOfEachRank) {
 TEST(NominalLink, NvlinkLinksTimesRatePerDirection) {
   // H100 SXM (H100 whitepaper, "NVLink"): 18 fourth-generation links × 50 GB/s (both directions)
   // = 900 GB/s; busbw is one direction: 18 × 25 = 450 GB/s.
-  const json e = {{"name", "NVIDIA H100 SXM"},
-                  {"links", {{"pcie", {{"generation", 5}, {"lanes", 16}, {"gb_per_s", 128}, {"source", "datasheet"}}},
-                             {"nvlink", {{"links", 18}, {"gb_per_s_per_link", 50}, {"source", "whitepaper"}}}}}};
-  const auto n = nominal_link_from_entry(e);
+  gpu_link_info e;
+  e.pcie_generation = 5, e.pcie_lanes = 16, e.pcie_bytes_per_s = 128e9, e.pcie_source = "datasheet";
+  e.nvlink_links = 18, e.nvlink_bytes_per_s_per_link = 50e9, e.nvlink_source = "whitepaper";
+  const auto n = nominal_link_from_links(e);
   ASSERT_TRUE(n.bytes_per_s.has_value());
   EXPECT_DOUBLE_EQ(*n.bytes_per_s, 450e9);
   EXPECT_EQ(n.source, "table: whitepaper");
   // L4: PCIe Gen4 x16, 64 GB/s both directions, no NVLink → 32 GB/s per direction.
-  const json l4 = {{"links", {{"pcie", {{"gb_per_s", 64}}}, {"nvlink", nullptr}}}};
-  const auto pcie = nominal_link_from_entry(l4);
+  gpu_link_info l4;
+  l4.pcie_bytes_per_s = 64e9;
+  const auto pcie = nominal_link_from_links(l4);
   ASSERT_TRUE(pcie.bytes_per_s.has_value());
   EXPECT_DOUBLE_EQ(*pcie.bytes_per_s, 32e9);
-  const auto none = nominal_link_from_entry({{"name", "X"}});
+  const auto none = nominal_link_from_links(gpu_link_info{});
   EXPECT_FALSE(none.bytes_per_s.has_value());
   EXPECT_EQ(none.reason.rfind("unknown (", 0), 0u);
+  // through the spec module's table and matcher: the H100 SXM row, spelled as `roofline spec` takes it
+  const auto table = nominal_link("h100-sxm");
+  ASSERT_TRUE(table.bytes_per_s.has_value()) << table.reason;
+  EXPECT_DOUBLE_EQ(*table.bytes_per_s, 450e9);
+  const auto unknown = nominal_link("no-such-gpu");
+  EXPECT_FALSE(unknown.bytes_per_s.has_value());
+  EXPECT_EQ(unknown.reason.rfind("unknown (no-such-gpu is not in the device table", 0), 0u) << unknown.reason;
 }
 
 TEST(NominalLink, FromTheSpecModulesFactors) {
