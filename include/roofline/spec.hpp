@@ -153,7 +153,4 @@ nominal_roofs cpu_nominal(const cpu_description& cpu);
 /// had peaks or nothing was measured).
 int cpu_nominal_from_measured(nominal_roofs& n, const cpu_description& cpu, const std::vector<compute_result>& measured);
 
-/// The peak of `precision` on `engine` ("tensor" preferred, then "vector" when engine is empty).
-const nominal_peak* find_peak(const nominal_roofs& n, const std::string& precision, const std::string& engine = "");
-
 }  // namespace roofline

@@ -49,11 +49,18 @@ std::vector<std::string> measured_precisions(const measured_roofs& m);
 /// Precisions with a nominal peak, same order.
 std::vector<std::string> nominal_precisions(const nominal_roofs& n);
 
-/// The dense nominal peak of `precision`: the tensor-engine one when there is one, else vector.
-/// nullptr when the device has none (sparse peaks are never in `peaks`).
-const nominal_peak* peak_for(const nominal_roofs& n, const std::string& precision);
-/// The vector-engine peak of `precision` (CUDA cores / SIMD); nullptr when none.
-const nominal_peak* vector_peak_for(const nominal_roofs& n, const std::string& precision);
+/// Which of a precision's nominal peaks peak_for returns.
+enum class peak_engine {
+  roof,     ///< the dense peak a roof uses: the tensor-engine one when there is one, else the vector one
+  tensor,   ///< the tensor-engine peak only
+  vector,   ///< the vector-engine peak only (CUDA cores / SIMD)
+  highest,  ///< the highest on any engine and accumulation (the bound no measured rate may pass)
+};
+
+/// The one nominal-peak lookup: the dense peak of `precision` chosen by `which` (among several of an
+/// engine, the first in table order; `highest`: the largest). nullptr when the device has none; a
+/// peak of 0 is none (sparse peaks are never in `peaks`).
+const nominal_peak* peak_for(const nominal_roofs& n, const std::string& precision, peak_engine which = peak_engine::roof);
 
 /// The clock among a peak's factors (first) or the device's: a factor whose name mentions "clock" or
 /// "frequency" but not "mem", unit Hz/kHz/MHz/GHz (any case); a "boost"/"max" one wins. Its source

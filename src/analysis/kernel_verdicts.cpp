@@ -40,7 +40,7 @@ struct compute_roof {
 };
 
 /// The compute roof of `precision` on `engine`: measured (best_compute_on), else the nominal peak
-/// of that engine (vector_peak_for / peak_for), with the clock it was reached at.
+/// of that engine (peak_for, peak_engine::vector or ::roof), with the clock it was reached at.
 compute_roof roof_for(const results& r, const std::string& precision, const std::string& engine) {
   compute_roof out;
   if (const compute_result* c = best_compute_on(r.measured, precision, engine)) {
@@ -52,7 +52,7 @@ compute_roof roof_for(const results& r, const std::string& precision, const std:
     }
     return out;
   }
-  const nominal_peak* p = engine == "vector" ? vector_peak_for(r.nominal, precision) : peak_for(r.nominal, precision);
+  const nominal_peak* p = engine == "vector" ? peak_for(r.nominal, precision, peak_engine::vector) : peak_for(r.nominal, precision);
   if (p && engine == "tensor" && p->engine != "tensor") p = nullptr;  // no tensor path at this precision
   if (p && p->flops_per_s > 0) {
     out.peak = p->flops_per_s;

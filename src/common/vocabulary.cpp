@@ -156,20 +156,25 @@ std::vector<std::string> nominal_precisions(const nominal_roofs& n) {
   return v;
 }
 
-const nominal_peak* peak_for(const nominal_roofs& n, const std::string& precision) {
-  const nominal_peak* vec = nullptr;
+const nominal_peak* peak_for(const nominal_roofs& n, const std::string& precision, peak_engine which) {
+  const nominal_peak *tensor = nullptr, *other = nullptr, *vector = nullptr, *highest = nullptr;
   for (const auto& p : n.peaks) {
     if (p.precision != precision || !(p.flops_per_s > 0)) continue;
-    if (p.engine == "tensor") return &p;
-    if (!vec) vec = &p;
+    if (p.engine == "tensor") {
+      if (!tensor) tensor = &p;
+    } else if (!other) {
+      other = &p;
+    }
+    if (p.engine == "vector" && !vector) vector = &p;
+    if (!highest || p.flops_per_s > highest->flops_per_s) highest = &p;
   }
-  return vec;
-}
-
-const nominal_peak* vector_peak_for(const nominal_roofs& n, const std::string& precision) {
-  for (const auto& p : n.peaks)
-    if (p.precision == precision && p.engine == "vector" && p.flops_per_s > 0) return &p;
-  return nullptr;
+  switch (which) {
+    case peak_engine::tensor: return tensor;
+    case peak_engine::vector: return vector;
+    case peak_engine::highest: return highest;
+    case peak_engine::roof: break;
+  }
+  return tensor ? tensor : other;
 }
 
 const factor* nominal_clock_factor(const nominal_roofs& n, const nominal_peak* p) {

@@ -6,6 +6,8 @@
 #include <array>
 #include <cmath>
 
+#include "roofline/vocabulary.hpp"
+
 namespace roofline {
 
 namespace {
@@ -31,13 +33,6 @@ double llc_bytes(const results& r) {
       return p[k].get<double>();
     }
   return 0;
-}
-
-double best_nominal(const nominal_roofs& n, const std::string& precision) {
-  double best = 0;
-  for (const auto& p : n.peaks)
-    if (p.precision == precision) best = std::max(best, p.flops_per_s);
-  return best;
 }
 
 void flag_telemetry(const std::optional<telemetry_summary>& t, std::vector<std::string>& flags, int& count) {
@@ -197,7 +192,8 @@ int flag_results(results& r, const sanity_thresholds& t) {
     flag_telemetry(b.telemetry, b.flags, count);
   }
   for (auto& c : r.measured.compute) {
-    const double nom = best_nominal(r.nominal, c.precision);
+    const nominal_peak* highest = peak_for(r.nominal, c.precision, peak_engine::highest);
+    const double nom = highest ? highest->flops_per_s : 0;
     if (nom > 0 && c.flops_per_s > nom * (1 + t.above_nominal))
       add_flag(c.flags, fmt::format("{:.1f}% above the nominal {} peak: check synchronisation and the FLOP count",
                                     100 * (c.flops_per_s / nom - 1), c.precision), count);

@@ -86,9 +86,9 @@ document compare_document(const compare_side& a, const compare_side& b) {
       // a ratio across engines compares two different units, so compare each engine with its like.
       for (const char* engine : {"vector", "tensor"}) {
         auto of = [&](const compare_side& side) -> std::optional<double> {
-          for (const auto& np : side.r.nominal.peaks)
-            if (np.precision == p && np.engine == engine && np.flops_per_s > 0) return np.flops_per_s;
-          return std::nullopt;
+          const nominal_peak* np =
+              peak_for(side.r.nominal, p, std::string(engine) == "vector" ? peak_engine::vector : peak_engine::tensor);
+          return np ? std::optional<double>(np->flops_per_s) : std::nullopt;
         };
         const std::string none = fmt::format("no {} {} peak", p, engine);
         t.rows.push_back(row3(fmt::format("{} nominal peak ({})", p, engine), of(a), of(b), rate, none, none));

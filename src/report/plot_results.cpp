@@ -68,13 +68,8 @@ void add_device_roofs(plot& p, const results& r, const std::string& tag, int pal
   // tensor (or, without one, the vector) nominal peak with the best GEMM, the vector peak with the
   // best FMA chain. A peak or a measurement without its partner is drawn alone and says so.
   for (const auto& pr : precs) {
-    const nominal_peak* tensor_peak = nullptr;
-    const nominal_peak* vector_peak = vector_peak_for(r.nominal, pr);
-    for (const auto& np : r.nominal.peaks)
-      if (np.precision == pr && np.engine == "tensor" && np.flops_per_s > 0) {
-        tensor_peak = &np;
-        break;
-      }
+    const nominal_peak* tensor_peak = peak_for(r.nominal, pr, peak_engine::tensor);
+    const nominal_peak* vector_peak = peak_for(r.nominal, pr, peak_engine::vector);
     const compute_result* gemm = best_compute_on(r.measured, pr, "gemm");
     const compute_result* fma = best_compute_on(r.measured, pr, "vector");
     struct pairing {

@@ -69,7 +69,7 @@ section measured_section(const results& r) {
     t.header = {"precision", "engine", "n", "best", "median", "spread", "% of nominal", r.device.kind == "cpu" ? "clock" : "SM clock", "power", "temperature",
                 "throttle", "method", "notes"};
     for (const auto& c : m.compute) {
-      const nominal_peak* p = c.engine == "vector" ? vector_peak_for(r.nominal, c.precision) : peak_for(r.nominal, c.precision);
+      const nominal_peak* p = c.engine == "vector" ? peak_for(r.nominal, c.precision, peak_engine::vector) : peak_for(r.nominal, c.precision);
       if (!p) p = peak_for(r.nominal, c.precision);
       const auto& tel = c.telemetry;
       std::string throttle = "—";

@@ -11,6 +11,7 @@
 
 #include "roofline/error.hpp"
 #include "roofline/spec.hpp"
+#include "roofline/vocabulary.hpp"
 
 namespace roofline {
 namespace {
@@ -106,7 +107,7 @@ memory_config parse_memory_config(const std::string& text, const std::string& fl
 int cpu_nominal_from_measured(nominal_roofs& n, const cpu_description& c, const std::vector<compute_result>& measured) {
   int added = 0;
   for (const auto& [precision, bits] : std::array<std::pair<const char*, int>, 2>{{{"fp64", 64}, {"fp32", 32}}}) {
-    if (find_peak(n, precision, "vector")) continue;
+    if (peak_for(n, precision, peak_engine::vector)) continue;
     const compute_result* best = nullptr;
     for (const auto& m : measured)
       if (m.engine == "vector" && m.precision == precision && m.flops_per_s > 0 && !m.rejected &&

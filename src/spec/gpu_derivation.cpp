@@ -343,15 +343,4 @@ gpu_link_info gpu_links(const std::string& name) {
   return l;
 }
 
-const nominal_peak* find_peak(const nominal_roofs& n, const std::string& precision, const std::string& engine) {
-  const auto find = [&](const std::string& e) -> const nominal_peak* {
-    for (const auto& p : n.peaks)
-      if (p.precision == precision && p.engine == e) return &p;
-    return nullptr;
-  };
-  if (!engine.empty()) return find(engine);
-  if (const auto* p = find("tensor")) return p;
-  return find("vector");
-}
-
 }  // namespace roofline

@@ -7,6 +7,7 @@
 #include "backends/cpu/cpu_uarch.hpp"
 #include "roofline/error.hpp"
 #include "roofline/spec.hpp"
+#include "roofline/vocabulary.hpp"
 
 using namespace roofline;
 using namespace roofline::cpu;
@@ -84,9 +85,9 @@ TEST(CpuUarch, Zen4GenoaTwoCoresAt368GHzIs236GflopsFp32) {
   const cpu_detection d = resolve_cpu(facts("AMD", 0x19, 0x11, "AMD EPYC 9654 96-Core Processor", 512, 2, 3.68e9, "zen3"));
   EXPECT_EQ(d.desc.uarch, "zen4");
   const nominal_roofs n = cpu_nominal(d.desc);
-  ASSERT_NE(find_peak(n, "fp32"), nullptr);
-  EXPECT_NEAR(find_peak(n, "fp32")->flops_per_s, 235.52e9, 1e6);
-  EXPECT_NEAR(find_peak(n, "fp64")->flops_per_s, 117.76e9, 1e6);
+  ASSERT_NE(peak_for(n, "fp32"), nullptr);
+  EXPECT_NEAR(peak_for(n, "fp32")->flops_per_s, 235.52e9, 1e6);
+  EXPECT_NEAR(peak_for(n, "fp64")->flops_per_s, 117.76e9, 1e6);
   EXPECT_EQ(d.properties["cpuinfo_uarch"], "zen3");  // what cpuinfo said is kept beside the decision
 }
 
@@ -101,7 +102,7 @@ TEST(CpuUarch, AmxProvesAServerCoreWhereAHypervisorShowsAnOlderSignature) {
   EXPECT_EQ(d.desc.fma_units, 2);
   EXPECT_NE(d.desc.uarch_source.find("AMX-TILE"), std::string::npos) << d.desc.uarch_source;
   EXPECT_NE(d.desc.uarch_source.find("cypress_cove"), std::string::npos) << "the overruled answer is named";
-  EXPECT_NEAR(find_peak(cpu_nominal(d.desc), "fp32")->flops_per_s, 2 * 2 * 16 * 2 * 4.09159e9, 1e6);  // 523.7 GFLOP/s
+  EXPECT_NEAR(peak_for(cpu_nominal(d.desc), "fp32")->flops_per_s, 2 * 2 * 16 * 2 * 4.09159e9, 1e6);  // 523.7 GFLOP/s
   // A real Rocket Lake has no AMX and keeps its one unit; a signature that already names an AMX
   // core is left alone; the user's --uarch is never overruled.
   EXPECT_EQ(resolve_cpu(facts("Intel", 6, 0xA7, "11th Gen Intel(R) Core(TM) i9-11900K", 512)).desc.fma_units, 1);
@@ -117,7 +118,7 @@ TEST(CpuUarch, AmxProvesAServerCoreWhereAHypervisorShowsAnOlderSignature) {
 
 TEST(CpuUarch, Zen5TurinHasTwo512BitFmaPipes) {
   const cpu_detection d = resolve_cpu(facts("AMD", 0x1A, 0x02, "AMD EPYC", 512, 2, 4.1e9));
-  EXPECT_NEAR(find_peak(cpu_nominal(d.desc), "fp32")->flops_per_s, 2 * 2 * 16 * 2 * 4.1e9, 1e6);  // 524.8 GFLOP/s
+  EXPECT_NEAR(peak_for(cpu_nominal(d.desc), "fp32")->flops_per_s, 2 * 2 * 16 * 2 * 4.1e9, 1e6);  // 524.8 GFLOP/s
 }
 
 TEST(CpuUarch, CpuinfoIsTheFallbackForPartsNotInTheTable) {
@@ -149,7 +150,7 @@ TEST(CpuUarch, UnknownPartGetsAMeasuredNominalMarkedSo) {
   polluted.flops_per_s = 900e9;
   polluted.rejected = true;  // a rejected row is never the basis of a nominal
   EXPECT_EQ(cpu_nominal_from_measured(n, d.desc, {fp32, polluted}), 1);
-  const nominal_peak* p = find_peak(n, "fp32");
+  const nominal_peak* p = peak_for(n, "fp32");
   ASSERT_NE(p, nullptr);
   EXPECT_NEAR(p->flops_per_s, 235.52e9, 1e6);  // rounded to 1 FMA/clk/core
   EXPECT_NE(p->formula.find("measured, no datasheet"), std::string::npos) << p->formula;
@@ -171,11 +172,11 @@ TEST(CpuUarch, MeasuredRateThatIsNoWholeUnitCountIsKeptAsMeasured) {
   m.engine = "vector";
   m.flops_per_s = 2 * 8 * 2 * 3e9 * 1.5 * 1.3;  // 1.95 units: within 15 % of 2
   EXPECT_EQ(cpu_nominal_from_measured(n, c, {m}), 1);
-  EXPECT_NEAR(find_peak(n, "fp32")->flops_per_s, 2 * 2 * 8 * 2 * 3e9, 1e3);
+  EXPECT_NEAR(peak_for(n, "fp32")->flops_per_s, 2 * 2 * 8 * 2 * 3e9, 1e3);
   nominal_roofs n2;
   m.flops_per_s = 2 * 8 * 2 * 3e9 * 2.5;  // 2.5 units: no rounding fits
   EXPECT_EQ(cpu_nominal_from_measured(n2, c, {m}), 1);
-  EXPECT_DOUBLE_EQ(find_peak(n2, "fp32")->flops_per_s, m.flops_per_s);
+  EXPECT_DOUBLE_EQ(peak_for(n2, "fp32")->flops_per_s, m.flops_per_s);
 }
 
 TEST(CpuUarch, UserStatedMicroarchitectureAndMemoryAreRecordedAsSuch) {

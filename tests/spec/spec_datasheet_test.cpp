@@ -8,6 +8,7 @@
 #include <cmath>
 
 #include "roofline/spec.hpp"
+#include "roofline/vocabulary.hpp"
 
 using namespace roofline;
 
@@ -57,7 +58,7 @@ TEST(SpecDatasheet, EveryGpuReproducesItsPrintedPeaksAndBandwidthWithin1Percent)
       EXPECT_GE(p->factors.size(), 5u);
       for (const auto& f : p->factors) EXPECT_FALSE(f.source.empty()) << f.name;
     }
-    const auto* fp32 = find_peak(n, "fp32", "vector");
+    const auto* fp32 = peak_for(n, "fp32", peak_engine::vector);
     ASSERT_NE(fp32, nullptr);
     if (!has_note(d, "fp32")) EXPECT_LT(rel(fp32->flops_per_s, d.fp32_flops_per_s), 0.01);
     ASSERT_TRUE(n.memory_bandwidth_bytes_per_s.has_value());
@@ -68,13 +69,13 @@ TEST(SpecDatasheet, EveryGpuReproducesItsPrintedPeaksAndBandwidthWithin1Percent)
 
 TEST(SpecDatasheet, SparseFiguresAreNeverThePeak) {
   const auto n = gpu_nominal("H100 SXM");
-  const auto* bf16 = find_peak(n, "bf16");
+  const auto* bf16 = peak_for(n, "bf16");
   ASSERT_NE(bf16, nullptr);
   EXPECT_NEAR(bf16->flops_per_s / 1e12, 989.4, 0.5);          // dense
   ASSERT_TRUE(bf16->sparse_flops_per_s.has_value());
   EXPECT_NEAR(*bf16->sparse_flops_per_s / 1e12, 1978.9, 1.0);  // the datasheet's headline, labelled sparse
   // Turing has no structured sparsity: no sparse figure at all.
-  EXPECT_FALSE(find_peak(gpu_nominal("T4"), "fp16")->sparse_flops_per_s.has_value());
+  EXPECT_FALSE(peak_for(gpu_nominal("T4"), "fp16")->sparse_flops_per_s.has_value());
 }
 
 TEST(SpecDatasheet, GeForceRunsFp32AccumulateAtHalfRate) {
@@ -86,7 +87,7 @@ TEST(SpecDatasheet, GeForceRunsFp32AccumulateAtHalfRate) {
   EXPECT_NEAR(f16acc / 1e12, 330.3, 0.5);
   EXPECT_NEAR(f32acc / 1e12, 165.2, 0.5);
   // The same AD10x rates on a datacenter part (L4) run fp32 accumulate at full rate: 121 TFLOPS.
-  EXPECT_NEAR(find_peak(gpu_nominal("L4"), "fp16")->flops_per_s / 1e12, 121.2, 0.2);
+  EXPECT_NEAR(peak_for(gpu_nominal("L4"), "fp16")->flops_per_s / 1e12, 121.2, 0.2);
 }
 
 TEST(SpecInconsistency, L40sPrintedDenseTensorImpliesAnotherClock) {
@@ -94,7 +95,7 @@ TEST(SpecInconsistency, L40sPrintedDenseTensorImpliesAnotherClock) {
   const auto d = gpu_datasheet("L40S");
   ASSERT_TRUE(has_note(d, "tensor"));
   EXPECT_NE(d.notes.front().second.find("362.05"), std::string::npos);
-  EXPECT_NEAR(find_peak(gpu_nominal("L40S"), "bf16")->flops_per_s / 1e12, 366.4, 0.1);
+  EXPECT_NEAR(peak_for(gpu_nominal("L40S"), "bf16")->flops_per_s / 1e12, 366.4, 0.1);
 }
 
 TEST(SpecInconsistency, H200BusIsNarrowerThanSixFullStacks) {
@@ -112,11 +113,11 @@ TEST(SpecInconsistency, H200BusIsNarrowerThanSixFullStacks) {
 TEST(SpecInconsistency, HopperTensorPeaksAssumeALowerClockThanTheBoost) {
   // H100 whitepaper Table 3: SXM5 tensor boost 1830 MHz, non-tensor 1980 MHz; PCIe 1620 / 1755 MHz.
   const auto sxm = gpu_nominal("H100 SXM");
-  EXPECT_NE(find_peak(sxm, "bf16")->formula.find("1.83 GHz"), std::string::npos);
-  EXPECT_NE(find_peak(sxm, "fp32", "vector")->formula.find("1.98 GHz"), std::string::npos);
-  EXPECT_FALSE(find_peak(sxm, "bf16")->note.empty());
-  EXPECT_NEAR(find_peak(sxm, "fp64", "tensor")->flops_per_s / 1e12, 66.9, 0.1);  // FP64 tensor at 1980 MHz
-  EXPECT_NEAR(find_peak(gpu_nominal("H100 PCIe"), "bf16")->flops_per_s / 1e12, 756.4, 0.5);
+  EXPECT_NE(peak_for(sxm, "bf16")->formula.find("1.83 GHz"), std::string::npos);
+  EXPECT_NE(peak_for(sxm, "fp32", peak_engine::vector)->formula.find("1.98 GHz"), std::string::npos);
+  EXPECT_FALSE(peak_for(sxm, "bf16")->note.empty());
+  EXPECT_NEAR(peak_for(sxm, "fp64", peak_engine::tensor)->flops_per_s / 1e12, 66.9, 0.1);  // FP64 tensor at 1980 MHz
+  EXPECT_NEAR(peak_for(gpu_nominal("H100 PCIe"), "bf16")->flops_per_s / 1e12, 756.4, 0.5);
 }
 
 TEST(SpecLinks, NvlinkIsLinksTimesPerLinkBandwidth) {
@@ -135,52 +136,52 @@ TEST(SpecNewParts, L40IsNotTheL40s) {
   // L40 datasheet: BF16/FP16 181.05 | 362.1* TFLOPS, FP8 362, 864 GB/s; the L40S prints 362.05 dense.
   const auto l40 = gpu_nominal("NVIDIA L40");
   EXPECT_EQ(l40.device_name, "NVIDIA L40");
-  const auto* fp16 = find_peak(l40, "fp16");
+  const auto* fp16 = peak_for(l40, "fp16");
   ASSERT_NE(fp16, nullptr);
   EXPECT_NEAR(fp16->flops_per_s / 1e12, 181.05, 0.1);  // 142 × 4 × 128 × 0.5 × 2 × 2.49 GHz
   EXPECT_NEAR(*fp16->sparse_flops_per_s / 1e12, 362.1, 0.2);
   EXPECT_NE(fp16->formula.find("× 0.5 (product tensor rate)"), std::string::npos) << fp16->formula;
   EXPECT_NEAR(*l40.memory_bandwidth_bytes_per_s / 1e9, 864, 0.1);
-  EXPECT_NEAR(find_peak(l40, "fp32", "vector")->flops_per_s / 1e12, 90.5, 0.1);
+  EXPECT_NEAR(peak_for(l40, "fp32", peak_engine::vector)->flops_per_s / 1e12, 90.5, 0.1);
 }
 
 TEST(SpecNewParts, ExportLimitedPartsAreCappedNotDerivedHigher) {
   // H800 SXM5 datasheet: FP64 1 TFLOPS (the H100's 33.5 vector / 66.9 tensor are export-limited).
   const auto h800 = gpu_nominal("H800");
-  EXPECT_NEAR(find_peak(h800, "fp64", "vector")->flops_per_s / 1e12, 1.0, 1e-9);
-  EXPECT_NEAR(find_peak(h800, "fp64", "tensor")->flops_per_s / 1e12, 1.0, 1e-9);
-  EXPECT_NE(find_peak(h800, "fp64", "tensor")->formula.find("min("), std::string::npos);
-  EXPECT_NEAR(find_peak(h800, "bf16")->flops_per_s / 1e12, 989.4, 0.5);  // uncapped: H100 SXM rate
+  EXPECT_NEAR(peak_for(h800, "fp64", peak_engine::vector)->flops_per_s / 1e12, 1.0, 1e-9);
+  EXPECT_NEAR(peak_for(h800, "fp64", peak_engine::tensor)->flops_per_s / 1e12, 1.0, 1e-9);
+  EXPECT_NE(peak_for(h800, "fp64", peak_engine::tensor)->formula.find("min("), std::string::npos);
+  EXPECT_NEAR(peak_for(h800, "bf16")->flops_per_s / 1e12, 989.4, 0.5);  // uncapped: H100 SXM rate
   EXPECT_EQ(gpu_links("H800").nvlink_links, 8);                         // 400 GB/s NVLink
   // H20: 148 TFLOPS dense BF16, 4.0 TB/s, 96 GB.
   const auto h20 = gpu_nominal("H20");
   EXPECT_EQ(h20.device_name, "NVIDIA H20");
-  EXPECT_NEAR(find_peak(h20, "bf16")->flops_per_s / 1e12, 148, 1e-9);
-  EXPECT_NEAR(find_peak(h20, "fp8")->flops_per_s / 1e12, 296, 1e-9);
+  EXPECT_NEAR(peak_for(h20, "bf16")->flops_per_s / 1e12, 148, 1e-9);
+  EXPECT_NEAR(peak_for(h20, "fp8")->flops_per_s / 1e12, 296, 1e-9);
   EXPECT_NEAR(*h20.memory_bandwidth_bytes_per_s / 1e12, 3.99, 0.01);
 }
 
 TEST(SpecNewParts, AmdPartsDeriveFromComputeUnits) {
   // MI300X datasheet: 304 CU, 2.1 GHz, FP16 1307.4 TFLOPS dense, FP32 vector 163.4, 5.3 TB/s, 192 GB.
   const auto mi300 = gpu_nominal("AMD Instinct MI300X");
-  EXPECT_NEAR(find_peak(mi300, "fp16")->flops_per_s / 1e12, 1307.4, 0.1);
-  EXPECT_NEAR(find_peak(mi300, "fp32", "vector")->flops_per_s / 1e12, 163.4, 0.1);
+  EXPECT_NEAR(peak_for(mi300, "fp16")->flops_per_s / 1e12, 1307.4, 0.1);
+  EXPECT_NEAR(peak_for(mi300, "fp32", peak_engine::vector)->flops_per_s / 1e12, 163.4, 0.1);
   EXPECT_NEAR(*mi300.memory_bandwidth_bytes_per_s / 1e12, 5.32, 0.01);
   // MI250X datasheet: 220 CU, 1.7 GHz, FP16 383 TFLOPS, FP32 vector 47.9, no structured sparsity.
   const auto mi250 = gpu_nominal("mi250x");
-  EXPECT_NEAR(find_peak(mi250, "fp16")->flops_per_s / 1e12, 383.0, 0.1);
-  EXPECT_FALSE(find_peak(mi250, "fp16")->sparse_flops_per_s.has_value());
-  EXPECT_NEAR(find_peak(mi250, "fp32", "vector")->flops_per_s / 1e12, 47.9, 0.1);
+  EXPECT_NEAR(peak_for(mi250, "fp16")->flops_per_s / 1e12, 383.0, 0.1);
+  EXPECT_FALSE(peak_for(mi250, "fp16")->sparse_flops_per_s.has_value());
+  EXPECT_NEAR(peak_for(mi250, "fp32", peak_engine::vector)->flops_per_s / 1e12, 47.9, 0.1);
 }
 
 TEST(SpecNewParts, WorkstationAndGeforceAda) {
   // Ada whitepaper Appendix A: RTX 6000 Ada FP16 tensor 364.2 TFLOPS with fp32 accumulate (full
   // rate), RTX 4080 97.5 with fp32 accumulate (GeForce half rate), 194.9 with fp16 accumulate.
-  EXPECT_NEAR(find_peak(gpu_nominal("RTX 6000 Ada"), "fp16")->flops_per_s / 1e12, 364.2, 0.2);
+  EXPECT_NEAR(peak_for(gpu_nominal("RTX 6000 Ada"), "fp16")->flops_per_s / 1e12, 364.2, 0.2);
   double f16 = 0, f32 = 0;
   for (const auto& p : gpu_nominal("RTX 4080").peaks)
     if (p.engine == "tensor" && p.precision == "fp16") (p.accumulate == "fp16" ? f16 : f32) = p.flops_per_s;
   EXPECT_NEAR(f16 / 1e12, 194.9, 0.2);
   EXPECT_NEAR(f32 / 1e12, 97.5, 0.1);
-  EXPECT_NEAR(find_peak(gpu_nominal("A40"), "bf16")->flops_per_s / 1e12, 149.7, 0.1);
+  EXPECT_NEAR(peak_for(gpu_nominal("A40"), "bf16")->flops_per_s / 1e12, 149.7, 0.1);
 }

@@ -10,6 +10,7 @@
 
 #include "roofline/error.hpp"
 #include "roofline/spec.hpp"
+#include "roofline/vocabulary.hpp"
 
 using namespace roofline;
 
@@ -18,8 +19,8 @@ TEST(SpecGcd, Mi250IsItsOwnPartNotTheMi250x) {
   EXPECT_EQ(match_gpu_name("mi250"), "AMD Instinct MI250");
   EXPECT_EQ(match_gpu_name("AMD Instinct MI250X"), "AMD Instinct MI250X");
   // 208 CU × 4 Matrix Cores × 128 FMA × 2 × 1.7 GHz = 362.1 TFLOP/s (datasheet 362.1), not the MI250X's 383
-  EXPECT_NEAR(find_peak(gpu_nominal("AMD Instinct MI250"), "fp16", "tensor")->flops_per_s / 1e12, 362.1, 0.05);
-  EXPECT_NEAR(find_peak(gpu_nominal("AMD Instinct MI250X"), "fp16", "tensor")->flops_per_s / 1e12, 383.0, 0.05);
+  EXPECT_NEAR(peak_for(gpu_nominal("AMD Instinct MI250"), "fp16", peak_engine::tensor)->flops_per_s / 1e12, 362.1, 0.05);
+  EXPECT_NEAR(peak_for(gpu_nominal("AMD Instinct MI250X"), "fp16", peak_engine::tensor)->flops_per_s / 1e12, 383.0, 0.05);
   // the old alias "AMD Instinct MI250X/MI250" named two parts: refused, never one of them
   EXPECT_THROW(match_gpu_name("AMD Instinct MI250X/MI250"), input_error);
 }
@@ -28,10 +29,10 @@ TEST(SpecGcd, OneGcdIsOneDevice) {
   const auto gcd = gpu_nominal("AMD Instinct MI250X GCD");
   EXPECT_EQ(gcd.device_name, "AMD Instinct MI250X GCD");
   // 110 CU × 4 × 128 × 2 × 1.7 GHz = 191.5 TFLOP/s; 4096 bit / 8 × 3.2 Gbit/s = 1.638 TB/s
-  EXPECT_DOUBLE_EQ(find_peak(gcd, "fp16", "tensor")->flops_per_s, 110.0 * 4 * 128 * 2 * 1.7e9);
+  EXPECT_DOUBLE_EQ(peak_for(gcd, "fp16", peak_engine::tensor)->flops_per_s, 110.0 * 4 * 128 * 2 * 1.7e9);
   EXPECT_DOUBLE_EQ(*gcd.memory_bandwidth_bytes_per_s, 4096.0 / 8 * 3.2e9);
   // MI250 GCD: 104 CUs (ROCm documentation), 173.1 TFLOP/s
-  EXPECT_DOUBLE_EQ(find_peak(gpu_nominal("mi250 gcd"), "fp16", "tensor")->flops_per_s, 104.0 * 4 * 128 * 2 * 1.7e9);
+  EXPECT_DOUBLE_EQ(peak_for(gpu_nominal("mi250 gcd"), "fp16", peak_engine::tensor)->flops_per_s, 104.0 * 4 * 128 * 2 * 1.7e9);
   // what ops, place and mfu use: the device as ROCm counts it
   EXPECT_EQ(gpu_device_nominal("mi250x", "--device").device_name, "AMD Instinct MI250X GCD");
   EXPECT_EQ(gpu_device_nominal("h200", "--device").device_name, "NVIDIA H200");  // one die: unchanged
@@ -58,9 +59,9 @@ TEST(SpecEcc, T4WithEccOnIsAStatedCeilingBesideTheNominal) {
 TEST(SpecRows, RtxA6000AndMi325x) {
   EXPECT_EQ(match_gpu_name("NVIDIA RTX A6000"), "NVIDIA RTX A6000");
   const auto a = gpu_nominal("rtx a6000");
-  EXPECT_NEAR(find_peak(a, "bf16", "tensor")->flops_per_s / 1e12, 154.8, 0.05);
+  EXPECT_NEAR(peak_for(a, "bf16", peak_engine::tensor)->flops_per_s / 1e12, 154.8, 0.05);
   EXPECT_DOUBLE_EQ(*a.memory_bandwidth_bytes_per_s, 768e9);
   const auto m = gpu_nominal("AMD Instinct MI325X");
-  EXPECT_NEAR(find_peak(m, "fp16", "tensor")->flops_per_s / 1e12, 1307.4, 0.05);
+  EXPECT_NEAR(peak_for(m, "fp16", peak_engine::tensor)->flops_per_s / 1e12, 1307.4, 0.05);
   EXPECT_NEAR(*m.memory_bandwidth_bytes_per_s / 1e12, 6.0, 0.01);
 }

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "roofline/spec.hpp"
+#include "roofline/vocabulary.hpp"
 
 using namespace roofline;
 
@@ -35,7 +36,7 @@ bool any_note(const nominal_roofs& n, const std::string& s) {
 TEST(SpecLive, H200MatchesItsTableRowAndAddsTheLiveFactors) {
   const auto n = gpu_nominal_live(h200_as_nvml_reports_it());
   EXPECT_EQ(n.source, "table");
-  EXPECT_NEAR(find_peak(n, "bf16")->flops_per_s / 1e12, 989.4, 0.1);
+  EXPECT_NEAR(peak_for(n, "bf16")->flops_per_s / 1e12, 989.4, 0.1);
   EXPECT_NEAR(*n.memory_bandwidth_bytes_per_s / 1e9, 4814.3, 0.5);
   const auto live = std::count_if(n.factors.begin(), n.factors.end(), [](const factor& f) { return f.source.rfind("detected: ", 0) == 0; });
   EXPECT_GE(live, 6);
@@ -63,7 +64,7 @@ TEST(SpecLive, UnknownNameKnownArchitectureIsDerived) {
   g.bus_width_bits = 5120;
   const auto n = gpu_nominal_live(g);
   EXPECT_EQ(n.source, "derived (live factors + architecture rates)");
-  const auto* bf16 = find_peak(n, "bf16");
+  const auto* bf16 = peak_for(n, "bf16");
   ASSERT_NE(bf16, nullptr);
   EXPECT_NEAR(bf16->flops_per_s / 1e12, 132 * 4 * 512 * 2 * 1.98e9 / 1e12, 1e-6);  // at the max SM clock
   EXPECT_NE(bf16->factors.front().source.find("detected: "), std::string::npos);

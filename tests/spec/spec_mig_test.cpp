@@ -7,6 +7,7 @@
 
 #include "roofline/error.hpp"
 #include "roofline/spec.hpp"
+#include "roofline/vocabulary.hpp"
 
 using namespace roofline;
 
@@ -25,8 +26,8 @@ TEST(SpecMig, A100OneSliceIsItsOwnDevice) {
   EXPECT_EQ(mig.device_name, "NVIDIA A100 40GB SXM MIG 1g.5gb");
   EXPECT_EQ(factor_of(mig, "SMs"), 14);
   // fp16 tensor: 14 SM × 4 TC × 256 FMA × 2 × 1.41 GHz = 40.43 TFLOP/s (full GPU: 108 SMs, 311.9)
-  EXPECT_DOUBLE_EQ(find_peak(mig, "fp16", "tensor")->flops_per_s, 14.0 * 4 * 256 * 2 * 1.41e9);
-  EXPECT_DOUBLE_EQ(find_peak(full, "fp16", "tensor")->flops_per_s / find_peak(mig, "fp16", "tensor")->flops_per_s, 108.0 / 14);
+  EXPECT_DOUBLE_EQ(peak_for(mig, "fp16", peak_engine::tensor)->flops_per_s, 14.0 * 4 * 256 * 2 * 1.41e9);
+  EXPECT_DOUBLE_EQ(peak_for(full, "fp16", peak_engine::tensor)->flops_per_s / peak_for(mig, "fp16", peak_engine::tensor)->flops_per_s, 108.0 / 14);
   // an MFU of 5.12% on the whole A100 is 39.5% of the 1g.5gb slice it ran on
   EXPECT_NEAR(5.12 * 108.0 / 14, 39.5, 0.05);
   // memory: 1 of 8 slices: 640 of 5120 bit → 194.4 GB/s of 1555, 5 of 40 GB

@@ -21,6 +21,7 @@
 
 #include "roofline/error.hpp"
 #include "roofline/spec.hpp"
+#include "roofline/vocabulary.hpp"
 
 using namespace roofline;
 
@@ -32,7 +33,7 @@ bool has_note(const nominal_roofs& n, const std::string& text) {
 }
 
 double tflops(const nominal_roofs& n, const std::string& precision, const std::string& engine = "tensor") {
-  const auto* p = find_peak(n, precision, engine);
+  const auto* p = peak_for(n, precision, engine == "vector" ? peak_engine::vector : peak_engine::tensor);
   return p ? p->flops_per_s / 1e12 : -1;
 }
 
@@ -70,11 +71,11 @@ TEST(SpecRows, B300IsBlackwellUltraNotTheB200) {
   EXPECT_NEAR(tflops(n, "bf16"), 2250, 2250 * 0.01);
   EXPECT_NEAR(tflops(n, "fp8"), 4500, 4500 * 0.01);
   EXPECT_NEAR(tflops(n, "fp4"), 13125, 1e-6);
-  EXPECT_NE(find_peak(n, "fp4", "tensor")->formula.find("min("), std::string::npos);
+  EXPECT_NE(peak_for(n, "fp4", peak_engine::tensor)->formula.find("min("), std::string::npos);
   EXPECT_NEAR(tflops(n, "fp64", "tensor"), 1.25, 1e-9);
   EXPECT_NEAR(tflops(n, "fp64", "vector"), 1.25, 1e-9);
   EXPECT_NEAR(tflops(n, "fp32", "vector"), 75, 75 * 0.01);
-  EXPECT_EQ(find_peak(n, "int8", "tensor"), nullptr);  // unknown, with its reason
+  EXPECT_EQ(peak_for(n, "int8", peak_engine::tensor), nullptr);  // unknown, with its reason
   EXPECT_TRUE(has_note(n, "int8 tensor peak: unknown"));
   EXPECT_NEAR(*n.memory_bandwidth_bytes_per_s / 1e12, 8.0, 1e-9);
   EXPECT_TRUE(has_note(n, "compute capability 10.3"));
@@ -149,7 +150,7 @@ TEST(SpecRows, JetsonAgxOrinSharesItsMemoryWithTheCpu) {
   EXPECT_DOUBLE_EQ(*o64.memory_bandwidth_bytes_per_s, 204.8e9);
   EXPECT_TRUE(has_note(o64, "memory: LPDDR5 shared with"));
   EXPECT_TRUE(has_note(o64, "PCIe: none"));
-  EXPECT_EQ(find_peak(o64, "fp64", "vector"), nullptr);
+  EXPECT_EQ(peak_for(o64, "fp64", peak_engine::vector), nullptr);
   EXPECT_TRUE(has_note(o64, "fp64 vector peak: unknown"));  // GA10B's FP64 units are not published
   const auto l = gpu_links("Jetson AGX Orin 64GB");
   EXPECT_EQ(l.pcie_bytes_per_s, 0);

@@ -2,20 +2,21 @@
 #include <gtest/gtest.h>
 
 #include "roofline/spec.hpp"
+#include "roofline/vocabulary.hpp"
 
 using namespace roofline;
 
 TEST(SpecWorked, T4) {
   const auto n = gpu_nominal("t4");
   EXPECT_EQ(n.device_name, "NVIDIA T4");
-  const auto* fp16 = find_peak(n, "fp16");
+  const auto* fp16 = peak_for(n, "fp16");
   ASSERT_NE(fp16, nullptr);
   EXPECT_EQ(fp16->engine, "tensor");
   EXPECT_EQ(fp16->accumulate, "fp32");
   EXPECT_NEAR(fp16->flops_per_s, 40.0 * 8 * 64 * 2 * 1.59e9, 1);  // 65.1 TFLOPS
   EXPECT_NEAR(fp16->flops_per_s / 1e12, 65.1, 0.05);
   EXPECT_EQ(fp16->formula, "40 SM × 8 TC × 64 FMA/clk × 2 FLOP/FMA × 1.59 GHz");
-  const auto* fp32 = find_peak(n, "fp32");
+  const auto* fp32 = peak_for(n, "fp32");
   ASSERT_NE(fp32, nullptr);
   EXPECT_NEAR(fp32->flops_per_s / 1e12, 8.14, 0.01);  // 40 × 64 × 2 × 1.59 GHz
   EXPECT_EQ(fp32->formula, "40 SM × 64 FP32 lanes/SM × 2 FLOP/FMA × 1.59 GHz");
@@ -27,7 +28,7 @@ TEST(SpecWorked, T4) {
 TEST(SpecWorked, A100_80GB_SXM) {
   const auto n = gpu_nominal("a100-80gb-sxm");
   EXPECT_EQ(n.device_name, "NVIDIA A100 80GB SXM");
-  const auto* bf16 = find_peak(n, "bf16");
+  const auto* bf16 = peak_for(n, "bf16");
   ASSERT_NE(bf16, nullptr);
   EXPECT_NEAR(bf16->flops_per_s, 108.0 * 4 * 256 * 2 * 1.41e9, 1);  // 311.9 TFLOPS
   EXPECT_NEAR(bf16->flops_per_s / 1e12, 312, 0.5);
@@ -38,7 +39,7 @@ TEST(SpecWorked, A100_80GB_SXM) {
 TEST(SpecWorked, H200) {
   const auto n = gpu_nominal("H200");
   EXPECT_EQ(n.device_name, "NVIDIA H200");
-  const auto* bf16 = find_peak(n, "bf16");
+  const auto* bf16 = peak_for(n, "bf16");
   ASSERT_NE(bf16, nullptr);
   EXPECT_NEAR(bf16->flops_per_s / 1e12, 989.4, 0.1);  // 132 × 4 × 512 × 2 × 1.83 GHz
   EXPECT_EQ(bf16->formula, "132 SM × 4 TC × 512 FMA/clk × 2 FLOP/FMA × 1.83 GHz");
@@ -67,12 +68,12 @@ TEST(SpecWorked, CpuNominal) {
   c.clock_source = "cpufreq max";
   c.memory_reason = "DMI not readable in this VM";
   const auto n = cpu_nominal(c);
-  const auto* fp32 = find_peak(n, "fp32");
+  const auto* fp32 = peak_for(n, "fp32");
   ASSERT_NE(fp32, nullptr);
   EXPECT_EQ(fp32->engine, "vector");
   EXPECT_NEAR(fp32->flops_per_s, 156.8e9, 1e3);  // 2 × 2 × 8 × 2 × 2.45 GHz
   EXPECT_EQ(fp32->formula, "2 cores × 2 FMA/clk × 8 lanes × 2 FLOP/FMA × 2.45 GHz");
-  EXPECT_NEAR(find_peak(n, "fp64")->flops_per_s, 78.4e9, 1e3);  // 4 lanes
+  EXPECT_NEAR(peak_for(n, "fp64")->flops_per_s, 78.4e9, 1e3);  // 4 lanes
   bool fma_src = false, clock_src = false;
   for (const auto& f : fp32->factors) {
     fma_src |= f.source == c.fma_units_source;
