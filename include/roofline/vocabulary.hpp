@@ -14,6 +14,23 @@ namespace roofline {
 
 // ---- memory levels ----
 
+/// The memory levels a bandwidth row, a roof or a kernel's bytes name, nearest the core first.
+enum class memory_tier { l1, l2, l3, llc, device, unknown };
+
+/// One key a result may carry for a memory level, its tier and how views print it.
+struct memory_level_name {
+  const char* key;    ///< as in results.json: "l1", "l2", "l3", "llc", "dram", "hbm", "gddr", "device", "memory"
+  memory_tier tier;
+  const char* label;  ///< "L1", "L2", "L3", "LLC", "DRAM", "HBM", "GDDR", "device memory"
+};
+/// The one name table of memory levels (every key, its tier and label).
+extern const std::vector<memory_level_name> memory_level_names;
+/// The tier of a level key; memory_tier::unknown for a key not in the table (a transition such as
+/// "l2+dram", or "").
+memory_tier memory_tier_of(const std::string& level);
+/// The label of a level key from the table; a key not in it, upper-cased ("l2+dram" → "L2+DRAM").
+std::string memory_level_label(const std::string& level);
+
 /// True for the names of device memory: "dram", "hbm", "gddr", "device", "memory".
 bool is_device_memory(const std::string& level);
 /// True for a level that names a transition between two levels ("l2+dram", "mixed") or none: never a roof.

@@ -29,11 +29,10 @@ void sort_precisions(std::vector<std::string>& v) {
   v.erase(std::unique(v.begin(), v.end()), v.end());
 }
 
+/// Cache levels first, nearest the core first (l1, l2, l3, llc); every other name after them.
 int level_rank(const std::string& l) {
-  static const std::array<const char*, 4> order = {"l1", "l2", "l3", "llc"};
-  for (std::size_t i = 0; i < order.size(); ++i)
-    if (l == order[i]) return static_cast<int>(i);
-  return 10;
+  const memory_tier t = memory_tier_of(l);
+  return t < memory_tier::device ? static_cast<int>(t) : 10;
 }
 
 std::optional<double> to_mhz(const factor& f) {
@@ -71,9 +70,29 @@ std::optional<double> number_in(const json& obj, const std::vector<std::string>&
 
 }  // namespace
 
-bool is_device_memory(const std::string& level) {
-  return level == "dram" || level == "hbm" || level == "gddr" || level == "device" || level == "memory";
+const std::vector<memory_level_name> memory_level_names = {
+    {"l1", memory_tier::l1, "L1"},         {"l2", memory_tier::l2, "L2"},
+    {"l3", memory_tier::l3, "L3"},         {"llc", memory_tier::llc, "LLC"},
+    {"dram", memory_tier::device, "DRAM"}, {"hbm", memory_tier::device, "HBM"},
+    {"gddr", memory_tier::device, "GDDR"}, {"device", memory_tier::device, "device memory"},
+    {"memory", memory_tier::device, "device memory"},
+};
+
+memory_tier memory_tier_of(const std::string& level) {
+  for (const auto& n : memory_level_names)
+    if (level == n.key) return n.tier;
+  return memory_tier::unknown;
 }
+
+std::string memory_level_label(const std::string& level) {
+  for (const auto& n : memory_level_names)
+    if (level == n.key) return n.label;
+  std::string up = level;
+  std::transform(up.begin(), up.end(), up.begin(), [](unsigned char c) { return std::toupper(c); });
+  return up;
+}
+
+bool is_device_memory(const std::string& level) { return memory_tier_of(level) == memory_tier::device; }
 
 bool is_transition_level(const std::string& level) {
   return level.empty() || level.find('+') != std::string::npos || level == "mixed" || level == "transition";

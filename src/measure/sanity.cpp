@@ -45,15 +45,19 @@ void flag_telemetry(const std::optional<telemetry_summary>& t, std::vector<std::
 
 /// Rank of a memory level, nearest the core first: l1 1, l2 2, l3/llc 3, device memory 4; 0 = unknown.
 int level_rank(const std::string& level) {
-  if (level == "l1") return 1;
-  if (level == "l2") return 2;
-  if (level == "l3" || level == "llc") return 3;
-  if (level == "dram" || level == "hbm") return 4;
+  switch (memory_tier_of(level)) {
+    case memory_tier::l1: return 1;
+    case memory_tier::l2: return 2;
+    case memory_tier::l3:
+    case memory_tier::llc: return 3;
+    case memory_tier::device: return 4;
+    case memory_tier::unknown: break;
+  }
   return 0;
 }
-const char* rank_name(int rank) {
-  static const char* names[] = {"?", "L1", "L2", "LLC", "device memory"};
-  return names[rank >= 0 && rank <= 4 ? rank : 0];
+std::string rank_name(int rank) {
+  static const char* keys[] = {"?", "l1", "l2", "llc", "device"};
+  return rank >= 1 && rank <= 4 ? memory_level_label(keys[rank]) : "?";
 }
 
 std::string gbs(double bytes_per_s) { return fmt::format("{:.1f} GB/s", bytes_per_s / 1e9); }
@@ -181,10 +185,10 @@ int flag_results(results& r, const sanity_thresholds& t) {
   const double llc = llc_bytes(r);
   const auto nominal_bw = r.nominal.memory_bandwidth_bytes_per_s;
   for (auto& b : r.measured.bandwidth) {
-    if ((b.level == "dram" || b.level == "hbm") && llc > 0 && b.working_set_bytes <= llc)
+    if (is_device_memory(b.level) && llc > 0 && b.working_set_bytes <= llc)
       add_flag(b.flags, fmt::format("working set ({}) fits in the last-level cache ({}): not a DRAM number",
                                     human_bytes(b.working_set_bytes), human_bytes(llc)), count);
-    if ((b.level == "dram" || b.level == "hbm") && nominal_bw && b.bytes_per_s > *nominal_bw * (1 + t.above_nominal))
+    if (is_device_memory(b.level) && nominal_bw && b.bytes_per_s > *nominal_bw * (1 + t.above_nominal))
       add_flag(b.flags, fmt::format("{:.1f}% above the nominal memory bandwidth: check the byte count and the working set",
                                     100 * (b.bytes_per_s / *nominal_bw - 1)), count);
     if (b.spread > t.spread && !b.rejected)

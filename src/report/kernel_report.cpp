@@ -290,7 +290,7 @@ std::string render_kernel_svg(const kernel_report& k, const results& r, const st
     for (const auto& l : v.levels)
       if (l.level != "dram" && levels.insert(l.level).second) {
         plot_roof lr;
-        lr.label = fmt::format("{} {}", level_name(l.level), units::rate_bytes(l.bandwidth));
+        lr.label = fmt::format("{} {}", memory_level_label(l.level), units::rate_bytes(l.bandwidth));
         lr.short_label = lr.label;
         lr.color = level_color(l.level);
         lr.peak = roof_of.empty() ? 1e18 : roof_of.begin()->second->compute_roof_unscaled.value_or(1e18);

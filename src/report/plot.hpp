@@ -100,7 +100,5 @@ std::string scenario_color(std::size_t i);
 std::string level_color(const std::string& level);
 /// Colour of an access pattern's line in the bandwidth chart (read, write, copy, triad).
 std::string pattern_color(const std::string& pattern);
-/// "L2", "LLC", "DRAM", "HBM": the level as the figure writes it.
-std::string level_name(const std::string& level);
 
 }  // namespace roofline::report

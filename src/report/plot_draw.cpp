@@ -6,6 +6,7 @@
 #include "report/document.hpp"
 #include "report/plot.hpp"
 #include "report/units.hpp"
+#include "roofline/vocabulary.hpp"
 
 namespace roofline::report {
 
@@ -137,10 +138,14 @@ std::string scenario_color(std::size_t i) {
 }
 
 std::string level_color(const std::string& level) {
-  if (level == "l1") return "#d6619e";
-  if (level == "l2") return "#9a9a1c";
-  if (level == "l3" || level == "llc") return "#b3741a";
-  if (level == "dram" || level == "hbm" || level == "gddr" || level == "device" || level == "memory") return "#2b2b2b";
+  switch (memory_tier_of(level)) {
+    case memory_tier::l1: return "#d6619e";
+    case memory_tier::l2: return "#9a9a1c";
+    case memory_tier::l3:
+    case memory_tier::llc: return "#b3741a";
+    case memory_tier::device: return "#2b2b2b";
+    case memory_tier::unknown: break;
+  }
   return "#8a8a8a";
 }
 
@@ -152,18 +157,6 @@ std::string pattern_color(const std::string& pattern) {
   return "#7f7f7f";
 }
 
-std::string level_name(const std::string& level) {
-  if (level == "llc") return "LLC";
-  if (level == "dram" || level == "hbm" || level == "gddr") {
-    std::string up = level;
-    std::transform(up.begin(), up.end(), up.begin(), [](unsigned char c) { return std::toupper(c); });
-    return up;
-  }
-  if (level == "device" || level == "memory") return "device memory";
-  std::string up = level;
-  std::transform(up.begin(), up.end(), up.begin(), [](unsigned char c) { return std::toupper(c); });
-  return up;
-}
 
 namespace {
 
@@ -276,7 +269,7 @@ std::string draw_bandwidth(const std::vector<bw_point>& pts, double top, double 
     for (const auto& p : pts)
       if (p.level == lvl && !p.rejected && p.working_set > 0) lo = std::min(lo, p.working_set), hi = std::max(hi, p.working_set);
     if (hi <= 0) continue;
-    const std::string text = level_name(lvl);
+    const std::string text = memory_level_label(lvl);
     const double cx = (X(lo) + X(hi)) / 2, w = text_width(text, SMALL);
     rect box{cx - w / 2, py0 + 3, cx + w / 2, py0 + 3 + SMALL * 1.1};
     for (int tries = 0; tries < 4 && std::any_of(label_boxes.begin(), label_boxes.end(), [&](const rect& t) { return t.hits(box); }); ++tries)

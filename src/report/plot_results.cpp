@@ -60,7 +60,7 @@ void add_device_roofs(plot& p, const results& r, const std::string& tag, int pal
                                [&](const std::string& pr) { return std::find(only.begin(), only.end(), pr) == only.end(); }),
                 precs.end());
   const std::string dev = palette >= 0 ? fmt::format("dev{}-", palette) : "";
-  const std::string mem = level_name(dram ? dram->level : r.device.kind == "cpu" ? "dram" : "memory");
+  const std::string mem = memory_level_label(dram ? dram->level : r.device.kind == "cpu" ? "dram" : "memory");
   double top_nominal = 0, top_measured = 0;
   // Compute roofs: the flat part of min(peak, I × bw), from the ridge with the device memory of the
   // same kind (nominal with nominal, measured with measured) rightwards; the diagonals are the
@@ -164,7 +164,7 @@ void add_device_roofs(plot& p, const results& r, const std::string& tag, int pal
   for (const auto& [lvl, b] : levels) {
     if (!b || top <= 0) continue;
     plot_roof cr;
-    const std::string name = level_name(lvl);
+    const std::string name = memory_level_label(lvl);
     cr.label = fmt::format("{}{} roof, measured {}: {} ({} working set)", tag, name, b->pattern, rate_bytes(b->bytes_per_s),
                            bytes_binary(static_cast<double>(b->working_set_bytes)));
     cr.short_label = fmt::format("{}{} {} {}", tag, name, b->pattern, rate_bytes(b->bytes_per_s));
@@ -185,7 +185,7 @@ void add_bandwidth_chart(plot& p, const results& r) {
   for (const auto& b : r.measured.bandwidth) {
     if (b.working_set_bytes <= 0 || b.bytes_per_s <= 0) continue;
     p.bandwidth.push_back({static_cast<double>(b.working_set_bytes), b.bytes_per_s, b.pattern, b.level, b.rejected,
-                           fmt::format("{} {} at {}: {}{}", level_name(b.level), b.pattern, bytes_binary(static_cast<double>(b.working_set_bytes)),
+                           fmt::format("{} {} at {}: {}{}", memory_level_label(b.level), b.pattern, bytes_binary(static_cast<double>(b.working_set_bytes)),
                                        rate_bytes(b.bytes_per_s),
                                        b.rejected ? " — rejected, not a roof: " + (b.rejected_reason.empty() ? std::string("no reason recorded")
                                                                                                             : b.rejected_reason)
@@ -197,7 +197,7 @@ void add_bandwidth_chart(plot& p, const results& r) {
   for (const auto& pat : patterns) p.legend.push_back({legend_item::kind::solid, pattern_color(pat), "bandwidth: " + pat, "bw-pattern-" + pat});
   for (const auto& lvl : levels)
     p.legend.push_back({legend_item::kind::filled, level_color(lvl),
-                        "bandwidth at " + level_name(lvl) + (is_transition_level(lvl) ? " (transition)" : ""),
+                        "bandwidth at " + memory_level_label(lvl) + (is_transition_level(lvl) ? " (transition)" : ""),
                         "bw-level-" + lvl});
   if (rejected) p.legend.push_back({legend_item::kind::cross, "#c00000", "bandwidth point rejected", "bw-rejected"});
 }

@@ -188,7 +188,7 @@ section roofline_section(const results& r) {
                                 rs.bandwidth_nominal && *rs.bandwidth_nominal > 0 ? rate_bytes(*rs.bandwidth_nominal) : std::string("unknown")));
   for (const auto& lvl : cache_levels(r.measured))
     if (const bandwidth_result* b = best_level_bandwidth(r.measured, lvl))
-      items.push_back(fmt::format("{} roof: {} ({}, {} working set)", level_name(lvl), rate_bytes(b->bytes_per_s), b->pattern,
+      items.push_back(fmt::format("{} roof: {} ({}, {} working set)", memory_level_label(lvl), rate_bytes(b->bytes_per_s), b->pattern,
                                   bytes_binary(static_cast<double>(b->working_set_bytes))));
   s.bullets(items);
   ridge_block(s, r);
