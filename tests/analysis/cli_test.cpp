@@ -248,18 +248,18 @@ TEST(CliMfu, PlacesAFrameworkTpotOnTheMeasuredStepCurve) {
   const auto path = std::filesystem::temp_directory_path() / "roofline_analysis_h200_step_sweep.json";
   std::ofstream(path) << json(r).dump(2);
   const std::string base = "mfu --model tinyllama-1.1b --phase decode --context 2048 --results " + path.string();
-  const auto b1 = run(base + " --tpot 3.31ms --batch 1");
+  const auto b1 = run_roofline(base + " --tpot 3.31ms --batch 1");
   ASSERT_EQ(b1.code, 0) << b1.out;
   EXPECT_NE(b1.out.find("your 3.31 ms at batch 1 is 2.69× roofline's attainable 1.23 ms (measured at batch 1"), std::string::npos)
       << b1.out;
   // batch 8, between the measured 1 and 32: log-log interpolation, said
-  const auto b8 = run(base + " --tpot 3.31ms --batch 8 --json");
+  const auto b8 = run_roofline(base + " --tpot 3.31ms --batch 8 --json");
   ASSERT_EQ(b8.code, 0) << b8.out;
   const json j = json::parse(b8.out)["step_curve"];
   const double t1 = 1.2291839718818664e-3, t32 = 1.9512959718704225e-3;
   EXPECT_NEAR(j["measured_step_s"].get<double>(), t1 * std::pow(t32 / t1, std::log(8.0) / std::log(32.0)), 1e-15);
   EXPECT_NE(j["how"].get<std::string>().find("interpolated (log-log) between the measured steps at batch 1"), std::string::npos);
-  const auto b64 = run(base + " --tpot 3.31ms --batch 64");
+  const auto b64 = run_roofline(base + " --tpot 3.31ms --batch 64");
   EXPECT_NE(b64.out.find("on the step curve   unknown (batch 64 is outside the measured step sweep)"), std::string::npos) << b64.out;
   std::filesystem::remove(path);
 }
