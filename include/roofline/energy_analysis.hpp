@@ -133,6 +133,16 @@ energy_roofline analyse_energy(const results& r);
 /// nullopt without r.step_sweep.
 std::optional<step_sweep_analysis> analyse_step_sweep(const results& r, const energy_roofline& e);
 
+/// The stored analysis.step_sweep block of r, for the views that render it; nullopt when absent or
+/// when the block does not parse (a view then leaves the sweep out rather than failing the report).
+inline std::optional<step_sweep_analysis> stored_step_sweep(const results& r) {
+  try {
+    return analysis_block<step_sweep_analysis>(r, "step_sweep");
+  } catch (const json::exception&) {
+    return std::nullopt;
+  }
+}
+
 void to_json(json& j, const probe_energy& v);
 void from_json(const json& j, probe_energy& v);
 void to_json(json& j, const op_energy& v);

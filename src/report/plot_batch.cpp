@@ -128,12 +128,7 @@ std::string stack(const std::vector<std::string>& parts) {
 }  // namespace
 
 std::string render_batch_svg(const results& r) {
-  std::optional<step_sweep_analysis> s;
-  try {
-    s = analysis_block<step_sweep_analysis>(r, "step_sweep");
-  } catch (const json::exception&) {
-    return "";
-  }
+  const std::optional<step_sweep_analysis> s = stored_step_sweep(r);
   if (!s) return "";
   const auto secs = [](double x) { return units::seconds(x); };
   const auto rate = [](double x) { return units::sig(x) + " tokens/s"; };
