@@ -43,6 +43,13 @@ def main(path):
         print(f"- energy roofline: idle {DASH if idle is None else f'{idle:.1f} W'}, "
               f"{DASH if jb is None else f'{jb * 1e12:.3g} pJ/B'}, {DASH if jf is None else f'{jf * 1e12:.3g} pJ/FLOP'}; "
               f"power limit {DASH if lim is None else f'{lim:.0f} W'}")
+        for k in ("idle_source", "bytes_source", "flops_source"):
+            if e.get(k):
+                print(f"  - {k.split('_')[0]}: {e[k]}")
+        probes = [q for q in e.get("probes") or [] if q.get("power_w") is not None]
+        if probes:
+            print("  - probe windows of at least 1 s, integrated power samples vs the counter: " + "; ".join(
+                f"{q['probe']} {q['power_w']:.0f} W ({signed(q.get('counter_vs_integrated'))})" for q in probes))
         for c in e.get("power_cap") or []:
             print(f"- {c}")
         for n in e.get("notes") or []:

@@ -41,6 +41,10 @@ struct probe {
   /// runs as the second attempt when the first one's repeats disagreed; empty = run `run` again.
   std::function<void(measured_roofs& out)> run_longer = {};
   std::string longer_note = {};  ///< what run_longer changes, e.g. "4× longer samples"
+  /// The probe re-measures a row whose repeats disagree itself, at once, with run_longer's longer
+  /// samples (and flags it): on a quiet machine the driver then keeps the rows that still disagree out
+  /// of the roofs instead of running the whole probe again; a busy machine still gets the re-run.
+  bool remeasures_noisy_rows = false;
 };
 
 /// The measured time of one op, verified against a reference.

@@ -118,6 +118,11 @@ struct bandwidth_result {
   std::string rejected_reason;     ///< the rule and the numbers, or the interference, when rejected
   std::optional<stats_summary> across_runs;  ///< --repeat N: the best rate of each whole run
   std::optional<energy_window> energy;       ///< around the timed runs (absent: not read)
+  /// The energy over the probe's sustained run (GPU: run_burst's back-to-back run of ~1.5 s after an
+  /// idle pause) and the run's mean rate (work ÷ run time, bytes/s): the window the energy roofline
+  /// reads when the timed runs' own window is shorter than min_energy_window_s (absent: no such run).
+  std::optional<energy_window> sustained_energy;
+  std::optional<double> sustained_energy_rate;
 };
 
 struct compute_result {
@@ -141,6 +146,11 @@ struct compute_result {
   std::string rejected_reason;
   std::optional<stats_summary> across_runs;  ///< --repeat N: the best rate of each whole run
   std::optional<energy_window> energy;       ///< around the timed runs (absent: not read)
+  /// The energy over the probe's sustained run (GPU: run_burst's back-to-back run of ~1.5 s after an
+  /// idle pause) and the run's mean rate (work ÷ run time, FLOP/s): the window the energy roofline
+  /// reads when the timed runs' own window is shorter than min_energy_window_s (absent: no such run).
+  std::optional<energy_window> sustained_energy;
+  std::optional<double> sustained_energy_rate;
 };
 
 struct launch_result {

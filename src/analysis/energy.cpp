@@ -81,6 +81,24 @@ std::string gemm_label(const compute_result& c) {
   return c.size ? fmt::format("gemm {} n = {}", c.precision, *c.size) : fmt::format("{} {}", c.precision, c.engine);
 }
 
+/// A row's power over an energy window long enough to read (min_energy_window_s) and the rate it
+/// held there: the timed runs' own window at the median rate, else the sustained run's window at its
+/// mean rate (results.hpp sustained_energy). nullopt when neither window gives a power.
+struct powered_window {
+  double power_w = 0, rate = 0;
+  const energy_window* window = nullptr;
+  const char* which = "";
+};
+template <class Row>
+std::optional<powered_window> powered(const Row& row, double median_rate) {
+  if (row.energy && median_rate > 0)
+    if (auto p = counter_power_w(*row.energy)) return powered_window{*p, median_rate, &*row.energy, "timed runs"};
+  if (row.sustained_energy && row.sustained_energy_rate && *row.sustained_energy_rate > 0)
+    if (auto p = counter_power_w(*row.sustained_energy))
+      return powered_window{*p, *row.sustained_energy_rate, &*row.sustained_energy, "sustained run"};
+  return std::nullopt;
+}
+
 /// "…: the power cap bound (sw_power_cap in 84% of samples); SM clock 1320 MHz against 1980 MHz max"
 /// when a power reason is among the throttle reasons; "" otherwise.
 std::string cap_note(const results& r, const std::string& label, const std::optional<telemetry_summary>& t) {
@@ -106,7 +124,8 @@ energy_roofline analyse_energy(const results& r) {
       "energy roofline (Choi, Bedard, Fowler, Vuduc, IPDPS 2013): E = idle W × time + J/B × bytes + J/FLOP × FLOPs; "
       "idle W from the counter over a pause before the probes; J/B = (P − idle W) ÷ median B/s of the device-memory "
       "bandwidth roof's window; J/FLOP = (P − idle W) ÷ median FLOP/s of the largest GEMM of the main precision; "
-      "P = counter increase ÷ window";
+      "P = counter increase ÷ window, over the timed runs where they last at least 1 s, else over the probe's "
+      "sustained run at its mean rate";
   e.power_limit_w = power_limit(r);
   const std::string precision = main_precision(r);
 
@@ -126,57 +145,66 @@ energy_roofline analyse_energy(const results& r) {
     e.notes.push_back("idle power unknown (no idle read in this file)");
   }
 
-  for (const auto& b : r.measured.bandwidth)
+  for (const auto& b : r.measured.bandwidth) {
     if (b.energy && !b.rejected) e.probes.push_back(probe_of(bandwidth_label(b), *b.energy, e.power_limit_w));
-  for (const auto& c : r.measured.compute)
+    if (b.sustained_energy && !b.rejected)
+      e.probes.push_back(probe_of(bandwidth_label(b) + " (sustained run)", *b.sustained_energy, e.power_limit_w));
+  }
+  for (const auto& c : r.measured.compute) {
     if (c.energy && !c.rejected) e.probes.push_back(probe_of(gemm_label(c), *c.energy, e.power_limit_w));
+    if (c.sustained_energy && !c.rejected)
+      e.probes.push_back(probe_of(gemm_label(c) + " (sustained run)", *c.sustained_energy, e.power_limit_w));
+  }
 
-  // J/B: the device-memory roof's window, else the fastest device-memory point with a counter
+  // J/B: the device-memory roof's window, else the fastest device-memory point with a usable window
   const bandwidth_result* bw = best_device_bandwidth(r.measured);
-  if (!bw || !bw->energy || !counter_power_w(*bw->energy)) {
+  if (!bw || !powered(*bw, bw->median_bytes_per_s)) {
     bw = nullptr;
     for (const auto& b : r.measured.bandwidth)
-      if (usable_as_roof(b) && is_device_memory(b.level) && b.energy && counter_power_w(*b.energy) &&
+      if (usable_as_roof(b) && is_device_memory(b.level) && powered(b, b.median_bytes_per_s) &&
           (!bw || b.bytes_per_s > bw->bytes_per_s))
         bw = &b;
   }
-  if (bw && e.idle_w && bw->median_bytes_per_s > 0) {
-    const double p = *counter_power_w(*bw->energy);
-    e.joules_per_byte = (p - *e.idle_w) / bw->median_bytes_per_s;
-    e.bytes_source = fmt::format("{}: {} at {} (idle {})", bandwidth_label(*bw), units::si(p, "W"),
-                                 units::rate_bytes(bw->median_bytes_per_s), units::si(*e.idle_w, "W"));
+  if (bw && e.idle_w) {
+    const powered_window pw = *powered(*bw, bw->median_bytes_per_s);
+    e.joules_per_byte = (pw.power_w - *e.idle_w) / pw.rate;
+    e.bytes_source = fmt::format("{} ({}, {}): {} at {} (idle {})", bandwidth_label(*bw), pw.which,
+                                 units::seconds(pw.window->window_s), units::si(pw.power_w, "W"),
+                                 units::rate_bytes(pw.rate), units::si(*e.idle_w, "W"));
     if (*e.joules_per_byte <= 0) {  // a coefficient ≤ 0 would predict energy below idle: unknown instead
       e.notes.push_back(fmt::format("J/B unknown (the bandwidth probe drew {}, not above the idle {})",
-                                    units::si(p, "W"), units::si(*e.idle_w, "W")));
+                                    units::si(pw.power_w, "W"), units::si(*e.idle_w, "W")));
       e.joules_per_byte.reset();
     }
     if (auto n = cap_note(r, bandwidth_label(*bw), bw->telemetry); !n.empty()) e.power_cap.push_back(n);
   } else {
     e.notes.push_back(bw ? "J/B unknown (no idle power)"
-                         : "J/B unknown (no device-memory bandwidth point with an energy counter)");
+                         : fmt::format("J/B unknown (no device-memory bandwidth point with an energy window of at least {})",
+                                       units::seconds(min_energy_window_s)));
   }
 
-  // J/FLOP: the largest GEMM of the main precision with a counter (compute dominates its time most)
+  // J/FLOP: the largest GEMM of the main precision with a usable window (compute dominates its time most)
   const compute_result* g = nullptr;
   for (const auto& c : r.measured.compute)
-    if (!c.rejected && c.precision == precision && is_gemm_engine(c.engine) && c.energy && counter_power_w(*c.energy) &&
+    if (!c.rejected && c.precision == precision && is_gemm_engine(c.engine) && powered(c, c.median_flops_per_s) &&
         (!g || c.size.value_or(0) > g->size.value_or(0)))
       g = &c;
-  if (g && e.idle_w && g->median_flops_per_s > 0) {
-    const double p = *counter_power_w(*g->energy);
-    e.joules_per_flop = (p - *e.idle_w) / g->median_flops_per_s;
-    e.flops_source = fmt::format("{}: {} at {} (idle {}); its own operand traffic is counted in J/FLOP", gemm_label(*g),
-                                 units::si(p, "W"), units::compute_rate(g->median_flops_per_s, precision),
-                                 units::si(*e.idle_w, "W"));
+  if (g && e.idle_w) {
+    const powered_window pw = *powered(*g, g->median_flops_per_s);
+    e.joules_per_flop = (pw.power_w - *e.idle_w) / pw.rate;
+    e.flops_source = fmt::format("{} ({}, {}): {} at {} (idle {}); its own operand traffic is counted in J/FLOP",
+                                 gemm_label(*g), pw.which, units::seconds(pw.window->window_s), units::si(pw.power_w, "W"),
+                                 units::compute_rate(pw.rate, precision), units::si(*e.idle_w, "W"));
     if (*e.joules_per_flop <= 0) {
-      e.notes.push_back(fmt::format("J/FLOP unknown (the GEMM drew {}, not above the idle {})", units::si(p, "W"),
+      e.notes.push_back(fmt::format("J/FLOP unknown (the GEMM drew {}, not above the idle {})", units::si(pw.power_w, "W"),
                                     units::si(*e.idle_w, "W")));
       e.joules_per_flop.reset();
     }
     if (auto n = cap_note(r, gemm_label(*g), g->telemetry); !n.empty()) e.power_cap.push_back(n);
   } else {
     e.notes.push_back(g ? "J/FLOP unknown (no idle power)"
-                        : fmt::format("J/FLOP unknown (no {} GEMM with an energy counter)", precision));
+                        : fmt::format("J/FLOP unknown (no {} GEMM with an energy window of at least {})", precision,
+                                      units::seconds(min_energy_window_s)));
   }
 
   if (e.complete())

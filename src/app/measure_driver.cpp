@@ -103,6 +103,16 @@ interference_sample run_judged(const probe& p, const measure_plan& plan, measure
   }
   // Repeats that disagreed on a quiet machine are re-measured with longer samples where the probe
   // has them (a sample's start skew and timer granularity then weigh less); a busy machine, as is.
+  if (!first.busy && p.remeasures_noisy_rows) {
+    const std::string why = fmt::format("unreliable: repeats disagree (IQR above {:.0f} % of the median), twice (the second time {})",
+                                        100 * plan.policy.spread, p.longer_note.empty() ? "re-measured" : "with " + p.longer_note);
+    reject_rows(first.m, first.noisy, why);
+    first.s.verdict = fmt::format("{} ({} row(s)); each re-measured by the probe itself, the machine quiet", why,
+                                  first.noisy.size());
+    const interference_sample s = first.s;
+    append(out, std::move(first.m));
+    return s;
+  }
   const bool longer = !first.busy && p.run_longer;
   if (!first.busy && !longer && !plan.rerun_identical) {
     const std::string why = fmt::format(

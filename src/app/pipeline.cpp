@@ -24,6 +24,7 @@
 #include "roofline/latency.hpp"
 #include "roofline/model.hpp"
 #include "roofline/sanity.hpp"
+#include "roofline/units.hpp"
 #include "roofline/vocabulary.hpp"
 
 namespace roofline::app {
@@ -159,6 +160,10 @@ struct op_runner {
   }
 };
 
+/// The per-point time budget of the decode linear batch sweep (s): a larger batch is not measured
+/// after a point took longer (each batch doubles the work; a GPU's points take micro- to milliseconds).
+constexpr double sweep_point_budget_s = 0.5;
+
 /// Decode linear batch sweep, measured: [B×k]·[k×n] at B = 1, 2, 4 … 1024 for the model's
 /// gate_proj and Llama-2-7B's (k 4096, n 11008); predicted and measured time per batch. The knees
 /// are analysis (analyse_batch_sweep, run by analyse()).
@@ -174,11 +179,18 @@ json batch_sweep(op_runner& run, const model_config& cfg, const std::string& dty
   json out = {{"shapes", json::array()}};
   for (const auto& sh : shapes) {
     json pts = json::array();
+    std::string stop;  // why the larger batches are predicted only
     for (const auto B : batches) {
       const op_desc op = gemm_op("sweep " + sh.label, B, sh.n, sh.k, b);
       op_result res = place_op(op, run.r.roofline, floor);
       progress(fmt::format("batch sweep: {} B={}", sh.label, B), 0.95);
-      run.measure(op, res, fmt::format("batch sweep {} B={}", sh.label, B));
+      if (!stop.empty()) res.measured_note = stop;
+      else run.measure(op, res, fmt::format("batch sweep {} B={}", sh.label, B));
+      // Each batch doubles the work: once one point takes longer than the sweep's per-point budget
+      // (past the knee on a small CPU), the larger ones are predicted only.
+      if (stop.empty() && res.measured_s && *res.measured_s > sweep_point_budget_s)
+        stop = fmt::format("not run: batch {} took {} (over the sweep's {} a point) and each batch doubles the work", B,
+                           units::seconds(*res.measured_s), units::seconds(sweep_point_budget_s));
       json p = {{"batch", B}, {"intensity", op.intensity()}, {"flops", op.flops}, {"bytes", op.bytes()},
                 {"predicted_s", res.predicted_s}, {"measured_s", res.measured_s}, {"note", res.measured_note}, {"implementation", res.implementation}};
       if (res.measured_s) p["measured_flops_per_s"] = op.flops / *res.measured_s;

@@ -125,10 +125,20 @@ template <class T>
 void read_present(const json& j, const char* key, std::optional<T>& v) {
   read_field(j, key, v, std::optional<T>{});
 }
-void energy_extras_to(json& j, const bandwidth_result& v) { write_present(j, "energy", v.energy); }
-void energy_extras_from(const json& j, bandwidth_result& v) { read_present(j, "energy", v.energy); }
-void energy_extras_to(json& j, const compute_result& v) { write_present(j, "energy", v.energy); }
-void energy_extras_from(const json& j, compute_result& v) { read_present(j, "energy", v.energy); }
+template <class Row>
+void row_energy_to(json& j, const Row& v) {
+  write_present(j, "energy", v.energy), write_present(j, "sustained_energy", v.sustained_energy);
+  write_present(j, "sustained_energy_rate", v.sustained_energy_rate);
+}
+template <class Row>
+void row_energy_from(const json& j, Row& v) {
+  read_present(j, "energy", v.energy), read_present(j, "sustained_energy", v.sustained_energy);
+  read_present(j, "sustained_energy_rate", v.sustained_energy_rate);
+}
+void energy_extras_to(json& j, const bandwidth_result& v) { row_energy_to(j, v); }
+void energy_extras_from(const json& j, bandwidth_result& v) { row_energy_from(j, v); }
+void energy_extras_to(json& j, const compute_result& v) { row_energy_to(j, v); }
+void energy_extras_from(const json& j, compute_result& v) { row_energy_from(j, v); }
 void energy_extras_to(json& j, const measured_roofs& v) { write_present(j, "idle_energy", v.idle_energy); }
 void energy_extras_from(const json& j, measured_roofs& v) { read_present(j, "idle_energy", v.idle_energy); }
 void energy_extras_to(json& j, const whole_step_result& v) {

@@ -286,3 +286,36 @@ TEST(EnergyRoofline, AProbeAtIdlePowerLeavesItsCoefficientUnknown) {
 
 }  // namespace
 }  // namespace roofline
+
+namespace roofline {
+namespace {
+
+// The H200's probes time 0.1–0.3 s windows, too short for NVML's counter (min_energy_window_s); the
+// sustained run (~1.5 s back to back) gives the window, at the run's own mean rate.
+TEST(EnergyRoofline, ShortTimedWindowsFallBackToTheSustainedRun) {
+  results r = gpu_like();
+  bandwidth_result& b = r.measured.bandwidth[0];
+  b.energy = window(0.2, 100);                 // 500 W over 0.2 s: too short to read
+  b.sustained_energy = window(1.5, 675);       // 450 W over 1.5 s
+  b.sustained_energy_rate = 4.2e12;            // its mean rate, not the timed median (4 TB/s)
+  compute_result& g = r.measured.compute[0];
+  g.energy = window(0.3, 210);
+  g.sustained_energy = window(1.5, 1050);      // 700 W
+  g.sustained_energy_rate = 5e14;
+  const energy_roofline e = analyse_energy(r);
+  ASSERT_TRUE(e.complete()) << (e.notes.empty() ? "" : e.notes.front());
+  EXPECT_NEAR(*e.joules_per_byte, 350.0 / 4.2e12, 1e-24);  // (450 − 100) W ÷ 4.2 TB/s = 83.3 pJ/B
+  EXPECT_NEAR(*e.joules_per_flop, 600.0 / 5e14, 1e-27);   // (700 − 100) W ÷ 500 TFLOP/s = 1.2 pJ/FLOP
+  EXPECT_NE(e.bytes_source.find("(sustained run, 1.50 s)"), std::string::npos) << e.bytes_source;
+  EXPECT_NE(e.flops_source.find("gemm fp16 n = 8192 (sustained run"), std::string::npos) << e.flops_source;
+  // the timed window wins where it is long enough
+  r.measured.bandwidth[0].energy = window(1.0, 340);
+  EXPECT_NEAR(*analyse_energy(r).joules_per_byte, 240.0 / 4e12, 1e-24);
+  // and the fields survive results.json
+  const json j = r;
+  EXPECT_DOUBLE_EQ(j["measured"]["bandwidth"][0]["sustained_energy"]["counter_j"].get<double>(), 675.0);
+  EXPECT_EQ(json(parse_results(j.dump(), "test.json")), j);
+}
+
+}  // namespace
+}  // namespace roofline

@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "backends/cpu/cpu_buffers.hpp"
 #include "backends/cpu/probe_latency.hpp"
 #include "backends/cpu/probe_sizing.hpp"
 #include "backends/cpu/stream_kernels.hpp"
@@ -109,3 +110,45 @@ TEST(CpuSizing, QuickSmallWorkProbeRunsSizedForA32MiBLlc) {
   EXPECT_EQ(r.write_copy->bytes, 64.0 * MiB);
   EXPECT_NE(r.method.find("128 MiB pool"), std::string::npos) << r.method;
 }
+
+namespace roofline::cpu {
+namespace {
+
+// /sys/kernel/mm/transparent_hugepage/defrag as the kernel prints it (Linux
+// Documentation/admin-guide/mm/transhuge.rst): the policy in brackets. Debian 12's default is
+// "madvise", under which MADV_HUGEPAGE regions compact memory at fault time.
+TEST(HugePages, AdviceOnlyWhereTheKernelWillNotCompactAtFaultTime) {
+  EXPECT_TRUE(huge_page_advice_stalls("always defer defer+madvise [madvise] never\n"));
+  EXPECT_TRUE(huge_page_advice_stalls("[always] defer defer+madvise madvise never\n"));
+  EXPECT_TRUE(huge_page_advice_stalls("always defer [defer+madvise] madvise never\n"));
+  EXPECT_FALSE(huge_page_advice_stalls("always [defer] defer+madvise madvise never\n"));
+  EXPECT_FALSE(huge_page_advice_stalls("always defer defer+madvise madvise [never]\n"));
+  EXPECT_FALSE(huge_page_advice_stalls(""));  // unreadable: advise as before
+}
+
+}  // namespace
+}  // namespace roofline::cpu
+
+namespace roofline::cpu {
+namespace {
+
+// The square GEMM sweep stops once a size took ≥ 0.1 s a call and was no faster than the best before
+// it. The 2-vCPU Xeon guest's fp32 rates (2026-12-03): 256 → 55, 512 → 63.1, 1024 → 58, 2048 → 52 GFLOP/s.
+TEST(GemmSweep, StopsWhereTheRateHasLevelledAndACallIsLong) {
+  std::vector<gemm_size_point> p = {{256, 55e9}, {512, 63.1e9}};
+  EXPECT_EQ(gemm_sweep_stop(p), "");  // 512 improved on 256
+  p.push_back({1024, 58e9});          // 2·1024³ ÷ 58e9 = 0.037 s: too short a call to judge by
+  EXPECT_EQ(gemm_sweep_stop(p), "");
+  p.push_back({2048, 52e9});          // 0.33 s a call, slower than n = 512
+  EXPECT_EQ(gemm_sweep_stop(p),
+            "larger sizes not run: n = 2048 (52 GFLOP/s median, 0.33 s a call) was no faster than n = 512 "
+            "(63.1 GFLOP/s); the next size is 8× the work");
+  // a machine whose rate still climbs runs every size
+  EXPECT_EQ(gemm_sweep_stop({{256, 100e9}, {512, 400e9}, {1024, 900e9}, {2048, 1.5e12}}), "");
+  // within the 2 % gain the rate has levelled
+  EXPECT_NE(gemm_sweep_stop({{1024, 100e9}, {2048, 101e9}}), "");
+  EXPECT_EQ(gemm_sweep_stop({{1024, 100e9}, {2048, 103e9}}), "");
+}
+
+}  // namespace
+}  // namespace roofline::cpu

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <fstream>
+#include <sstream>
 
 #if defined(__linux__)
 #include <sys/mman.h>
@@ -66,10 +68,27 @@ std::string openblas_threading(int threads) {
 #endif
 }
 
+bool huge_page_advice_stalls(const std::string& text) {
+  const auto open = text.find('['), close = text.find(']');
+  if (open == std::string::npos || close == std::string::npos || close < open) return false;
+  const std::string mode = text.substr(open + 1, close - open - 1);
+  return mode == "always" || mode == "madvise" || mode == "defer+madvise";
+}
+
+bool huge_page_advice_stalls() {
+  static const bool stalls = [] {
+    std::ifstream f("/sys/kernel/mm/transparent_hugepage/defrag");
+    std::stringstream ss;
+    ss << f.rdbuf();
+    return f ? huge_page_advice_stalls(ss.str()) : false;
+  }();
+  return stalls;
+}
+
 void advise_huge_pages(void* p, std::size_t bytes) {
 #if defined(__linux__) && defined(MADV_HUGEPAGE)
   constexpr std::uintptr_t huge = std::uintptr_t{2} << 20;
-  if (bytes < 2 * huge) return;
+  if (bytes < 2 * huge || huge_page_advice_stalls()) return;
   const auto begin = (reinterpret_cast<std::uintptr_t>(p) + huge - 1) & ~(huge - 1);
   const auto end = (reinterpret_cast<std::uintptr_t>(p) + bytes) & ~(huge - 1);
   if (end > begin) (void)madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE);

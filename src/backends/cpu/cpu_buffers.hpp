@@ -38,8 +38,18 @@ class aligned_buffer {
 /// Asks the kernel for transparent huge pages over the 2 MiB-aligned part of [p, p + bytes)
 /// (madvise MADV_HUGEPAGE; Linux Documentation/admin-guide/mm/transhuge.rst), before the first touch,
 /// so that streaming kernels are not limited by TLB misses where THP is in "madvise" mode. A hint:
-/// failures are ignored; does nothing for buffers under 4 MiB or off Linux.
+/// failures are ignored; does nothing for buffers under 4 MiB, off Linux, or where the kernel would
+/// compact memory synchronously for it (huge_page_advice_stalls).
 void advise_huge_pages(void* p, std::size_t bytes);
+
+/// True when THP's defrag policy (/sys/kernel/mm/transparent_hugepage/defrag, the bracketed word)
+/// makes a page fault in a MADV_HUGEPAGE region stall for direct reclaim and compaction: "always",
+/// "madvise" (Debian's default) and "defer+madvise" (transhuge.rst, "defrag"); false for "defer" and
+/// "never", and when the file is unreadable. Measured on a 2-vCPU Xeon guest with "madvise" and
+/// fragmented memory (2026-12-03): the first touch of 2 GB took 12.3 s advised, 1.7 s not, and the
+/// advised region got no huge page (AnonHugePages 0 kB) — the advice cost 8× and bought nothing.
+bool huge_page_advice_stalls(const std::string& defrag_file_text);
+bool huge_page_advice_stalls();
 
 /// Threads the probes and kernels use: the physical cores (detected), capped by OMP_NUM_THREADS.
 int worker_threads();

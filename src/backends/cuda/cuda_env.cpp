@@ -75,6 +75,7 @@ burst_outcome run_burst(cuda_env& env, const std::string& probe, const std::func
   std::vector<cuda_event> events(intervals + 1);
   ROOFLINE_CUDA_CALL(cudaStreamSynchronize(env.stream));
   std::this_thread::sleep_for(std::chrono::duration<double>(idle_s));
+  const energy_mark e0 = env.mark();  // the energy counter around the whole run
   const double t_start = now_s();
   ROOFLINE_CUDA_CALL(cudaEventRecord(events[0].get(), env.stream));
   for (int i = 0; i < intervals; ++i) {
@@ -83,6 +84,7 @@ burst_outcome run_burst(cuda_env& env, const std::string& probe, const std::func
     ROOFLINE_CUDA_CALL(cudaEventRecord(events[i + 1].get(), env.stream));
   }
   ROOFLINE_CUDA_CALL(cudaEventSynchronize(events[intervals].get()));
+  const energy_mark e1 = env.mark();
   std::vector<double> end_s(intervals), dur_s(intervals);
   for (int i = 0; i < intervals; ++i) {
     float ms = 0, ms_end = 0;
@@ -110,6 +112,8 @@ burst_outcome run_burst(cuda_env& env, const std::string& probe, const std::func
   o.sustained_rate = sw / st;
   o.duration_s = total;
   o.calls = intervals * per_interval;
+  o.energy = env.energy(e0, e1);
+  o.mean_rate = work * o.calls / total;
   o.record = {{"probe", probe}, {"burst_rate", o.burst_rate}, {"sustained_rate", o.sustained_rate},
               {"duration_s", total}, {"burst_window_s", burst_s}, {"calls", o.calls}, {"idle_before_s", idle_s}};
   if (env.sampler && env.sampler->available()) {

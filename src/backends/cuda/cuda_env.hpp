@@ -61,6 +61,8 @@ struct burst_outcome {
   double duration_s = 0;
   int calls = 0;
   json record;                ///< {probe, burst_rate, sustained_rate, duration_s, telemetry_burst, telemetry_sustained}
+  energy_window energy;       ///< the energy counter over the whole run (idle pause excluded)
+  double mean_rate = 0;       ///< work/s over the whole run (calls × work ÷ GPU time)
 };
 
 /// After `idle_s` of idleness (so the power controller starts from rest), enqueues `enqueue_once`

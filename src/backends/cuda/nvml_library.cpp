@@ -65,6 +65,7 @@ std::shared_ptr<nvml_library> nvml_library::open(std::string& why) {
     load(h, "nvmlDeviceGetGraphicsRunningProcesses_v2", lib->graphics_processes);
   load(h, "nvmlSystemGetProcessName", lib->process_name);
   load(h, "nvmlDeviceGetTotalEnergyConsumption", lib->total_energy);
+  load(h, "nvmlDeviceGetFieldValues", lib->field_values);
   if (load(h, "nvmlDeviceGetCurrentClocksEventReasons", lib->clocks_event_reasons))
     lib->reasons_symbol = "nvmlDeviceGetCurrentClocksEventReasons";
   else if (load(h, "nvmlDeviceGetCurrentClocksThrottleReasons", lib->clocks_event_reasons))

@@ -9,7 +9,12 @@
 //   nvmlProcessInfo_t (the v2 layout the _v2 and _v3 process queries fill, 5.41 "nvmlProcessInfo_t"):
 //   pid, usedGpuMemory (bytes), gpuInstanceId, computeInstanceId; NVML_ERROR_INSUFFICIENT_SIZE = 7;
 //   nvmlDeviceGetTotalEnergyConsumption(device, unsigned long long* energy): the energy used since the
-//   driver was last reloaded, in millijoules, Volta and newer (4.16 "Device Queries").
+//   driver was last reloaded, in millijoules, Volta and newer (4.16 "Device Queries");
+//   nvmlDeviceGetFieldValues(device, count, nvmlFieldValue_t*) ("Field Value Queries") with
+//   NVML_FI_DEV_POWER_INSTANT = 186: the current power in mW (value.uiVal), where
+//   nvmlDeviceGetPowerUsage returns a 1 s average on Ampere (except GA100) and newer. nvmlFieldValue_t:
+//   fieldId, scopeId (unsigned), timestamp, latencyUsec (long long), valueType, nvmlReturn (enums),
+//   value (nvmlValue_t, an 8-byte union).
 // Every call is checked: nvml_library::check() turns a non-zero nvmlReturn_t into a message naming the
 // call, the code and nvmlErrorString().
 #pragma once
@@ -28,6 +33,24 @@ inline constexpr int nvml_clock_mem = 2;
 inline constexpr int nvml_temperature_gpu = 0;
 inline constexpr int nvml_feature_enabled = 1;
 inline constexpr nvml_return nvml_error_insufficient_size = 7;
+inline constexpr unsigned nvml_fi_dev_power_instant = 186;
+struct nvml_field_value {  // nvmlFieldValue_t
+  unsigned field_id;
+  unsigned scope_id;
+  long long timestamp;
+  long long latency_usec;
+  int value_type;
+  nvml_return nvml_ret;
+  union {
+    double d;
+    int si;
+    unsigned ui;
+    unsigned long ul;
+    unsigned long long ull;
+    long long sll;
+    unsigned short us;
+  } value;
+};
 struct nvml_process_info {  // nvmlProcessInfo_t
   unsigned pid;
   unsigned long long used_gpu_memory;
@@ -75,6 +98,7 @@ class nvml_library {
   nvml_return (*graphics_processes)(nvml_device, unsigned*, nvml_process_info*) = nullptr;  // nvmlDeviceGetGraphicsRunningProcesses_v3, else _v2
   nvml_return (*process_name)(unsigned, char*, unsigned) = nullptr;             // nvmlSystemGetProcessName
   nvml_return (*total_energy)(nvml_device, unsigned long long*) = nullptr;      // nvmlDeviceGetTotalEnergyConsumption (mJ)
+  nvml_return (*field_values)(nvml_device, int, nvml_field_value*) = nullptr;   // nvmlDeviceGetFieldValues
   std::string reasons_symbol;  ///< which clocks-reasons entry point was found
 
  private:

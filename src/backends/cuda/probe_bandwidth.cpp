@@ -371,6 +371,8 @@ class bandwidth_runner {
           env_, "bandwidth/" + std::string(p_.name), [&] { launch_stream(p_.op, best_variant, grid, a, env_.stream); },
           bytes, r.median > 0 ? bytes / r.median : best_t, 1.5, burst_idle_s);
       res.burst_bytes_per_s = b.burst_rate;
+      res.sustained_energy = b.energy;
+      res.sustained_energy_rate = b.mean_rate;
       res.flags.push_back(fmt::format("sustained over {:.1f} s: {:.1f} GB/s (burst {:.1f} GB/s)", b.duration_s,
                                       b.sustained_rate / 1e9, b.burst_rate / 1e9));
       verify(n, reps, grid, what + " (after the burst run)");

@@ -391,6 +391,8 @@ class gemm_runner {
           env_, what, [&] { enqueue(ch, *ch.plan, algo, ch.next++ % ch.sets); }, flops,
           r.median > 0 ? flops / r.median : ch.best_t, n == 8192 ? 1.5 : 0.4, burst_idle_s);
       res.burst_flops_per_s = b.burst_rate;
+      res.sustained_energy = b.energy;
+      res.sustained_energy_rate = b.mean_rate;
       res.flags.push_back(fmt::format("sustained over {:.1f} s: {:.1f} TFLOP/s (burst {:.1f} TFLOP/s)", b.duration_s,
                                       b.sustained_rate / 1e12, b.burst_rate / 1e12));
     }

@@ -49,6 +49,13 @@ telemetry_sample telemetry_sampler::read_now() const {
     if (r == nvml_success) s.power_w = v / 1000.0;  // milliwatts
     else note_error(lib_->describe("nvmlDeviceGetPowerUsage", r));
   }
+  if (lib_->field_values) {
+    nvml_field_value f{};
+    f.field_id = nvml_fi_dev_power_instant;
+    r = lib_->field_values(d, 1, &f);
+    if (r == nvml_success && f.nvml_ret == nvml_success) s.instant_power_w = f.value.ui / 1000.0;  // milliwatts
+    else note_error(lib_->describe("nvmlDeviceGetFieldValues(NVML_FI_DEV_POWER_INSTANT)", r != nvml_success ? r : f.nvml_ret));
+  }
   if (lib_->temperature) {
     r = lib_->temperature(d, nvml_temperature_gpu, &v);
     if (r == nvml_success) s.temperature_c = v;
@@ -93,8 +100,7 @@ energy_mark telemetry_sampler::mark() const {
 energy_window telemetry_sampler::energy_between(const energy_mark& a, const energy_mark& b) const {
   energy_window w;
   w.window_s = b.t_s - a.t_s;
-  w.source = "NVML nvmlDeviceGetTotalEnergyConsumption (mJ), read before and after the window; cross-check: "
-             "NVML power samples (nvmlDeviceGetPowerUsage) integrated over it";
+  w.source = "NVML nvmlDeviceGetTotalEnergyConsumption (mJ), read before and after the window";
   if (a.raw.size() == 1 && b.raw.size() == 1) {
     w.counter_j = static_cast<double>(counter_delta(a.raw[0], b.raw[0], 0)) / 1e3;
   } else {
@@ -103,13 +109,24 @@ energy_window telemetry_sampler::energy_between(const energy_mark& a, const ener
     w.note = why.empty() ? "not available (the counter was unreadable at one end of the window)" : why;
   }
   if (available()) {
+    // The cross-check integrates the instantaneous power where NVML has it: the 1 s average of
+    // nvmlDeviceGetPowerUsage lags the window by up to a second (on the H200, 2026-12-03, it read
+    // −25…+13 % against the counter over 1 s windows).
+    const auto in_window = samples(a.t_s - period_s_, b.t_s + period_s_);
+    const bool instant = std::any_of(in_window.begin(), in_window.end(),
+                                     [&](const telemetry_sample& s) { return s.instant_power_w && s.t_s >= a.t_s && s.t_s <= b.t_s; });
     std::vector<power_point> pts;
-    for (const auto& s : samples(a.t_s - period_s_, b.t_s + period_s_)) {
-      if (!s.power_w) continue;
-      pts.push_back({s.t_s, *s.power_w});
+    for (const auto& s : in_window) {
+      const std::optional<double> p = instant ? s.instant_power_w : s.power_w;
+      if (!p) continue;
+      pts.push_back({s.t_s, *p});
       if (s.t_s >= a.t_s && s.t_s <= b.t_s) ++w.power_samples;
     }
     w.integrated_j = integrate_power(pts, a.t_s, b.t_s);
+    w.source += instant ? "; cross-check: NVML instantaneous power samples (nvmlDeviceGetFieldValues, "
+                          "NVML_FI_DEV_POWER_INSTANT) integrated over it"
+                        : "; cross-check: NVML power samples (nvmlDeviceGetPowerUsage, a 1 s average on Ampere and "
+                          "newer) integrated over it";
   }
   if (!w.integrated_j) w.note += std::string(w.note.empty() ? "" : "; ") + "integrated power: no power sample in the window";
   return w;

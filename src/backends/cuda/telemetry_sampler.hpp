@@ -42,8 +42,9 @@ class telemetry_sampler {
   /// energy_mj now, with its now_s() time (raw empty when unreadable).
   energy_mark mark() const;
   /// The energy between two marks: the counter's increase (mJ → J, 64-bit wrap undone) and the
-  /// 50 Hz power samples integrated over the same window (integrate_power; NVML's power reading is a
-  /// 1 s average on Ampere (except GA100) and newer, nvmlDeviceGetPowerUsage, so it lags short windows).
+  /// 50 Hz power samples integrated over the same window (integrate_power): the instantaneous power
+  /// (NVML_FI_DEV_POWER_INSTANT) where the driver has it, else nvmlDeviceGetPowerUsage, a 1 s average
+  /// on Ampere (except GA100) and newer, which lags short windows.
   energy_window energy_between(const energy_mark& a, const energy_mark& b) const;
   /// Errors of individual NVML queries seen so far (first of each kind), e.g. power not supported.
   std::vector<std::string> query_errors() const;

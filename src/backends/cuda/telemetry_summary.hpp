@@ -12,6 +12,9 @@ namespace roofline::cuda {
 struct telemetry_sample {
   double t_s = 0;  ///< now_s() (steady clock) when the reading was taken
   std::optional<double> sm_clock_mhz, mem_clock_mhz, power_w, temperature_c;
+  /// NVML_FI_DEV_POWER_INSTANT (W): the current power, where power_w is a 1 s average on Ampere
+  /// (except GA100) and newer; absent where the field is unsupported.
+  std::optional<double> instant_power_w;
   std::optional<std::uint64_t> reasons;  ///< NVML clock-event reason mask
 };
 
