@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # The device benchmark, one driver with stages, run on the GPU machine from the repository root:
-#   OUT=/path [STAGES=build,tests,run,torch,whole,pairs] [SKIP=…] bash bench/device.sh
-# Stages, in this order (STAGES names the ones to run; default build,tests,run,torch,whole,pairs; "all" adds
-# peers, place and beside):
+#   OUT=/path [STAGES=build,tests,run,speed,torch,whole,pairs] [SKIP=…] bash bench/device.sh
+# Stages, in this order (STAGES names the ones to run; default build,tests,run,speed,torch,whole,pairs; "all"
+# adds peers, place and beside):
 #   build   cmake --preset $PRESET (default h200: sm_90) and a full build
 #   tests   ctest -L 'gpu|cudahost' (every probe at quick size, verified; NVML; detection)
-#   run     roofline run --device $DEVICE for TinyLlama-1.1B ($OUT/run), then Llama-3-8B's shapes
-#           ($OUT/run-llama3; SKIP=llama3 leaves it out)
+#   run     roofline run --device $DEVICE --tpot-target 20ms for TinyLlama-1.1B ($OUT/run), then Llama-3-8B's
+#           shapes ($OUT/run-llama3; SKIP=llama3 leaves it out); progress timestamped (where the time goes)
+#   speed   roofline run --quick, timed; and the decode ops at batches 4 and 16 ($OUT/small-batch), where
+#           whole-step predictions miss most
 #   torch   PyTorch at roofline's sizes (torch_reference.py measure) and every op beside PyTorch's
 #           fastest (roofline_op_bench + torch_reference.py ops → $OUT/ops.md)
 #   whole   PyTorch's whole decode/prefill steps as CUDA graphs (torch_whole_step.py)
@@ -25,8 +27,8 @@ set -uo pipefail
 bench_init device.log
 PRESET=${PRESET:-h200}
 DEVICE=${DEVICE:-cuda:0}
-STAGES=${STAGES:-build,tests,run,torch,whole,pairs}
-[ "$STAGES" = all ] && STAGES=build,tests,run,torch,whole,pairs,peers,place,beside
+STAGES=${STAGES:-build,tests,run,speed,torch,whole,pairs}
+[ "$STAGES" = all ] && STAGES=build,tests,run,speed,torch,whole,pairs,peers,place,beside
 B=build/$PRESET
 R=$B/roofline
 
@@ -47,14 +49,21 @@ fi
 
 if want run && ! skip run; then
   stage "roofline run --device $DEVICE"
-  timeout 420 "$R" run --device "$DEVICE" --out "$OUT/run" > "$OUT/run.log" 2>&1 \
+  timed_run run.log run --device "$DEVICE" --tpot-target 20ms --out "$OUT/run" \
     || fail "roofline run (1 = a probe failed, see errors in results.json)" $?
   tail -40 "$OUT/run.log"
   if ! skip llama3; then
     stage "roofline run, Llama-3-8B shapes (random weights): the roofs its ops need, ops, whole steps"
-    timeout 600 "$R" run --device "$DEVICE" --model llama-3-8b --only bandwidth,gemm,launch,latency \
-      --out "$OUT/run-llama3" >> "$OUT/run.log" 2>&1 || fail "roofline run --model llama-3-8b" $?
+    timed_run run-llama3.log run --device "$DEVICE" --model llama-3-8b --only bandwidth,gemm,launch,latency \
+      --out "$OUT/run-llama3" || fail "roofline run --model llama-3-8b" $?
   fi
+fi
+
+if want speed && ! skip speed; then
+  stage "roofline run --quick, timed; decode ops at batches 4 and 16"
+  timed_run quick.log run --device "$DEVICE" --quick --out "$OUT/quick" || fail "roofline run --quick" $?
+  timed_run small-batch.log run --device "$DEVICE" --quick --batch 4,16 --out "$OUT/small-batch" \
+    || fail "roofline run --quick --batch 4,16" $?
 fi
 
 if want torch && ! skip torch; then
@@ -133,12 +142,21 @@ for f in run run-llama3; do
   [ -f "$OUT/$f/results.json" ] && python3 bench/accuracy_table.py "$OUT/$f/results.json" > "$OUT/accuracy-$f.md" \
     && cat "$OUT/accuracy-$f.md" >> "$OUT/bench.md"
 done
-# The decode step over batch and its energy (analysis.step_sweep, analysis.energy) of the TinyLlama run.
-[ -f "$OUT/run/results.json" ] && python3 bench/step_sweep_table.py "$OUT/run/results.json" > "$OUT/step-sweep.md" \
-  && { echo; cat "$OUT/step-sweep.md"; } >> "$OUT/bench.md"
+# The decode step over batch and its energy (analysis.step_sweep, analysis.energy) of each run.
+for f in run run-llama3; do
+  [ -f "$OUT/$f/results.json" ] && python3 bench/step_sweep_table.py "$OUT/$f/results.json" > "$OUT/step-sweep-$f.md" \
+    && { echo; cat "$OUT/step-sweep-$f.md"; } >> "$OUT/bench.md"
+done
+# Where the time goes, and the ops at small batches.
+for f in run quick; do
+  [ -f "$OUT/$f.log" ] && { echo; echo "Where \`roofline $f\` spent its time (progress lines timestamped):"; echo;
+    python3 bench/run_time_table.py stages "$OUT/$f.log"; } >> "$OUT/bench.md"
+done
+[ -f "$OUT/small-batch/results.json" ] && { echo; echo "Decode ops at small batches, measured ÷ predicted:"; echo;
+  python3 bench/run_time_table.py small-batch $(ls "$OUT"/run/results.json 2>/dev/null) "$OUT/small-batch/results.json"; } >> "$OUT/bench.md"
 [ -f "$OUT/peers/peers-gpu.md" ] && cat "$OUT/peers/peers-gpu.md" >> "$OUT/bench.md"
 if [ "${PACK:-1}" = 1 ]; then
-  extra=$(cd "$OUT" && ls -d run run-llama3 pair alone beside torch_whole_step.json whole_step.md accuracy-run.md accuracy-run-llama3.md step-sweep.md 2>/dev/null)
+  extra=$(cd "$OUT" && ls -d run run-llama3 quick small-batch pair alone beside torch_whole_step.json whole_step.md accuracy-run.md accuracy-run-llama3.md step-sweep-run.md step-sweep-run-llama3.md 2>/dev/null)
   [ -n "$extra" ] && tar -C "$OUT" -czf "$OUT/run.tgz" $extra && (cd "$OUT" && rm -rf $extra)
 fi
 stage "done (status $status); table: $OUT/bench.md"

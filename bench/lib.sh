@@ -9,6 +9,8 @@
 # machine_gpu     nvidia-smi's view of the GPU, nvcc, cmake, PyTorch (each may be missing)
 # use_torch_cudnn put PyTorch's cuDNN first on LD_LIBRARY_PATH (roofline's attention loads it at run time)
 # build_preset P [TARGET…]  configure and build preset P (all targets, or TARGET…) into $OUT/build.log
+# stamp           a filter: the seconds since it started in front of every line (run_time_table.py reads it)
+# timed_run LOG ARGS…  `roofline ARGS…` with its output stamped into $OUT/LOG and a final "wall N s" line
 
 bench_init() {
   cd "$(dirname "${BASH_SOURCE[0]}")/.." || exit 2
@@ -51,4 +53,19 @@ build_preset() {
   [ $# -gt 0 ] && targets=(--target "$@")
   { cmake --preset "$preset" --log-level=NOTICE && cmake --build --preset "$preset" -j "$(nproc)" "${targets[@]}"; } \
     >> "$OUT/build.log" 2>&1 || { tail -30 "$OUT/build.log"; return 1; }
+}
+
+stamp() {
+  python3 -u -c 'import sys, time
+t0 = time.time()
+for line in sys.stdin: sys.stdout.write("%8.2f %s" % (time.time() - t0, line))'
+}
+
+timed_run() {
+  local log=$1; shift
+  local rc
+  { /usr/bin/time -f "wall %e s" timeout "${RUN_TIMEOUT:-600}" "$R" "$@" 2>&1; } 2>&1 | stamp > "$OUT/$log"
+  rc=${PIPESTATUS[0]}
+  grep -E "took|wall" "$OUT/$log" | tail -2
+  return "$rc"
 }
