@@ -5,8 +5,8 @@
 
 #include "backends/cpu/cpu_buffers.hpp"
 #include "backends/cpu/cpu_detect.hpp"
-#include "backends/cpu/cpu_probes.hpp"
 #include "backends/cpu/fma_kernels.hpp"
+#include "backends/cpu/probes.hpp"
 #include "roofline/error.hpp"
 
 using namespace roofline;

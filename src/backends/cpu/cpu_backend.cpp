@@ -1,13 +1,14 @@
-// The CPU backend: detection (cpu_detect), nominal roofs (spec: cpu_nominal), probes (cpu_probes),
-// model ops (op_runner). Methodology: docs/methodology-cpu.md.
+// The CPU backend: detection (cpu_detect), nominal roofs (spec: cpu_nominal), probes (probes.cpp, one
+// probe_*.cpp per roof), model ops (op_runner.cpp, one ops_*.cpp per op family). Methodology:
+// docs/methodology-cpu.md.
 #include <memory>
 
 #include "roofline/error.hpp"
 
 #include "backends/cpu/cpu_detect.hpp"
-#include "backends/cpu/cpu_probes.hpp"
 #include "backends/cpu/op_runner.hpp"
 #include "backends/cpu/probe_latency.hpp"
+#include "backends/cpu/probes.hpp"
 #include "backends/cpu/rapl.hpp"
 #include "roofline/backend.hpp"
 #include "roofline/spec.hpp"
