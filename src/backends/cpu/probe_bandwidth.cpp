@@ -5,7 +5,9 @@
 // per element (STREAM's convention); write-allocate traffic of plain stores is not counted. FLOPs: none
 // counted (triad's 2 per element are not a compute roof).
 // Each size picks the fastest allowed kernel variant (stream_kernels.cpp; non-temporal stores only
-// beyond the caches) after a brief trial and names it in the result's flags. Check: stream_arrays::run checks
+// beyond the caches) after a brief trial and names it in the result's flags; a point whose repeats disagree
+// (spread above noisy_spread) is re-measured at once with 4× longer samples, said in its flags. Energy: the
+// RAPL counter around each point's timed runs (rapl.cpp). Check: stream_arrays::run checks
 // every timed run (the read sum against its closed form; write, copy and triad outputs at sampled
 // indices) and throws probe_error on a miss. Methodology: docs/methodology-cpu.md.
 #include <fmt/format.h>

@@ -5,6 +5,7 @@
 // Check: every chain adds an exactly representable step (2^-23 in fp32, 2^-52 in fp64) to 1, so the
 // sum over all threads equals its closed form exactly (≤ 2^22 steps keep every step exact); a
 // mismatch throws probe_error. The inputs are volatile so the compiler cannot fold the chains.
+// Energy: the RAPL counter around the timed runs (rapl.cpp).
 #include <fmt/format.h>
 
 #include <algorithm>

@@ -1,5 +1,7 @@
 // GEMM probes: gemm/sgemm and gemm/dgemm, square n×n×n through OpenBLAS (cblas_sgemm / cblas_dgemm,
-// row-major NN, n = 256 … 4096; quick: 256, 512), and gemm/sgemm-rows, C(M×2048) = A(M×2048)·W(2048×2048)
+// row-major NN, n = 256 … 4096; quick: 256, 512; the sweep stops early once the rate has levelled and a call
+// is long, probe_sizing.hpp::gemm_sweep_stop, said in the last size's flags; the RAPL counter around each
+// size's timed runs), and gemm/sgemm-rows, C(M×2048) = A(M×2048)·W(2048×2048)
 // through the op runner's gemm_kernel for M = 1 … 256 (M = 1 is its sgemv path), W rotated over copies
 // past 2× the caches so each GEMM reads it from DRAM, as a decode step's linear layers do.
 // FLOPs = 2·M·N·K (2n³ square); bytes: not a bandwidth probe (the rows probe's weight is 4·N·K B per GEMM).
