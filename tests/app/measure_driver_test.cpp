@@ -85,6 +85,27 @@ TEST(MeasureDriver, DisagreeingRepeatsAreReMeasuredWithLongerSamplesWhereTheProb
   EXPECT_TRUE(r2.measured.compute[0].rejected);
 }
 
+// The CPU bandwidth sweep re-measures a noisy point itself with 4× longer samples; on a quiet machine a
+// point that still disagrees is kept out without the whole 13-point sweep running again.
+TEST(MeasureDriver, AProbeThatReMeasuresItsNoisyRowsIsNotRunAgain) {
+  int calls = 0, longer_calls = 0;
+  probe p = scripted({row(100, 0.40), row(110, 0.02)}, calls);
+  p.run_longer = [&longer_calls](measured_roofs& out) { ++longer_calls, out.compute.push_back(row(105, 0.03)); };
+  p.longer_note = "4× longer samples";
+  p.remeasures_noisy_rows = true;
+  results r;
+  measure_plan plan;
+  measure_probes({p}, plan, r);
+  EXPECT_EQ(calls, 1);
+  EXPECT_EQ(longer_calls, 0);
+  ASSERT_EQ(r.measured.compute.size(), 1u);
+  EXPECT_TRUE(r.measured.compute[0].rejected);
+  EXPECT_EQ(r.measured.compute[0].rejected_reason,
+            "unreliable: repeats disagree (IQR above 10 % of the median), twice (the second time with 4× longer samples)");
+  ASSERT_TRUE(r.interference.has_value());
+  EXPECT_NE(r.interference->probes[0].verdict.find("each re-measured by the probe itself"), std::string::npos);
+}
+
 TEST(MeasureDriver, RepeatsThatDisagreeTwiceAreKeptOutOfTheRoofs) {
   int calls = 0;
   results r;
