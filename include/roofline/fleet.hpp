@@ -211,6 +211,18 @@ std::vector<interconnect_result::roof> communication_roofs(const std::vector<col
 /// Predicted time of a collective of `bytes` on `n` ranks: latency + bytes × bus_factor / busbw.
 double predict_collective_s(collective c, double bytes, int n, double bus_bandwidth, double latency_s = 0);
 
+/// The measured all-reduce roof read back from a fleet results file (`fleet.json`, written by
+/// to_json(fleet_report)): the first interconnect.roofs[] entry whose collective names all_reduce,
+/// with latency_s (s, the median time of the smallest message) and busbw_bytes_per_s (B/s, > 0).
+struct allreduce_roof {
+  double latency_s = 0;
+  double busbw_bytes_per_s = 0;
+};
+/// Reads `file` (docs/fleet.md: interconnect.roofs[] {collective, latency_s, busbw_bytes_per_s}).
+/// Throws input_error naming the file: not valid JSON, or field "interconnect.roofs" when no
+/// all_reduce roof with a numeric latency and a positive busbw is there.
+allreduce_roof read_allreduce_roof(const std::string& file);
+
 // ---------------------------------------------------------------- report ----
 
 /// Everything rank 0 knows at the end of a fleet run.

@@ -5,8 +5,7 @@
 #include <optional>
 #include <string>
 
-#include "roofline/latency.hpp"
-#include "roofline/results.hpp"
+#include "roofline/command_roofs.hpp"
 
 namespace roofline::app {
 
@@ -32,41 +31,12 @@ bool duration_is_bare(const std::string& text);
 /// Adds --device NAME (the spec table's nominal roofs) and --results FILE, each excluding the other.
 void add_roofs_options(CLI::App* sub, std::string& device, std::string& results_file);
 
-/// The roofs of --device or --results at one precision.
-struct command_roofs {
-  std::string precision;        ///< as asked, else main_precision(file), else default_precision("cuda")
-  std::optional<results> file;  ///< --results: the whole file
-  nominal_roofs nominal;        ///< the spec table's (--device) or the file's
-  roofline_summary summary;     ///< summarize_roofline(nominal, the file's measured roofs, precision)
-  std::string device_kind;      ///< "cuda" for a spec-table name, else the file's device.kind
-  std::string source;           ///< "NVIDIA H200 (spec table)" | "FILE (device name)", + a fallback note
-};
-
-struct roofs_request {
-  std::string device, results_file, precision;  ///< precision "" = the default
-  std::string precision_flag = "--precision";   ///< the flag named when the precision has no peak
-  /// --results with no roof at `precision`: use the file's own summary, said in `source` (ops
-  /// places fp16 ops on a CPU's fp32 roofs); otherwise input_error.
-  bool fall_back = false;
-};
-
-/// nullopt when neither --device nor --results is given. Throws input_error naming
-/// `precision_flag` when the device has no nominal or measured peak of the precision.
-std::optional<command_roofs> resolve_roofs(const roofs_request& q);
-
-/// The roofs `ops` places a step against and `mfu` predicts the attainable TPOT at (one precision),
-/// with the small-work model (per-kernel floor, memory latency or measured ramp:
-/// docs/formulas-analysis.md §7): measured when the file has both a measured peak and bandwidth,
-/// else nominal.
-struct placement_roofs {
-  double peak = 0, bandwidth = 0;  ///< FLOP/s, B/s
-  double memory_bytes = 0;         ///< device memory (table "memory size" GB × 1e9), 0 = unknown
-  std::string source;              ///< "nominal: NVIDIA H200 (spec table) fp16", "measured: results.json ..."
-  std::string precision;
-  latency_model lat;
-  double ridge() const { return peak / bandwidth; }
-};
-/// nullopt without --device/--results; input_error when the roofs lack a peak or a bandwidth.
-std::optional<placement_roofs> resolve_placement_roofs(const roofs_request& q);
+// The roofs a command places work against (command_roofs, placement_roofs and their resolution)
+// are computed in the analysis layer: roofline/command_roofs.hpp, src/analysis/command_roofs.cpp.
+using roofline::command_roofs;
+using roofline::placement_roofs;
+using roofline::resolve_placement_roofs;
+using roofline::resolve_roofs;
+using roofline::roofs_request;
 
 }  // namespace roofline::app

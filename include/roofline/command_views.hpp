@@ -1,0 +1,34 @@
+// The views of the commands that compute one answer and print it (`ops`, `mfu`, `spec`): JSON, CSV
+// and text renderings of the typed results computed in the analysis (roofline/ops_step.hpp,
+// roofline/mfu.hpp) and spec (roofline/spec.hpp) layers. They compute nothing: every number is a
+// field of the result, printed through roofline/units.hpp or the column layouts here.
+#pragma once
+#include <string>
+
+#include "roofline/json.hpp"
+#include "roofline/ops_step.hpp"
+
+namespace roofline {
+
+// ---- ops (src/report/ops_view.cpp) ----
+
+/// The one JSON form of an op of the catalogue: name, kind, phase, count, shape, dtype, flops,
+/// bytes_read, bytes_written, bytes, intensity, backward, recompute, gemm{m,n,k,weights,weight_bytes,
+/// groups}, rows/cols, attention{…}, note; with `placed` its bound, predicted_s, compute_s,
+/// memory_s, floor_s (s) and share of the step; without, bound, predicted_s and share are null.
+json op_json(const op_desc& op, const placed_op* placed);
+/// A step's weight format: format, label, quantized, bits_per_weight_4096x4096, method, source, …
+json weights_json(const weight_scheme& w);
+/// `ops --json`: model, phase, batch, seq, context, dtypes, weights, conventions, roofs, ops[]
+/// (op_json), totals, tensor_parallel (with --tp), fusion (with --fusion).
+json ops_step_json(const ops_step& s);
+/// `ops --csv`: one line per op (render_csv of ops_step_json's ops).
+std::string ops_step_csv(const ops_step& s);
+/// `ops`: the header lines, the op table and the step's totals as aligned text.
+std::string ops_step_text(const ops_step& s);
+/// `ops --batch B0:B1 [--json|--csv]`: points[] and knees[]; CSV one line per point.
+json ops_sweep_json(const ops_sweep& s);
+std::string ops_sweep_csv(const ops_sweep& s);
+std::string ops_sweep_text(const ops_sweep& s);
+
+}  // namespace roofline
