@@ -6,6 +6,7 @@
 #include <string>
 
 #include "roofline/json.hpp"
+#include "roofline/mfu.hpp"
 #include "roofline/ops_step.hpp"
 
 namespace roofline {
@@ -30,5 +31,15 @@ std::string ops_step_text(const ops_step& s);
 json ops_sweep_json(const ops_sweep& s);
 std::string ops_sweep_csv(const ops_sweep& s);
 std::string ops_sweep_text(const ops_sweep& s);
+
+// ---- mfu (src/report/mfu_view.cpp) ----
+
+/// `mfu --json`: model, phase, batch, seq, gpus, precision, peak, FLOPs per token and its formula,
+/// tokens/s, mfu, hfu (fractions), the alternatives, plausible + causes; decode{…} and step_curve.
+json mfu_json(const mfu_result& r);
+/// `mfu --csv`: a header line and one value line (model, phase, batch, seq, gpus, mfu, hfu first).
+std::string mfu_csv(const mfu_result& r);
+/// `mfu`: the derivation line by line (formula = value), as aligned text.
+std::string mfu_text(const mfu_result& r);
 
 }  // namespace roofline

@@ -1,6 +1,14 @@
 // Model FLOPs utilization (MFU) and hardware FLOPs utilization (HFU). Model FLOPs per token come
 // from the one model, model_flops_per_token (roofline/model.hpp). Formulas: docs/formulas-analysis.md §4.
 #pragma once
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "roofline/decode_utilization.hpp"
+#include "roofline/energy_analysis.hpp"
+#include "roofline/model.hpp"
 
 namespace roofline {
 
@@ -10,5 +18,63 @@ namespace roofline {
 /// marked sparse ("--peak": a sparse peak is not a peak), or any input is not finite and > 0.
 double model_flops_utilization(double flops_per_token, double tokens_per_s, double peak_flops_per_chip,
                                int chips, bool peak_is_sparse = false);
+
+/// What `roofline mfu` is asked (its flags, durations already parsed to seconds).
+struct mfu_request {
+  std::string model;                 ///< shipped model name or config.json path (resolve_model_path)
+  std::string phase_name;            ///< decode | prefill | train
+  std::string device, results_file;  ///< the roofs: --device NAME or --results FILE (or neither with --peak)
+  std::string precision;             ///< "" = the results' main precision, else default_precision("cuda")
+  std::string causal = "halved";     ///< halved | full (attention FLOPs of prefill and train)
+  std::string weights, group_size, kv_dtype;  ///< decode step: --weights, --group-size, --kv-dtype
+  std::optional<double> tpot;          ///< s per output token (decode)
+  std::optional<double> tokens_per_s;  ///< of all `gpus` together
+  std::optional<double> step_time;     ///< s per step of batch × seq tokens
+  std::optional<double> peak;          ///< --peak: dense FLOP/s per GPU
+  std::int64_t batch = 1;
+  std::optional<std::int64_t> seq;     ///< prefill/train: tokens per sequence; decode: KV context
+  int gpus = 1;
+  bool recompute = false;
+};
+
+/// Everything `mfu` prints, computed once by compute_mfu; mfu_json and mfu_text
+/// (roofline/command_views.hpp) only render it.
+struct mfu_result {
+  std::string model, precision, peak_label, tps_formula, convention;
+  std::string devices;  ///< what --gpus counts when it is not whole packages ("GCDs: ..."), else empty
+  phase ph = phase::decode;
+  std::int64_t batch = 1;
+  int gpus = 1;
+  bool default_context = false;  ///< decode without --context: catalogue_options' default, as in `ops`
+  token_flops fpt, all_params, full_attention;  ///< the headline and the two labelled alternatives
+  double peak_flops = 0;         ///< FLOP/s per GPU, dense
+  double peak_measured = 0;      ///< FLOP/s, the measured roof (0 = none)
+  double tps = 0;                ///< tokens/s of all GPUs
+  double mfu = 0, hfu = 0, mfu_all = 0, mfu_full = 0;  ///< fractions
+  double recompute = 0;  ///< FLOPs per token HFU adds (0 without --recompute)
+  bool plausible = true;
+  std::vector<std::string> causes;
+  std::optional<double> frac_measured;  ///< model FLOP/s ÷ (measured peak × GPUs)
+  std::optional<double> intensity;      ///< decode: the catalogue step's FLOPs ÷ bytes (as `ops` prints), FLOP/B
+  std::optional<double> ceiling;        ///< decode: min(1, intensity ÷ nominal ridge)
+  std::optional<double> ridge_nominal;  ///< FLOP/B
+  std::optional<decode_utilization> decode;  ///< decode: MBU, attainable TPOT (the catalogue's step)
+  std::string weights;  ///< decode: the step's weight format and its source
+  /// decode with --results: the step placed on the file's measured step sweep (analysis.step_sweep)
+  std::optional<step_placement> on_curve;
+  std::string on_curve_why;  ///< why not placed (when --results was given)
+};
+
+/// MFU, HFU and the two labelled alternatives (every parameter; full T² attention) from one of
+/// tpot, tokens_per_s or step_time, against the dense peak (--peak, else the device's nominal peak
+/// of the precision); with a measured roof, the fraction of it; in decode, the catalogue's step
+/// (build_catalogue: the FLOPs and bytes `roofline ops` prints, so its intensity is `ops`' step
+/// intensity) judged by judge_decode (MBU, attainable TPOT), and with --results the step placed on
+/// the file's measured step curve. Formulas: docs/formulas-analysis.md §4 (PaLM app. B).
+/// Throws input_error naming the flag: none of tpot/tokens_per_s/step_time ("--tpot"), tpot outside
+/// decode, recompute outside train, no seq in prefill/train ("--seq"), decode-only flags outside
+/// decode, no peak ("--device"), a sparse --peak ("--peak"), no nominal peak or a sparse one
+/// ("--precision"); and the model's and roofs' loading errors.
+mfu_result compute_mfu(const mfu_request& o);
 
 }  // namespace roofline

@@ -89,7 +89,7 @@ ops_step compute_ops_step(const model_config& cfg, const catalogue_options& opt,
                           bool fusion, const allreduce_link_request& link);
 
 /// One point of the decode linear-layer batch sweep placed on the roofs.
-struct sweep_point {
+struct ops_sweep_point {
   batch_point p;
   std::optional<double> attainable_flops_per_s;  ///< min(peak, intensity × bandwidth), FLOP/s
   std::string bound;                              ///< "bandwidth" | "compute" ("" without roofs)
@@ -108,7 +108,7 @@ struct ops_sweep {
   std::int64_t b0 = 1, b1 = 1;
   weight_scheme weights;
   std::optional<placement_roofs> roofs;
-  std::vector<sweep_point> points;
+  std::vector<ops_sweep_point> points;
   std::vector<sweep_knee> knees;  ///< one per linear, in first-seen order; empty without roofs
 };
 

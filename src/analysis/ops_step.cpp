@@ -119,7 +119,7 @@ ops_sweep compute_ops_sweep(const model_config& cfg, const catalogue_options& co
   const int a = dtype_bytes(co.dtype);
   std::map<std::string, bool> seen;
   for (const auto& p : pts) {
-    sweep_point sp{p, std::nullopt, ""};
+    ops_sweep_point sp{p, std::nullopt, ""};
     if (r) {
       sp.attainable_flops_per_s = std::min(r->peak, p.intensity() * r->bandwidth);
       sp.bound = p.intensity() < r->ridge() ? "bandwidth" : "compute";
