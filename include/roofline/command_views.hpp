@@ -8,6 +8,7 @@
 #include "roofline/json.hpp"
 #include "roofline/mfu.hpp"
 #include "roofline/ops_step.hpp"
+#include "roofline/spec.hpp"
 
 namespace roofline {
 
@@ -41,5 +42,16 @@ json mfu_json(const mfu_result& r);
 std::string mfu_csv(const mfu_result& r);
 /// `mfu`: the derivation line by line (formula = value), as aligned text.
 std::string mfu_text(const mfu_result& r);
+
+// ---- spec (src/report/spec_view.cpp) ----
+
+/// `spec --json`: the nominal roofs (factors, peaks, bandwidth, notes), name, ecc (when the table
+/// states its cost), ridge_points[] {precision, accumulate, engine, flop_per_byte (nominal_ridge)}.
+json spec_json(const nominal_roofs& n, const std::optional<ecc_ceiling>& ecc);
+/// `spec`: the derivation factors, live vs table, the dense peaks with ridges, the bandwidth, notes.
+std::string spec_text(const nominal_roofs& n);
+/// `spec --list [--json]`.
+json spec_list_json(const std::vector<spec_list_row>& rows);
+std::string spec_list_text(const std::vector<spec_list_row>& rows);
 
 }  // namespace roofline

@@ -51,6 +51,34 @@ struct ecc_ceiling {
 /// nullopt when the table states no ECC cost for the part. Throws input_error as match_gpu_name.
 std::optional<ecc_ceiling> gpu_ecc_ceiling(const std::string& name);
 
+/// The nominal ridge of one peak: peak ÷ nominal memory bandwidth (FLOP/B; OP/B for int8;
+/// Williams et al. 2009, "Roofline", §2). nullopt when the bandwidth is unknown or not > 0.
+std::optional<double> nominal_ridge(const nominal_roofs& n, const nominal_peak& p);
+
+/// A factor detected on the live device beside the table row's factor it is checked against.
+struct live_vs_table_factor {
+  std::string name;  ///< the live factor's name without " (live)": "SMs", "max SM clock", …
+  double live = 0, table = 0;
+  std::string unit;
+};
+/// The live factors of `n` (gpu_nominal_live: "SMs (live)", "max SM clock (live)", memory bus width,
+/// data rate per pin, size, L2, power limit) each beside its table counterpart ("SMs", "boost
+/// clock", …; a factor whose source starts "table: "), once per name, in factor order; empty when
+/// `n` has no live factors or no table row.
+std::vector<live_vs_table_factor> live_vs_table(const nominal_roofs& n);
+
+/// One row of `roofline spec --list`.
+struct spec_list_row {
+  std::string key;   ///< the shortest alias (else the name), lower case, spaces as '-': "t4", "h100-sxm"
+  std::string name;  ///< canonical
+  std::vector<std::string> aliases;
+  std::optional<double> fp16_dense;         ///< FLOP/s: the highest dense fp16 peak (peak_for, highest)
+  std::optional<double> fp32_vector;        ///< FLOP/s: the fp32 vector-engine peak (peak_for, vector)
+  std::optional<double> memory_bandwidth;   ///< B/s, nominal
+};
+/// Every GPU of the device table, in table order. Throws input_error as the table loader.
+std::vector<spec_list_row> spec_list();
+
 /// What a table GPU's datasheet prints (dense figures), to check the derivation against. These
 /// numbers are never used as peaks. `notes` are the table's (field, text) notes on datasheet
 /// inconsistencies, field "tensor" or "bandwidth".
