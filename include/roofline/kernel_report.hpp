@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "roofline/analysis.hpp"
 #include "roofline/json.hpp"
 #include "roofline/kernel_analysis.hpp"
 #include "roofline/results.hpp"
@@ -39,5 +40,12 @@ std::string render_kernel_svg(const kernel_report& k, const results& roofs, cons
 /// time by class with each class's advice once, fusion candidates, the baseline diff, the figure,
 /// and every kernel (the 500 longest; the rest in place.csv) in a sortable, collapsed table.
 std::string render_kernel_html(const kernel_report& k, const results& roofs, const std::string& title);
+
+/// `place --flops F --bytes B --time S --json`: one kernel_placement (place_kernel) as JSON:
+/// flops, bytes, seconds, intensity, achieved and attainable rates, fractions of the roofs, bound,
+/// advice, plausible + causes.
+json placement_json(const kernel_placement& k);
+/// The same as text, with the roofs it was placed against (`source` names them).
+std::string render_placement_text(const kernel_placement& k, const roofline_summary& roofs, const std::string& source);
 
 }  // namespace roofline

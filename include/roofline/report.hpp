@@ -1,5 +1,6 @@
 // Report views over one results struct: all pure functions of it (re-renderable anywhere).
 #pragma once
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -32,6 +33,11 @@ std::string render_place_svg(const results& r, const std::string& title);
 /// where modelled). `where` names the
 /// full report ("" = not mentioned).
 std::string render_summary(const results& r, const std::string& where = "");
+/// One progress line of a run: "[roofline  42% · ETA 3 min 07 s] what" (the percent of `fraction`,
+/// 0..1, rounded, width 3; then " · took D" when `took_s`, else " · ETA D" when `eta_s`; D rounded
+/// to the second: "42 s", "3 min 07 s", "1 h 05 min").
+std::string render_progress_line(double fraction, std::optional<double> took_s, std::optional<double> eta_s,
+                                 const std::string& what);
 /// `text` broken into lines of at most `width` columns (UTF-8 glyphs) at spaces, the first line starting
 /// with `first`, the others with `rest`; a word is never split (one longer than a line stands alone).
 std::string wrap_words(const std::string& text, std::size_t width, const std::string& first, const std::string& rest);

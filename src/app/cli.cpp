@@ -1,4 +1,5 @@
 #include <cstdio>
+#include <fmt/format.h>
 #include <exception>
 #include <string>
 
@@ -27,13 +28,13 @@ int run_cli(int argc, char** argv) {
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    std::fprintf(stderr, "roofline: error: %s (see roofline --help)\n", e.what());
+    fmt::print(stderr, "roofline: error: {} (see roofline --help)\n", e.what());
     return 2;
   } catch (const input_error& e) {
-    std::fprintf(stderr, "roofline: error: %s\n", e.what());
+    fmt::print(stderr, "roofline: error: {}\n", e.what());
     return 2;
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "roofline: failed: %s\n", e.what());
+    fmt::print(stderr, "roofline: failed: {}\n", e.what());
     return 1;
   }
   return ctx.exit_code;

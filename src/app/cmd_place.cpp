@@ -8,7 +8,6 @@
 
 #include "app/commands.hpp"
 #include "app/options.hpp"
-#include "roofline/units.hpp"
 #include "roofline/io.hpp"
 #include "roofline/analysis.hpp"
 #include "roofline/error.hpp"
@@ -32,18 +31,6 @@ struct place_options {
   bool json_out = false;
   bool ncu_metrics = false;  ///< --ncu-metrics: print the recommended metric list and exit
 };
-
-std::string pct(std::optional<double> f) { return f ? units::percent(*f) : "unknown"; }
-
-json placement_json(const kernel_placement& k) {
-  return {{"flops", k.flops}, {"bytes", k.bytes}, {"seconds", k.seconds}, {"intensity", k.intensity},
-          {"achieved_flops_per_s", k.achieved_flops_per_s}, {"achieved_bytes_per_s", k.achieved_bytes_per_s},
-          {"attainable_measured_flops_per_s", num_or_null(k.attainable_measured)},
-          {"attainable_nominal_flops_per_s", num_or_null(k.attainable_nominal)},
-          {"fraction_of_measured_roof", num_or_null(k.fraction_measured)},
-          {"fraction_of_nominal_roof", num_or_null(k.fraction_nominal)},
-          {"bound", k.bound}, {"advice", k.advice}, {"plausible", k.plausible}, {"causes", k.causes}};
-}
 
 /// `place --csv|--trace|--ncu FILE`: read (ingest::read_any, by content) → judge → render. --out is
 /// checked before anything is read; every file is rendered before any is written.
@@ -75,7 +62,7 @@ void run_place_many(const place_options& o, const command_roofs& c, const std::s
     k.baseline->new_span_s = in.span_s;
   }
   const json j = kernel_report_json(k);
-  if (o.json_out) std::printf("%s\n", j.dump(2).c_str());
+  if (o.json_out) std::fputs((j.dump(2) + "\n").c_str(), stdout);
   else std::fputs(render_kernel_text(k, o.top).c_str(), stdout);
   if (!o.out.empty()) {
     const std::string title = "Your kernels on the roofline: " + source;
@@ -84,40 +71,8 @@ void run_place_many(const place_options& o, const command_roofs& c, const std::s
                  {"place.json", j.dump(2) + "\n"},
                  {"place.html", render_kernel_html(k, r, title)}},
                 o.out);
-    std::fprintf(stderr, "roofline: wrote %s\n", written_files(o.out, "place.svg,place.csv,place.json,place.html").c_str());
+    fmt::print(stderr, "roofline: wrote {}\n", written_files(o.out, "place.svg,place.csv,place.json,place.html"));
   }
-}
-
-/// The text printer of one placed kernel.
-std::string placement_text(const kernel_placement& k, const roofline_summary& roofs, const std::string& source) {
-  std::string out;
-  out += fmt::format("roofline place: {}, {} moved in {} against {} ({})\n", units::si(k.flops, "FLOP"), units::si(k.bytes, "B"),
-                     units::si(k.seconds, "s"), source, roofs.precision);
-  out += fmt::format("  intensity          {} = {} ÷ {}\n", units::intensity(k.intensity), units::si(k.flops, "FLOP"), units::si(k.bytes, "B"));
-  out += fmt::format("  achieved           {}   {}\n", units::si(k.achieved_flops_per_s, "FLOP/s"), units::si(k.achieved_bytes_per_s, "B/s"));
-  if (roofs.peak_measured > 0 && roofs.bandwidth_measured > 0)
-    out += fmt::format("  measured roofs     {}, {}, ridge {}\n", units::rate_flops(roofs.peak_measured),
-                       units::rate_bytes(roofs.bandwidth_measured), units::intensity(roofs.ridge_measured));
-  else
-    out += "  measured roofs     unknown (no measured results: give --results FILE)\n";
-  if (roofs.peak_nominal > 0 && roofs.bandwidth_nominal)
-    out += fmt::format("  nominal roofs      {}, {}, ridge {}\n", units::rate_flops(roofs.peak_nominal),
-                       units::rate_bytes(*roofs.bandwidth_nominal), roofs.ridge_nominal ? units::intensity(*roofs.ridge_nominal) : "unknown");
-  else
-    out += "  nominal roofs      unknown (no nominal peak or bandwidth)\n";
-  out += fmt::format("  attainable         measured {}   nominal {}   (min(peak, intensity × bandwidth))\n",
-                     k.attainable_measured ? units::si(*k.attainable_measured, "FLOP/s") : "unknown",
-                     k.attainable_nominal ? units::si(*k.attainable_nominal, "FLOP/s") : "unknown");
-  out += fmt::format("  of the roof        {} of measured   {} of nominal   (time at the roof ÷ your time)\n",
-                     pct(k.fraction_measured), pct(k.fraction_nominal));
-  if (!k.plausible) {
-    out += "  IMPOSSIBLE         faster than the roof allows (beyond the " + fmt::format("{:.0f}", 100 * roof_noise) +
-           "% measurement noise); likely causes:\n";
-    for (const auto& c : k.causes) out += "                       - " + c + "\n";
-  }
-  out += fmt::format("  bound              {}\n", k.bound);
-  out += fmt::format("  advice             {}\n", k.advice);
-  return out;
 }
 
 void run_place(const place_options& o) {
@@ -138,9 +93,9 @@ void run_place(const place_options& o) {
     json j = placement_json(k);
     j["roofs"] = roofs;
     j["source"] = source;
-    std::printf("%s\n", j.dump(2).c_str());
+    std::fputs((j.dump(2) + "\n").c_str(), stdout);
   } else {
-    std::fputs(placement_text(k, roofs, source).c_str(), stdout);
+    std::fputs(render_placement_text(k, roofs, source).c_str(), stdout);
   }
 }
 
@@ -176,7 +131,7 @@ void add_place(CLI::App& app, context& ctx) {
     if (o->ncu_metrics) {
       std::string list;
       for (const auto& m : ingest::recommended_ncu_metrics()) list += (list.empty() ? "" : ",") + m;
-      std::printf("%s\n", list.c_str());
+      std::fputs((list + "\n").c_str(), stdout);
       ctx.exit_code = 0;
       return;
     }

@@ -3,6 +3,7 @@
 // GPU names) side by side. Every file is re-analysed (analyse()) before it is rendered. Bad input (unreadable, malformed, old schema) throws input_error: exit 2,
 // nothing written.
 #include <cstdio>
+#include <fmt/format.h>
 #include <utility>
 #include <vector>
 
@@ -45,7 +46,7 @@ void add_report(CLI::App& app, context& ctx) {
     std::string names = std::string("results.json,report.md,roofline.svg,report.html,ops.csv") +
                         (render_batch_svg(r).empty() ? "" : ",batch.svg");
     for (const auto& pn : panels) names += "," + pn.first;
-    std::fprintf(stderr, "roofline: wrote %s\n", written_files(*out, names).c_str());
+    fmt::print(stderr, "roofline: wrote {}\n", written_files(*out, names));
     std::fputs(render_summary(r, *out + "/report.html").c_str(), stdout);
     ctx.exit_code = 0;
   });
@@ -65,7 +66,7 @@ void add_compare(CLI::App& app, context& ctx) {
     write_compare_outputs(sa, sb, *out);
     std::fputs(render_compare_text(sa, sb).c_str(), stdout);
     std::fflush(stdout);
-    std::fprintf(stderr, "roofline: wrote %s\n", written_files(*out, "compare.md,compare.svg,compare.html").c_str());
+    fmt::print(stderr, "roofline: wrote {}\n", written_files(*out, "compare.md,compare.svg,compare.html"));
     ctx.exit_code = 0;
   });
 }

@@ -60,18 +60,17 @@ int finish(const results& r, const std::string& out_dir) {
   write_outputs(r, out_dir);
   const std::string files = std::string("results.json,report.md,roofline.svg,report.html,ops.csv") +
                             (render_batch_svg(r).empty() ? "" : ",batch.svg");
-  std::fprintf(stderr, "roofline: wrote %s\n", written_files(out_dir, files).c_str());
+  fmt::print(stderr, "roofline: wrote {}\n", written_files(out_dir, files));
   std::fputs(render_summary(r, out_dir + "/report.html").c_str(), stdout);
   std::fflush(stdout);
   if (r.interference && r.interference->busy)
-    std::fprintf(stderr, "roofline: warning: %s\n", r.interference->summary.c_str());
+    fmt::print(stderr, "roofline: warning: {}\n", r.interference->summary);
   if (r.status == "complete") {  // the summary's first line already says "run complete"
     if (r.interference && r.interference->busy)
-      std::fprintf(stderr, "roofline: run complete on a busy machine: the roofs exclude the disturbed results\n");
+      std::fputs("roofline: run complete on a busy machine: the roofs exclude the disturbed results\n", stderr);
     return 0;
   }
-  std::fprintf(stderr, "roofline: run %s: %zu probe(s) failed or not run; see errors in the results\n",
-               r.status.c_str(), r.errors.size());
+  fmt::print(stderr, "roofline: run {}: {} probe(s) failed or not run; see errors in the results\n", r.status, r.errors.size());
   return 1;
 }
 

@@ -1,20 +1,14 @@
 #include "app/progress.hpp"
 
-#include <fmt/format.h>
-
 #include <algorithm>
 #include <cmath>
+#include <optional>
+
+#include "roofline/report.hpp"
 
 namespace roofline::app {
 
 namespace {
-
-std::string duration(double s) {
-  const long t = std::lround(std::max(0.0, s));
-  if (t < 60) return fmt::format("{} s", t);
-  if (t < 3600) return fmt::format("{} min {:02} s", t / 60, t % 60);
-  return fmt::format("{} h {:02} min", t / 3600, (t % 3600) / 60);
-}
 
 /// `s` cut to `n` glyphs (a transient terminal line only; never the summary or a report).
 std::string fit(const std::string& s, std::size_t n) {
@@ -38,10 +32,10 @@ progress_meter::progress_meter(bool tty, std::function<double()> now_s, std::siz
 std::string progress_meter::update(const std::string& what, double fraction) {
   if (std::isfinite(fraction)) shown_ = std::max(shown_, std::clamp(fraction, 0.0, 1.0));
   const double elapsed = now_() - start_;
-  std::string eta;
-  if (shown_ >= 1.0) eta = fmt::format(" · took {}", duration(elapsed));
-  else if (shown_ >= 0.05 && elapsed >= 2) eta = fmt::format(" · ETA {}", duration(elapsed * (1 - shown_) / shown_));
-  const std::string line = fmt::format("[roofline {:3.0f}%{}] {}", 100.0 * shown_, eta, what);
+  std::optional<double> took, eta;
+  if (shown_ >= 1.0) took = elapsed;
+  else if (shown_ >= 0.05 && elapsed >= 2) eta = elapsed * (1 - shown_) / shown_;
+  const std::string line = render_progress_line(shown_, took, eta, what);
   if (!tty_) return line + "\n";
   open_ = shown_ < 1.0;
   return "\r\033[K" + fit(line, columns_ - 1) + (open_ ? "" : "\n");

@@ -431,4 +431,50 @@ std::string render_kernel_html(const kernel_report& k, const results& r, const s
   return report::html_page(title, report::to_html(d));
 }
 
+namespace {
+std::string pct(std::optional<double> f) { return f ? units::percent(*f) : "unknown"; }
+
+}  // namespace
+
+json placement_json(const kernel_placement& k) {
+  return {{"flops", k.flops}, {"bytes", k.bytes}, {"seconds", k.seconds}, {"intensity", k.intensity},
+          {"achieved_flops_per_s", k.achieved_flops_per_s}, {"achieved_bytes_per_s", k.achieved_bytes_per_s},
+          {"attainable_measured_flops_per_s", num_or_null(k.attainable_measured)},
+          {"attainable_nominal_flops_per_s", num_or_null(k.attainable_nominal)},
+          {"fraction_of_measured_roof", num_or_null(k.fraction_measured)},
+          {"fraction_of_nominal_roof", num_or_null(k.fraction_nominal)},
+          {"bound", k.bound}, {"advice", k.advice}, {"plausible", k.plausible}, {"causes", k.causes}};
+}
+
+std::string render_placement_text(const kernel_placement& k, const roofline_summary& roofs, const std::string& source) {
+  std::string out;
+  out += fmt::format("roofline place: {}, {} moved in {} against {} ({})\n", units::si(k.flops, "FLOP"), units::si(k.bytes, "B"),
+                     units::si(k.seconds, "s"), source, roofs.precision);
+  out += fmt::format("  intensity          {} = {} ÷ {}\n", units::intensity(k.intensity), units::si(k.flops, "FLOP"), units::si(k.bytes, "B"));
+  out += fmt::format("  achieved           {}   {}\n", units::si(k.achieved_flops_per_s, "FLOP/s"), units::si(k.achieved_bytes_per_s, "B/s"));
+  if (roofs.peak_measured > 0 && roofs.bandwidth_measured > 0)
+    out += fmt::format("  measured roofs     {}, {}, ridge {}\n", units::rate_flops(roofs.peak_measured),
+                       units::rate_bytes(roofs.bandwidth_measured), units::intensity(roofs.ridge_measured));
+  else
+    out += "  measured roofs     unknown (no measured results: give --results FILE)\n";
+  if (roofs.peak_nominal > 0 && roofs.bandwidth_nominal)
+    out += fmt::format("  nominal roofs      {}, {}, ridge {}\n", units::rate_flops(roofs.peak_nominal),
+                       units::rate_bytes(*roofs.bandwidth_nominal), roofs.ridge_nominal ? units::intensity(*roofs.ridge_nominal) : "unknown");
+  else
+    out += "  nominal roofs      unknown (no nominal peak or bandwidth)\n";
+  out += fmt::format("  attainable         measured {}   nominal {}   (min(peak, intensity × bandwidth))\n",
+                     k.attainable_measured ? units::si(*k.attainable_measured, "FLOP/s") : "unknown",
+                     k.attainable_nominal ? units::si(*k.attainable_nominal, "FLOP/s") : "unknown");
+  out += fmt::format("  of the roof        {} of measured   {} of nominal   (time at the roof ÷ your time)\n",
+                     pct(k.fraction_measured), pct(k.fraction_nominal));
+  if (!k.plausible) {
+    out += "  IMPOSSIBLE         faster than the roof allows (beyond the " + fmt::format("{:.0f}", 100 * roof_noise) +
+           "% measurement noise); likely causes:\n";
+    for (const auto& c : k.causes) out += "                       - " + c + "\n";
+  }
+  out += fmt::format("  bound              {}\n", k.bound);
+  out += fmt::format("  advice             {}\n", k.advice);
+  return out;
+}
+
 }  // namespace roofline
