@@ -28,6 +28,12 @@ std::string ratio(double x);                 ///< "1.07×"
 std::string si_range(double lo, double hi, const std::string& unit);  ///< "3.60–4.32 TB/s" (prefix of hi)
 std::string plain(double x);                 ///< up to 6 significant digits, no trailing zeros: "132", "7.5"
 std::string count(std::int64_t n);           ///< thousands separators: 1100048384 -> "1,100,048,384"
+/// `x` with exactly `decimals` decimals, no unit (printf "%.*f"): fixed(12.345, 1) = "12.3",
+/// fixed(2993.7, 0) = "2994". For notes whose wording fixes the precision ("spread 3.2 %").
+std::string fixed(double x, int decimals);
+/// `x` with `digits` significant digits in the shorter of fixed and exponent notation, trailing
+/// zeros dropped (printf "%.*g"): general(0.0123, 3) = "0.0123", general(1.5e-5, 3) = "1.5e-05".
+std::string general(double x, int digits = 3);
 /// A value in the record table's units: "B/s", "FLOP/s", "OP/s" (SI), "FLOP/B", "OP/B", "s", "B"
 /// (binary), "MHz" (4 digits), "W", "%" (the value is already a percentage), else sig + unit.
 std::string value(double x, const std::string& unit);

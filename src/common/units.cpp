@@ -91,6 +91,10 @@ std::string count(std::int64_t n) {
   return n < 0 ? "-" + out : out;
 }
 
+std::string fixed(double x, int decimals) { return fmt::format("{:.{}f}", x, decimals); }
+
+std::string general(double x, int digits) { return fmt::format("{:.{}g}", x, digits); }
+
 std::string value(double x, const std::string& unit) {
   if (unit == "B/s" || unit == "FLOP/s" || unit == "OP/s" || unit == "FLOP") return si(x, unit);
   if (unit == "FLOP/B") return intensity(x);

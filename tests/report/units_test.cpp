@@ -53,3 +53,15 @@ TEST(Units, CountsHaveThousandsSeparatorsAndValuesTheirUnit) {
   EXPECT_EQ(units::compute_rate(1.98e15, "int8"), "1.98 POP/s");
 }
 }  // namespace roofline
+
+// fixed and general are printf's "%.*f" and "%.*g" (C11 7.21.6.1): the notes whose wording fixes a
+// precision print through them, so src/app holds no format spec (tests/app/app_layer_test.cpp).
+TEST(Units, FixedAndGeneralArePrintfsF_AndG) {
+  EXPECT_EQ(roofline::units::fixed(12.345, 1), "12.3");
+  EXPECT_EQ(roofline::units::fixed(2993.7, 0), "2994");
+  EXPECT_EQ(roofline::units::fixed(0.5, 2), "0.50");
+  EXPECT_EQ(roofline::units::general(0.0123, 3), "0.0123");
+  EXPECT_EQ(roofline::units::general(1.5e-5, 3), "1.5e-05");
+  EXPECT_EQ(roofline::units::general(20.0, 3), "20");
+  EXPECT_EQ(roofline::units::general(1234.5, 3), "1.23e+03");
+}
