@@ -23,10 +23,10 @@ constexpr double default_allreduce_latency_s = 10e-6;
 
 /// Where the tensor-parallel all-reduce bus bandwidth and latency come from (the --tp-* flags).
 struct allreduce_link_request {
-  double busbw_gb_per_s = 0;            ///< --tp-busbw (GB/s); 0 = not given
-  std::optional<double> latency_us;     ///< --tp-latency (µs)
-  std::string fleet_file;               ///< --tp-fleet: a fleet.json with a measured all_reduce roof
-  std::string device;                   ///< --device: its nominal NVLink/PCIe link (fleet::nominal_link)
+  double busbw_gb_per_s = 0;         ///< --tp-busbw (GB/s); 0 = not given
+  std::optional<double> latency_us;  ///< --tp-latency (µs)
+  std::string fleet_file;            ///< --tp-fleet: a fleet.json with a measured all_reduce roof
+  std::string device;                ///< --device: its nominal NVLink/PCIe link (fleet::nominal_link)
 };
 
 /// The all-reduce link a step's tensor-parallel all-reduces are predicted on.
@@ -59,9 +59,9 @@ struct fusion_time {
 /// Everything `ops` prints for one step.
 struct ops_step {
   model_config cfg;
-  catalogue_options opt;            ///< as resolved (phase, batch, seq, context, dtypes, conventions)
-  bool fusion = false;              ///< --fusion: `fusions` listed
-  std::vector<op_desc> ops;         ///< build_catalogue(cfg, opt): one GPU's share at opt.tp
+  catalogue_options opt;     ///< as resolved (phase, batch, seq, context, dtypes, conventions)
+  bool fusion = false;       ///< --fusion: `fusions` listed
+  std::vector<op_desc> ops;  ///< build_catalogue(cfg, opt): one GPU's share at opt.tp
   std::optional<placement_roofs> roofs;
   std::vector<placed_op> placed;    ///< parallel to ops; empty without roofs
   memory_need need;                 ///< estimate_memory: bytes per GPU
@@ -77,7 +77,7 @@ struct ops_step {
   std::vector<fusion_saving> fusions;
   std::vector<fusion_time> fusion_times;  ///< parallel to fusions; empty without roofs
   std::optional<tp_allreduce_plan> tp;
-  std::string tp_source;            ///< where the all-reduce bus bandwidth and latency came from
+  std::string tp_source;  ///< where the all-reduce bus bandwidth and latency came from
   std::string kv_dtype() const { return opt.kv_dtype.empty() ? opt.dtype : opt.kv_dtype; }
 };
 
@@ -85,14 +85,14 @@ struct ops_step {
 /// alternatives; `link`: consulted only when opt.tp > 1 (resolve_allreduce_link).
 /// Throws input_error: the catalogue's errors; "--batch" (decode) or "--seq" when the step's memory
 /// per GPU exceeds the device's (roofs->memory_bytes); resolve_allreduce_link's errors.
-ops_step compute_ops_step(const model_config& cfg, const catalogue_options& opt, const std::optional<placement_roofs>& roofs,
-                          bool fusion, const allreduce_link_request& link);
+ops_step compute_ops_step(const model_config& cfg, const catalogue_options& opt,
+                          const std::optional<placement_roofs>& roofs, bool fusion, const allreduce_link_request& link);
 
 /// One point of the decode linear-layer batch sweep placed on the roofs.
 struct ops_sweep_point {
   batch_point p;
   std::optional<double> attainable_flops_per_s;  ///< min(peak, intensity × bandwidth), FLOP/s
-  std::string bound;                              ///< "bandwidth" | "compute" ("" without roofs)
+  std::string bound;                             ///< "bandwidth" | "compute" ("" without roofs)
 };
 
 /// The knee of one linear: the smallest batch whose intensity reaches the ridge (knee_batch).

@@ -25,9 +25,10 @@ std::optional<command_roofs> resolve_roofs(const roofs_request& q) {
   } else if (!q.device.empty()) {
     if (q.device == "cpu" || q.device == "auto" || q.device.rfind("cuda", 0) == 0)
       throw input_error("", "--device",
-                        "'" + q.device + "' names a device of this machine; here --device names a GPU of the spec table "
-                        "(roofline spec --list). For this machine's own roofs use --results out/results.json from "
-                        "`roofline run` or `roofline measure`");
+                        "'" + q.device +
+                            "' names a device of this machine; here --device names a GPU of the spec table "
+                            "(roofline spec --list). For this machine's own roofs use --results out/results.json from "
+                            "`roofline run` or `roofline measure`");
     r.nominal = gpu_device_nominal(q.device, "--device");  // one device as the runtime counts them (a GCD of an MI250X)
     r.device_kind = "cuda";
     r.precision = q.precision.empty() ? default_precision(r.device_kind) : q.precision;
@@ -41,7 +42,8 @@ std::optional<command_roofs> resolve_roofs(const roofs_request& q) {
     r.summary = r.file->roofline;
     r.precision = r.summary.precision;
   }
-  if (!has_peak(r.summary)) throw input_error(q.results_file, q.precision_flag, "no " + r.precision + " peak known for " + r.source);
+  if (!has_peak(r.summary))
+    throw input_error(q.results_file, q.precision_flag, "no " + r.precision + " peak known for " + r.source);
   return r;
 }
 
@@ -50,9 +52,13 @@ std::optional<placement_roofs> resolve_placement_roofs(const roofs_request& q) {
   if (!c) return std::nullopt;
   const roofline_summary& s = c->summary;
   const bool measured = s.peak_measured > 0 && s.bandwidth_measured > 0;
-  placement_roofs r{measured ? s.peak_measured : s.peak_nominal, measured ? s.bandwidth_measured : s.bandwidth_nominal.value_or(0), 0,
-                    fmt::format("{}: {} {}", measured ? "measured" : "nominal", c->source, c->precision), c->precision,
-                    c->file ? latency_model_from(c->file->measured, c->device_kind, c->precision) : default_latency_model("gpu")};
+  placement_roofs r{
+      measured ? s.peak_measured : s.peak_nominal,
+      measured ? s.bandwidth_measured : s.bandwidth_nominal.value_or(0),
+      0,
+      fmt::format("{}: {} {}", measured ? "measured" : "nominal", c->source, c->precision),
+      c->precision,
+      c->file ? latency_model_from(c->file->measured, c->device_kind, c->precision) : default_latency_model("gpu")};
   if (!(r.peak > 0) || !(r.bandwidth > 0))
     throw input_error(q.results_file, q.results_file.empty() ? "--device" : "roofline",
                       c->source + ": no peak FLOP/s and memory bandwidth to place ops against");

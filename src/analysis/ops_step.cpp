@@ -2,10 +2,10 @@
 // all-reduces, the fusion savings and the decode linear batch sweep (roofline/ops_step.hpp).
 #include "roofline/ops_step.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <map>
-
-#include <fmt/format.h>
 
 #include "roofline/error.hpp"
 #include "roofline/fleet.hpp"
@@ -21,10 +21,12 @@ allreduce_link resolve_allreduce_link(const allreduce_link_request& q) {
     const fleet::allreduce_roof roof = fleet::read_allreduce_roof(q.fleet_file);
     l.latency_s = roof.latency_s, l.busbw_bytes_per_s = roof.busbw_bytes_per_s;
     latency_source = "measured: " + q.fleet_file;
-    l.source = "measured all_reduce roof of " + q.fleet_file + ": " + units::si(roof.busbw_bytes_per_s, "B/s") + " busbw";
+    l.source =
+        "measured all_reduce roof of " + q.fleet_file + ": " + units::si(roof.busbw_bytes_per_s, "B/s") + " busbw";
   }
   if (q.latency_us) {
-    if (!(*q.latency_us >= 0)) throw input_error("", "--tp-latency", "must be >= 0 µs");  // NonNegativeNumber lets nan in
+    if (!(*q.latency_us >= 0))
+      throw input_error("", "--tp-latency", "must be >= 0 µs");  // NonNegativeNumber lets nan in
     l.latency_s = *q.latency_us * 1e-6;
     latency_source = fmt::format("--tp-latency {} µs", *q.latency_us);
   }
@@ -33,7 +35,8 @@ allreduce_link resolve_allreduce_link(const allreduce_link_request& q) {
     l.source = fmt::format("--tp-busbw {} GB/s", q.busbw_gb_per_s);
   } else if (!q.device.empty()) {
     const auto link = fleet::nominal_link(gpu_nominal(q.device, "--device").device_name);
-    if (!link.bytes_per_s) throw input_error("", "--tp-busbw", "needed: " + q.device + " link bandwidth " + link.reason);
+    if (!link.bytes_per_s)
+      throw input_error("", "--tp-busbw", "needed: " + q.device + " link bandwidth " + link.reason);
     l.busbw_bytes_per_s = *link.bytes_per_s;
     l.source = "nominal link: " + link.formula;
   } else {
@@ -57,8 +60,8 @@ double fusion_time_saved(const fusion_saving& f, const placement_roofs& r) {
 
 }  // namespace
 
-ops_step compute_ops_step(const model_config& cfg, const catalogue_options& opt_in, const std::optional<placement_roofs>& r,
-                          bool fusion, const allreduce_link_request& link) {
+ops_step compute_ops_step(const model_config& cfg, const catalogue_options& opt_in,
+                          const std::optional<placement_roofs>& r, bool fusion, const allreduce_link_request& link) {
   ops_step s;
   s.cfg = cfg, s.roofs = r, s.opt = opt_in, s.fusion = fusion;
   const catalogue_options& opt = s.opt;
@@ -68,13 +71,14 @@ ops_step compute_ops_step(const model_config& cfg, const catalogue_options& opt_
   const memory_need& need = s.need = estimate_memory(cfg, opt, ops);
   if (r && r->memory_bytes > 0 && ph == phase::decode) s.fit = sequences_that_fit(cfg, opt, need, r->memory_bytes);
   if (r && r->memory_bytes > 0 && need.total() > r->memory_bytes)
-    throw input_error("", ph == phase::decode ? "--batch" : "--seq",
-                      fmt::format("{} cannot run on {}: it needs {} per GPU (weights {}, KV cache {}, activations {}{}) but "
-                                  "the device has {}; lower --batch/{} or raise --tp",
-                                  cfg.name, r->source, units::si(need.total(), "B"), units::si(need.weights, "B"),
-                                  units::si(need.kv_cache, "B"), units::si(need.activations, "B"),
-                                  need.optimizer > 0 ? ", gradients + optimizer " + units::si(need.optimizer, "B") : std::string(),
-                                  units::si(r->memory_bytes, "B"), ph == phase::decode ? "--context" : "--seq"));
+    throw input_error(
+        "", ph == phase::decode ? "--batch" : "--seq",
+        fmt::format("{} cannot run on {}: it needs {} per GPU (weights {}, KV cache {}, activations {}{}) but "
+                    "the device has {}; lower --batch/{} or raise --tp",
+                    cfg.name, r->source, units::si(need.total(), "B"), units::si(need.weights, "B"),
+                    units::si(need.kv_cache, "B"), units::si(need.activations, "B"),
+                    need.optimizer > 0 ? ", gradients + optimizer " + units::si(need.optimizer, "B") : std::string(),
+                    units::si(r->memory_bytes, "B"), ph == phase::decode ? "--context" : "--seq"));
 
   for (const auto& op : ops) {
     s.flops += op.flops * op.count;
@@ -98,14 +102,15 @@ ops_step compute_ops_step(const model_config& cfg, const catalogue_options& opt_
     // The step's tensor-parallel all-reduces (Megatron-LM §3: two per layer forward).
     const allreduce_link l = resolve_allreduce_link(link);
     s.tp_source = l.source;
-    s.tp = tp_allreduce_ops(cfg, ph, opt.batch, ph == phase::decode ? 1 : opt.seq, opt.tp, l.busbw_bytes_per_s, opt.dtype,
-                            l.latency_s);
+    s.tp = tp_allreduce_ops(cfg, ph, opt.batch, ph == phase::decode ? 1 : opt.seq, opt.tp, l.busbw_bytes_per_s,
+                            opt.dtype, l.latency_s);
   }
   if (s.tp && r) s.total_s += s.tp->seconds_per_step;  // one GPU's ops, then its share of the all-reduces
   if (r) {
     for (std::size_t i = 0; i < ops.size(); ++i)
       s.placed[i].share = s.total_s > 0 ? s.placed[i].terms.total_s * ops[i].count / s.total_s : 0;
-    for (const auto& f : s.fusions) s.fusion_times.push_back({fusion_time_saved(f, *r) * f.count, f.bytes_saved() * f.count / r->bandwidth});
+    for (const auto& f : s.fusions)
+      s.fusion_times.push_back({fusion_time_saved(f, *r) * f.count, f.bytes_saved() * f.count / r->bandwidth});
   }
   return s;
 }
@@ -127,7 +132,8 @@ ops_sweep compute_ops_sweep(const model_config& cfg, const catalogue_options& co
     s.points.push_back(sp);
     if (r && !seen[p.name]) {
       seen[p.name] = true;
-      s.knees.push_back({p.name, p.k, p.n, knee_batch(p.k, p.n, a, p.weight_bytes / (double(p.k) * double(p.n)), r->ridge())});
+      s.knees.push_back(
+          {p.name, p.k, p.n, knee_batch(p.k, p.n, a, p.weight_bytes / (double(p.k) * double(p.n)), r->ridge())});
     }
   }
   return s;

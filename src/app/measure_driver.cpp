@@ -8,6 +8,7 @@
 
 #include "roofline/error.hpp"
 #include "roofline/measure.hpp"
+#include "roofline/units.hpp"
 
 namespace roofline::app {
 
@@ -55,9 +56,9 @@ void flag_clock_spread(Row& r, double bound) {
   const stats_summary& c = *r.telemetry->sm_clock_mhz;
   std::string reasons;
   for (const auto& x : r.telemetry->throttle_reasons) reasons += (reasons.empty() ? "" : ", ") + x;
-  r.flags.push_back(fmt::format("repeats spread {:.1f} %, within the SM clock's range while they ran ({:.0f}–{:.0f} MHz, {}): "
+  r.flags.push_back(fmt::format("repeats spread {} %, within the SM clock's range while they ran ({}–{} MHz, {}): "
                                 "the clock controller, not interference; kept",
-                                100 * r.spread, c.min, c.max, reasons));
+                                units::fixed(100 * r.spread, 1), units::fixed(c.min, 0), units::fixed(c.max, 0), reasons));
 }
 void flag_clock_spread(measured_roofs& m, double bound) {
   for (auto& b : m.bandwidth) flag_clock_spread(b, bound);
@@ -104,8 +105,8 @@ interference_sample run_judged(const probe& p, const measure_plan& plan, measure
   // Repeats that disagreed on a quiet machine are re-measured with longer samples where the probe
   // has them (a sample's start skew and timer granularity then weigh less); a busy machine, as is.
   if (!first.busy && p.remeasures_noisy_rows) {
-    const std::string why = fmt::format("unreliable: repeats disagree (IQR above {:.0f} % of the median), twice (the second time {})",
-                                        100 * plan.policy.spread, p.longer_note.empty() ? "re-measured" : "with " + p.longer_note);
+    const std::string why = fmt::format("unreliable: repeats disagree (IQR above {} % of the median), twice (the second time {})",
+                                        units::fixed(100 * plan.policy.spread, 0), p.longer_note.empty() ? "re-measured" : "with " + p.longer_note);
     reject_rows(first.m, first.noisy, why);
     first.s.verdict = fmt::format("{} ({} row(s)); each re-measured by the probe itself, the machine quiet", why,
                                   first.noisy.size());
@@ -116,9 +117,9 @@ interference_sample run_judged(const probe& p, const measure_plan& plan, measure
   const bool longer = !first.busy && p.run_longer;
   if (!first.busy && !longer && !plan.rerun_identical) {
     const std::string why = fmt::format(
-        "unreliable: repeats disagree (IQR above {:.0f} % of the median); not re-run: the device was not shared and an "
+        "unreliable: repeats disagree (IQR above {} % of the median); not re-run: the device was not shared and an "
         "identical re-run repeats the spread",
-        100 * plan.policy.spread);
+        units::fixed(100 * plan.policy.spread, 0));
     reject_rows(first.m, first.noisy, why);
     first.s.verdict = fmt::format("{} ({} row(s))", why, first.noisy.size());
     const interference_sample s = first.s;
@@ -145,8 +146,8 @@ interference_sample run_judged(const probe& p, const measure_plan& plan, measure
     reject_all(kept.m, why);
     kept.s.verdict = why;
   } else {
-    const std::string why = fmt::format("unreliable: repeats disagree (IQR above {:.0f} % of the median), twice{}",
-                                        100 * plan.policy.spread, longer ? " (the second time" + how + ")" : "");
+    const std::string why = fmt::format("unreliable: repeats disagree (IQR above {} % of the median), twice{}",
+                                        units::fixed(100 * plan.policy.spread, 0), longer ? " (the second time" + how + ")" : "");
     reject_rows(kept.m, kept.noisy, why);
     kept.s.verdict = fmt::format("{} ({} row(s))", why, kept.noisy.size());
   }

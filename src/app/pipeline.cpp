@@ -141,7 +141,7 @@ struct op_runner {
     } else if (const std::string why = unrunnable_reason(op); !why.empty()) {
       res.measured_note = "not run: " + why;
     } else if (opt.quick && res.predicted_s > 0.02) {
-      res.measured_note = fmt::format("not run (--quick skips ops predicted over 20 ms; predicted {:.3g} s)", res.predicted_s);
+      res.measured_note = "not run (--quick skips ops predicted over 20 ms; predicted " + units::general(res.predicted_s, 3) + " s)";
     } else {
       try {
         const op_timing t = be.run_op(op, timing);
@@ -246,7 +246,7 @@ model_config load_run_model(const run_options& opt, std::string& model_path) {
   model_path = resolve_model_path(opt.model);
   std::string note;
   model_config cfg = runnable_weights(load_model_config(model_path), opt.dtype, opt.weights, note);
-  if (!note.empty()) std::fprintf(stderr, "roofline: %s\n", note.c_str());
+  if (!note.empty()) fmt::print(stderr, "roofline: {}\n", note);
   return cfg;
 }
 
@@ -256,7 +256,7 @@ results run_pipeline(const run_options& opt, const model_config& cfg, const std:
   results r;
   fill_provenance(r, opt.command);
   if (r.tool.build_type != "Release")  // recorded in tool.build_type; the report warns beside the device
-    std::fprintf(stderr, "roofline: warning: not a Release build (%s): measurements may be slow\n", r.tool.build_type.c_str());
+    fmt::print(stderr, "roofline: warning: not a Release build ({}): measurements may be slow\n", r.tool.build_type);
 
   auto be = make_backend(opt.device, {opt.uarch, opt.memory});
 

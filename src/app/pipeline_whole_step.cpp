@@ -25,8 +25,8 @@ latency_model op_latency_model(backend& be, results& r, const std::string& preci
     const double f = be.launch_floor_s();
     if (f > 0) {
       lat.floor_s = f;
-      lat.source = fmt::format("measured floor {:.2f} µs (launch floor, measured on first use); memory latency "
-                               "{:.2f} µs by default (no ramp measured)", f * 1e6, lat.latency_s * 1e6);
+      lat.source = fmt::format("measured floor {} µs (launch floor, measured on first use); memory latency "
+                               "{} µs by default (no ramp measured)", units::fixed(f * 1e6, 2), units::fixed(lat.latency_s * 1e6, 2));
     }
   }
   r.analysis["latency_model"] = latency_model_json(lat);
@@ -183,14 +183,15 @@ void measure_whole_steps(backend& be, results& r, const model_config& cfg, const
                bad != step.end()) {
       w.note = fmt::format("not run: op {}: {}", bad->name, unrunnable_reason(*bad));
     } else if (w.predicted_s > budget_s) {
-      w.note = fmt::format("not run (predicted {:.3g} s per step, over the {:.3g} s budget{}; --step-budget raises it)",
-                           w.predicted_s, budget_s, opt.quick && opt.step_budget_s <= 0 ? " of --quick" : "");
+      w.note = fmt::format("not run (predicted {} s per step, over the {} s budget{}; --step-budget raises it)",
+                           units::general(w.predicted_s), units::general(budget_s), opt.quick && opt.step_budget_s <= 0 ? " of --quick" : "");
     } else if (sc.ph == phase::decode && sc.batch > 1 && std::max(sweep_spent_s, sweep_wall_s) + cost_s > sweep_budget_s) {
       // spent: the wall time of the batches run (their ops' allocation and verification included: on a
       // CPU several times their replays), at least their predicted replays
-      w.note = fmt::format("not run (the decode sweep's {:.3g} s budget on this {}: {:.3g} s spent, this batch needs about "
-                           "{:.3g} s more; --step-budget lifts it)",
-                           sweep_budget_s, cpu ? "CPU" : "device", std::max(sweep_spent_s, sweep_wall_s), cost_s);
+      w.note = fmt::format("not run (the decode sweep's {} s budget on this {}: {} s spent, this batch needs about "
+                           "{} s more; --step-budget lifts it)",
+                           units::general(sweep_budget_s), cpu ? "CPU" : "device",
+                           units::general(std::max(sweep_spent_s, sweep_wall_s)), units::general(cost_s));
     } else {
       progress(label, 0.96);
       if (sc.ph == phase::decode) sweep_spent_s += cost_s;
@@ -219,9 +220,9 @@ void measure_whole_steps(backend& be, results& r, const model_config& cfg, const
     r.whole_step.push_back(std::move(w));
   }
   if (sweep_run > 0)
-    plan.notes.push_back(fmt::format("{} decode batches run in {:.1f} s of wall time (each step's ops allocated and "
+    plan.notes.push_back(fmt::format("{} decode batches run in {} s of wall time (each step's ops allocated and "
                                      "verified, then its replays timed)",
-                                     sweep_run, sweep_wall_s));
+                                     sweep_run, units::fixed(sweep_wall_s, 1)));
   r.step_sweep = std::move(plan);
 }
 

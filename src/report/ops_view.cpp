@@ -11,16 +11,23 @@ namespace roofline {
 using report::si;
 
 json op_json(const op_desc& op, const placed_op* placed) {
-  json j = {{"name", op.name}, {"kind", to_string(op.kind)}, {"phase", to_string(op.ph)}, {"count", op.count},
-            {"shape", op.shape}, {"dtype", op.dtype}, {"flops", op.flops}, {"bytes_read", op.bytes_read},
-            {"bytes_written", op.bytes_written}, {"bytes", op.bytes()}, {"intensity", op.intensity()},
-            {"backward", op.backward}, {"recompute", op.recompute}};
-  if (op.kind == op_kind::gemm) j["gemm"] = {{"m", op.m}, {"n", op.n}, {"k", op.k}, {"weights", op.weights}, {"weight_bytes", op.weight_bytes}};
+  json j = {{"name", op.name},          {"kind", to_string(op.kind)},  {"phase", to_string(op.ph)},
+            {"count", op.count},        {"shape", op.shape},           {"dtype", op.dtype},
+            {"flops", op.flops},        {"bytes_read", op.bytes_read}, {"bytes_written", op.bytes_written},
+            {"bytes", op.bytes()},      {"intensity", op.intensity()}, {"backward", op.backward},
+            {"recompute", op.recompute}};
+  if (op.kind == op_kind::gemm)
+    j["gemm"] = {{"m", op.m}, {"n", op.n}, {"k", op.k}, {"weights", op.weights}, {"weight_bytes", op.weight_bytes}};
   if (op.kind == op_kind::gemm && op.groups > 1) j["gemm"]["groups"] = op.groups;  // MLA per-head absorption
   if (op.rows > 0) j["rows"] = op.rows, j["cols"] = op.cols;
   if (op.heads > 0)
-    j["attention"] = {{"batch", op.batch}, {"heads", op.heads}, {"kv_heads", op.kv_heads}, {"head_dim", op.head_dim},
-                      {"q_len", op.q_len}, {"kv_len", op.kv_len}, {"kv_dtype_bytes", op.kv_dtype_bytes}};
+    j["attention"] = {{"batch", op.batch},
+                      {"heads", op.heads},
+                      {"kv_heads", op.kv_heads},
+                      {"head_dim", op.head_dim},
+                      {"q_len", op.q_len},
+                      {"kv_len", op.kv_len},
+                      {"kv_dtype_bytes", op.kv_dtype_bytes}};
   if (op.heads > 0 && op.v_head_dim > 0) j["attention"]["v_head_dim"] = op.v_head_dim;  // MLA: v width ≠ q·k width
   if (!op.note.empty()) j["note"] = op.note;
   if (placed) {
@@ -36,10 +43,14 @@ json op_json(const op_desc& op, const placed_op* placed) {
 }
 
 json weights_json(const weight_scheme& w) {
-  return {{"format", w.linear.format}, {"label", w.linear.label()}, {"quantized", w.quantized},
+  return {{"format", w.linear.format},
+          {"label", w.linear.label()},
+          {"quantized", w.quantized},
           {"bits_per_weight_4096x4096", bits_per_weight(w.linear, 4096, 4096)},
-          {"method", w.method}, {"source", w.source.empty() ? json(nullptr) : json(w.source)},
-          {"not_converted", w.not_converted}, {"lm_head_quantized", w.lm_head_quantized},
+          {"method", w.method},
+          {"source", w.source.empty() ? json(nullptr) : json(w.source)},
+          {"not_converted", w.not_converted},
+          {"lm_head_quantized", w.lm_head_quantized},
           {"note", w.note.empty() ? json(nullptr) : json(w.note)}};
 }
 
@@ -49,8 +60,8 @@ const placed_op* placed_at(const ops_step& s, std::size_t i) { return s.placed.e
 
 std::string ops_table(const ops_step& s) {
   const bool r = s.roofs.has_value();
-  std::string out = fmt::format("{:<28} {:>5}  {:<34} {:>10} {:>10} {:>10} {:>9}", "op", "×", "shape", "FLOP",
-                                "read B", "written B", "FLOP/B");
+  std::string out = fmt::format("{:<28} {:>5}  {:<34} {:>10} {:>10} {:>10} {:>9}", "op", "×", "shape", "FLOP", "read B",
+                                "written B", "FLOP/B");
   if (r) out += fmt::format(" {:>9} {:>11} {:>7}", "bound", "time", "share");
   out += "\n";
   for (std::size_t i = 0; i < s.ops.size(); ++i) {
@@ -75,8 +86,12 @@ json ops_step_json(const ops_step& s) {
   const auto& need = s.need;
   const phase ph = opt.ph;
   json j;
-  j["model"] = {{"name", cfg.name}, {"source", cfg.source}, {"family", cfg.family}, {"model_type", cfg.model_type},
-                {"parameters", cfg.parameters()}, {"matmul_parameters", matmul_parameters(cfg)}};
+  j["model"] = {{"name", cfg.name},
+                {"source", cfg.source},
+                {"family", cfg.family},
+                {"model_type", cfg.model_type},
+                {"parameters", cfg.parameters()},
+                {"matmul_parameters", matmul_parameters(cfg)}};
   if (!cfg.note.empty()) j["model"]["note"] = cfg.note;
   j["phase"] = to_string(ph);
   j["batch"] = opt.batch;
@@ -85,22 +100,34 @@ json ops_step_json(const ops_step& s) {
   j["dtype"] = opt.dtype;
   j["kv_dtype"] = s.kv_dtype();
   j["weights"] = weights_json(s.weights);
-  j["conventions"] = {{"attention", ph == phase::decode ? "decode" : opt.fused_attention ? "fused" : "naive"}, {"causal", s.causal},
-                      {"recompute", opt.recompute}, {"silu_mul", opt.fused_silu_mul ? "fused" : "separate"}};
+  j["conventions"] = {{"attention", ph == phase::decode   ? "decode"
+                                    : opt.fused_attention ? "fused"
+                                                          : "naive"},
+                      {"causal", s.causal},
+                      {"recompute", opt.recompute},
+                      {"silu_mul", opt.fused_silu_mul ? "fused" : "separate"}};
   if (cfg.mla()) j["conventions"]["mla"] = to_string(resolve_mla_form(opt.mla, ph));
-  j["roofs"] = r ? json{{"peak_flops_per_s", r->peak}, {"bandwidth_bytes_per_s", r->bandwidth}, {"ridge", r->ridge()},
-                        {"source", r->source}, {"precision", r->precision},
-                        {"latency_model", latency_model_json(r->lat)}}
+  j["roofs"] = r ? json{{"peak_flops_per_s", r->peak}, {"bandwidth_bytes_per_s", r->bandwidth},
+                        {"ridge", r->ridge()},         {"source", r->source},
+                        {"precision", r->precision},   {"latency_model", latency_model_json(r->lat)}}
                  : json(nullptr);
   j["ops"] = json::array();
   for (std::size_t i = 0; i < s.ops.size(); ++i) j["ops"].push_back(op_json(s.ops[i], placed_at(s, i)));
-  json t = {{"flops", s.flops}, {"bytes", s.bytes}, {"intensity", s.bytes > 0 ? s.flops / s.bytes : 0}, {"tokens", s.tokens},
-            {"flops_per_token", s.flops / double(s.tokens)}, {"model_flops_per_token", s.model},
+  json t = {{"flops", s.flops},
+            {"bytes", s.bytes},
+            {"intensity", s.bytes > 0 ? s.flops / s.bytes : 0},
+            {"tokens", s.tokens},
+            {"flops_per_token", s.flops / double(s.tokens)},
+            {"model_flops_per_token", s.model},
             {"kv_cache_bytes_per_token", s.kv_per_token}};
-  t["memory"] = {{"weights_bytes", need.weights}, {"kv_cache_bytes", need.kv_cache},
-                 {"activations_bytes", need.activations}, {"optimizer_bytes", need.optimizer},
-                 {"total_bytes", need.total()}, {"device_bytes", r && r->memory_bytes > 0 ? json(r->memory_bytes) : json(nullptr)},
-                 {"note", need.note}, {"weights_note", need.weights_note},
+  t["memory"] = {{"weights_bytes", need.weights},
+                 {"kv_cache_bytes", need.kv_cache},
+                 {"activations_bytes", need.activations},
+                 {"optimizer_bytes", need.optimizer},
+                 {"total_bytes", need.total()},
+                 {"device_bytes", r && r->memory_bytes > 0 ? json(r->memory_bytes) : json(nullptr)},
+                 {"note", need.note},
+                 {"weights_note", need.weights_note},
                  {"sequences_that_fit", s.fit ? json(*s.fit) : json(nullptr)}};
   t["predicted_s"] = r ? json(s.total_s) : json(nullptr);
   if (ph == phase::decode) {
@@ -114,18 +141,27 @@ json ops_step_json(const ops_step& s) {
     json a = json::array();
     for (const auto& x : tp.ops)
       a.push_back({{"name", x.name}, {"bytes", x.bytes}, {"count", x.count}, {"predicted_s", x.predicted_s}});
-    j["tensor_parallel"] = {{"tp", tp.tp}, {"bus_bandwidth_source", s.tp_source}, {"allreduces", a},
-                            {"bytes_per_layer", tp.bytes_per_layer}, {"seconds_per_layer", tp.seconds_per_layer},
-                            {"seconds_per_step", tp.seconds_per_step}, {"note", tp.note}};
+    j["tensor_parallel"] = {{"tp", tp.tp},
+                            {"bus_bandwidth_source", s.tp_source},
+                            {"allreduces", a},
+                            {"bytes_per_layer", tp.bytes_per_layer},
+                            {"seconds_per_layer", tp.seconds_per_layer},
+                            {"seconds_per_step", tp.seconds_per_step},
+                            {"note", tp.note}};
   }
   if (s.fusion) {
     j["fusion"] = json::array();
     for (std::size_t i = 0; i < s.fusions.size(); ++i) {
       const fusion_saving& f = s.fusions[i];
       const fusion_time* ft = s.fusion_times.empty() ? nullptr : &s.fusion_times[i];
-      j["fusion"].push_back({{"name", f.name}, {"ops", f.ops}, {"description", f.description}, {"count", f.count},
-                             {"bytes_before", f.bytes_before}, {"bytes_after", f.bytes_after},
-                             {"bytes_saved", f.bytes_saved()}, {"fraction_saved", f.fraction_saved()},
+      j["fusion"].push_back({{"name", f.name},
+                             {"ops", f.ops},
+                             {"description", f.description},
+                             {"count", f.count},
+                             {"bytes_before", f.bytes_before},
+                             {"bytes_after", f.bytes_after},
+                             {"bytes_saved", f.bytes_saved()},
+                             {"fraction_saved", f.fraction_saved()},
                              {"time_saved_bytes_only_s", ft ? json(ft->bytes_only_s) : json(nullptr)},
                              {"time_saved_s", ft ? json(ft->saved_s) : json(nullptr)}});
     }
@@ -134,7 +170,8 @@ json ops_step_json(const ops_step& s) {
 }
 
 std::string ops_step_csv(const ops_step& s) {
-  return render_csv(ops_step_json(s)["ops"], {"name", "kind", "phase", "batch", "count", "flops", "bytes", "intensity", "bound", "predicted_s"});
+  return render_csv(ops_step_json(s)["ops"],
+                    {"name", "kind", "phase", "batch", "count", "flops", "bytes", "intensity", "bound", "predicted_s"});
 }
 
 std::string ops_step_text(const ops_step& s) {
@@ -150,21 +187,29 @@ std::string ops_step_text(const ops_step& s) {
   head += ph == phase::decode ? fmt::format(", context {}", opt.context) : fmt::format(", sequence {}", opt.seq);
   head += fmt::format("; dtype {}, KV cache {}\n", opt.dtype, s.kv_dtype());
   head += fmt::format("weights: {}{}{}\n", weights.linear.label(),
-                      weights.quantized ? fmt::format(" ({:.4g} bits per weight at 4096×4096; {})", bits_per_weight(weights.linear, 4096, 4096),
+                      weights.quantized ? fmt::format(" ({:.4g} bits per weight at 4096×4096; {})",
+                                                      bits_per_weight(weights.linear, 4096, 4096),
                                                       weights.source.empty() ? "--dtype" : weights.source)
                                         : " (every weight in --dtype)",
                       weights.note.empty() ? "" : "; " + weights.note);
   if (!cfg.note.empty()) head += "model: " + cfg.note + "\n";
-  head += fmt::format("attention: {}; causal: {}{}\n", ph == phase::decode ? "decode over the KV cache" : opt.fused_attention ? "fused" : "naive",
-                      s.causal, ph == phase::train ? (opt.recompute ? "; activation recompute on" : "; no recompute") : "");
+  head +=
+      fmt::format("attention: {}; causal: {}{}\n",
+                  ph == phase::decode   ? "decode over the KV cache"
+                  : opt.fused_attention ? "fused"
+                                        : "naive",
+                  s.causal, ph == phase::train ? (opt.recompute ? "; activation recompute on" : "; no recompute") : "");
   if (cfg.mla())
-    head += fmt::format("MLA: {} ({}; --mla absorbed|naive chooses); KV cache {} elements per token per layer (latent + RoPE key)\n",
-                        to_string(resolve_mla_form(opt.mla, ph)),
-                        opt.mla == catalogue_options::mla_form::automatic ? "the default: absorbed for decode, naive for prefill" : "chosen",
-                        cfg.kv_lora_rank + cfg.qk_rope_head_dim);
+    head += fmt::format(
+        "MLA: {} ({}; --mla absorbed|naive chooses); KV cache {} elements per token per layer (latent + RoPE key)\n",
+        to_string(resolve_mla_form(opt.mla, ph)),
+        opt.mla == catalogue_options::mla_form::automatic ? "the default: absorbed for decode, naive for prefill"
+                                                          : "chosen",
+        cfg.kv_lora_rank + cfg.qk_rope_head_dim);
   if (cfg.nextn_layers > 0)
-    head += fmt::format("num_nextn_predict_layers {}: the multi-token-prediction module is not counted (not part of the main model)\n",
-                        cfg.nextn_layers);
+    head += fmt::format(
+        "num_nextn_predict_layers {}: the multi-token-prediction module is not counted (not part of the main model)\n",
+        cfg.nextn_layers);
   head += r ? fmt::format("roofs: {} — peak {}, bandwidth {}, ridge {}\n", r->source, units::rate_flops(r->peak),
                           units::rate_bytes(r->bandwidth), units::intensity(r->ridge()))
             : "roofs: none (give --device NAME or --results FILE for bound and time)\n";
@@ -172,13 +217,16 @@ std::string ops_step_text(const ops_step& s) {
   head += "per instance; × = instances per step\n\n";
   std::string tail = fmt::format("\nstep total: {}FLOP, {}B, intensity {} over {} token(s)\n", si(s.flops, ""),
                                  si(s.bytes, ""), units::intensity(s.flops / s.bytes), s.tokens);
-  tail += fmt::format("FLOPs per token: {} (catalogue) | {} (model FLOPs, as `mfu`: {}; {})\n", si(s.flops / double(s.tokens), "FLOP"),
-                      si(model.total, "FLOP"), model.formula, model.description);
+  tail +=
+      fmt::format("FLOPs per token: {} (catalogue) | {} (model FLOPs, as `mfu`: {}; {})\n",
+                  si(s.flops / double(s.tokens), "FLOP"), si(model.total, "FLOP"), model.formula, model.description);
   tail += fmt::format("KV cache: {} per token", si(s.kv_per_token, "B"));
   if (ph == phase::decode)
-    tail += fmt::format(", {} for {} × {} tokens{}{}", si(s.kv_total, "B"), opt.batch, opt.context,
-                        cfg.sliding_window > 0 ? fmt::format(" (sliding-window layers keep the last {})", cfg.sliding_window) : "",
-                        cfg.attention_chunk > 0 ? fmt::format(" (chunked layers keep the current {}-token chunk)", cfg.attention_chunk) : "");
+    tail += fmt::format(
+        ", {} for {} × {} tokens{}{}", si(s.kv_total, "B"), opt.batch, opt.context,
+        cfg.sliding_window > 0 ? fmt::format(" (sliding-window layers keep the last {})", cfg.sliding_window) : "",
+        cfg.attention_chunk > 0 ? fmt::format(" (chunked layers keep the current {}-token chunk)", cfg.attention_chunk)
+                                : "");
   tail += "\n";
   tail += fmt::format("memory per GPU: {} (weights {}, KV cache {}, activations {}{}){}\n", si(need.total(), "B"),
                       si(need.weights, "B"), si(need.kv_cache, "B"), si(need.activations, "B"),
@@ -186,7 +234,8 @@ std::string ops_step_text(const ops_step& s) {
                       r && r->memory_bytes > 0 ? fmt::format(" of {}", si(r->memory_bytes, "B")) : "");
   tail += fmt::format("weights counted as: {}\n", need.weights_note);
   if (s.fit)
-    tail += fmt::format("KV-cache capacity: {} sequences of {} tokens fit beside the weights and activations\n", *s.fit, opt.context);
+    tail += fmt::format("KV-cache capacity: {} sequences of {} tokens fit beside the weights and activations\n", *s.fit,
+                        opt.context);
   if (r) {
     tail += fmt::format("predicted step time: {}", si(s.total_s, "s"));
     if (ph == phase::decode)
@@ -197,11 +246,12 @@ std::string ops_step_text(const ops_step& s) {
   }
   if (s.tp) {
     const tp_allreduce_plan& tp = *s.tp;
-    tail += fmt::format("\ntensor parallel, tp = {} ({}): all-reduce per layer {} in {}; per step {}\n", tp.tp,
-                        s.tp_source, si(tp.bytes_per_layer, "B"), si(tp.seconds_per_layer, "s"),
-                        si(tp.seconds_per_step, "s"));
+    tail +=
+        fmt::format("\ntensor parallel, tp = {} ({}): all-reduce per layer {} in {}; per step {}\n", tp.tp, s.tp_source,
+                    si(tp.bytes_per_layer, "B"), si(tp.seconds_per_layer, "s"), si(tp.seconds_per_step, "s"));
     for (const auto& x : tp.ops)
-      tail += fmt::format("  {:<28} {:>10} × {:<4} {:>10} each\n", x.name, si(x.bytes, "B"), x.count, si(x.predicted_s, "s"));
+      tail += fmt::format("  {:<28} {:>10} × {:<4} {:>10} each\n", x.name, si(x.bytes, "B"), x.count,
+                          si(x.predicted_s, "s"));
     if (!tp.note.empty()) tail += "  " + tp.note + "\n";
   }
   if (s.fusion) {
@@ -220,12 +270,28 @@ std::string ops_step_text(const ops_step& s) {
 
 json ops_sweep_json(const ops_sweep& s) {
   const auto& r = s.roofs;
-  json j = {{"model", s.model}, {"dtype", s.dtype}, {"weights", weights_json(s.weights)}, {"points", json::array()}, {"knees", json::array()}};
-  if (r) j["roofs"] = {{"peak_flops_per_s", r->peak}, {"bandwidth_bytes_per_s", r->bandwidth}, {"ridge", r->ridge()}, {"source", r->source}};
+  json j = {{"model", s.model},
+            {"dtype", s.dtype},
+            {"weights", weights_json(s.weights)},
+            {"points", json::array()},
+            {"knees", json::array()}};
+  if (r)
+    j["roofs"] = {{"peak_flops_per_s", r->peak},
+                  {"bandwidth_bytes_per_s", r->bandwidth},
+                  {"ridge", r->ridge()},
+                  {"source", r->source}};
   for (const auto& sp : s.points) {
     const batch_point& p = sp.p;
-    json pj = {{"name", p.name}, {"batch", p.batch}, {"m", p.m}, {"n", p.n}, {"k", p.k}, {"flops", p.flops},
-               {"bytes", p.bytes}, {"weight_bytes", p.weight_bytes}, {"weights", p.weights}, {"intensity", p.intensity()}};
+    json pj = {{"name", p.name},
+               {"batch", p.batch},
+               {"m", p.m},
+               {"n", p.n},
+               {"k", p.k},
+               {"flops", p.flops},
+               {"bytes", p.bytes},
+               {"weight_bytes", p.weight_bytes},
+               {"weights", p.weights},
+               {"intensity", p.intensity()}};
     if (sp.attainable_flops_per_s) {
       pj["attainable_flops_per_s"] = *sp.attainable_flops_per_s;
       pj["bound"] = sp.bound;
@@ -233,7 +299,8 @@ json ops_sweep_json(const ops_sweep& s) {
     j["points"].push_back(pj);
   }
   for (const auto& k : s.knees)
-    j["knees"].push_back({{"name", k.name}, {"k", k.k}, {"n", k.n}, {"knee_batch", k.batch ? json(*k.batch) : json(nullptr)}});
+    j["knees"].push_back(
+        {{"name", k.name}, {"k", k.k}, {"n", k.n}, {"knee_batch", k.batch ? json(*k.batch) : json(nullptr)}});
   return j;
 }
 
@@ -241,21 +308,25 @@ std::string ops_sweep_csv(const ops_sweep& s) { return render_csv(ops_sweep_json
 
 std::string ops_sweep_text(const ops_sweep& s) {
   const auto& r = s.roofs;
-  std::string text = fmt::format("{}: decode linear layers, batch {}…{} ({}; weights {}){}\n", s.model, s.b0, s.b1, s.dtype,
-                                 s.weights.linear.label(), r ? fmt::format(", ridge {} ({})", units::intensity(r->ridge()), r->source) : "");
+  std::string text = fmt::format("{}: decode linear layers, batch {}…{} ({}; weights {}){}\n", s.model, s.b0, s.b1,
+                                 s.dtype, s.weights.linear.label(),
+                                 r ? fmt::format(", ridge {} ({})", units::intensity(r->ridge()), r->source) : "");
   text += fmt::format("{:<12} {:>7} {:>12} {:>10}{}\n", "op", "batch", "[k×n]", "FLOP/B",
                       r ? fmt::format(" {:>14} {:>9}", "attainable", "bound") : "");
   for (const auto& sp : s.points) {
     const batch_point& p = sp.p;
-    text += fmt::format("{:<12} {:>7} {:>12} {:>10.2f}", p.name, p.batch, fmt::format("{}×{}", p.k, p.n), p.intensity());
-    if (sp.attainable_flops_per_s) text += fmt::format(" {:>14} {:>9}", si(*sp.attainable_flops_per_s, "FLOP/s"), sp.bound);
+    text +=
+        fmt::format("{:<12} {:>7} {:>12} {:>10.2f}", p.name, p.batch, fmt::format("{}×{}", p.k, p.n), p.intensity());
+    if (sp.attainable_flops_per_s)
+      text += fmt::format(" {:>14} {:>9}", si(*sp.attainable_flops_per_s, "FLOP/s"), sp.bound);
     text += "\n";
   }
   if (r) {
     text += "knee (smallest batch reaching the ridge):\n";
     for (const auto& k : s.knees)
-      text += fmt::format("  {:<12} {}\n", k.name,
-                          !k.batch ? std::string("never (the B→∞ limit 2kn/(a(k+n)) is below the ridge)") : std::to_string(*k.batch));
+      text += fmt::format(
+          "  {:<12} {}\n", k.name,
+          !k.batch ? std::string("never (the B→∞ limit 2kn/(a(k+n)) is below the ridge)") : std::to_string(*k.batch));
   }
   return text;
 }

@@ -1,9 +1,9 @@
 // The text of a run's progress line on stderr (roofline/report.hpp, render_progress_line); the
 // meter that decides what to show is src/app/progress.cpp.
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
-
-#include <fmt/format.h>
 
 #include "roofline/report.hpp"
 
@@ -24,8 +24,10 @@ std::string duration(double s) {
 std::string render_progress_line(double fraction, std::optional<double> took_s, std::optional<double> eta_s,
                                  const std::string& what) {
   std::string eta;
-  if (took_s) eta = " · took " + duration(*took_s);
-  else if (eta_s) eta = " · ETA " + duration(*eta_s);
+  if (took_s)
+    eta = " · took " + duration(*took_s);
+  else if (eta_s)
+    eta = " · ETA " + duration(*eta_s);
   return fmt::format("[roofline {:3.0f}%{}] {}", 100.0 * fraction, eta, what);
 }
 

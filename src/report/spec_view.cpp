@@ -1,9 +1,9 @@
 // `roofline spec`'s views (roofline/command_views.hpp): the derivation, the dense peaks with their
 // ridges, the live factors beside the table's, the --list table. Computed in src/spec
 // (gpu_nominal, nominal_ridge, live_vs_table, spec_list).
-#include <algorithm>
-
 #include <fmt/format.h>
+
+#include <algorithm>
 
 #include "report/units.hpp"
 #include "roofline/command_views.hpp"
@@ -18,7 +18,8 @@ std::string peak_text(const nominal_peak& p) { return units::compute_rate(p.flop
 
 std::string side_by_side(const nominal_roofs& n) {
   std::string out;
-  for (const auto& f : live_vs_table(n)) out += fmt::format("  {:<34} {:>10g} {:>10g} {:<7}\n", f.name, f.live, f.table, f.unit);
+  for (const auto& f : live_vs_table(n))
+    out += fmt::format("  {:<34} {:>10g} {:>10g} {:<7}\n", f.name, f.live, f.table, f.unit);
   if (out.empty()) return out;
   return fmt::format("\nLive vs table\n  {:<34} {:>10} {:>10}\n", "factor", "live", "table") + out;
 }
@@ -29,12 +30,18 @@ json spec_json(const nominal_roofs& n, const std::optional<ecc_ceiling>& ecc) {
   json j = n;
   j["name"] = n.device_name;
   if (ecc)
-    j["ecc"] = {{"when", ecc->when}, {"bandwidth_factor", ecc->bandwidth_factor}, {"bandwidth_bytes_per_s", ecc->bandwidth_bytes_per_s},
-                {"capacity_factor", ecc->capacity_factor}, {"memory_size_gb", ecc->memory_gb},
-                {"bandwidth_source", ecc->bandwidth_source}, {"capacity_source", ecc->capacity_source}};
+    j["ecc"] = {{"when", ecc->when},
+                {"bandwidth_factor", ecc->bandwidth_factor},
+                {"bandwidth_bytes_per_s", ecc->bandwidth_bytes_per_s},
+                {"capacity_factor", ecc->capacity_factor},
+                {"memory_size_gb", ecc->memory_gb},
+                {"bandwidth_source", ecc->bandwidth_source},
+                {"capacity_source", ecc->capacity_source}};
   json ridges = json::array();
   for (const auto& p : n.peaks)
-    ridges.push_back({{"precision", p.precision}, {"accumulate", p.accumulate}, {"engine", p.engine},
+    ridges.push_back({{"precision", p.precision},
+                      {"accumulate", p.accumulate},
+                      {"engine", p.engine},
                       {"flop_per_byte", nominal_ridge(n, p)}});
   j["ridge_points"] = ridges;
   return j;
@@ -52,13 +59,17 @@ std::string spec_text(const nominal_roofs& n) {
   out += side_by_side(n);
 
   out += "\nDense peaks (ridge = peak ÷ memory bandwidth)\n";
-  out += fmt::format("  {:<6} {:<6} {:<7} {:>15} {:>14}   {}\n", "dtype", "accum", "engine", "peak", "ridge", "formula");
+  out +=
+      fmt::format("  {:<6} {:<6} {:<7} {:>15} {:>14}   {}\n", "dtype", "accum", "engine", "peak", "ridge", "formula");
   for (const auto& p : n.peaks) {
     const auto r = nominal_ridge(n, p);
-    out += fmt::format("  {:<6} {:<6} {:<7} {:>15} {:>14}   {}\n", p.precision, p.accumulate, p.engine, peak_text(p),
-                       r ? (p.precision == "int8" ? units::intensity_ops(*r) : units::intensity(*r)) : std::string("unknown"), p.formula);
+    out += fmt::format(
+        "  {:<6} {:<6} {:<7} {:>15} {:>14}   {}\n", p.precision, p.accumulate, p.engine, peak_text(p),
+        r ? (p.precision == "int8" ? units::intensity_ops(*r) : units::intensity(*r)) : std::string("unknown"),
+        p.formula);
     if (p.sparse_flops_per_s)
-      out += fmt::format("  {:<22} sparse (2:4, not a peak): {}\n", "", units::compute_rate(*p.sparse_flops_per_s, p.precision));
+      out += fmt::format("  {:<22} sparse (2:4, not a peak): {}\n", "",
+                         units::compute_rate(*p.sparse_flops_per_s, p.precision));
     if (!p.note.empty()) out += fmt::format("  {:<22} note: {}\n", "", p.note);
   }
   if (n.peaks.empty()) out += "  (none)\n";
@@ -78,7 +89,9 @@ std::string spec_text(const nominal_roofs& n) {
 json spec_list_json(const std::vector<spec_list_row>& rows) {
   json out = json::array();
   for (const auto& r : rows)
-    out.push_back({{"key", r.key}, {"name", r.name}, {"aliases", r.aliases},
+    out.push_back({{"key", r.key},
+                   {"name", r.name},
+                   {"aliases", r.aliases},
                    {"fp16_dense_flops_per_s", r.fp16_dense ? json(*r.fp16_dense) : json(nullptr)},
                    {"fp32_vector_flops_per_s", r.fp32_vector ? json(*r.fp32_vector) : json(nullptr)},
                    {"memory_bandwidth_bytes_per_s", r.memory_bandwidth ? json(*r.memory_bandwidth) : json(nullptr)}});
@@ -88,7 +101,8 @@ json spec_list_json(const std::vector<spec_list_row>& rows) {
 std::string spec_list_text(const std::vector<spec_list_row>& rows) {
   std::string out = fmt::format("{:<18} {:<28} {:>16} {:>14} {:>12}\n", "key", "name", "fp16 dense", "fp32", "memory");
   for (const auto& r : rows)
-    out += fmt::format("{:<18} {:<28} {:>16} {:>14} {:>12}\n", r.key, r.name, r.fp16_dense ? report::rate_flops(*r.fp16_dense) : "—",
+    out += fmt::format("{:<18} {:<28} {:>16} {:>14} {:>12}\n", r.key, r.name,
+                       r.fp16_dense ? report::rate_flops(*r.fp16_dense) : "—",
                        r.fp32_vector ? report::rate_flops(*r.fp32_vector) : "—",
                        r.memory_bandwidth ? report::rate_bytes(*r.memory_bandwidth) : "—");
   return out;

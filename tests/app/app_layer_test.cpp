@@ -51,7 +51,8 @@ lexed lex(const std::string& src) {
     } else if (c == '/' && i + 1 < src.size() && src[i + 1] == '*') {
       const std::size_t end = src.find("*/", i + 2);
       const std::size_t stop = end == std::string::npos ? src.size() : end + 2;
-      line += static_cast<int>(std::count(src.begin() + static_cast<long>(i), src.begin() + static_cast<long>(stop), '\n'));
+      line +=
+          static_cast<int>(std::count(src.begin() + static_cast<long>(i), src.begin() + static_cast<long>(stop), '\n'));
       blank(i, stop);
       i = stop;
     } else if (c == 'R' && i + 1 < src.size() && src[i + 1] == '"' &&
@@ -61,7 +62,8 @@ lexed lex(const std::string& src) {
       const std::size_t close = src.find(delim, open);
       const std::size_t stop = close == std::string::npos ? src.size() : close + delim.size();
       out.literals.push_back({src.substr(open + 1, close - open - 1), line, i + 1});
-      line += static_cast<int>(std::count(src.begin() + static_cast<long>(i), src.begin() + static_cast<long>(stop), '\n'));
+      line +=
+          static_cast<int>(std::count(src.begin() + static_cast<long>(i), src.begin() + static_cast<long>(stop), '\n'));
       blank(i, stop);
       i = stop;
     } else if (c == '"' || c == '\'') {
@@ -82,7 +84,8 @@ lexed lex(const std::string& src) {
 }
 
 int line_at(const std::string& src, std::size_t offset) {
-  return 1 + static_cast<int>(std::count(src.begin(), src.begin() + static_cast<long>(std::min(offset, src.size())), '\n'));
+  return 1 +
+         static_cast<int>(std::count(src.begin(), src.begin() + static_cast<long>(std::min(offset, src.size())), '\n'));
 }
 
 /// "file:line: what" for every format specifier in `src` (see the file comment).
@@ -108,13 +111,15 @@ std::vector<std::string> format_specifiers(const std::string& src, const std::st
     for (const auto& s : l.literals) {
       std::smatch m;
       if (s.offset > open && s.offset < close && std::regex_search(s.text, m, conversion))
-        found.push_back(file + ":" + std::to_string(s.line) + ": printf conversion " + m.str() + " in " + (*it)[1].str() + "(\"" +
-                        s.text + "\")");
+        found.push_back(file + ":" + std::to_string(s.line) + ": printf conversion " + m.str() + " in " +
+                        (*it)[1].str() + "(\"" + s.text + "\")");
     }
   }
-  const std::regex stream_fmt(R"(\b(std::)?(setprecision|fixed|scientific|setw)\b)");
+  // iostream manipulators (units::fixed, the one formatter's, is not one)
+  const std::regex stream_fmt(R"(\bstd::(fixed|scientific|setprecision|setw)\b|(^|[^:\w])(setprecision|setw)\b)");
   for (auto it = std::sregex_iterator(l.code.begin(), l.code.end(), stream_fmt); it != std::sregex_iterator(); ++it)
-    found.push_back(file + ":" + std::to_string(line_at(src, static_cast<std::size_t>(it->position(0)))) + ": " + it->str());
+    found.push_back(file + ":" + std::to_string(line_at(src, static_cast<std::size_t>(it->position(0)))) + ": " +
+                    it->str());
   return found;
 }
 
@@ -128,23 +133,26 @@ std::string read(const std::filesystem::path& p) {
 // The scanner finds each kind of violation it is meant to find, with its line, and nothing in
 // comments, plain "{}" placeholders or a literal percent sign in text.
 TEST(AppLayer, ScannerFindsSeededViolations) {
-  const std::string seeded = "// a comment may say {:.3g} and %d\n"          // 1: comment: allowed
-                             "auto a = fmt::format(\"{} of {}\", x, y);\n"    // 2: plain: allowed
-                             "auto b = fmt::format(\"{:.1f} ms\", t);\n"      // 3: fmt spec
-                             "std::fprintf(stderr, \"%s: %5.2f\\n\", w, v);\n"  // 4: printf
-                             "out << std::setprecision(3) << x;\n"            // 5: setprecision
-                             "auto c = \"50% slower\";\n"                      // 6: not a printf call: allowed
-                             "auto d = fmt::format(\"{0:>8}\", n);\n"          // 7: positional with spec
-                             "/* {:x} */ auto e = R\"(raw {:>4})\";\n";        // 8: raw literal spec
+  const std::string seeded =
+      "// a comment may say {:.3g} and %d\n"             // 1: comment: allowed
+      "auto a = fmt::format(\"{} of {}\", x, y);\n"      // 2: plain: allowed
+      "auto b = fmt::format(\"{:.1f} ms\", t);\n"        // 3: fmt spec
+      "std::fprintf(stderr, \"%s: %5.2f\\n\", w, v);\n"  // 4: printf
+      "out << std::setprecision(3) << x;\n"              // 5: setprecision
+      "auto c = \"50% slower\";\n"                       // 6: not a printf call: allowed
+      "auto d = fmt::format(\"{0:>8}\", n);\n"           // 7: positional with spec
+      "/* {:x} */ auto e = R\"(raw {:>4})\";\n"          // 8: raw literal spec
+      "auto f = units::fixed(x, 1) + std::fixed;\n";     // 9: units::fixed allowed, std::fixed not
   const auto found = format_specifiers(seeded, "seeded.cpp");
   std::string all;
   for (const auto& f : found) all += f + "\n";
-  ASSERT_EQ(found.size(), 5u) << all;
+  ASSERT_EQ(found.size(), 6u) << all;
   EXPECT_NE(all.find("seeded.cpp:3: format spec {:.1f}"), std::string::npos) << all;
   EXPECT_NE(all.find("seeded.cpp:4: printf conversion %s"), std::string::npos) << all;
   EXPECT_NE(all.find("seeded.cpp:5: std::setprecision"), std::string::npos) << all;
   EXPECT_NE(all.find("seeded.cpp:7: format spec {0:>8}"), std::string::npos) << all;
   EXPECT_NE(all.find("seeded.cpp:8: format spec {:>4}"), std::string::npos) << all;
+  EXPECT_NE(all.find("seeded.cpp:9: std::fixed"), std::string::npos) << all;
 }
 
 TEST(AppLayer, NoCommandFileFormatsANumber) {
@@ -152,7 +160,8 @@ TEST(AppLayer, NoCommandFileFormatsANumber) {
   ASSERT_TRUE(std::filesystem::is_directory(dir)) << dir;
   std::vector<std::filesystem::path> files;
   for (const auto& e : std::filesystem::directory_iterator(dir))
-    if (e.is_regular_file() && (e.path().extension() == ".cpp" || e.path().extension() == ".hpp")) files.push_back(e.path());
+    if (e.is_regular_file() && (e.path().extension() == ".cpp" || e.path().extension() == ".hpp"))
+      files.push_back(e.path());
   std::sort(files.begin(), files.end());
   ASSERT_GE(files.size(), 10u) << "src/app should hold the commands, options, pipeline: found " << files.size();
   std::string all;
