@@ -1,0 +1,105 @@
+// place.svg of `roofline place`: the user's kernels on the roofs they were judged against, numbered
+// as in place.csv, with the key beside the figure. A pure function of one kernel_report; numbers
+// through roofline/units.hpp; the drawing is report/plot_draw.cpp's.
+#include <fmt/format.h>
+
+#include <map>
+#include <set>
+
+#include "report/plot.hpp"
+#include "roofline/analysis.hpp"
+#include "roofline/kernel_report.hpp"
+#include "roofline/units.hpp"
+#include "roofline/vocabulary.hpp"
+
+namespace roofline {
+
+namespace {
+
+std::string shorten(const std::string& s, std::size_t n) { return s.size() > n ? s.substr(0, n - 1) + "…" : s; }
+
+std::string rate(double v, const std::string& precision) { return units::compute_rate(v, precision.empty() ? "fp16" : precision); }
+
+}  // namespace
+
+std::string render_kernel_svg(const kernel_report& k, const results& r, const std::string& title) {
+  using namespace report;
+  plot p;
+  p.title = title;
+  p.subtitle = "one roof per precision in use (solid = measured, dashed = nominal) · filled = your kernel, numbered as in the key · hollow = baseline";
+  // One roof per precision in use: the roof each kernel was judged against (unscaled), with the DRAM roof.
+  std::optional<double> dram;
+  if (const bandwidth_result* b = best_device_bandwidth(r.measured)) dram = b->bytes_per_s;
+  else if (r.nominal.memory_bandwidth_bytes_per_s && *r.nominal.memory_bandwidth_bytes_per_s > 0) dram = r.nominal.memory_bandwidth_bytes_per_s;
+  std::map<std::string, const kernel_verdict*> roof_of;  // precision + engine → first kernel judged at it
+  for (const auto& v : k.verdicts)
+    if (v.compute_roof_unscaled && !roof_of.count(v.precision)) roof_of[v.precision] = &v;
+  for (const auto& [prec, v] : roof_of) {
+    plot_roof roof;
+    const bool nominal = v->compute_roof_source.rfind("nominal", 0) == 0;
+    roof.label = fmt::format("{}: {} ({})", prec, rate(*v->compute_roof_unscaled, prec), v->compute_roof_source);
+    roof.short_label = fmt::format("{} {}", prec, rate(*v->compute_roof_unscaled, prec));
+    roof.color = precision_color(prec);
+    roof.dashed = nominal;
+    roof.peak = *v->compute_roof_unscaled;
+    roof.bw = dram;
+    roof.cls = "compute roof-" + prec;
+    p.roofs.push_back(roof);
+    p.legend.push_back({nominal ? legend_item::kind::dashed : legend_item::kind::solid, roof.color, roof.label, "roof-" + prec});
+  }
+  std::set<std::string> levels;
+  for (const auto& v : k.verdicts)
+    for (const auto& l : v.levels)
+      if (l.level != "dram" && levels.insert(l.level).second) {
+        plot_roof lr;
+        lr.label = fmt::format("{} {}", memory_level_label(l.level), units::rate_bytes(l.bandwidth));
+        lr.short_label = lr.label;
+        lr.color = level_color(l.level);
+        lr.peak = roof_of.empty() ? 1e18 : roof_of.begin()->second->compute_roof_unscaled.value_or(1e18);
+        lr.bw = l.bandwidth;
+        lr.part = "diagonal";
+        lr.cls = "memory roof-" + l.level;
+        p.roofs.push_back(lr);
+        p.legend.push_back({legend_item::kind::solid, lr.color, lr.label, "roof-" + l.level});
+      }
+  // The kernels: every one numbered; the ones without FLOPs or bytes are listed in the key as placed by time only.
+  std::vector<std::string> key;
+  for (const auto& v : k.verdicts) {
+    const bool plotted = v.intensity && *v.intensity > 0 && v.achieved_flops_per_s > 0;
+    const std::string entry = fmt::format("{} {} — {}{}", v.number, shorten(v.name, 44), to_string(v.cls),
+                                          plotted ? (v.fraction ? ", " + units::percent(*v.fraction) + " of the roof" : std::string())
+                                                  : " (placed by time only: " + units::seconds(v.seconds) + ")");
+    key.push_back(entry);
+    if (!plotted) continue;
+    const std::string color = v.precision.empty() ? "#444444" : precision_color(v.precision);
+    p.points.push_back({*v.intensity, v.achieved_flops_per_s, true, color, v.plausible ? "circle" : "square", 4.5, "kernel",
+                        fmt::format("#{} {}: {}, {}, {} → {} ({})", v.number, v.name, units::flop_count(v.flops), units::intensity(*v.intensity),
+                                    units::seconds(v.seconds), rate(v.achieved_flops_per_s, v.precision), to_string(v.cls)),
+                        "", static_cast<int>(v.number), static_cast<int>(v.number), shorten(v.name, 44)});
+  }
+  p.legend.push_back({legend_item::kind::filled, "#444444", "your kernel (colour = its precision)", "kernel"});
+  // Baseline: a hollow point at the old place and a line to the new one.
+  if (k.baseline) {
+    std::map<std::size_t, const kernel_verdict*> old_by_number;
+    for (const auto& v : k.baseline_verdicts) old_by_number[v.number] = &v;
+    for (const auto& m : k.baseline->matched) {
+      if (!m.old_intensity || !m.new_intensity || !(m.old_flops_per_s > 0) || !(m.new_flops_per_s > 0)) continue;
+      const auto* o = old_by_number.count(m.old_number) ? old_by_number[m.old_number] : nullptr;
+      const std::string color = o && !o->precision.empty() ? precision_color(o->precision) : "#444444";
+      p.points.push_back({*m.old_intensity, m.old_flops_per_s, false, color, "circle", 4, "baseline",
+                          fmt::format("#{} {} in the baseline: {} ({} saved)", m.new_number, m.name, units::seconds(m.old_s), units::seconds(m.saved_s)), "",
+                          0, static_cast<int>(m.new_number), ""});
+      p.links.push_back({*m.old_intensity, m.old_flops_per_s, *m.new_intensity, m.new_flops_per_s, color});
+    }
+    p.legend.push_back({legend_item::kind::hollow, "#444444", "the same kernel in the baseline (line: old → new)", "baseline"});
+  }
+  // The key: every kernel (the figure's number, name, class), capped with the count left for place.csv.
+  constexpr std::size_t max_key = 60;
+  p.notes.push_back("Key (every kernel):");
+  for (std::size_t i = 0; i < key.size() && i < max_key; ++i) p.notes.push_back(key[i]);
+  if (key.size() > max_key) p.notes.push_back(fmt::format("… {} more kernel(s): see place.csv", key.size() - max_key));
+  if (p.roofs.empty()) p.notes.push_back("no roof: no nominal peak and no measured result");
+  return draw_svg(p);
+}
+
+}  // namespace roofline
