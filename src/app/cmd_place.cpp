@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cstdio>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <set>
 #include <memory>
 
 #include "app/commands.hpp"
@@ -65,7 +67,13 @@ void run_place_many(const place_options& o, const command_roofs& c, const std::s
   if (o.json_out) std::fputs((j.dump(2) + "\n").c_str(), stdout);
   else std::fputs(render_kernel_text(k, o.top).c_str(), stdout);
   if (!o.out.empty()) {
-    const std::string title = "Your kernels on the roofline: " + source;
+    // the device and the precisions placed (the results file and its path are in place.json)
+    std::set<std::string> precs;
+    for (const auto& v : k.verdicts)
+      if (!v.precision.empty()) precs.insert(v.precision);
+    const std::string device = c.file ? c.file->device.name : c.nominal.device_name;
+    const std::string title = fmt::format("Your kernels on the roofline: {} · {}", device.empty() ? "unknown device" : device,
+                                          precs.empty() ? c.precision : fmt::format("{}", fmt::join(precs, ", ")));
     write_files({{"place.svg", render_kernel_svg(k, r, title)},
                  {"place.csv", render_kernel_csv(k)},
                  {"place.json", j.dump(2) + "\n"},

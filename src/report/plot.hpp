@@ -79,6 +79,7 @@ struct plot {
   std::vector<legend_item> legend;
   std::vector<std::string> notes;  ///< shown under the legend (e.g. ops not plottable)
   std::vector<key_group> key;      ///< non-empty: the op key under the legend; every point number in it
+  std::string key_title = "Op key (# = the op table's number)";
   std::vector<bw_point> bandwidth;  ///< non-empty: a second chart, bandwidth against working set
   // The axes (defaults: the roofline's). Another log-log chart (the fleet's collective time against
   // message bytes) sets its own labels and tick units.

@@ -26,7 +26,51 @@ std::size_t glyphs(const std::string& s) {
     if ((c & 0xC0) != 0x80) ++n;
   return n;
 }
+/// The width of `s` at `size` px: 0.58 em a glyph (DejaVu Sans' mean advance is about 0.55 em); bold 0.62 em.
 double text_width(const std::string& s, double size) { return 0.58 * size * static_cast<double>(glyphs(s)); }
+double bold_width(const std::string& s, double size) { return 0.62 * size * static_cast<double>(glyphs(s)); }
+
+/// `s` broken at spaces into lines no wider than `width` at `size` (a word wider than the width is
+/// broken inside, so no line ever runs past it).
+std::vector<std::string> wrap(const std::string& s, double size, double width) {
+  std::vector<std::string> lines;
+  std::string line;
+  auto fits = [&](const std::string& t) { return text_width(t, size) <= width; };
+  std::size_t i = 0;
+  while (i <= s.size()) {
+    std::size_t j = s.find(' ', i);
+    if (j == std::string::npos) j = s.size();
+    std::string word = s.substr(i, j - i);
+    if (!line.empty() && !fits(line + " " + word)) {
+      lines.push_back(line);
+      line.clear();
+    }
+    while (!fits(word)) {  // a word wider than the line: split it at the last glyph that fits
+      std::size_t k = word.size();
+      while (k > 1 && !fits(word.substr(0, k))) --k;
+      while (k > 1 && (static_cast<unsigned char>(word[k]) & 0xC0) == 0x80) --k;  // not inside a UTF-8 glyph
+      if (!line.empty()) lines.push_back(line), line.clear();
+      lines.push_back(word.substr(0, k));
+      word = word.substr(k);
+    }
+    line += (line.empty() ? "" : " ") + word;
+    i = j + 1;
+  }
+  if (!line.empty()) lines.push_back(line);
+  return lines;
+}
+
+/// `s` cut to `width` at `size` with "…" at the end (the whole text stays in the <title>).
+std::string fit(const std::string& s, double size, double width) {
+  if (text_width(s, size) <= width) return s;
+  std::string t = s;
+  while (!t.empty() && text_width(t + "…", size) > width) {
+    t.pop_back();
+    while (!t.empty() && (static_cast<unsigned char>(t.back()) & 0xC0) == 0x80) t.pop_back();
+    if (!t.empty() && (static_cast<unsigned char>(t.back()) & 0xC0) == 0xC0) t.pop_back();
+  }
+  return t + "…";
+}
 
 std::string esc(const std::string& s) { return html_escape(s); }
 std::string num(double v) { return fmt::format("{:.1f}", v); }
@@ -534,39 +578,31 @@ std::string draw_svg(const plot& p) {
     if (!li.ref.empty() && std::find(drawn.begin(), drawn.end(), li.ref) == drawn.end()) continue;
     o += fmt::format("<g class=\"legend-item\" data-ref=\"{}\">", esc(li.ref));
     legend_marker(o, li, LEGEND_X, y);
-    o += fmt::format("<text x=\"{}\" y=\"{}\">{}</text></g>\n", num(LEGEND_X + 36), num(y), esc(li.label));
-    y += line_h;
+    // wrapped to the svg's width: a second line sits under the first, indented like it
+    const auto lines = wrap(li.label, FONT - 0.5, W - LEGEND_X - 36 - 6);
+    for (std::size_t i = 0; i < lines.size(); ++i)
+      o += fmt::format("<text x=\"{}\" y=\"{}\">{}</text>", num(LEGEND_X + 36), num(y + 15 * static_cast<double>(i)), esc(lines[i]));
+    o += "</g>\n";
+    y += line_h + 15 * static_cast<double>(lines.size() - 1);
   }
   std::vector<std::string> notes = p.notes;
   if (outside > 0)
     notes.push_back(fmt::format("{} point(s) outside the plotted range ({} … {}, {} … {}) not drawn", outside, x_tick(static_cast<int>(a.lx0)),
                                 x_tick(static_cast<int>(a.lx1)), si(std::pow(10.0, a.ly0), p.y_unit, 1), si(std::pow(10.0, a.ly1), p.y_unit, 1)));
   if (unlabelled > 0)
-    notes.push_back(p.key.empty() ? fmt::format("{} op(s) without a label here: hover a point for its name", unlabelled)
+    notes.push_back(p.key.empty() ? fmt::format("{} point label(s) not drawn (no room beside the point)", unlabelled)
                                   : fmt::format("{} op number(s) not drawn (no room beside the point); the key lists every op", unlabelled));
-  for (const auto& n : notes) {  // wrapped at word boundaries to the legend's width
-    std::string line;
-    auto emit = [&] {
+  for (const auto& n : notes)  // wrapped at word boundaries to the legend's width
+    for (const auto& line : wrap(n, SMALL - 0.5, W - LEGEND_X - 10)) {
       o += fmt::format("<text class=\"legend-note\" x=\"{}\" y=\"{}\" font-size=\"{}\" fill=\"#555555\">{}</text>\n", num(LEGEND_X), num(y),
                        num(SMALL - 0.5), esc(line));
       y += 15;
-      line.clear();
-    };
-    std::size_t i = 0;
-    while (i < n.size()) {
-      std::size_t j = n.find(' ', i);
-      if (j == std::string::npos) j = n.size();
-      const std::string word = n.substr(i, j - i);
-      if (!line.empty() && text_width(line + " " + word, SMALL - 0.5) > W - LEGEND_X - 10) emit();
-      line += (line.empty() ? "" : " ") + word;
-      i = j + 1;
     }
-    if (!line.empty()) emit();
-  }
   if (!p.key.empty()) {
     // The op key: per scenario (its colour), "number name" entries wrapped to the legend's width.
     y += 10;
-    o += fmt::format("<text x=\"{}\" y=\"{}\" font-weight=\"bold\">Op key (# = the op table's number)</text>\n", num(LEGEND_X), num(y));
+    o += fmt::format("<text class=\"key-heading\" x=\"{}\" y=\"{}\" font-weight=\"bold\">{}</text>\n", num(LEGEND_X), num(y),
+                     esc(fit(p.key_title, (FONT - 0.5) * 0.62 / 0.58, W - LEGEND_X - 8)));
     y += 17;
     const double width = W - LEGEND_X - 8;
     const double size = SMALL - 1;
@@ -584,7 +620,7 @@ std::string draw_svg(const plot& p) {
       };
       std::string plain;  // the line's text without markup, for its width
       for (const auto& [n, name] : g.entries) {
-        const std::string item = fmt::format("{} {}", n, name);
+        const std::string item = fit(fmt::format("{} {}", n, name), size, width - 6);
         const std::string sep = plain.empty() ? "" : " · ";
         if (!plain.empty() && text_width(plain + sep + item, size) > width - 6) {
           flush();
@@ -597,11 +633,11 @@ std::string draw_svg(const plot& p) {
     }
   } else if (!numbered.empty()) {
     y += 10;
-    o += fmt::format("<text x=\"{}\" y=\"{}\" font-weight=\"bold\">Numbered points</text>\n", num(LEGEND_X), num(y));
+    o += fmt::format("<text class=\"key-heading\" x=\"{}\" y=\"{}\" font-weight=\"bold\">Numbered points</text>\n", num(LEGEND_X), num(y));
     y += 18;
     for (const auto& [n, text] : numbered) {
-      o += fmt::format("<text class=\"numbered-entry\" data-n=\"{}\" x=\"{}\" y=\"{}\" font-size=\"{}\">{} {}</text>\n", n, num(LEGEND_X), num(y),
-                       num(SMALL - 0.5), n, esc(text));
+      o += fmt::format("<text class=\"numbered-entry\" data-n=\"{}\" x=\"{}\" y=\"{}\" font-size=\"{}\">{}</text>\n", n, num(LEGEND_X), num(y),
+                       num(SMALL - 0.5), esc(fit(fmt::format("{} {}", n, text), SMALL - 0.5, W - LEGEND_X - 8)));
       y += 15;
     }
   }
@@ -614,9 +650,25 @@ std::string draw_svg(const plot& p) {
       num(W), num(H));
   head += "<title>" + esc(p.title) + "</title>\n";
   head += fmt::format("<rect x=\"0\" y=\"0\" width=\"{}\" height=\"{}\" fill=\"#ffffff\"/>\n", num(W), num(H));
-  head += fmt::format("<text x=\"{}\" y=\"26\" font-size=\"18\" font-weight=\"bold\" fill=\"#222222\">{}</text>\n", num(X0), esc(p.title));
-  if (!p.subtitle.empty())
-    head += fmt::format("<text x=\"{}\" y=\"46\" font-size=\"{}\" fill=\"#555555\">{}</text>\n", num(X0), num(SMALL), esc(p.subtitle));
+  // The title on one line inside the svg: smaller where long (down to 14 px), cut with "…" only
+  // beyond that (the whole title is the svg's <title>); the subtitle wrapped onto two lines at most.
+  {
+    const double room = W - X0 - 8;
+    const double size = std::max(14.0, std::min(18.0, std::floor(10 * room / bold_width(p.title, 1)) / 10));
+    std::string t = p.title;
+    if (bold_width(t, size) > room) t = fit(t, size * 0.62 / 0.58, room);
+    head += fmt::format("<text class=\"figure-title\" x=\"{}\" y=\"26\" font-size=\"{}\" font-weight=\"bold\" fill=\"#222222\">{}</text>\n",
+                        num(X0), num(size), esc(t));
+    auto sub = wrap(p.subtitle, SMALL, room);
+    if (sub.size() > 2) {
+      std::string rest;
+      for (std::size_t i = 1; i < sub.size(); ++i) rest += (rest.empty() ? "" : " ") + sub[i];
+      sub = {sub[0], fit(rest, SMALL, room)};
+    }
+    for (std::size_t i = 0; i < sub.size(); ++i)
+      head += fmt::format("<text class=\"figure-subtitle\" x=\"{}\" y=\"{}\" font-size=\"{}\" fill=\"#555555\">{}</text>\n", num(X0),
+                          num(sub.size() == 1 ? 46.0 : 43.0 + 13.0 * static_cast<double>(i)), num(SMALL), esc(sub[i]));
+  }
   head += fmt::format("<defs><clipPath id=\"plot-area\"><rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\"/></clipPath></defs>\n", num(X0),
                    num(Y0), num(X1 - X0), num(Y1 - Y0));
   return head + o;
