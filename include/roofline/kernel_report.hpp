@@ -33,13 +33,14 @@ std::string render_kernel_text(const kernel_report& k, std::size_t top_n = 10);
 std::string render_kernel_csv(const kernel_report& k);
 /// place.json (docs/results-schema.md, "place.json").
 json kernel_report_json(const kernel_report& k);
-/// place.svg: one roof per precision in use, every placed kernel numbered, a key listing every kernel
-/// (time-only ones said so), arrows from the baseline's point to the new one.
-std::string render_kernel_svg(const kernel_report& k, const results& roofs, const std::string& title);
+/// place.svg: the roofs the kernels were judged against, every kernel with FLOPs and bytes drawn, the
+/// `top_n` longest numbered (place.csv's number) and listed in the key beside the figure (the count
+/// of the others said), arrows from the baseline's point to the new one.
+std::string render_kernel_svg(const kernel_report& k, const results& roofs, const std::string& title, std::size_t top_n = 10);
 /// place.html: one self-contained page (the report's HTML page): the time split and host gaps, the
 /// time by class with each class's advice once, fusion candidates, the baseline diff, the figure,
 /// and every kernel (the 500 longest; the rest in place.csv) in a sortable, collapsed table.
-std::string render_kernel_html(const kernel_report& k, const results& roofs, const std::string& title);
+std::string render_kernel_html(const kernel_report& k, const results& roofs, const std::string& title, std::size_t top_n = 10);
 
 /// `place --flops F --bytes B --time S --json`: one kernel_placement (place_kernel) as JSON:
 /// flops, bytes, seconds, intensity, achieved and attainable rates, fractions of the roofs, bound,

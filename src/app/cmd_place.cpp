@@ -74,10 +74,10 @@ void run_place_many(const place_options& o, const command_roofs& c, const std::s
     const std::string device = c.file ? c.file->device.name : c.nominal.device_name;
     const std::string title = fmt::format("Your kernels on the roofline: {} · {}", device.empty() ? "unknown device" : device,
                                           precs.empty() ? c.precision : fmt::format("{}", fmt::join(precs, ", ")));
-    write_files({{"place.svg", render_kernel_svg(k, r, title)},
+    write_files({{"place.svg", render_kernel_svg(k, r, title, o.top)},
                  {"place.csv", render_kernel_csv(k)},
                  {"place.json", j.dump(2) + "\n"},
-                 {"place.html", render_kernel_html(k, r, title)}},
+                 {"place.html", render_kernel_html(k, r, title, o.top)}},
                 o.out);
     fmt::print(stderr, "roofline: wrote {}\n", written_files(o.out, "place.svg,place.csv,place.json,place.html"));
   }

@@ -264,7 +264,7 @@ json kernel_report_json(const kernel_report& k) {
 
 namespace roofline {
 
-std::string render_kernel_html(const kernel_report& k, const results& r, const std::string& title) {
+std::string render_kernel_html(const kernel_report& k, const results& r, const std::string& title, std::size_t top_n) {
   using report::cell;
   report::document d;
   d.title = title;
@@ -346,7 +346,7 @@ std::string render_kernel_html(const kernel_report& k, const results& r, const s
     sk.bullets(k.skipped);
     d.sections.push_back(std::move(sk));
   }
-  d.figure_html = render_kernel_svg(k, r, title);
+  d.figure_html = render_kernel_svg(k, r, title, top_n);
   d.figure_after = k.trace ? 1 : 0;
   return report::html_page(title, report::to_html(d));
 }

@@ -3,6 +3,7 @@
 // through roofline/units.hpp; the drawing is report/plot_draw.cpp's.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <map>
 #include <set>
 
@@ -22,7 +23,7 @@ std::string rate(double v, const std::string& precision) { return units::compute
 
 }  // namespace
 
-std::string render_kernel_svg(const kernel_report& k, const results& r, const std::string& title) {
+std::string render_kernel_svg(const kernel_report& k, const results& r, const std::string& title, std::size_t top_n) {
   using namespace report;
   plot p;
   p.title = title;
@@ -62,20 +63,36 @@ std::string render_kernel_svg(const kernel_report& k, const results& r, const st
         p.roofs.push_back(lr);
         p.legend.push_back({legend_item::kind::solid, lr.color, lr.label, "roof-" + l.level});
       }
-  // The kernels: every one numbered; the ones without FLOPs or bytes are listed in the key as placed by time only.
-  std::vector<std::string> key;
+  // The kernels: every one with FLOPs and bytes drawn; the top_n longest of them numbered (place.csv's
+  // number) and listed in the key beside the figure, one group per precision (its colour).
+  std::vector<const kernel_verdict*> plotted;
+  std::size_t by_time_only = 0;
   for (const auto& v : k.verdicts) {
-    const bool plotted = v.intensity && *v.intensity > 0 && v.achieved_flops_per_s > 0;
-    const std::string entry = fmt::format("{} {} — {}{}", v.number, shorten(v.name, 44), to_string(v.cls),
-                                          plotted ? (v.fraction ? ", " + units::percent(*v.fraction) + " of the roof" : std::string())
-                                                  : " (placed by time only: " + units::seconds(v.seconds) + ")");
-    key.push_back(entry);
-    if (!plotted) continue;
+    if (v.intensity && *v.intensity > 0 && v.achieved_flops_per_s > 0) plotted.push_back(&v);
+    else ++by_time_only;
+  }
+  std::vector<const kernel_verdict*> longest = plotted;
+  std::stable_sort(longest.begin(), longest.end(), [](auto* a, auto* b) { return a->seconds > b->seconds; });
+  if (longest.size() > top_n) longest.resize(top_n);
+  std::set<std::size_t> numbered;
+  for (const auto* v : longest) {
+    numbered.insert(v->number);
+    const std::string prec = v->precision.empty() ? "no precision" : v->precision;
+    auto g = std::find_if(p.key.begin(), p.key.end(), [&](const key_group& x) { return x.title == prec; });
+    if (g == p.key.end()) g = p.key.insert(p.key.end(), key_group{prec, v->precision.empty() ? "#444444" : precision_color(v->precision), {}});
+    g->entries.emplace_back(static_cast<int>(v->number), fmt::format("{} ({})", shorten(v->name, 32), units::seconds(v->seconds)));
+  }
+  p.key_title = fmt::format("Key: the {} longest kernels", longest.size());
+  // unnumbered first, so the numbered points are drawn on top and labelled first
+  std::stable_sort(plotted.begin(), plotted.end(), [&](auto* a, auto* b) { return numbered.count(a->number) > numbered.count(b->number); });
+  for (const auto* vp : plotted) {
+    const kernel_verdict& v = *vp;
+    const bool num = numbered.count(v.number) > 0;
     const std::string color = v.precision.empty() ? "#444444" : precision_color(v.precision);
-    p.points.push_back({*v.intensity, v.achieved_flops_per_s, true, color, v.plausible ? "circle" : "square", 4.5, "kernel",
+    p.points.push_back({*v.intensity, v.achieved_flops_per_s, true, color, v.plausible ? "circle" : "square", num ? 4.5 : 3, "kernel",
                         fmt::format("#{} {}: {}, {}, {} → {} ({})", v.number, v.name, units::flop_count(v.flops), units::intensity(*v.intensity),
                                     units::seconds(v.seconds), rate(v.achieved_flops_per_s, v.precision), to_string(v.cls)),
-                        "", static_cast<int>(v.number), static_cast<int>(v.number), shorten(v.name, 44)});
+                        "", num ? static_cast<int>(v.number) : 0, static_cast<int>(v.number), shorten(v.name, 44)});
   }
   p.legend.push_back({legend_item::kind::filled, "#444444", "your kernel (colour = its precision)", "kernel"});
   // Baseline: a hollow point at the old place and a line to the new one.
@@ -93,11 +110,10 @@ std::string render_kernel_svg(const kernel_report& k, const results& r, const st
     }
     p.legend.push_back({legend_item::kind::hollow, "#444444", "the same kernel in the baseline (line: old → new)", "baseline"});
   }
-  // The key: every kernel (the figure's number, name, class), capped with the count left for place.csv.
-  constexpr std::size_t max_key = 60;
-  p.notes.push_back("Key (every kernel):");
-  for (std::size_t i = 0; i < key.size() && i < max_key; ++i) p.notes.push_back(key[i]);
-  if (key.size() > max_key) p.notes.push_back(fmt::format("… {} more kernel(s): see place.csv", key.size() - max_key));
+  if (plotted.size() > longest.size())
+    p.notes.push_back(fmt::format("the other {} kernels are drawn unnumbered (place.csv lists them all)", plotted.size() - longest.size()));
+  if (by_time_only > 0)
+    p.notes.push_back(fmt::format("{} kernel(s) without FLOPs or bytes are not drawn: placed by time only (place.csv lists them)", by_time_only));
   if (p.roofs.empty()) p.notes.push_back("no roof: no nominal peak and no measured result");
   return draw_svg(p);
 }

@@ -1,0 +1,79 @@
+// place.svg read back against place.json: the numbered points and their one key, the roofs each
+// kernel was placed against, every roof labelled. Inputs: the H200 run of 2026-12-03 and the
+// TinyLlama profiles taken on it (tests/data/h200-2026-12-03/README.md says how each was made).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <regex>
+#include <set>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "roofline/json.hpp"
+#include "roofline/units.hpp"
+#include "svg_geometry.hpp"
+#include "test_util.hpp"
+
+namespace roofline {
+namespace {
+
+const std::string bin = ROOFLINE_BINARY;
+const std::string h200 = test::data("h200-2026-12-03/results.json");
+const std::string trace = "--trace " + test::data("h200-2026-12-03/torch-trace-tinyllama-eager.json.gz");
+const std::string ncu = "--ncu " + test::data("h200-2026-12-03/ncu-tinyllama-decode-recommended-metrics.csv");
+
+struct placed {
+  std::string svg, out;
+  json j;
+};
+
+placed place(const std::string& input, const std::string& tag, const std::string& extra = "") {
+  test::temp_dir d("place-figure-" + tag);
+  const auto r = test::run_command(bin + " place " + input + " --results " + h200 + " --out " + (d / "out") + " " + extra);
+  EXPECT_EQ(r.code, 0) << r.err;
+  return {read_file(d / "out/place.svg"), r.out, json::parse(read_file(d / "out/place.json"))};
+}
+
+/// The notes under the legend, their wrapped lines joined.
+std::string notes(const std::string& svg) {
+  std::string out;
+  for (const auto& b : test::svg_text_boxes(svg))
+    if (b.cls == "legend-note") out += (out.empty() ? "" : " ") + b.text;
+  return out;
+}
+
+bool plotted(const json& k) { return k["intensity"].is_number() && k["intensity"].get<double>() > 0 && k["achieved_flops_per_s"].get<double>() > 0; }
+
+TEST(PlaceFigure, NumbersTheTopNKernelsByTimeInOneKeyAndCountsTheOthers) {
+  // The eager TinyLlama trace has 3,743 kernels: a PNG cannot be hovered, so the --top N longest
+  // drawn kernels carry place.csv's number, one key lists them, and a note counts the others.
+  for (const auto& [top, extra] : {std::pair<std::size_t, std::string>{10, ""}, {5, "--top 5"}}) {
+    const placed p = place(trace, "top" + std::to_string(top), extra);
+    std::vector<std::pair<double, int>> drawn;  // (seconds, number) of every kernel with FLOPs and bytes
+    for (const auto& k : p.j["kernels"])
+      if (plotted(k)) drawn.emplace_back(k["seconds"].get<double>(), k["number"].get<int>());
+    ASSERT_GT(drawn.size(), 1000u);
+    std::stable_sort(drawn.begin(), drawn.end(), [](auto& a, auto& b) { return a.first > b.first; });
+    std::set<int> want, listed, labelled;
+    for (std::size_t i = 0; i < top; ++i) want.insert(drawn[i].second);
+    static const std::regex entry("class=\"key-entry\" data-n=\"([0-9]+)\"");
+    for (auto it = std::sregex_iterator(p.svg.begin(), p.svg.end(), entry); it != std::sregex_iterator(); ++it)
+      EXPECT_TRUE(listed.insert(std::stoi((*it)[1])).second) << "#" << (*it)[1] << " twice in the key";
+    EXPECT_EQ(listed, want) << "the key lists the " << top << " longest drawn kernels";
+    static const std::regex num("class=\"point-number\"[^>]*>([0-9,]+)<");
+    for (auto it = std::sregex_iterator(p.svg.begin(), p.svg.end(), num); it != std::sregex_iterator(); ++it) {
+      std::stringstream ss((*it)[1]);
+      for (std::string n; std::getline(ss, n, ',');) labelled.insert(std::stoi(n));
+    }
+    for (int n : labelled) EXPECT_TRUE(want.count(n)) << "#" << n << " drawn but not in the key";
+    EXPECT_EQ(test::count(p.svg, "class=\"key-heading\""), 1u) << "one key";
+    EXPECT_EQ(p.svg.find("Key (every kernel)"), std::string::npos);
+    EXPECT_EQ(p.svg.find("hover"), std::string::npos) << "nothing asks a PNG reader to hover";
+    EXPECT_NE(notes(p.svg).find(fmt::format("the other {} kernels are drawn unnumbered (place.csv lists them all)", drawn.size() - top)),
+              std::string::npos);
+  }
+}
+
+}  // namespace
+}  // namespace roofline
