@@ -28,13 +28,24 @@ std::string render_kernel_svg(const kernel_report& k, const results& r, const st
   plot p;
   p.title = title;
   p.subtitle = "one roof per precision in use (solid = measured, dashed = nominal) · filled = your kernel, numbered as in the key · hollow = baseline";
-  // One roof per precision in use: the roof each kernel was judged against (unscaled), with the DRAM roof.
+  // One roof per precision in use: the roof each kernel was judged against (unscaled), flat from its
+  // ridge with device memory; device memory its own diagonal, labelled, in the memory colour (as in
+  // roofline.svg), and one diagonal per other level the kernels' bytes were judged at.
   std::optional<double> dram;
-  if (const bandwidth_result* b = best_device_bandwidth(r.measured)) dram = b->bytes_per_s;
-  else if (r.nominal.memory_bandwidth_bytes_per_s && *r.nominal.memory_bandwidth_bytes_per_s > 0) dram = r.nominal.memory_bandwidth_bytes_per_s;
+  std::string dram_label;
+  bool dram_nominal = false;
+  if (const bandwidth_result* b = best_device_bandwidth(r.measured)) {
+    dram = b->bytes_per_s;
+    dram_label = fmt::format("{} {} {}", memory_level_label(b->level), b->pattern, units::rate_bytes(b->bytes_per_s));
+  } else if (r.nominal.memory_bandwidth_bytes_per_s && *r.nominal.memory_bandwidth_bytes_per_s > 0) {
+    dram = r.nominal.memory_bandwidth_bytes_per_s;
+    dram_label = fmt::format("{} nominal {}", memory_level_label("dram"), units::rate_bytes(*dram));
+    dram_nominal = true;
+  }
   std::map<std::string, const kernel_verdict*> roof_of;  // precision + engine → first kernel judged at it
   for (const auto& v : k.verdicts)
     if (v.compute_roof_unscaled && !roof_of.count(v.precision)) roof_of[v.precision] = &v;
+  double top = 0;
   for (const auto& [prec, v] : roof_of) {
     plot_roof roof;
     const bool nominal = v->compute_roof_source.rfind("nominal", 0) == 0;
@@ -44,9 +55,24 @@ std::string render_kernel_svg(const kernel_report& k, const results& r, const st
     roof.dashed = nominal;
     roof.peak = *v->compute_roof_unscaled;
     roof.bw = dram;
+    roof.part = "flat";
     roof.cls = "compute roof-" + prec;
     p.roofs.push_back(roof);
     p.legend.push_back({nominal ? legend_item::kind::dashed : legend_item::kind::solid, roof.color, roof.label, "roof-" + prec});
+    top = std::max(top, roof.peak);
+  }
+  if (dram && top > 0) {
+    plot_roof m;
+    m.label = m.short_label = dram_label;
+    m.color = level_color("dram");
+    m.dashed = dram_nominal;
+    m.peak = top;
+    m.bw = dram;
+    m.part = "diagonal";
+    m.width = 2.4;
+    m.cls = "memory roof-dram";
+    p.roofs.push_back(m);
+    p.legend.push_back({dram_nominal ? legend_item::kind::dashed : legend_item::kind::solid, m.color, m.label, "roof-dram"});
   }
   std::set<std::string> levels;
   for (const auto& v : k.verdicts)
@@ -56,7 +82,7 @@ std::string render_kernel_svg(const kernel_report& k, const results& r, const st
         lr.label = fmt::format("{} {}", memory_level_label(l.level), units::rate_bytes(l.bandwidth));
         lr.short_label = lr.label;
         lr.color = level_color(l.level);
-        lr.peak = roof_of.empty() ? 1e18 : roof_of.begin()->second->compute_roof_unscaled.value_or(1e18);
+        lr.peak = top > 0 ? top : 1e18;
         lr.bw = l.bandwidth;
         lr.part = "diagonal";
         lr.cls = "memory roof-" + l.level;

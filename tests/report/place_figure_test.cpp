@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "roofline/json.hpp"
+#include "roofline/report.hpp"
 #include "roofline/units.hpp"
 #include "svg_geometry.hpp"
 #include "test_util.hpp"
@@ -72,6 +73,69 @@ TEST(PlaceFigure, NumbersTheTopNKernelsByTimeInOneKeyAndCountsTheOthers) {
     EXPECT_EQ(p.svg.find("hover"), std::string::npos) << "nothing asks a PNG reader to hover";
     EXPECT_NE(notes(p.svg).find(fmt::format("the other {} kernels are drawn unnumbered (place.csv lists them all)", drawn.size() - top)),
               std::string::npos);
+  }
+}
+
+}  // namespace
+}  // namespace roofline
+
+namespace roofline {
+namespace {
+
+struct roof_path {
+  std::string ref, color, legend;
+  bool sloped = false;
+};
+
+/// Every drawn roof: its own class token (the legend's ref), colour, whether a segment slopes (a
+/// memory roof's diagonal), and the legend text that names it ("" when none).
+std::vector<roof_path> roofs(const std::string& svg) {
+  std::vector<roof_path> out;
+  static const std::regex path("<path class=\"roof ([^\"]*)\" d=\"([^\"]*)\" stroke=\"(#[0-9a-f]{6})\"");
+  for (auto it = std::sregex_iterator(svg.begin(), svg.end(), path); it != std::sregex_iterator(); ++it) {
+    roof_path r;
+    const std::string cls = (*it)[1], d = (*it)[2];
+    r.ref = cls.substr(cls.rfind(' ') + 1);
+    r.color = (*it)[3];
+    std::vector<double> ys;
+    static const std::regex pt("[ML]([-0-9.]+) ([-0-9.]+)");
+    for (auto q = std::sregex_iterator(d.begin(), d.end(), pt); q != std::sregex_iterator(); ++q) ys.push_back(std::stod((*q)[2]));
+    for (std::size_t i = 1; i < ys.size(); ++i) r.sloped |= std::abs(ys[i] - ys[i - 1]) > 0.5;
+    const auto item = svg.find("class=\"legend-item\" data-ref=\"" + r.ref + "\"");
+    if (item != std::string::npos) {
+      const auto end = svg.find("</g>", item);
+      for (const auto& b : test::svg_text_boxes(svg.substr(item, end - item))) r.legend += (r.legend.empty() ? "" : " ") + b.text;
+    }
+    out.push_back(r);
+  }
+  return out;
+}
+
+TEST(PlaceFigure, EveryRoofIsInTheLegendAndMemoryIsItsOwnLabelledRoof) {
+  // The H200's DRAM roof was the diagonal of the fp32 roof, unlabelled and in fp32's blue: every
+  // drawn roof has its legend entry, a sloped roof is a memory roof (its entry a bandwidth), and
+  // memory roofs are coloured apart from every compute roof. roofline.svg keeps the same rule.
+  std::vector<std::pair<std::string, std::string>> figs{{"place --trace", place(trace, "roofs-trace").svg},
+                                                        {"place --ncu", place(ncu, "roofs-ncu").svg}};
+  figs.emplace_back("roofline.svg", render_svg(load_results(h200)));
+  for (const auto& [name, svg] : figs) {
+    const auto rs = roofs(svg);
+    ASSERT_GE(rs.size(), 2u) << name;
+    std::set<std::string> compute_colors;
+    for (const auto& r : rs)
+      if (!r.sloped) compute_colors.insert(r.color);
+    int memory = 0;
+    for (const auto& r : rs) {
+      EXPECT_FALSE(r.legend.empty()) << name << ": roof " << r.ref << " drawn without a legend entry";
+      if (!r.sloped) {
+        EXPECT_NE(r.legend.find("OP/s"), std::string::npos) << name << ": flat roof " << r.ref << " is '" << r.legend << "'";
+        continue;
+      }
+      ++memory;
+      EXPECT_NE(r.legend.find("B/s"), std::string::npos) << name << ": sloped roof " << r.ref << " is '" << r.legend << "', not a bandwidth";
+      EXPECT_FALSE(compute_colors.count(r.color)) << name << ": memory roof " << r.ref << " in a compute roof's colour " << r.color;
+    }
+    EXPECT_GE(memory, 1) << name;
   }
 }
 
