@@ -42,23 +42,39 @@ std::string render_kernel_svg(const kernel_report& k, const results& r, const st
     dram_label = fmt::format("{} nominal {}", memory_level_label("dram"), units::rate_bytes(*dram));
     dram_nominal = true;
   }
-  std::map<std::string, const kernel_verdict*> roof_of;  // precision + engine → first kernel judged at it
+  // Like with like: one roof per precision and compute roof the kernels were judged against (an ncu
+  // export places its tensor-core GEMMs on the GEMM roof and its elementwise kernels on the vector
+  // roof of the same precision: both drawn), the highest of a precision the thicker.
+  std::map<std::pair<std::string, std::string>, const kernel_verdict*> roof_of;  // (precision, roof source) → first kernel
+  std::map<std::string, double> highest;                                         // precision → its highest roof
   for (const auto& v : k.verdicts)
-    if (v.compute_roof_unscaled && !roof_of.count(v.precision)) roof_of[v.precision] = &v;
+    if (v.compute_roof_unscaled) {
+      roof_of.emplace(std::pair{v.precision, v.compute_roof_source}, &v);
+      highest[v.precision] = std::max(highest[v.precision], *v.compute_roof_unscaled);
+    }
   double top = 0;
-  for (const auto& [prec, v] : roof_of) {
+  int id = 0;
+  for (const auto& [key, v] : roof_of) {
+    const std::string& prec = key.first;
+    const std::string& source = key.second;
+    // the engine in words, from the roof's source ("measured fp16 GEMM n = 4096", "… vector", "nominal … tensor …")
+    const std::string engine = source.find("GEMM") != std::string::npos     ? "GEMM"
+                               : source.find("tensor") != std::string::npos ? "tensor"
+                                                                            : "vector";
     plot_roof roof;
-    const bool nominal = v->compute_roof_source.rfind("nominal", 0) == 0;
-    roof.label = fmt::format("{}: {} ({})", prec, rate(*v->compute_roof_unscaled, prec), v->compute_roof_source);
-    roof.short_label = fmt::format("{} {}", prec, rate(*v->compute_roof_unscaled, prec));
+    const bool nominal = source.rfind("nominal", 0) == 0;
+    const std::string ref = fmt::format("roof-{}-{}", prec.empty() ? "any" : prec, ++id);
+    roof.label = fmt::format("{} {}: {} ({})", prec, engine, rate(*v->compute_roof_unscaled, prec), source);
+    roof.short_label = fmt::format("{} {} {}", prec, engine, rate(*v->compute_roof_unscaled, prec));
     roof.color = precision_color(prec);
     roof.dashed = nominal;
     roof.peak = *v->compute_roof_unscaled;
     roof.bw = dram;
     roof.part = "flat";
-    roof.cls = "compute roof-" + prec;
+    roof.width = roof.peak < highest[prec] ? 1.4 : 2.4;
+    roof.cls = "compute " + ref;
     p.roofs.push_back(roof);
-    p.legend.push_back({nominal ? legend_item::kind::dashed : legend_item::kind::solid, roof.color, roof.label, "roof-" + prec});
+    p.legend.push_back({nominal ? legend_item::kind::dashed : legend_item::kind::solid, roof.color, roof.label, ref});
     top = std::max(top, roof.peak);
   }
   if (dram && top > 0) {

@@ -141,3 +141,28 @@ TEST(PlaceFigure, EveryRoofIsInTheLegendAndMemoryIsItsOwnLabelledRoof) {
 
 }  // namespace
 }  // namespace roofline
+
+namespace roofline {
+namespace {
+
+TEST(PlaceFigure, DrawsTheRoofEveryKernelIsPlacedAgainst) {
+  // The ncu export of TinyLlama decode: 8 tensor-core GEMMs placed against the fp16 GEMM roof (755
+  // TFLOP/s measured at n = 4096 on the H200), 26 fp16 and 21 fp32 elementwise kernels against the
+  // vector roofs (130 and 65.7 TFLOP/s). The figure drew only the first fp16 roof it met (vector):
+  // every roof of place.json's compute_roof_unscaled_flops_per_s is drawn, named by its source.
+  for (const auto& [name, input] : {std::pair<std::string, std::string>{"ncu", ncu}, {"trace", trace}}) {
+    const placed p = place(input, "like-" + name);
+    std::set<std::pair<std::string, std::string>> want;
+    for (const auto& k : p.j["kernels"])
+      if (k["compute_roof_unscaled_flops_per_s"].is_number())
+        want.insert({units::compute_rate(k["compute_roof_unscaled_flops_per_s"].get<double>(), k["precision"].get<std::string>()),
+                     k["compute_roof_source"].get<std::string>()});
+    ASSERT_GE(want.size(), name == "ncu" ? 3u : 2u) << name;
+    for (const auto& [value, source] : want)
+      EXPECT_NE(p.svg.find(": " + value + " (" + source + ")</title></path>"), std::string::npos)
+          << name << ": no roof of " << value << " (" << source << ") drawn";
+  }
+}
+
+}  // namespace
+}  // namespace roofline
