@@ -2,6 +2,7 @@
 // as in place.csv, with the key beside the figure. A pure function of one kernel_report; numbers
 // through roofline/units.hpp; the drawing is report/plot_draw.cpp's.
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <map>
@@ -27,7 +28,6 @@ std::string render_kernel_svg(const kernel_report& k, const results& r, const st
   using namespace report;
   plot p;
   p.title = title;
-  p.subtitle = "one roof per precision in use (solid = measured, dashed = nominal) · filled = your kernel, numbered as in the key · hollow = baseline";
   // One roof per precision in use: the roof each kernel was judged against (unscaled), flat from its
   // ridge with device memory; device memory its own diagonal, labelled, in the memory colour (as in
   // roofline.svg), and one diagonal per other level the kernels' bytes were judged at.
@@ -76,6 +76,47 @@ std::string render_kernel_svg(const kernel_report& k, const results& r, const st
     p.roofs.push_back(roof);
     p.legend.push_back({nominal ? legend_item::kind::dashed : legend_item::kind::solid, roof.color, roof.label, ref});
     top = std::max(top, roof.peak);
+  }
+  // The nominal peaks of the same engines (dashed), from the ridge with the nominal memory roof, as
+  // roofline.svg draws them: a GEMM roof's partner is the tensor peak (else the vector one), a vector
+  // roof's the vector peak.
+  const auto nom_bw = r.nominal.memory_bandwidth_bytes_per_s && *r.nominal.memory_bandwidth_bytes_per_s > 0
+                          ? r.nominal.memory_bandwidth_bytes_per_s
+                          : std::nullopt;
+  std::set<const nominal_peak*> nominal_drawn;
+  double top_nominal = 0;
+  for (const auto& [key, v] : roof_of) {
+    if (key.second.rfind("nominal", 0) == 0) continue;  // the kernel was placed against the nominal peak itself
+    const bool gemm = key.second.find("GEMM") != std::string::npos || key.second.find("tensor") != std::string::npos;
+    const nominal_peak* np = gemm ? peak_for(r.nominal, key.first, peak_engine::tensor) : nullptr;
+    if (!np) np = peak_for(r.nominal, key.first, peak_engine::vector);
+    if (!np || !nominal_drawn.insert(np).second) continue;
+    plot_roof nr;
+    const std::string ref = fmt::format("roof-{}-{}-nominal", key.first.empty() ? "any" : key.first, np->engine);
+    nr.label = nr.short_label = fmt::format("{} {} nominal {}", key.first, np->engine, rate(np->flops_per_s, key.first));
+    nr.color = precision_color(key.first);
+    nr.dashed = true;
+    nr.peak = np->flops_per_s;
+    nr.bw = nom_bw;
+    nr.part = "flat";
+    nr.width = 1.6;
+    nr.cls = "compute nominal " + ref;
+    p.roofs.push_back(nr);
+    p.legend.push_back({legend_item::kind::dashed, nr.color, nr.label, ref});
+    top_nominal = std::max(top_nominal, np->flops_per_s);
+  }
+  if (nom_bw && top_nominal > 0 && !dram_nominal) {
+    plot_roof m;
+    m.label = m.short_label = fmt::format("{} nominal {}", memory_level_label("dram"), units::rate_bytes(*nom_bw));
+    m.color = level_color("dram");
+    m.dashed = true;
+    m.peak = top_nominal;
+    m.bw = nom_bw;
+    m.part = "diagonal";
+    m.width = 1.6;
+    m.cls = "memory nominal roof-dram-nominal";
+    p.roofs.push_back(m);
+    p.legend.push_back({legend_item::kind::dashed, m.color, m.label, "roof-dram-nominal"});
   }
   if (dram && top > 0) {
     plot_roof m;
@@ -157,6 +198,17 @@ std::string render_kernel_svg(const kernel_report& k, const results& r, const st
   if (by_time_only > 0)
     p.notes.push_back(fmt::format("{} kernel(s) without FLOPs or bytes are not drawn: placed by time only (place.csv lists them)", by_time_only));
   if (p.roofs.empty()) p.notes.push_back("no roof: no nominal peak and no measured result");
+  // The subtitle says only what is drawn.
+  const bool any_solid = std::any_of(p.roofs.begin(), p.roofs.end(), [](const plot_roof& x) { return !x.dashed; });
+  const bool any_dashed = std::any_of(p.roofs.begin(), p.roofs.end(), [](const plot_roof& x) { return x.dashed; });
+  const bool any_baseline = std::any_of(p.points.begin(), p.points.end(), [](const plot_point& x) { return !x.filled; });
+  std::vector<std::string> says;
+  if (any_solid || any_dashed)
+    says.push_back(any_solid && any_dashed ? "solid = measured roof, dashed = nominal" : any_solid ? "solid = measured roof" : "dashed = nominal roof");
+  says.push_back("filled = your kernel (colour = its precision)");
+  if (!longest.empty()) says.push_back("numbers = place.csv's #");
+  if (any_baseline) says.push_back("hollow = the same kernel in the baseline");
+  p.subtitle = fmt::format("{}", fmt::join(says, " · "));
   return draw_svg(p);
 }
 

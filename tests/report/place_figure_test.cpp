@@ -12,6 +12,7 @@
 
 #include "roofline/json.hpp"
 #include "roofline/report.hpp"
+#include "roofline/vocabulary.hpp"
 #include "roofline/units.hpp"
 #include "svg_geometry.hpp"
 #include "test_util.hpp"
@@ -161,6 +162,43 @@ TEST(PlaceFigure, DrawsTheRoofEveryKernelIsPlacedAgainst) {
     for (const auto& [value, source] : want)
       EXPECT_NE(p.svg.find(": " + value + " (" + source + ")</title></path>"), std::string::npos)
           << name << ": no roof of " << value << " (" << source << ") drawn";
+  }
+}
+
+}  // namespace
+}  // namespace roofline
+
+namespace roofline {
+namespace {
+
+TEST(PlaceFigure, TheSubtitlePromisesOnlyWhatIsDrawnAndNominalRoofsAreDrawnWhenKnown) {
+  // place.svg said "dashed = nominal" and "hollow = baseline" with neither drawn. A subtitle's
+  // promise needs its element: "dashed" a dashed roof, "solid" a solid one, "hollow" a hollow point.
+  // The H200 run carries nominal peaks (fp16 tensor 989 TFLOP/s dense, NVIDIA H200 datasheet), so
+  // place.svg draws them dashed beside the measured roofs, as roofline.svg does.
+  const results h = load_results(h200);
+  std::vector<std::pair<std::string, std::string>> figs{{"place --trace", place(trace, "promise-trace").svg},
+                                                        {"place --ncu", place(ncu, "promise-ncu").svg}};
+  figs.emplace_back("roofline.svg", render_svg(h));
+  for (const auto& p : other_figure_precisions(h)) figs.emplace_back("roofline.svg " + p, render_svg(h, p));
+  for (const auto& [name, svg] : figs) {
+    std::string subtitle;
+    for (const auto& b : test::svg_text_boxes(svg))
+      if (b.cls == "figure-subtitle") subtitle += b.text + " ";
+    ASSERT_FALSE(subtitle.empty()) << name;
+    const std::string roofs_drawn = svg.substr(svg.find("<g class=\"roofs\""), svg.find("</g>", svg.find("<g class=\"roofs\"")) - svg.find("<g class=\"roofs\""));
+    const std::string points = svg.substr(svg.find("<g class=\"points\">"), svg.find("</g>", svg.find("<g class=\"points\">")) - svg.find("<g class=\"points\">"));
+    static const std::regex solid_roof("<path class=\"roof [^\"]*\" d=\"[^\"]*\" stroke=\"#[0-9a-f]{6}\" stroke-width=\"[0-9.]+\">");
+    if (subtitle.find("dashed") != std::string::npos) EXPECT_NE(roofs_drawn.find("stroke-dasharray"), std::string::npos) << name << ": " << subtitle;
+    if (subtitle.find("solid") != std::string::npos) EXPECT_TRUE(std::regex_search(roofs_drawn, solid_roof)) << name << ": " << subtitle;
+    if (subtitle.find("hollow") != std::string::npos) EXPECT_NE(points.find("fill=\"#ffffff\""), std::string::npos) << name << ": " << subtitle;
+  }
+  for (std::size_t i = 0; i < 2; ++i) {
+    const std::string& svg = figs[i].second;
+    EXPECT_NE(svg.find("fp16 tensor nominal " + units::compute_rate(peak_for(h.nominal, "fp16", peak_engine::tensor)->flops_per_s, "fp16")),
+              std::string::npos)
+        << figs[i].first;
+    EXPECT_NE(svg.find("class=\"roof memory nominal roof-dram-nominal\""), std::string::npos) << figs[i].first;
   }
 }
 
