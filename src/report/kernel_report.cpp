@@ -152,9 +152,20 @@ std::string render_kernel_text(const kernel_report& k, std::size_t top_n) {
   if (k.verdicts.size() > order.size()) out += fmt::format("  … {} more kernel(s) in place.csv / --json\n", k.verdicts.size() - order.size());
   out += class_table(k.verdicts);
   // Notes: clock matching (each distinct note once), model ÷ hardware FLOPs, impossible results.
+  // (an ncu export scales ~50 kernels, each at its own clock: one line with the range, not one each)
   std::set<std::string> clock;
+  std::vector<const kernel_verdict*> scaled;
   for (const auto& v : k.verdicts)
-    if (!v.clock_note.empty() && clock.insert(v.clock_note).second) out += "clock: " + v.clock_note + "\n";
+    if (v.clock_scale) scaled.push_back(&v);
+    else if (!v.clock_note.empty() && clock.insert(v.clock_note).second) out += "clock: " + v.clock_note + "\n";
+  if (scaled.size() == 1) out += "clock: " + scaled.front()->clock_note + "\n";
+  if (scaled.size() > 1) {
+    const auto [lo, hi] = std::minmax_element(scaled.begin(), scaled.end(), [](auto* a, auto* b) { return *a->clock_scale < *b->clock_scale; });
+    out += fmt::format("clock: compute roofs scaled by each kernel's SM clock ÷ the roof's for {} kernels, {}–{} (clock_scale in place.csv); "
+                       "e.g. #{}: {}\n",
+                       scaled.size(), units::sig(*(*lo)->clock_scale, 4), units::sig(*(*hi)->clock_scale, 4), scaled.front()->number,
+                       scaled.front()->clock_note);
+  }
   for (const auto* v : order)
     if (v->model_over_hardware)
       out += fmt::format("#{}: model FLOPs {} vs hardware {} = {} (model ÷ hardware)\n", v->number, units::flop_count(*v->model_flops),

@@ -204,3 +204,26 @@ TEST(PlaceFigure, TheSubtitlePromisesOnlyWhatIsDrawnAndNominalRoofsAreDrawnWhenK
 
 }  // namespace
 }  // namespace roofline
+
+namespace roofline {
+namespace {
+
+TEST(PlaceText, TheClockMatchingIsSaidOnceNotOncePerKernel) {
+  // The ncu export records each kernel's SM clock (1944–1980 MHz on the H200): `place` printed one
+  // "clock:" line per kernel (51). Now one line gives the count and the range of clock_scale.
+  const placed p = place(ncu, "clock");
+  std::vector<double> scales;
+  for (const auto& k : p.j["kernels"])
+    if (k["clock_scale"].is_number()) scales.push_back(k["clock_scale"].get<double>());
+  ASSERT_GT(scales.size(), 40u);
+  std::size_t lines = 0;
+  std::string line;
+  for (std::size_t i = 0; (i = p.out.find("clock: ", i)) != std::string::npos; ++i)
+    if (i == 0 || p.out[i - 1] == '\n') ++lines, line = p.out.substr(i, p.out.find('\n', i) - i);
+  EXPECT_EQ(lines, 1u) << p.out;
+  const auto [lo, hi] = std::minmax_element(scales.begin(), scales.end());
+  EXPECT_NE(line.find(fmt::format("for {} kernels, {}–{}", scales.size(), units::sig(*lo, 4), units::sig(*hi, 4))), std::string::npos) << line;
+}
+
+}  // namespace
+}  // namespace roofline
