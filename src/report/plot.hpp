@@ -58,7 +58,7 @@ struct plot_trace {  ///< a polyline, e.g. the decode batch sweep
 /// A legend entry. `ref` is a class token of the drawn elements it stands for: draw_svg keeps an
 /// entry only when an element with that token was drawn, so the legend never promises more.
 struct legend_item {
-  enum class kind { solid, dashed, hollow, filled, diamond, square, triangle, cross } k = kind::solid;
+  enum class kind { solid, dashed, hollow, filled, diamond, hollow_diamond, square, triangle, cross } k = kind::solid;
   std::string color, label, ref;
 };
 

@@ -231,8 +231,9 @@ void legend_marker(std::string& o, const legend_item& li, double sx, double cy) 
                        li.k == legend_item::kind::filled ? li.color : "#ffffff", li.color);
       break;
     case legend_item::kind::diamond:
-      o += fmt::format("<path d=\"M{0} {1}L{2} {3}L{0} {4}L{5} {3}Z\" fill=\"{6}\" stroke=\"{6}\"/>", num(sx + 14), num(cy - 10), num(sx + 20),
-                       num(cy - 4), num(cy + 2), num(sx + 8), li.color);
+    case legend_item::kind::hollow_diamond:  // as the point it stands for: filled (measured) or hollow (nominal)
+      o += fmt::format("<path d=\"M{0} {1}L{2} {3}L{0} {4}L{5} {3}Z\" fill=\"{6}\" stroke=\"{7}\" stroke-width=\"1.8\"/>", num(sx + 14), num(cy - 10),
+                       num(sx + 20), num(cy - 4), num(cy + 2), num(sx + 8), li.k == legend_item::kind::diamond ? li.color : "#ffffff", li.color);
       break;
     case legend_item::kind::triangle:
       o += fmt::format("<path d=\"M{} {}L{} {}L{} {}Z\" fill=\"#ffffff\" stroke=\"{}\" stroke-width=\"1.8\"/>", num(sx + 14), num(cy - 11),

@@ -204,6 +204,7 @@ void add_bandwidth_chart(plot& p, const results& r) {
 
 int add_ops(plot& p, const results& r, const std::string& tag, bool labels, int palette) {
   std::vector<std::string> scenarios;
+  std::vector<std::string> measured_in;  // scenarios with a measured (filled) point
   int skipped = 0;
   for (std::size_t i = 0; i < r.ops.size(); ++i) {
     const op_result& op = r.ops[i];
@@ -240,11 +241,14 @@ int add_ops(plot& p, const results& r, const std::string& tag, bool labels, int 
                                              ratio(*op.measured_s / op.predicted_s)),
                           "", labels ? number : 0, static_cast<int>(i), name});
       p.links.push_back({x, yp, x, ym, color});
+      measured_in.push_back(sc);
     }
   }
   if (palette < 0)
     for (std::size_t i = 0; i < scenarios.size(); ++i)
-      p.legend.push_back({legend_item::kind::filled, scenario_color(i), "ops: " + scenarios[i], fmt::format("scenario-{}", i)});
+      p.legend.push_back({std::find(measured_in.begin(), measured_in.end(), scenarios[i]) != measured_in.end() ? legend_item::kind::filled
+                                                                                                                 : legend_item::kind::hollow,
+                          scenario_color(i), "ops: " + scenarios[i], fmt::format("scenario-{}", i)});
   return skipped;
 }
 
@@ -321,7 +325,7 @@ std::string render_svg(const results& r, const std::string& wanted) {
   // One panel: the compute roofs of one precision (by default the model's, the op table's), every
   // memory level.
   add_device_roofs(p, r, "", -1, {}, {precision});
-  p.legend.push_back({legend_item::kind::diamond, "#444444", "nominal ridge point", "ridge-nominal"});
+  p.legend.push_back({legend_item::kind::hollow_diamond, "#444444", "nominal ridge point", "ridge-nominal"});
   p.legend.push_back({legend_item::kind::diamond, "#444444", "measured ridge point", "ridge-measured"});
   if (model_panel) {
     p.legend.push_back({legend_item::kind::hollow, "#444444", "op predicted", "op-pred"});
@@ -377,7 +381,7 @@ std::string render_place_svg(const results& r, const std::string& title) {
   }
   p.legend.push_back({legend_item::kind::filled, scenario_color(0), "your kernel (measured)", "kernel"});
   p.legend.push_back({legend_item::kind::hollow, scenario_color(0), "the same work at the roof", "kernel-roof"});
-  p.legend.push_back({legend_item::kind::diamond, "#444444", "nominal ridge point", "ridge-nominal"});
+  p.legend.push_back({legend_item::kind::hollow_diamond, "#444444", "nominal ridge point", "ridge-nominal"});
   p.legend.push_back({legend_item::kind::diamond, "#444444", "measured ridge point", "ridge-measured"});
   if (skipped > 0) p.notes.push_back(fmt::format("{} kernel(s) not plotted (0 FLOP or 0 B)", skipped));
   return draw_svg(p);

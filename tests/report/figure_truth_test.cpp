@@ -88,6 +88,43 @@ TEST(FigureTruth, EveryLegendEntryNamesADrawnElement) {
   }
 }
 
+TEST(FigureTruth, EveryLegendMarkerLooksLikeWhatItStandsFor) {
+  // roofline.svg drew the nominal ridge hollow and its legend showed it filled, like the measured one:
+  // a legend line is dashed as its roof is, a legend shape is hollow or filled as (one of) its drawn
+  // elements is.
+  for (const char* f : {"results-gpu.json", "results-cpu.json", "h200-2026-12-03/results.json"}) {
+    const results r = load_results(test::data(f));
+    for (const std::string& svg : every_panel(r)) {
+      const std::string body = svg.substr(0, svg.find("<g class=\"legend\""));
+      static const std::regex item("<g class=\"legend-item\" data-ref=\"([^\"]+)\">(<[^>]*>)");
+      static const std::regex drawn_el("<(path|circle|rect)\\b([^>]*)>");
+      int checked = 0;
+      for (auto it = std::sregex_iterator(svg.begin(), svg.end(), item); it != std::sregex_iterator(); ++it) {
+        const std::string ref = (*it)[1], marker = (*it)[2];
+        const bool line = marker.rfind("<line", 0) == 0;
+        const bool dashed = marker.find("stroke-dasharray") != std::string::npos;
+        const bool hollow = marker.find("fill=\"#ffffff\"") != std::string::npos;
+        bool match = false, any = false;
+        for (auto d = std::sregex_iterator(body.begin(), body.end(), drawn_el); d != std::sregex_iterator(); ++d) {
+          const std::string attrs = (*d)[2];
+          const auto c = attrs.find("class=\"");
+          if (c == std::string::npos) continue;
+          const std::string cls = " " + attrs.substr(c + 7, attrs.find('"', c + 7) - c - 7) + " ";
+          if (cls.find(" " + ref + " ") == std::string::npos) continue;
+          any = true;
+          match |= line ? (attrs.find("stroke-dasharray") != std::string::npos) == dashed
+                        : (attrs.find("fill=\"#ffffff\"") != std::string::npos) == hollow;
+        }
+        if (!any) continue;
+        ++checked;
+        EXPECT_TRUE(match) << f << ": the legend's " << ref << " marker (" << (line ? (dashed ? "dashed" : "solid") : (hollow ? "hollow" : "filled"))
+                           << ") looks like nothing drawn with that class";
+      }
+      EXPECT_GT(checked, 3) << f;
+    }
+  }
+}
+
 TEST(FigureTruth, ACpuFigureWithoutNominalBandwidthPromisesNoNominalRidge) {
   const std::string svg = render_svg(load_results(test::data("results-cpu.json")));
   EXPECT_EQ(count(svg, "ridge-nominal"), 0u);  // neither drawn nor in the legend
