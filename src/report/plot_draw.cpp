@@ -546,7 +546,10 @@ std::string draw_svg(const plot& p) {
   }
   for (const auto& c : clusters) {
     std::string text;
-    for (int n : c.numbers) text += (text.empty() ? "" : ",") + std::to_string(n);
+    for (int n : c.numbers) {
+      if (!text.empty()) text += ',';
+      text += std::to_string(n);
+    }
     std::optional<rect> r;
     for (double gap : {c.first->size + 2, c.first->size + 9, c.first->size + 16})
       if ((r = place(text, SMALL, c.cx, c.cy, gap, taken))) break;

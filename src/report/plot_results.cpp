@@ -205,6 +205,7 @@ void add_bandwidth_chart(plot& p, const results& r) {
 int add_ops(plot& p, const results& r, const std::string& tag, bool labels, int palette) {
   std::vector<std::string> scenarios;
   std::vector<std::string> measured_in;  // scenarios with a measured (filled) point
+  key_group not_plotted{"not plotted (0 FLOP, 0 B or no time)", "#555555", {}};  // named in the key too: it lists every op
   int skipped = 0;
   for (std::size_t i = 0; i < r.ops.size(); ++i) {
     const op_result& op = r.ops[i];
@@ -214,6 +215,7 @@ int add_ops(plot& p, const results& r, const std::string& tag, bool labels, int 
     if (it == scenarios.end()) scenarios.push_back(sc);
     if (op.flops <= 0 || op.bytes <= 0 || op.predicted_s <= 0) {
       ++skipped;
+      not_plotted.entries.emplace_back(static_cast<int>(i + 1), op.name);
       continue;
     }
     const std::string color = palette >= 0 ? device_color(palette, false) : scenario_color(si);
@@ -243,6 +245,10 @@ int add_ops(plot& p, const results& r, const std::string& tag, bool labels, int 
       p.links.push_back({x, yp, x, ym, color});
       measured_in.push_back(sc);
     }
+  }
+  if (labels && !not_plotted.entries.empty()) {
+    p.key.resize(scenarios.size());  // the scenarios' groups keep their index
+    p.key.push_back(std::move(not_plotted));
   }
   if (palette < 0)
     for (std::size_t i = 0; i < scenarios.size(); ++i)
@@ -336,7 +342,7 @@ std::string render_svg(const results& r, const std::string& wanted) {
       if (it != r.analysis.end() && !it->is_null()) add_batch_sweep(p, *it, "#00838f");
     }
     const int skipped = add_ops(p, r, "", true, -1);
-    if (skipped > 0) p.notes.push_back(fmt::format("{} op(s) not plotted (0 FLOP or 0 B)", skipped));
+    if (skipped > 0) p.notes.push_back(fmt::format("{} op(s) not plotted (0 FLOP, 0 B or no time): named in the key", skipped));
   } else if (!r.ops.empty()) {
     p.notes.push_back(fmt::format("roofs only: the model's ops ran in {} and are on its panel", model_precision));
   }
