@@ -18,6 +18,11 @@ std::string rate_flops(double flops_per_s);  ///< "989 TFLOP/s"
 std::string rate_ops(double ops_per_s);      ///< "1.98 POP/s" (integer operations: int8)
 /// The compute rate of `precision`: rate_ops for int8, else rate_flops.
 std::string compute_rate(double per_s, const std::string& precision);
+/// The unit of work of `precision`: "OP" for int8 (integer operations), else "FLOP". Axis titles,
+/// tick labels and table units build theirs on it ("OP/s", "OP/B").
+std::string work_unit(const std::string& precision);
+/// The arithmetic intensity of `precision`: intensity_ops for int8, else intensity.
+std::string compute_intensity(double per_byte, const std::string& precision);
 std::string flop_count(double flops);        ///< "4.19 GFLOP"
 std::string bytes_binary(double bytes);      ///< "8.00 MiB", "32.0 KiB", "512 B"
 std::string seconds(double s);               ///< "12.3 ms", "850 µs"

@@ -70,7 +70,7 @@ void gemm_row(const results& r, std::vector<record_row>& rows, const std::string
   row.key = fmt::format("gemm_{}_{}", precision, n);
   row.label = fmt::format("{}{} GEMM, n = {}{}", precision, p && p->engine == "tensor" ? " tensor" : "", n,
                           usual && c ? " (the roof)" : "");
-  row.unit = precision == "int8" ? "OP/s" : "FLOP/s";
+  row.unit = units::work_unit(precision) + "/s";
   if (p) row.nominal = p->flops_per_s;
   else row.nominal_note = "no nominal " + precision + " peak";
   if (usual) {
@@ -153,7 +153,7 @@ void ridge_row(const results& r, std::vector<record_row>& rows, const std::strin
   record_row row;
   row.key = "ridge";
   row.label = fmt::format("ridge point ({})", precision);
-  row.unit = precision == "int8" ? "OP/B" : "FLOP/B";
+  row.unit = units::work_unit(precision) + "/B";
   row.nominal = rp.nominal;
   row.measured = rp.measured;
   row.expected_note = "±20% of nominal (both roofs shrink)";

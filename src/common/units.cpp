@@ -78,7 +78,9 @@ std::string plain(double x) {
   return s;
 }
 
-std::string compute_rate(double v, const std::string& precision) { return precision == "int8" ? rate_ops(v) : rate_flops(v); }
+std::string work_unit(const std::string& precision) { return precision == "int8" ? "OP" : "FLOP"; }
+std::string compute_rate(double v, const std::string& precision) { return work_unit(precision) == "OP" ? rate_ops(v) : rate_flops(v); }
+std::string compute_intensity(double v, const std::string& precision) { return work_unit(precision) == "OP" ? intensity_ops(v) : intensity(v); }
 
 std::string count(std::int64_t n) {
   // the magnitude in unsigned arithmetic: -n overflows for the smallest int64

@@ -111,7 +111,7 @@ void add_device_roofs(plot& p, const results& r, const std::string& tag, int pal
         top_nominal = std::max(top_nominal, np->flops_per_s);
         if (nom_bw && pair.engine == (tensor_peak ? "tensor" : "vector"))
           p.points.push_back({np->flops_per_s / *nom_bw, np->flops_per_s, false, color_nom, "diamond", 5, "ridge ridge-nominal",
-                              fmt::format("{}{} nominal ridge: {} = {} ÷ {}", tag, pr, intensity(np->flops_per_s / *nom_bw),
+                              fmt::format("{}{} nominal ridge: {} = {} ÷ {}", tag, pr, compute_intensity(np->flops_per_s / *nom_bw, pr),
                                           rate(np->flops_per_s), rate_bytes(*nom_bw)),
                               "", 0, -1, ""});
       }
@@ -132,7 +132,7 @@ void add_device_roofs(plot& p, const results& r, const std::string& tag, int pal
         top_measured = std::max(top_measured, mc->flops_per_s);
         if (dram && mc == best_compute(r.measured, pr))
           p.points.push_back({mc->flops_per_s / dram->bytes_per_s, mc->flops_per_s, true, color_meas, "diamond", 5, "ridge ridge-measured",
-                              fmt::format("{}{} measured ridge: {} = {} ÷ {}", tag, pr, intensity(mc->flops_per_s / dram->bytes_per_s),
+                              fmt::format("{}{} measured ridge: {} = {} ÷ {}", tag, pr, compute_intensity(mc->flops_per_s / dram->bytes_per_s, pr),
                                           rate(mc->flops_per_s), rate_bytes(dram->bytes_per_s)),
                               "", 0, -1, ""});
       }
@@ -324,6 +324,11 @@ std::string render_svg(const results& r, const std::string& wanted) {
   plot p;
   p.title = "Roofline: " + (r.device.name.empty() ? std::string("unknown device") : r.device.name);
   if (!model_panel) p.title += " · " + precision;
+  // the axes in the precision's unit of work (int8: OP/s against OP/B, as its roofs)
+  const std::string work = work_unit(precision);
+  p.x_label = fmt::format("arithmetic intensity ({}/B, log scale)", work);
+  p.y_label = fmt::format("performance ({}/s, log scale)", work);
+  p.y_unit = work + "/s";
   p.subtitle = fmt::format("{}{} · roofline {} · dashed = nominal, solid = measured · "
                            "numbers = the op table's #",
                            r.host.hostname.empty() ? "" : r.host.hostname + " · ", r.host.timestamp.empty() ? "time unknown" : r.host.timestamp,

@@ -125,6 +125,20 @@ TEST(FigureTruth, EveryLegendMarkerLooksLikeWhatItStandsFor) {
   }
 }
 
+TEST(FigureTruth, AnInt8PanelSpeaksOpsNotFlops) {
+  // The H200 run measured int8 (tensor-core GEMM, integer operations): its panel's roofs are in
+  // OP/s, so are its axes, ticks and ridge notes (units::work_unit), never FLOP/s or FLOP/B.
+  const results r = load_results(test::data("h200-2026-12-03/results.json"));
+  const std::string svg = render_svg(r, "int8");
+  EXPECT_NE(svg.find(">arithmetic intensity (OP/B, log scale)<"), std::string::npos);
+  EXPECT_NE(svg.find(">performance (OP/s, log scale)<"), std::string::npos);
+  EXPECT_NE(svg.find(" POP/s</text>"), std::string::npos);  // a tick label
+  EXPECT_NE(svg.find("int8 tensor measured " + units::compute_rate(best_compute_on(r.measured, "int8", "gemm")->flops_per_s, "int8")),
+            std::string::npos);
+  EXPECT_EQ(svg.find("FLOP"), std::string::npos) << svg.substr(svg.find("FLOP") - 80, 160);
+  EXPECT_NE(render_svg(r).find(">performance (FLOP/s, log scale)<"), std::string::npos);  // fp16 stays FLOP/s
+}
+
 TEST(FigureTruth, ACpuFigureWithoutNominalBandwidthPromisesNoNominalRidge) {
   const std::string svg = render_svg(load_results(test::data("results-cpu.json")));
   EXPECT_EQ(count(svg, "ridge-nominal"), 0u);  // neither drawn nor in the legend
