@@ -20,7 +20,9 @@ namespace {
 
 std::string shorten(const std::string& s, std::size_t n) { return s.size() > n ? s.substr(0, n - 1) + "…" : s; }
 
-std::string rate(double v, const std::string& precision) { return units::compute_rate(v, precision.empty() ? "fp16" : precision); }
+std::string rate(double v, const std::string& precision) {
+  return units::compute_rate(v, precision.empty() ? "fp16" : precision);
+}
 
 }  // namespace
 
@@ -45,8 +47,9 @@ std::string render_kernel_svg(const kernel_report& k, const results& r, const st
   // Like with like: one roof per precision and compute roof the kernels were judged against (an ncu
   // export places its tensor-core GEMMs on the GEMM roof and its elementwise kernels on the vector
   // roof of the same precision: both drawn), the highest of a precision the thicker.
-  std::map<std::pair<std::string, std::string>, const kernel_verdict*> roof_of;  // (precision, roof source) → first kernel
-  std::map<std::string, double> highest;                                         // precision → its highest roof
+  std::map<std::pair<std::string, std::string>, const kernel_verdict*>
+      roof_of;                            // (precision, roof source) → first kernel
+  std::map<std::string, double> highest;  // precision → its highest roof
   for (const auto& v : k.verdicts)
     if (v.compute_roof_unscaled) {
       roof_of.emplace(std::pair{v.precision, v.compute_roof_source}, &v);
@@ -93,7 +96,8 @@ std::string render_kernel_svg(const kernel_report& k, const results& r, const st
     if (!np || !nominal_drawn.insert(np).second) continue;
     plot_roof nr;
     const std::string ref = fmt::format("roof-{}-{}-nominal", key.first.empty() ? "any" : key.first, np->engine);
-    nr.label = nr.short_label = fmt::format("{} {} nominal {}", key.first, np->engine, rate(np->flops_per_s, key.first));
+    nr.label = nr.short_label =
+        fmt::format("{} {} nominal {}", key.first, np->engine, rate(np->flops_per_s, key.first));
     nr.color = precision_color(key.first);
     nr.dashed = true;
     nr.peak = np->flops_per_s;
@@ -129,7 +133,8 @@ std::string render_kernel_svg(const kernel_report& k, const results& r, const st
     m.width = 2.4;
     m.cls = "memory roof-dram";
     p.roofs.push_back(m);
-    p.legend.push_back({dram_nominal ? legend_item::kind::dashed : legend_item::kind::solid, m.color, m.label, "roof-dram"});
+    p.legend.push_back(
+        {dram_nominal ? legend_item::kind::dashed : legend_item::kind::solid, m.color, m.label, "roof-dram"});
   }
   std::set<std::string> levels;
   for (const auto& v : k.verdicts)
@@ -151,8 +156,10 @@ std::string render_kernel_svg(const kernel_report& k, const results& r, const st
   std::vector<const kernel_verdict*> plotted;
   std::size_t by_time_only = 0;
   for (const auto& v : k.verdicts) {
-    if (v.intensity && *v.intensity > 0 && v.achieved_flops_per_s > 0) plotted.push_back(&v);
-    else ++by_time_only;
+    if (v.intensity && *v.intensity > 0 && v.achieved_flops_per_s > 0)
+      plotted.push_back(&v);
+    else
+      ++by_time_only;
   }
   std::vector<const kernel_verdict*> longest = plotted;
   std::stable_sort(longest.begin(), longest.end(), [](auto* a, auto* b) { return a->seconds > b->seconds; });
@@ -162,19 +169,25 @@ std::string render_kernel_svg(const kernel_report& k, const results& r, const st
     numbered.insert(v->number);
     const std::string prec = v->precision.empty() ? "no precision" : v->precision;
     auto g = std::find_if(p.key.begin(), p.key.end(), [&](const key_group& x) { return x.title == prec; });
-    if (g == p.key.end()) g = p.key.insert(p.key.end(), key_group{prec, v->precision.empty() ? "#444444" : precision_color(v->precision), {}});
-    g->entries.emplace_back(static_cast<int>(v->number), fmt::format("{} ({})", shorten(v->name, 32), units::seconds(v->seconds)));
+    if (g == p.key.end())
+      g = p.key.insert(p.key.end(),
+                       key_group{prec, v->precision.empty() ? "#444444" : precision_color(v->precision), {}});
+    g->entries.emplace_back(static_cast<int>(v->number),
+                            fmt::format("{} ({})", shorten(v->name, 32), units::seconds(v->seconds)));
   }
   p.key_title = fmt::format("Key: the {} longest kernels", longest.size());
   // unnumbered first, so the numbered points are drawn on top and labelled first
-  std::stable_sort(plotted.begin(), plotted.end(), [&](auto* a, auto* b) { return numbered.count(a->number) > numbered.count(b->number); });
+  std::stable_sort(plotted.begin(), plotted.end(),
+                   [&](auto* a, auto* b) { return numbered.count(a->number) > numbered.count(b->number); });
   for (const auto* vp : plotted) {
     const kernel_verdict& v = *vp;
     const bool num = numbered.count(v.number) > 0;
     const std::string color = v.precision.empty() ? "#444444" : precision_color(v.precision);
-    p.points.push_back({*v.intensity, v.achieved_flops_per_s, true, color, v.plausible ? "circle" : "square", num ? 4.5 : 3, "kernel",
-                        fmt::format("#{} {}: {}, {}, {} → {} ({})", v.number, v.name, units::flop_count(v.flops), units::intensity(*v.intensity),
-                                    units::seconds(v.seconds), rate(v.achieved_flops_per_s, v.precision), to_string(v.cls)),
+    p.points.push_back({*v.intensity, v.achieved_flops_per_s, true, color, v.plausible ? "circle" : "square",
+                        num ? 4.5 : 3, "kernel",
+                        fmt::format("#{} {}: {}, {}, {} → {} ({})", v.number, v.name, units::flop_count(v.flops),
+                                    units::intensity(*v.intensity), units::seconds(v.seconds),
+                                    rate(v.achieved_flops_per_s, v.precision), to_string(v.cls)),
                         "", num ? static_cast<int>(v.number) : 0, static_cast<int>(v.number), shorten(v.name, 44)});
   }
   p.legend.push_back({legend_item::kind::filled, "#444444", "your kernel (colour = its precision)", "kernel"});
@@ -187,24 +200,31 @@ std::string render_kernel_svg(const kernel_report& k, const results& r, const st
       const auto* o = old_by_number.count(m.old_number) ? old_by_number[m.old_number] : nullptr;
       const std::string color = o && !o->precision.empty() ? precision_color(o->precision) : "#444444";
       p.points.push_back({*m.old_intensity, m.old_flops_per_s, false, color, "circle", 4, "baseline",
-                          fmt::format("#{} {} in the baseline: {} ({} saved)", m.new_number, m.name, units::seconds(m.old_s), units::seconds(m.saved_s)), "",
-                          0, static_cast<int>(m.new_number), ""});
+                          fmt::format("#{} {} in the baseline: {} ({} saved)", m.new_number, m.name,
+                                      units::seconds(m.old_s), units::seconds(m.saved_s)),
+                          "", 0, static_cast<int>(m.new_number), ""});
       p.links.push_back({*m.old_intensity, m.old_flops_per_s, *m.new_intensity, m.new_flops_per_s, color});
     }
-    p.legend.push_back({legend_item::kind::hollow, "#444444", "the same kernel in the baseline (line: old → new)", "baseline"});
+    p.legend.push_back(
+        {legend_item::kind::hollow, "#444444", "the same kernel in the baseline (line: old → new)", "baseline"});
   }
   if (plotted.size() > longest.size())
-    p.notes.push_back(fmt::format("the other {} kernels are drawn unnumbered (place.csv lists them all)", plotted.size() - longest.size()));
+    p.notes.push_back(fmt::format("the other {} kernels are drawn unnumbered (place.csv lists them all)",
+                                  plotted.size() - longest.size()));
   if (by_time_only > 0)
-    p.notes.push_back(fmt::format("{} kernel(s) without FLOPs or bytes are not drawn: placed by time only (place.csv lists them)", by_time_only));
+    p.notes.push_back(fmt::format(
+        "{} kernel(s) without FLOPs or bytes are not drawn: placed by time only (place.csv lists them)", by_time_only));
   if (p.roofs.empty()) p.notes.push_back("no roof: no nominal peak and no measured result");
   // The subtitle says only what is drawn.
   const bool any_solid = std::any_of(p.roofs.begin(), p.roofs.end(), [](const plot_roof& x) { return !x.dashed; });
   const bool any_dashed = std::any_of(p.roofs.begin(), p.roofs.end(), [](const plot_roof& x) { return x.dashed; });
-  const bool any_baseline = std::any_of(p.points.begin(), p.points.end(), [](const plot_point& x) { return !x.filled; });
+  const bool any_baseline =
+      std::any_of(p.points.begin(), p.points.end(), [](const plot_point& x) { return !x.filled; });
   std::vector<std::string> says;
   if (any_solid || any_dashed)
-    says.push_back(any_solid && any_dashed ? "solid = measured roof, dashed = nominal" : any_solid ? "solid = measured roof" : "dashed = nominal roof");
+    says.push_back(any_solid && any_dashed ? "solid = measured roof, dashed = nominal"
+                   : any_solid             ? "solid = measured roof"
+                                           : "dashed = nominal roof");
   says.push_back("filled = your kernel (colour = its precision)");
   if (!longest.empty()) says.push_back("numbers = place.csv's #");
   if (any_baseline) says.push_back("hollow = the same kernel in the baseline");

@@ -27,8 +27,11 @@ std::vector<std::pair<std::string, std::string>> every_figure() {
     out.emplace_back(f, render_svg(r));
     for (const auto& p : other_figure_precisions(r)) out.emplace_back(std::string(f) + " " + p, render_svg(r, p));
   }
-  out.emplace_back("place --trace", place_svg("--trace " + test::data("h200-2026-12-03/torch-trace-tinyllama-eager.json.gz"), "trace"));
-  out.emplace_back("place --ncu", place_svg("--ncu " + test::data("h200-2026-12-03/ncu-tinyllama-decode-recommended-metrics.csv"), "ncu"));
+  out.emplace_back("place --trace",
+                   place_svg("--trace " + test::data("h200-2026-12-03/torch-trace-tinyllama-eager.json.gz"), "trace"));
+  out.emplace_back(
+      "place --ncu",
+      place_svg("--ncu " + test::data("h200-2026-12-03/ncu-tinyllama-decode-recommended-metrics.csv"), "ncu"));
   return out;
 }
 
@@ -52,7 +55,8 @@ TEST(FigureGeometry, EveryTextLiesInsideTheViewBox) {
 TEST(FigureGeometry, PlaceTitleNamesTheDeviceAndPrecisionsNotTheResultsPath) {
   // The ncu export of TinyLlama decode ran fp16 tensor-core GEMMs and fp32 elementwise kernels on the
   // H200 (tests/data/h200-2026-12-03/README.md).
-  const std::string svg = place_svg("--ncu " + test::data("h200-2026-12-03/ncu-tinyllama-decode-recommended-metrics.csv"), "title");
+  const std::string svg =
+      place_svg("--ncu " + test::data("h200-2026-12-03/ncu-tinyllama-decode-recommended-metrics.csv"), "title");
   const auto boxes = test::svg_text_boxes(svg);
   const auto title = std::find_if(boxes.begin(), boxes.end(), [](const auto& b) { return b.cls == "figure-title"; });
   ASSERT_NE(title, boxes.end());

@@ -1,6 +1,7 @@
 // place.svg read back against place.json: the numbered points and their one key, the roofs each
 // kernel was placed against, every roof labelled. Inputs: the H200 run of 2026-12-03 and the
 // TinyLlama profiles taken on it (tests/data/h200-2026-12-03/README.md says how each was made).
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -8,12 +9,10 @@
 #include <set>
 #include <sstream>
 
-#include <fmt/format.h>
-
 #include "roofline/json.hpp"
 #include "roofline/report.hpp"
-#include "roofline/vocabulary.hpp"
 #include "roofline/units.hpp"
+#include "roofline/vocabulary.hpp"
 #include "svg_geometry.hpp"
 #include "test_util.hpp"
 
@@ -32,7 +31,8 @@ struct placed {
 
 placed place(const std::string& input, const std::string& tag, const std::string& extra = "") {
   test::temp_dir d("place-figure-" + tag);
-  const auto r = test::run_command(bin + " place " + input + " --results " + h200 + " --out " + (d / "out") + " " + extra);
+  const auto r =
+      test::run_command(bin + " place " + input + " --results " + h200 + " --out " + (d / "out") + " " + extra);
   EXPECT_EQ(r.code, 0) << r.err;
   return {read_file(d / "out/place.svg"), r.out, json::parse(read_file(d / "out/place.json"))};
 }
@@ -45,7 +45,9 @@ std::string notes(const std::string& svg) {
   return out;
 }
 
-bool plotted(const json& k) { return k["intensity"].is_number() && k["intensity"].get<double>() > 0 && k["achieved_flops_per_s"].get<double>() > 0; }
+bool plotted(const json& k) {
+  return k["intensity"].is_number() && k["intensity"].get<double>() > 0 && k["achieved_flops_per_s"].get<double>() > 0;
+}
 
 TEST(PlaceFigure, NumbersTheTopNKernelsByTimeInOneKeyAndCountsTheOthers) {
   // The eager TinyLlama trace has 3,743 kernels: a PNG cannot be hovered, so the --top N longest
@@ -72,7 +74,8 @@ TEST(PlaceFigure, NumbersTheTopNKernelsByTimeInOneKeyAndCountsTheOthers) {
     EXPECT_EQ(test::count(p.svg, "class=\"key-heading\""), 1u) << "one key";
     EXPECT_EQ(p.svg.find("Key (every kernel)"), std::string::npos);
     EXPECT_EQ(p.svg.find("hover"), std::string::npos) << "nothing asks a PNG reader to hover";
-    EXPECT_NE(notes(p.svg).find(fmt::format("the other {} kernels are drawn unnumbered (place.csv lists them all)", drawn.size() - top)),
+    EXPECT_NE(notes(p.svg).find(fmt::format("the other {} kernels are drawn unnumbered (place.csv lists them all)",
+                                            drawn.size() - top)),
               std::string::npos);
   }
 }
@@ -100,12 +103,14 @@ std::vector<roof_path> roofs(const std::string& svg) {
     r.color = (*it)[3];
     std::vector<double> ys;
     static const std::regex pt("[ML]([-0-9.]+) ([-0-9.]+)");
-    for (auto q = std::sregex_iterator(d.begin(), d.end(), pt); q != std::sregex_iterator(); ++q) ys.push_back(std::stod((*q)[2]));
+    for (auto q = std::sregex_iterator(d.begin(), d.end(), pt); q != std::sregex_iterator(); ++q)
+      ys.push_back(std::stod((*q)[2]));
     for (std::size_t i = 1; i < ys.size(); ++i) r.sloped |= std::abs(ys[i] - ys[i - 1]) > 0.5;
     const auto item = svg.find("class=\"legend-item\" data-ref=\"" + r.ref + "\"");
     if (item != std::string::npos) {
       const auto end = svg.find("</g>", item);
-      for (const auto& b : test::svg_text_boxes(svg.substr(item, end - item))) r.legend += (r.legend.empty() ? "" : " ") + b.text;
+      for (const auto& b : test::svg_text_boxes(svg.substr(item, end - item)))
+        r.legend += (r.legend.empty() ? "" : " ") + b.text;
     }
     out.push_back(r);
   }
@@ -129,12 +134,15 @@ TEST(PlaceFigure, EveryRoofIsInTheLegendAndMemoryIsItsOwnLabelledRoof) {
     for (const auto& r : rs) {
       EXPECT_FALSE(r.legend.empty()) << name << ": roof " << r.ref << " drawn without a legend entry";
       if (!r.sloped) {
-        EXPECT_NE(r.legend.find("OP/s"), std::string::npos) << name << ": flat roof " << r.ref << " is '" << r.legend << "'";
+        EXPECT_NE(r.legend.find("OP/s"), std::string::npos)
+            << name << ": flat roof " << r.ref << " is '" << r.legend << "'";
         continue;
       }
       ++memory;
-      EXPECT_NE(r.legend.find("B/s"), std::string::npos) << name << ": sloped roof " << r.ref << " is '" << r.legend << "', not a bandwidth";
-      EXPECT_FALSE(compute_colors.count(r.color)) << name << ": memory roof " << r.ref << " in a compute roof's colour " << r.color;
+      EXPECT_NE(r.legend.find("B/s"), std::string::npos)
+          << name << ": sloped roof " << r.ref << " is '" << r.legend << "', not a bandwidth";
+      EXPECT_FALSE(compute_colors.count(r.color))
+          << name << ": memory roof " << r.ref << " in a compute roof's colour " << r.color;
     }
     EXPECT_GE(memory, 1) << name;
   }
@@ -156,7 +164,8 @@ TEST(PlaceFigure, DrawsTheRoofEveryKernelIsPlacedAgainst) {
     std::set<std::pair<std::string, std::string>> want;
     for (const auto& k : p.j["kernels"])
       if (k["compute_roof_unscaled_flops_per_s"].is_number())
-        want.insert({units::compute_rate(k["compute_roof_unscaled_flops_per_s"].get<double>(), k["precision"].get<std::string>()),
+        want.insert({units::compute_rate(k["compute_roof_unscaled_flops_per_s"].get<double>(),
+                                         k["precision"].get<std::string>()),
                      k["compute_roof_source"].get<std::string>()});
     ASSERT_GE(want.size(), name == "ncu" ? 3u : 2u) << name;
     for (const auto& [value, source] : want)
@@ -186,16 +195,25 @@ TEST(PlaceFigure, TheSubtitlePromisesOnlyWhatIsDrawnAndNominalRoofsAreDrawnWhenK
     for (const auto& b : test::svg_text_boxes(svg))
       if (b.cls == "figure-subtitle") subtitle += b.text + " ";
     ASSERT_FALSE(subtitle.empty()) << name;
-    const std::string roofs_drawn = svg.substr(svg.find("<g class=\"roofs\""), svg.find("</g>", svg.find("<g class=\"roofs\"")) - svg.find("<g class=\"roofs\""));
-    const std::string points = svg.substr(svg.find("<g class=\"points\">"), svg.find("</g>", svg.find("<g class=\"points\">")) - svg.find("<g class=\"points\">"));
-    static const std::regex solid_roof("<path class=\"roof [^\"]*\" d=\"[^\"]*\" stroke=\"#[0-9a-f]{6}\" stroke-width=\"[0-9.]+\">");
-    if (subtitle.find("dashed") != std::string::npos) EXPECT_NE(roofs_drawn.find("stroke-dasharray"), std::string::npos) << name << ": " << subtitle;
-    if (subtitle.find("solid") != std::string::npos) EXPECT_TRUE(std::regex_search(roofs_drawn, solid_roof)) << name << ": " << subtitle;
-    if (subtitle.find("hollow") != std::string::npos) EXPECT_NE(points.find("fill=\"#ffffff\""), std::string::npos) << name << ": " << subtitle;
+    const std::string roofs_drawn =
+        svg.substr(svg.find("<g class=\"roofs\""),
+                   svg.find("</g>", svg.find("<g class=\"roofs\"")) - svg.find("<g class=\"roofs\""));
+    const std::string points =
+        svg.substr(svg.find("<g class=\"points\">"),
+                   svg.find("</g>", svg.find("<g class=\"points\">")) - svg.find("<g class=\"points\">"));
+    static const std::regex solid_roof(
+        "<path class=\"roof [^\"]*\" d=\"[^\"]*\" stroke=\"#[0-9a-f]{6}\" stroke-width=\"[0-9.]+\">");
+    if (subtitle.find("dashed") != std::string::npos)
+      EXPECT_NE(roofs_drawn.find("stroke-dasharray"), std::string::npos) << name << ": " << subtitle;
+    if (subtitle.find("solid") != std::string::npos)
+      EXPECT_TRUE(std::regex_search(roofs_drawn, solid_roof)) << name << ": " << subtitle;
+    if (subtitle.find("hollow") != std::string::npos)
+      EXPECT_NE(points.find("fill=\"#ffffff\""), std::string::npos) << name << ": " << subtitle;
   }
   for (std::size_t i = 0; i < 2; ++i) {
     const std::string& svg = figs[i].second;
-    EXPECT_NE(svg.find("fp16 tensor nominal " + units::compute_rate(peak_for(h.nominal, "fp16", peak_engine::tensor)->flops_per_s, "fp16")),
+    EXPECT_NE(svg.find("fp16 tensor nominal " +
+                       units::compute_rate(peak_for(h.nominal, "fp16", peak_engine::tensor)->flops_per_s, "fp16")),
               std::string::npos)
         << figs[i].first;
     EXPECT_NE(svg.find("class=\"roof memory nominal roof-dram-nominal\""), std::string::npos) << figs[i].first;
@@ -222,7 +240,9 @@ TEST(PlaceText, TheClockMatchingIsSaidOnceNotOncePerKernel) {
     if (i == 0 || p.out[i - 1] == '\n') ++lines, line = p.out.substr(i, p.out.find('\n', i) - i);
   EXPECT_EQ(lines, 1u) << p.out;
   const auto [lo, hi] = std::minmax_element(scales.begin(), scales.end());
-  EXPECT_NE(line.find(fmt::format("for {} kernels, {}–{}", scales.size(), units::sig(*lo, 4), units::sig(*hi, 4))), std::string::npos) << line;
+  EXPECT_NE(line.find(fmt::format("for {} kernels, {}–{}", scales.size(), units::sig(*lo, 4), units::sig(*hi, 4))),
+            std::string::npos)
+      << line;
 }
 
 }  // namespace

@@ -55,12 +55,16 @@ inline std::vector<text_box> svg_text_boxes(const std::string& svg) {
     std::string inner = svg.substr(from, to - from), plain;
     bool in_tag = false;
     for (char c : inner) {
-      if (c == '<') in_tag = true;
-      else if (c == '>') in_tag = false;
-      else if (!in_tag) plain += c;
+      if (c == '<')
+        in_tag = true;
+      else if (c == '>')
+        in_tag = false;
+      else if (!in_tag)
+        plain += c;
     }
     for (const char* e : {"&amp;", "&lt;", "&gt;", "&quot;", "&#39;"})
-      for (auto p = plain.find(e); p != std::string::npos; p = plain.find(e)) plain.replace(p, std::string(e).size(), "x");
+      for (auto p = plain.find(e); p != std::string::npos; p = plain.find(e))
+        plain.replace(p, std::string(e).size(), "x");
     std::size_t glyphs = 0;
     for (unsigned char c : plain)
       if ((c & 0xC0) != 0x80) ++glyphs;
