@@ -77,6 +77,7 @@ op_timing run_cpu_op(const op_desc& op, const timing_options& timing, const step
   // op's inputs out of cache, as the model's layers do. Capping them saves allocating and copying
   // 2 × LLC per op (on a VM reporting a 260 MiB L3, ~9 GB for TinyLlama's decode step).
   if (hook) s.ar.max_copies = static_cast<int>(std::clamp<std::int64_t>(op.count, 1, 4096));
+  s.ar.pooled = hook == nullptr;  // one op timed alone reuses the process-wide buffer
   s.note = "fp32 on the CPU";
   if (op.dtype_bytes != 4)
     s.note += fmt::format(" (catalogue dtype {} with {} B elements; run in fp32, bytes not rescaled)", op.dtype,

@@ -32,29 +32,45 @@ struct arena {
   std::int64_t per_copy = 0;
   int copies = 1;
   int max_copies = 4096;  ///< rotation_copies' cap (a whole step: the op's count, see run_cpu_op)
-  aligned_buffer<float> data;
+  /// One op timed alone: the copies live in one process-wide buffer that the next op reuses, so an op
+  /// does not fault in 2 × LLC of fresh pages (on a VM reporting a 260 MiB L3, ~0.3 s of the ~0.5 s an op
+  /// took: 62 ops spent 21 s of a 35 s stage allocating). A whole step keeps every op's copies at once,
+  /// each in its own buffer (pooled = false).
+  bool pooled = false;
+  aligned_buffer<float> own;
+  float* base = nullptr;
   std::int64_t add(std::int64_t n) {
     const std::int64_t off = per_copy;
     sizes.push_back(n);
     per_copy += (n + 15) / 16 * 16;  // 64-byte aligned segments
     return off;
   }
+  static aligned_buffer<float>& pool() {
+    static aligned_buffer<float> p;
+    return p;
+  }
   void allocate(std::int64_t llc_bytes, bool rotate, std::uint64_t seed) {
     const double bytes = 4.0 * static_cast<double>(per_copy);
     copies = rotate ? rotation_copies(bytes, llc_bytes, max_copies) : 1;
-    data = aligned_buffer<float>(static_cast<std::size_t>(per_copy * copies));
-    advise_huge_pages(data.data(), data.size() * sizeof(float));
+    const auto need = static_cast<std::size_t>(per_copy * copies);
+    aligned_buffer<float>& buf = pooled ? pool() : own;
+    if (buf.size() < need) {
+      buf = aligned_buffer<float>();  // free the smaller one first
+      buf = aligned_buffer<float>(need);
+      advise_huge_pages(buf.data(), buf.size() * sizeof(float));
+    }
+    base = buf.data();
     // Copy 0 gets the random values; the others are byte copies of it. The copies exist only so
     // that each timed run starts with its inputs out of cache (distinct addresses), which identical
     // contents satisfy; generating 2x LLC of random numbers per op instead (a VM may report a
     // whole socket's L3, 508 MiB on a 2-vCPU Zen 5 guest) took ~2 s per op.
-    fill_uniform(data.data(), static_cast<std::size_t>(per_copy), seed);
+    fill_uniform(base, static_cast<std::size_t>(per_copy), seed);
     const std::int64_t n = per_copy;
-    float* base = data.data();
+    float* b = base;
 #pragma omp parallel for schedule(static) if (copies > 2)
-    for (int c = 1; c < copies; ++c) std::copy(base, base + n, base + c * n);
+    for (int c = 1; c < copies; ++c) std::copy(b, b + n, b + c * n);
   }
-  float* at(int copy, std::int64_t off) { return data.data() + copy * per_copy + off; }
+  float* at(int copy, std::int64_t off) { return base + copy * per_copy + off; }
 };
 
 inline void check(bool ok, const op_desc& op, const std::string& what) {
