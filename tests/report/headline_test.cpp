@@ -36,6 +36,32 @@ const record_row* row_with_key_prefix(const std::vector<record_row>& rows, const
 
 }  // namespace
 
+// Every heading of report.md is unique, and so are the headings of the nominal derivation in
+// report.html: a precision with a peak per accumulate type names the accumulate.
+TEST(Markdown, NoTwoHeadingsAreTheSame) {
+  for (const std::string& file : {h200_bench(), test::data("h200-2026-12-03/results.json"), test::data("results-gpu.json"),
+                                  test::data("results-cpu.json")}) {
+    results r = load_results(file);
+    analyse(r);
+    std::istringstream md(render_markdown(r));
+    std::set<std::string> seen;
+    for (std::string line; std::getline(md, line);)
+      if (line.rfind("#", 0) == 0) EXPECT_TRUE(seen.insert(line).second) << "duplicate heading in " << file << ": " << line;
+    std::set<std::string> factors;
+    for (const auto& b : report::nominal_section(r).blocks)
+      if (b.k == report::block::kind::heading) EXPECT_TRUE(factors.insert(b.lines.at(0)).second) << file << ": " << b.lines.at(0);
+    if (file == h200_bench()) {
+      // the H200's fp16 and fp8 tensor peaks with fp32 and with fp16 accumulate (nominal.peaks[])
+      EXPECT_TRUE(factors.count("Factors of the fp16 tensor peak (fp32 accumulate)"));
+      EXPECT_TRUE(factors.count("Factors of the fp16 tensor peak (fp16 accumulate)"));
+      EXPECT_TRUE(factors.count("Factors of the fp8 tensor peak (fp16 accumulate)"));
+      const std::string html = render_html(r);
+      EXPECT_EQ(test::count(html, "<h3>Factors of the fp16 tensor peak (fp32 accumulate)</h3>"), 1u);
+      EXPECT_EQ(test::count(html, "<h3>Factors of the fp16 tensor peak (fp16 accumulate)</h3>"), 1u);
+    }
+  }
+}
+
 // In HTML a number and its unit are joined by a non-breaking space (one rule, in the HTML text
 // formatter), so "(4.00 GiB)" never wraps between 4.00 and GiB; report.md keeps plain spaces.
 TEST(Html, ANumberAndItsUnitAreJoinedByANonBreakingSpace) {
