@@ -12,6 +12,12 @@
 
 namespace roofline {
 
+/// A power cap binds a GEMM when its median power is at least this share of the enforced limit: a
+/// GEMM held by the cap for its whole window draws the limit (the H200 run of 2026-12-03,
+/// bench/results/h200/2026-12-03-d7a4aa3: its n = 16384 GEMMs read 690–698 W of 700 W, ≥ 98.6%).
+/// A power throttle reason with the power well below the limit is not evidence of the cap.
+inline constexpr double power_near_limit = 0.90;
+
 /// Sentence 1: the main precision's roof GEMM and the device memory against their nominal values,
 /// and the limit that binds the compute roof.
 struct machine_verdict {
@@ -21,12 +27,15 @@ struct machine_verdict {
   std::optional<std::int64_t> gemm_n;                       ///< size of the roof GEMM
   std::optional<double> bandwidth_nominal, bandwidth_measured;  ///< B/s
   std::string bandwidth_pattern;
-  /// "power" (a power-cap throttle reason), "thermal" (a thermal one), "clock" (the clock below the
-  /// one the peak is computed at, no reason reported), "kernel" (at full clock: the GEMM itself),
+  /// "power": a power-cap throttle reason in the roof GEMM's samples and its median power at or above
+  /// power_near_limit × the limit; "power_reason": the reason reported but the GEMM's power below that,
+  /// so the readings do not show the cap binding; "thermal" (a thermal reason), "clock" (the clock below
+  /// the one the peak is computed at, no reason reported), "kernel" (at full clock: the GEMM itself),
   /// "" when no telemetry says.
   std::string limit;
   std::optional<double> clock_mhz, clock_nominal_mhz;  ///< median during the roof GEMM; the peak's clock
   std::optional<double> power_w, power_limit_w;        ///< median during the roof GEMM; the limit
+  std::optional<double> power_max_w;                   ///< highest sample during the roof GEMM
   double throttled_fraction = 0;                        ///< share of its samples with a slowdown reason
   std::vector<std::string> throttle_reasons;
 };

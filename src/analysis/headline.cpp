@@ -30,13 +30,16 @@ machine_verdict machine_of(const results& r) {
   if (!c || !c->telemetry) return m;
   const telemetry_summary& t = *c->telemetry;
   if (t.sm_clock_mhz) m.clock_mhz = t.sm_clock_mhz->median;
-  if (t.power_w) m.power_w = t.power_w->median;
+  if (t.power_w) m.power_w = t.power_w->median, m.power_max_w = t.power_w->max;
   m.throttled_fraction = t.throttled_fraction;
   m.throttle_reasons = t.throttle_reasons;
   bool power = false, thermal = false;
   for (const auto& s : t.throttle_reasons) power |= contains(s, "power"), thermal |= contains(s, "thermal");
   const bool slow_clock = m.clock_mhz && m.clock_nominal_mhz && *m.clock_mhz < 0.97 * *m.clock_nominal_mhz;
-  if (power && (slow_clock || !m.clock_mhz)) m.limit = "power";
+  // The cap binds only where the GEMM's own power shows it: near the limit. An unknown power or limit
+  // cannot show it.
+  const bool near_limit = m.power_w && m.power_limit_w && *m.power_w >= power_near_limit * *m.power_limit_w;
+  if (power && (slow_clock || !m.clock_mhz)) m.limit = near_limit ? "power" : "power_reason";
   else if (thermal && (slow_clock || !m.clock_mhz)) m.limit = "thermal";
   else if (slow_clock) m.limit = "clock";
   else if (m.clock_mhz && m.clock_nominal_mhz) m.limit = "kernel";

@@ -57,10 +57,23 @@ std::string machine_sentence(const machine_verdict& m) {
   }
   const std::string clock_text =
       clocks ? fmt::format("{} of {}", value(*m.clock_mhz, "MHz"), value(*m.clock_nominal_mhz, "MHz")) : std::string();
-  if (m.limit == "power" || m.limit == "thermal") {
+  if (m.limit == "power_reason") {
+    // A power throttle reason, but the GEMM's own power is not near the limit: say both, name no cap.
+    std::string power = "no power reading shows the cap binding";
+    if (m.power_w && m.power_limit_w && *m.power_limit_w > 0)
+      power = fmt::format("its power, a median {}{}, is {} of the {} limit: the readings do not show the cap binding",
+                          value(*m.power_w, "W"), m.power_max_w ? fmt::format(" (max {})", value(*m.power_max_w, "W")) : std::string(),
+                          percent(*m.power_w / *m.power_limit_w), value(*m.power_limit_w, "W"));
+    else if (m.power_w)
+      power = "its power, a median " + value(*m.power_w, "W") + ", cannot be set against an unknown power limit";
+    s += fmt::format("; {} was reported in {} of the GEMM's samples, but {}{}", reasons_text(m), percent(m.throttled_fraction), power,
+                     clocks ? "; the clock was " + clock_text + " during the GEMM" + at_clock : std::string());
+  } else if (m.limit == "power" || m.limit == "thermal") {
     const std::string cap = m.limit == "power" ? (m.power_limit_w ? value(*m.power_limit_w, "W") + " power cap" : "power cap") : "thermal limit";
     s += fmt::format("; the binding limit is the {} ({} in {} of the GEMM's samples{}){}", cap, reasons_text(m), percent(m.throttled_fraction),
-                     m.power_w ? ", median " + value(*m.power_w, "W") : std::string(),
+                     m.power_w && m.limit == "power" && m.power_limit_w
+                         ? fmt::format(", median {}, {} of the limit", value(*m.power_w, "W"), percent(*m.power_w / *m.power_limit_w))
+                         : std::string(),
                      clocks ? ", which held the clock at " + clock_text + at_clock : std::string());
   } else if (m.limit == "clock") {
     s += fmt::format("; the binding limit is the clock: {} during the GEMM{}{}", clock_text,

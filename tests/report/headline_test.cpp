@@ -36,6 +36,47 @@ const record_row* row_with_key_prefix(const std::vector<record_row>& rows, const
 
 }  // namespace
 
+// The power cap is named as the binding limit only when the roof GEMM's samples carry a power
+// throttle reason AND its median power is near the limit (≥ power_near_limit × the limit).
+TEST(Headline, PowerCapBindsOnlyWhenTheRoofGemmsPowerIsNearTheLimit) {
+  // The real H200 run: fp16's roof is the n = 4096 GEMM (fp16 accumulate, 755 TFLOP/s) with
+  // sw_power_cap in 13 of 13 samples and the clock at 1560 MHz, but a median power of 470 W (max
+  // 529 W) = 67.1% of the 700 W enforced limit: the readings do not show the cap binding.
+  results r = load_results(h200_bench());
+  const headline h = compute_headline(r);
+  EXPECT_EQ(h.machine.limit, "power_reason");
+  ASSERT_TRUE(h.machine.power_w && h.machine.power_limit_w);
+  EXPECT_NEAR(*h.machine.power_w, 469.743, 1e-3);
+  EXPECT_DOUBLE_EQ(*h.machine.power_limit_w, 700.0);
+  const std::string s1 = report::headline_sentences(r).at(0);
+  EXPECT_EQ(s1.find("binding limit is the 700 W power cap"), std::string::npos) << s1;
+  EXPECT_NE(s1.find("sw_power_cap was reported in 100.0% of the GEMM's samples, but its power, a median 470 W (max 529 W), "
+                    "is 67.1% of the 700 W limit: the readings do not show the cap binding"),
+            std::string::npos)
+      << s1;
+  EXPECT_NE(s1.find("the clock was 1560 MHz of 1830 MHz during the GEMM"), std::string::npos) << s1;
+  // The record table quotes the same GEMM's power: one value.
+  const record_row* power = row_with_key_prefix(record_table(r), "power");
+  ASSERT_NE(power, nullptr);
+  ASSERT_TRUE(power->measured);
+  EXPECT_NEAR(*power->measured, *h.machine.power_w, 1e-9);
+
+  // The other side: the same GEMM drawing 690 W (98.6% of the limit, as this run's n = 16384 GEMMs
+  // did) is held by the cap.
+  compute_result* g = roof_gemm(r, "fp16");
+  ASSERT_NE(g, nullptr);
+  g->telemetry->power_w->median = 690.0;
+  EXPECT_EQ(compute_headline(r).machine.limit, "power");
+  const std::string capped = report::headline_sentences(r).at(0);
+  EXPECT_NE(capped.find("the binding limit is the 700 W power cap (sw_power_cap in 100.0% of the GEMM's samples, median 690 W, "
+                        "98.6% of the limit)"),
+            std::string::npos)
+      << capped;
+  // No power reading: the reason alone does not name the cap.
+  g->telemetry->power_w.reset();
+  EXPECT_EQ(compute_headline(r).machine.limit, "power_reason");
+}
+
 // Every heading of report.md is unique, and so are the headings of the nominal derivation in
 // report.html: a precision with a peak per accumulate type names the accumulate.
 TEST(Markdown, NoTwoHeadingsAreTheSame) {
