@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <array>
+#include <optional>
 
 #include "report/sections.hpp"
 #include "report/units.hpp"
@@ -111,25 +112,38 @@ std::string time_sentence(const std::vector<time_split>& ts) {
   return s + ".";
 }
 
-std::string next_sentence(const std::optional<next_step>& n) {
+/// The op table's note number of `advice` (ops_section numbers each advice once, under the table).
+std::optional<std::size_t> advice_number(const results& r, const std::string& advice) {
+  const section ops = ops_section(r);
+  for (const auto& b : ops.blocks) {
+    if (b.k != block::kind::table) continue;
+    const auto it = std::find(b.t.notes.begin(), b.t.notes.end(), advice);
+    if (it != b.t.notes.end()) return static_cast<std::size_t>(it - b.t.notes.begin()) + 1;
+  }
+  return std::nullopt;
+}
+
+std::string next_sentence(const results& r, const std::optional<next_step>& n, bool advice_by_reference) {
   if (!n) return "Next step: none found (no op measured above its roof).";
   std::string names;
   const std::size_t shown = std::min<std::size_t>(n->ops.size(), 4);
   for (std::size_t i = 0; i < shown; ++i) names += (i == 0 ? "" : i + 1 == shown && shown == n->ops.size() ? " and " : ", ") + n->ops[i];
   if (n->ops.size() > shown) names += fmt::format(" and {} more", n->ops.size() - shown);
-  return fmt::format("The most valuable next step is in {}: {} spend {} of the {} step above their roofs ({}); the advice for them: {}.",
+  const auto number = advice_by_reference ? advice_number(r, n->advice) : std::nullopt;
+  return fmt::format("The most valuable next step is in {}: {} spend {} of the {} step above their roofs ({}){}.",
                      scenario_words(n->phase, n->batch, n->seq), names, seconds(n->excess_s), seconds(n->step_s),
-                     percent(n->step_s > 0 ? n->excess_s / n->step_s : 0), n->advice);
+                     percent(n->step_s > 0 ? n->excess_s / n->step_s : 0),
+                     number ? fmt::format(": see advice [{}] under the op table", *number) : "; the advice for them: " + n->advice);
 }
 
 }  // namespace
 
-std::vector<std::string> headline_sentences(const results& r) {
+std::vector<std::string> headline_sentences(const results& r, bool advice_by_reference) {
   const headline h = compute_headline(r);
   std::vector<std::string> v = {machine_sentence(h.machine)};
   if (!h.time.empty()) {
     v.push_back(time_sentence(h.time));
-    v.push_back(next_sentence(h.next));
+    v.push_back(next_sentence(r, h.next, advice_by_reference));
   }
   return v;
 }

@@ -127,7 +127,7 @@ std::string render_summary(const results& r, const std::string& where) {
                               r.device.kind.empty() ? "?" : r.device.kind, r.status);
   if (!where.empty()) o += " · full report: " + where;
   o += "\n";
-  for (const auto& h : headline_sentences(r)) o += wrap_words(h, summary_width, "", "  ");
+  for (const auto& h : headline_sentences(r, false)) o += wrap_words(h, summary_width, "", "  ");
   const section s = record_section(r);
   for (const auto& b : s.blocks) {
     if (b.k != block::kind::table) continue;

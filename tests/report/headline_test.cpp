@@ -77,6 +77,22 @@ TEST(Headline, PowerCapBindsOnlyWhenTheRoofGemmsPowerIsNearTheLimit) {
   EXPECT_EQ(compute_headline(r).machine.limit, "power_reason");
 }
 
+// Sentence 3 refers to its advice by the op table's number; the advice is stated once, there.
+TEST(Headline, NextStepRefersToItsAdviceByNumberAndTheAdviceIsStatedOnce) {
+  results r = load_results(h200_bench());
+  const headline h = compute_headline(r);
+  ASSERT_TRUE(h.next);
+  const std::string md = render_markdown(r);
+  // The run's latency advice is note [1] under the op table.
+  EXPECT_NE(md.find("(42.7%): see advice [1] under the op table.**"), std::string::npos);
+  EXPECT_NE(md.find("\n[1] " + h.next->advice + "\n"), std::string::npos);
+  EXPECT_EQ(test::count(md, h.next->advice), 1u);
+  EXPECT_EQ(test::count(render_html(r), report::html_escape(h.next->advice)), 1u);
+  // The terminal shows no op table: the sentence states the advice itself.
+  const std::string three = report::headline_sentences(r, false).at(2);
+  EXPECT_NE(three.find("the advice for them: " + h.next->advice), std::string::npos) << three;
+}
+
 // Every heading of report.md is unique, and so are the headings of the nominal derivation in
 // report.html: a precision with a peak per accumulate type names the accumulate.
 TEST(Markdown, NoTwoHeadingsAreTheSame) {
