@@ -48,6 +48,15 @@ std::string machine_sentence(const machine_verdict& m) {
                      rate_bytes(*m.bandwidth_measured), rate_bytes(*m.bandwidth_nominal), m.bandwidth_pattern);
   else if (m.bandwidth_measured)
     s += fmt::format(" and {} of memory bandwidth ({}; nominal unknown)", rate_bytes(*m.bandwidth_measured), m.bandwidth_pattern);
+  // A busy machine: the measurement was disturbed, and the results it spoilt are not roofs.
+  if (m.busy) {
+    s += fmt::format("; the measurement was disturbed ({}){}", m.busy_summary.empty() ? "the machine was busy" : m.busy_summary,
+                     !m.compute_measured && !m.bandwidth_measured ? ", so no roof stands"
+                     : !m.compute_measured                       ? ", so no compute roof stands"
+                     : !m.bandwidth_measured                     ? ", so no memory roof stands"
+                                                                 : std::string());
+  }
+  if (!m.compute_measured) return s + ".";  // no GEMM whose limit to name
   // The binding limit and its evidence.
   const bool clocks = m.clock_mhz && m.clock_nominal_mhz && *m.clock_nominal_mhz > 0;
   std::string at_clock;  // "so the peak at that clock is 762 TFLOP/s, of which the GEMM reached 92%"
@@ -90,14 +99,19 @@ std::string machine_sentence(const machine_verdict& m) {
 
 std::string time_sentence(const std::vector<time_split>& ts) {
   if (ts.empty()) return "";
+  // Shares of the op time whose bound is known; the ops of unknown bound (no roof to judge them) are
+  // counted, never folded into a class.
   auto shares = [](const time_split& t) {
     std::array<std::pair<double, const char*>, 3> c = {{{t.latency_s, "latency-bound"}, {t.bandwidth_s, "bandwidth-bound"}, {t.compute_s, "compute-bound"}}};
     std::stable_sort(c.begin(), c.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
     std::string s;
-    const double total = t.total_s();
+    const double known = t.known_s();
     for (const auto& [v, name] : c)
-      if (total > 0 && v / total >= 0.005) s += (s.empty() ? "" : ", ") + percent(v / total) + " " + name;
-    return s;
+      if (known > 0 && v / known >= 0.005) s += (s.empty() ? "" : ", ") + percent(v / known) + " " + name;
+    if (t.unknown_ops == 0) return s;
+    if (s.empty()) return fmt::format("of unknown bound ({} of {} ops: no roof to judge them against)", t.unknown_ops, t.ops);
+    return fmt::format("{} of the {} op(s) with a known bound ({} of {} ops of unknown bound)", s, t.ops - t.unknown_ops,
+                       t.unknown_ops, t.ops);
   };
   const time_split& t = ts.front();
   std::string s = capitalised(scenario_words(t.phase, t.batch, t.seq));
@@ -110,6 +124,14 @@ std::string time_sentence(const std::vector<time_split>& ts) {
     s += "; " + scenario_words(o.phase, o.batch, o.seq) + (o.step_s ? ": " + seconds(*o.step_s) + ", " : ": ") + shares(o);
   }
   return s + ".";
+}
+
+/// The next step when the machine was busy and a roof is missing: without the roof no op can be
+/// judged against it, so measuring again is the step.
+std::string rerun_sentence(const machine_verdict& m) {
+  return fmt::format("The most valuable next step is to re-run on a quiet machine: other processes ran while it measured, so "
+                     "{} result(s) were kept out of the roofs and {} stands to judge the ops against.",
+                     m.rejected_results, !m.compute_measured && !m.bandwidth_measured ? "no roof" : !m.compute_measured ? "no compute roof" : "no memory roof");
 }
 
 /// The op table's note number of `advice` (ops_section numbers each advice once, under the table).
@@ -143,7 +165,7 @@ std::vector<std::string> headline_sentences(const results& r, bool advice_by_ref
   std::vector<std::string> v = {machine_sentence(h.machine)};
   if (!h.time.empty()) {
     v.push_back(time_sentence(h.time));
-    v.push_back(next_sentence(r, h.next, advice_by_reference));
+    v.push_back(h.rerun_quiet ? rerun_sentence(h.machine) : next_sentence(r, h.next, advice_by_reference));
   }
   return v;
 }

@@ -140,4 +140,60 @@ TEST(Html, ANumberAndItsUnitAreJoinedByANonBreakingSpace) {
   EXPECT_EQ(html.find("fp16&nbsp;tensor"), std::string::npos);
 }
 
+namespace {
+
+/// results-cpu.json measured on a busy machine: every bandwidth and compute result rejected for
+/// interference, one op of the decode step still of known bound.
+results busy_cpu() {
+  results r = load_results(test::data("results-cpu.json"));
+  const std::string why = "unreliable: machine busy while measured, twice (other processes used 62 % of the CPU time, steal 0 %, over 8.01 s)";
+  for (auto& b : r.measured.bandwidth) b.rejected = true, b.rejected_reason = why;
+  for (auto& c : r.measured.compute) c.rejected = true, c.rejected_reason = why;
+  interference_report i;
+  i.busy = true;
+  i.unreliable_results = static_cast<int>(r.measured.bandwidth.size() + r.measured.compute.size());
+  i.summary = "the machine was busy: 11 of 11 probe(s) stayed disturbed after a re-run";
+  r.interference = i;
+  bool first = true;
+  for (auto& op : r.ops)
+    if (op.phase == "decode") {
+      if (first) op.bound = "compute", first = false;
+      else op.bound = "unknown";
+    }
+  return r;
+}
+
+}  // namespace
+
+TEST(Headline, ABusyRunWithEveryRoofRejectedSaysSoAndTheNextStepIsAQuietReRun) {
+  const results r = busy_cpu();
+  const auto v = report::headline_sentences(r);
+  ASSERT_EQ(v.size(), 3u);
+  // Sentence 1: the interference, and that no roof stands; no talk of clock telemetry.
+  EXPECT_NE(v[0].find("the measurement was disturbed (the machine was busy: 11 of 11 probe(s) stayed disturbed after a re-run), "
+                      "so no roof stands."),
+            std::string::npos)
+      << v[0];
+  EXPECT_EQ(v[0].find("telemetry"), std::string::npos) << v[0];
+  // Sentence 2: shares of the ops with a known bound, the unknown ones counted.
+  int decode = 0;
+  for (const auto& op : r.ops) decode += op.phase == "decode" ? 1 : 0;
+  EXPECT_NE(v[1].find(fmt::format("its op time is 100.0% compute-bound of the 1 op(s) with a known bound ({} of {} ops of unknown bound)",
+                                  decode - 1, decode)),
+            std::string::npos)
+      << v[1];
+  EXPECT_EQ(v[1].find("bandwidth-bound"), std::string::npos) << v[1];
+  // Sentence 3: re-run on a quiet machine.
+  EXPECT_NE(v[2].find("The most valuable next step is to re-run on a quiet machine: other processes ran while it measured, so "
+                      + std::to_string(r.interference->unreliable_results) + " result(s) were kept out of the roofs and no roof stands"),
+            std::string::npos)
+      << v[2];
+  EXPECT_EQ(v[2].find("none found"), std::string::npos) << v[2];
+
+  // The quiet side of the rule: the same run not busy keeps its ordinary next step.
+  results quiet = load_results(test::data("results-cpu.json"));
+  EXPECT_FALSE(compute_headline(quiet).rerun_quiet);
+  EXPECT_EQ(report::headline_sentences(quiet).at(0).find("disturbed"), std::string::npos);
+}
+
 }  // namespace roofline
