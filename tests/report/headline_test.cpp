@@ -196,4 +196,54 @@ TEST(Headline, ABusyRunWithEveryRoofRejectedSaysSoAndTheNextStepIsAQuietReRun) {
   EXPECT_EQ(report::headline_sentences(quiet).at(0).find("disturbed"), std::string::npos);
 }
 
+// A row measured and then rejected says "rejected" and why, never "not measured".
+TEST(RecordTable, RejectedRowsSayRejectedAndWhy) {
+  const results r = busy_cpu();
+  const auto rows = record_table(r);
+  const record_row* read = row_with_key_prefix(rows, "bandwidth_read");
+  ASSERT_NE(read, nullptr);
+  EXPECT_TRUE(read->rejected);
+  EXPECT_EQ(read->measured_note.rfind("rejected: unreliable: machine busy", 0), 0u) << read->measured_note;
+  // every bandwidth and GEMM row was measured and rejected: each says so
+  const report::section s = report::record_section(r);
+  int rejected = 0;
+  for (const auto& b : s.blocks)
+    for (const auto& row : b.t.rows)
+      if (row[0].text.find("bandwidth") != std::string::npos || row[0].text.find("GEMM, n =") != std::string::npos) {
+        EXPECT_EQ(row[2].text.rfind("rejected [", 0), 0u) << row[0].text << ": " << row[2].text;
+        ++rejected;
+      }
+  EXPECT_EQ(rejected, 6);  // read, write, copy; fp32 roof, fp32 n = 512, fp64
+}
+
+// A GEMM row names a size that ran: the roof's, else (all rejected) the fastest that ran; never the
+// n = 4096 the CPU sweep did not reach.
+TEST(RecordTable, GemmRowNamesASizeThatRan) {
+  // results-cpu.json ran fp32 GEMMs at 256, 512, 1024 (fastest: 1024 at 150 GFLOP/s) and fp64 at 512.
+  const results r = busy_cpu();
+  const auto rows = record_table(r);
+  const record_row* fp32 = row_with_key_prefix(rows, "gemm_fp32_");
+  ASSERT_NE(fp32, nullptr);
+  EXPECT_EQ(fp32->key, "gemm_fp32_1024");
+  EXPECT_EQ(fp32->label, "fp32 GEMM, n = 1024");
+  EXPECT_TRUE(fp32->rejected);
+  EXPECT_NE(fp32->measured_note.find("fp32 GEMM sizes run: 256, 512, 1024"), std::string::npos) << fp32->measured_note;
+  const record_row* fp64 = row_with_key_prefix(rows, "gemm_fp64_");
+  ASSERT_NE(fp64, nullptr);
+  EXPECT_EQ(fp64->label, "fp64 GEMM, n = 512");
+  for (const auto& x : rows) EXPECT_EQ(x.label.find("4096"), std::string::npos) << x.label;
+  // The roof side: a usable GEMM is the row, marked the roof.
+  const results quiet = load_results(test::data("results-cpu.json"));
+  const auto quiet_rows = record_table(quiet);
+  EXPECT_EQ(row_with_key_prefix(quiet_rows, "gemm_fp32_")->label, "fp32 GEMM, n = 1024 (the roof)");
+  // No GEMM of the precision ran: the row names no size.
+  results none = quiet;
+  std::erase_if(none.measured.compute, [](const compute_result& c) { return c.precision == "fp64"; });
+  const auto none_rows = record_table(none);
+  const record_row* no64 = row_with_key_prefix(none_rows, "gemm_fp64");
+  ASSERT_NE(no64, nullptr);
+  EXPECT_EQ(no64->label, "fp64 GEMM (no size ran)");
+  EXPECT_FALSE(no64->measured);
+}
+
 }  // namespace roofline
