@@ -1,6 +1,8 @@
 // The three opening sentences (roofline/headline.hpp, report/headline.cpp) and the record table rows
 // they lean on: each rule tested on both of its sides, on real runs and on fixtures changed the way
 // the rule's input changes.
+#include "roofline/headline.hpp"
+
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
@@ -9,7 +11,6 @@
 
 #include "report/sections.hpp"
 #include "roofline/analysis.hpp"
-#include "roofline/headline.hpp"
 #include "roofline/record_table.hpp"
 #include "roofline/report.hpp"
 #include "roofline/vocabulary.hpp"
@@ -19,7 +20,9 @@ namespace roofline {
 namespace {
 
 /// The real H200 run the reviewer read (bench/results/h200/2026-12-03-d7a4aa3).
-std::string h200_bench() { return std::string(ROOFLINE_SOURCE_DIR) + "/bench/results/h200/2026-12-03-d7a4aa3/results.json"; }
+std::string h200_bench() {
+  return std::string(ROOFLINE_SOURCE_DIR) + "/bench/results/h200/2026-12-03-d7a4aa3/results.json";
+}
 
 compute_result* roof_gemm(results& r, const std::string& precision) {
   const compute_result* c = best_compute_on(r.measured, precision, "gemm");
@@ -50,9 +53,10 @@ TEST(Headline, PowerCapBindsOnlyWhenTheRoofGemmsPowerIsNearTheLimit) {
   EXPECT_DOUBLE_EQ(*h.machine.power_limit_w, 700.0);
   const std::string s1 = report::headline_sentences(r).at(0);
   EXPECT_EQ(s1.find("binding limit is the 700 W power cap"), std::string::npos) << s1;
-  EXPECT_NE(s1.find("sw_power_cap was reported in 100.0% of the GEMM's samples, but its power, a median 470 W (max 529 W), "
-                    "is 67.1% of the 700 W limit: the readings do not show the cap binding"),
-            std::string::npos)
+  EXPECT_NE(
+      s1.find("sw_power_cap was reported in 100.0% of the GEMM's samples, but its power, a median 470 W (max 529 W), "
+              "is 67.1% of the 700 W limit: the readings do not show the cap binding"),
+      std::string::npos)
       << s1;
   EXPECT_NE(s1.find("the clock was 1560 MHz of 1830 MHz during the GEMM"), std::string::npos) << s1;
   // The record table quotes the same GEMM's power: one value.
@@ -68,8 +72,9 @@ TEST(Headline, PowerCapBindsOnlyWhenTheRoofGemmsPowerIsNearTheLimit) {
   g->telemetry->power_w->median = 690.0;
   EXPECT_EQ(compute_headline(r).machine.limit, "power");
   const std::string capped = report::headline_sentences(r).at(0);
-  EXPECT_NE(capped.find("the binding limit is the 700 W power cap (sw_power_cap in 100.0% of the GEMM's samples, median 690 W, "
-                        "98.6% of the limit)"),
+  EXPECT_NE(capped.find(
+                "the binding limit is the 700 W power cap (sw_power_cap in 100.0% of the GEMM's samples, median 690 W, "
+                "98.6% of the limit)"),
             std::string::npos)
       << capped;
   // No power reading: the reason alone does not name the cap.
@@ -96,17 +101,19 @@ TEST(Headline, NextStepRefersToItsAdviceByNumberAndTheAdviceIsStatedOnce) {
 // Every heading of report.md is unique, and so are the headings of the nominal derivation in
 // report.html: a precision with a peak per accumulate type names the accumulate.
 TEST(Markdown, NoTwoHeadingsAreTheSame) {
-  for (const std::string& file : {h200_bench(), test::data("h200-2026-12-03/results.json"), test::data("results-gpu.json"),
-                                  test::data("results-cpu.json")}) {
+  for (const std::string& file : {h200_bench(), test::data("h200-2026-12-03/results.json"),
+                                  test::data("results-gpu.json"), test::data("results-cpu.json")}) {
     results r = load_results(file);
     analyse(r);
     std::istringstream md(render_markdown(r));
     std::set<std::string> seen;
     for (std::string line; std::getline(md, line);)
-      if (line.rfind("#", 0) == 0) EXPECT_TRUE(seen.insert(line).second) << "duplicate heading in " << file << ": " << line;
+      if (line.rfind("#", 0) == 0)
+        EXPECT_TRUE(seen.insert(line).second) << "duplicate heading in " << file << ": " << line;
     std::set<std::string> factors;
     for (const auto& b : report::nominal_section(r).blocks)
-      if (b.k == report::block::kind::heading) EXPECT_TRUE(factors.insert(b.lines.at(0)).second) << file << ": " << b.lines.at(0);
+      if (b.k == report::block::kind::heading)
+        EXPECT_TRUE(factors.insert(b.lines.at(0)).second) << file << ": " << b.lines.at(0);
     if (file == h200_bench()) {
       // the H200's fp16 and fp8 tensor peaks with fp32 and with fp16 accumulate (nominal.peaks[])
       EXPECT_TRUE(factors.count("Factors of the fp16 tensor peak (fp32 accumulate)"));
@@ -126,7 +133,8 @@ TEST(Html, ANumberAndItsUnitAreJoinedByANonBreakingSpace) {
   std::string html = render_html(r);
   const std::string md = render_markdown(r);
   // the report's text only: the inline figures (SVG) are drawn, not wrapped
-  for (auto a = html.find("<svg"); a != std::string::npos; a = html.find("<svg", a)) html.erase(a, html.find("</svg>", a) + 6 - a);
+  for (auto a = html.find("<svg"); a != std::string::npos; a = html.find("<svg", a))
+    html.erase(a, html.find("</svg>", a) + 6 - a);
   EXPECT_NE(html.find("device memory read bandwidth (4.00&nbsp;GiB)"), std::string::npos);
   EXPECT_EQ(html.find("(4.00 GiB)"), std::string::npos);
   EXPECT_NE(html.find("4.05&nbsp;TB/s"), std::string::npos);
@@ -146,7 +154,9 @@ namespace {
 /// interference, one op of the decode step still of known bound.
 results busy_cpu() {
   results r = load_results(test::data("results-cpu.json"));
-  const std::string why = "unreliable: machine busy while measured, twice (other processes used 62 % of the CPU time, steal 0 %, over 8.01 s)";
+  const std::string why =
+      "unreliable: machine busy while measured, twice (other processes used 62 % of the CPU time, steal 0 %, over 8.01 "
+      "s)";
   for (auto& b : r.measured.bandwidth) b.rejected = true, b.rejected_reason = why;
   for (auto& c : r.measured.compute) c.rejected = true, c.rejected_reason = why;
   interference_report i;
@@ -157,8 +167,10 @@ results busy_cpu() {
   bool first = true;
   for (auto& op : r.ops)
     if (op.phase == "decode") {
-      if (first) op.bound = "compute", first = false;
-      else op.bound = "unknown";
+      if (first)
+        op.bound = "compute", first = false;
+      else
+        op.bound = "unknown";
     }
   return r;
 }
@@ -170,23 +182,29 @@ TEST(Headline, ABusyRunWithEveryRoofRejectedSaysSoAndTheNextStepIsAQuietReRun) {
   const auto v = report::headline_sentences(r);
   ASSERT_EQ(v.size(), 3u);
   // Sentence 1: the interference, and that no roof stands; no talk of clock telemetry.
-  EXPECT_NE(v[0].find("the measurement was disturbed (the machine was busy: 11 of 11 probe(s) stayed disturbed after a re-run), "
-                      "so no roof stands."),
-            std::string::npos)
+  EXPECT_NE(
+      v[0].find(
+          "the measurement was disturbed (the machine was busy: 11 of 11 probe(s) stayed disturbed after a re-run), "
+          "so no roof stands."),
+      std::string::npos)
       << v[0];
   EXPECT_EQ(v[0].find("telemetry"), std::string::npos) << v[0];
   // Sentence 2: shares of the ops with a known bound, the unknown ones counted.
   int decode = 0;
   for (const auto& op : r.ops) decode += op.phase == "decode" ? 1 : 0;
-  EXPECT_NE(v[1].find(fmt::format("its op time is 100.0% compute-bound of the 1 op(s) with a known bound ({} of {} ops of unknown bound)",
-                                  decode - 1, decode)),
+  EXPECT_NE(v[1].find(fmt::format(
+                "its op time is 100.0% compute-bound of the 1 op(s) with a known bound ({} of {} ops of unknown bound)",
+                decode - 1, decode)),
             std::string::npos)
       << v[1];
   EXPECT_EQ(v[1].find("bandwidth-bound"), std::string::npos) << v[1];
   // Sentence 3: re-run on a quiet machine.
-  EXPECT_NE(v[2].find("The most valuable next step is to re-run on a quiet machine: other processes ran while it measured, so "
-                      + std::to_string(r.interference->unreliable_results) + " result(s) were kept out of the roofs and no roof stands"),
-            std::string::npos)
+  EXPECT_NE(
+      v[2].find(
+          "The most valuable next step is to re-run on a quiet machine: other processes ran while it measured, so " +
+          std::to_string(r.interference->unreliable_results) +
+          " result(s) were kept out of the roofs and no roof stands"),
+      std::string::npos)
       << v[2];
   EXPECT_EQ(v[2].find("none found"), std::string::npos) << v[2];
 
