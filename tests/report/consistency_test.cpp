@@ -161,8 +161,8 @@ TEST(MeasuredSection, GemmRowsAreListedWithTheRuleThatUsesThem) {
   analyse(r);
   const std::string html = render_html(r);  // per-point detail: the HTML's collapsed sections
   EXPECT_NE(html.find("GEMM rate against rows"), std::string::npos);
-  EXPECT_NE(html.find("94.6 GFLOP/s"), std::string::npos);
-  EXPECT_NE(html.find("2048 × 2048"), std::string::npos);
+  EXPECT_NE(html.find(report::html_text("94.6 GFLOP/s")), std::string::npos);  // number&nbsp;unit
+  EXPECT_NE(html.find(report::html_text("2048 × 2048")), std::string::npos);
 }
 }  // namespace roofline
 
