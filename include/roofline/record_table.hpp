@@ -29,6 +29,7 @@ struct record_row {
   std::string measured_text;  ///< a measured value that is a word (ECC "on"); empty otherwise
   std::string nominal_note;   ///< why nominal is unknown, or where it came from
   std::string measured_note;  ///< why not measured, or what the measurement is (TPOT source, throttling)
+  bool rejected = false;      ///< measured, then kept out of the roofs (measured_note: "rejected: <why>")
   std::optional<double> seconds;  ///< tpot_mfu: the TPOT the measured rate comes from
   std::optional<double> ratio() const;
 };

@@ -27,16 +27,21 @@ machine_verdict machine_of(const results& r) {
   if (const bandwidth_result* b = best_device_bandwidth(r.measured)) m.bandwidth_measured = b->bytes_per_s, m.bandwidth_pattern = b->pattern;
   m.clock_nominal_mhz = nominal_clock_mhz(r.nominal, p);
   m.power_limit_w = property_number(r, {"power_limit_w", "enforced_power_limit_w", "power_limit", "tdp_w"});
+  if (r.interference && r.interference->busy)
+    m.busy = true, m.busy_summary = r.interference->summary, m.rejected_results = r.interference->unreliable_results;
   if (!c || !c->telemetry) return m;
   const telemetry_summary& t = *c->telemetry;
   if (t.sm_clock_mhz) m.clock_mhz = t.sm_clock_mhz->median;
-  if (t.power_w) m.power_w = t.power_w->median;
+  if (t.power_w) m.power_w = t.power_w->median, m.power_max_w = t.power_w->max;
   m.throttled_fraction = t.throttled_fraction;
   m.throttle_reasons = t.throttle_reasons;
   bool power = false, thermal = false;
   for (const auto& s : t.throttle_reasons) power |= contains(s, "power"), thermal |= contains(s, "thermal");
   const bool slow_clock = m.clock_mhz && m.clock_nominal_mhz && *m.clock_mhz < 0.97 * *m.clock_nominal_mhz;
-  if (power && (slow_clock || !m.clock_mhz)) m.limit = "power";
+  // The cap binds only where the GEMM's own power shows it: near the limit. An unknown power or limit
+  // cannot show it.
+  const bool near_limit = m.power_w && m.power_limit_w && *m.power_w >= power_near_limit * *m.power_limit_w;
+  if (power && (slow_clock || !m.clock_mhz)) m.limit = near_limit ? "power" : "power_reason";
   else if (thermal && (slow_clock || !m.clock_mhz)) m.limit = "thermal";
   else if (slow_clock) m.limit = "clock";
   else if (m.clock_mhz && m.clock_nominal_mhz) m.limit = "kernel";
@@ -75,9 +80,11 @@ headline compute_headline(const results& r) {
       it = h.time.end() - 1;
     }
     const double s = static_cast<double>(op.count) * op_time(op);
+    ++it->ops;
     if (op.bound == "compute") it->compute_s += s;
     else if (op.bound == "latency") it->latency_s += s;
-    else it->bandwidth_s += s;
+    else if (op.bound == "bandwidth" || op.bound == "memory") it->bandwidth_s += s;  // "memory": older files' word
+    else it->unknown_s += s, ++it->unknown_ops;  // "unknown" or none: no roof says which
     it->bytes += static_cast<double>(op.count) * op.bytes;
     it->flops += static_cast<double>(op.count) * op.flops;
   }
@@ -109,6 +116,7 @@ headline compute_headline(const results& r) {
       if (share > best_share) best_share = share, h.next = n;
     }
   }
+  h.rerun_quiet = h.machine.busy && (!h.machine.compute_measured || !h.machine.bandwidth_measured);
   return h;
 }
 

@@ -45,6 +45,7 @@ void bandwidth_rows(const results& r, std::vector<record_row>& rows) {
       for (const auto& x : r.measured.bandwidth)  // measured, then kept out of the roofs: say why
         if (x.pattern == pattern && x.rejected && is_device_memory(x.level)) {
           row.measured_note = "rejected: " + x.rejected_reason;
+          row.rejected = true;
           break;
         }
       if (const bandwidth_result* stand_in = best_device_bandwidth(r.measured))
@@ -55,21 +56,33 @@ void bandwidth_rows(const results& r, std::vector<record_row>& rows) {
   }
 }
 
-/// The size of the GEMM that is `precision`'s measured roof (the best one: the figure's roof and the
-/// ridge's numerator), so the record table, the figure and the ridge show one value; `fallback` when
-/// no sized GEMM of that precision was measured.
-std::int64_t roof_gemm_size(const results& r, const std::string& precision, std::int64_t fallback) {
-  const compute_result* c = best_compute_on(r.measured, precision, "gemm");
-  return c && c->size ? *c->size : fallback;
+/// The fastest GEMM of `precision` that ran, rejected ones included (`at`: of that size only).
+const compute_result* fastest_gemm_run(const results& r, const std::string& precision, std::optional<std::int64_t> at = std::nullopt) {
+  const compute_result* best = nullptr;
+  for (const auto& c : r.measured.compute)
+    if (c.precision == precision && is_gemm_engine(c.engine) && c.size && (!at || *c.size == *at) &&
+        (!best || c.flops_per_s > best->flops_per_s))
+      best = &c;
+  return best;
 }
 
-void gemm_row(const results& r, std::vector<record_row>& rows, const std::string& precision, std::int64_t n, bool usual) {
+/// The size of the GEMM that is `precision`'s measured roof (the best one: the figure's roof and the
+/// ridge's numerator), so the record table, the figure and the ridge show one value. When every GEMM
+/// of it was rejected, the size of the fastest one that ran (the row then says why it was rejected);
+/// nullopt when no sized GEMM of that precision ran: the row names no size it did not run.
+std::optional<std::int64_t> roof_gemm_size(const results& r, const std::string& precision) {
+  if (const compute_result* c = best_compute_on(r.measured, precision, "gemm"); c && c->size) return c->size;
+  if (const compute_result* c = fastest_gemm_run(r, precision)) return c->size;
+  return std::nullopt;
+}
+
+void gemm_row(const results& r, std::vector<record_row>& rows, const std::string& precision, std::optional<std::int64_t> n, bool usual) {
   const nominal_peak* p = peak_for(r.nominal, precision);
-  const compute_result* c = gemm_at(r.measured, precision, n);
+  const compute_result* c = n ? gemm_at(r.measured, precision, *n) : nullptr;
   record_row row;
-  row.key = fmt::format("gemm_{}_{}", precision, n);
-  row.label = fmt::format("{}{} GEMM, n = {}{}", precision, p && p->engine == "tensor" ? " tensor" : "", n,
-                          usual && c ? " (the roof)" : "");
+  row.key = n ? fmt::format("gemm_{}_{}", precision, *n) : fmt::format("gemm_{}", precision);
+  row.label = fmt::format("{}{} GEMM{}{}", precision, p && p->engine == "tensor" ? " tensor" : "",
+                          n ? fmt::format(", n = {}", *n) : std::string(" (no size ran)"), usual && c ? " (the roof)" : "");
   row.unit = units::work_unit(precision) + "/s";
   if (p) row.nominal = p->flops_per_s;
   else row.nominal_note = "no nominal " + precision + " peak";
@@ -81,15 +94,23 @@ void gemm_row(const results& r, std::vector<record_row>& rows, const std::string
                             ? "no usual range: a small GEMM is dominated by packing, edge blocks and thread start-up"
                             : "no usual range: a small GEMM is dominated by wave quantization and launch";
   }
-  if (c) row.measured = c->flops_per_s;
-  else row.measured_note = why_missing(r, {"gemm", precision}, sizes_run(r, precision));
+  if (c) {
+    row.measured = c->flops_per_s;
+  } else if (const compute_result* run = n ? fastest_gemm_run(r, precision, n) : nullptr; run && run->rejected) {
+    row.rejected = true;  // measured, then kept out of the roofs: say why, and which sizes ran
+    row.measured_note = "rejected: " + (run->rejected_reason.empty() ? std::string("no reason recorded") : run->rejected_reason) + "; " +
+                        sizes_run(r, precision);
+  } else {
+    row.measured_note = why_missing(r, {"gemm", precision}, sizes_run(r, precision));
+  }
   rows.push_back(std::move(row));
 }
 
 /// The GEMM whose telemetry the clock and power rows read: the main precision's roof GEMM, else the
 /// largest GEMM of it that carries telemetry, else the largest GEMM of it.
 const compute_result* telemetry_gemm(const results& r, const std::string& precision) {
-  const compute_result* c = gemm_at(r.measured, precision, roof_gemm_size(r, precision, 4096));
+  const auto roof_n = roof_gemm_size(r, precision);
+  const compute_result* c = roof_n ? gemm_at(r.measured, precision, *roof_n) : nullptr;
   if (c && c->telemetry) return c;
   const compute_result* best = nullptr;
   for (const auto& x : r.measured.compute)
@@ -230,10 +251,10 @@ std::vector<record_row> record_table(const results& r) {
   std::vector<record_row> rows;
   const std::string p1 = main_precision(r), p2 = second_precision(r.device.kind);
   bandwidth_rows(r, rows);
-  const std::int64_t roof_n = roof_gemm_size(r, p1, 4096);
+  const std::optional<std::int64_t> roof_n = roof_gemm_size(r, p1);
   gemm_row(r, rows, p1, roof_n, true);
   if (roof_n != 512) gemm_row(r, rows, p1, 512, false);  // the small GEMM, unless it is the roof itself (--quick)
-  gemm_row(r, rows, p2, roof_gemm_size(r, p2, 4096), true);
+  gemm_row(r, rows, p2, roof_gemm_size(r, p2), true);
   telemetry_rows(r, rows, p1);
   ridge_row(r, rows, p1);
   ecc_row(r, rows);
@@ -248,7 +269,7 @@ json to_json(const std::vector<record_row>& rows) {
                    {"measured", x.measured_text.empty() ? num_or_null(x.measured) : json(x.measured_text)},
                    {"expected_low", num_or_null(x.expected_low)}, {"expected_high", num_or_null(x.expected_high)},
                    {"expected_note", x.expected_note}, {"ratio", num_or_null(x.ratio())}, {"nominal_note", x.nominal_note},
-                   {"measured_note", x.measured_note}, {"seconds", num_or_null(x.seconds)}});
+                   {"measured_note", x.measured_note}, {"rejected", x.rejected}, {"seconds", num_or_null(x.seconds)}});
   return out;
 }
 

@@ -39,23 +39,6 @@ std::string md_cell(const std::string& s) {
   return o.empty() ? " " : o;
 }
 
-/// HTML text with `code` spans.
-std::string html_text(const std::string& s) {
-  std::string o;
-  bool code = false;
-  const std::string e = html_escape(s);
-  for (char c : e) {
-    if (c == '`') {
-      o += code ? "</code>" : "<code>";
-      code = !code;
-    } else {
-      o += c;
-    }
-  }
-  if (code) o += "</code>";
-  return o;
-}
-
 std::string md_table(const table& t) {
   std::string o = "|";
   for (const auto& h : t.header) {
@@ -145,6 +128,32 @@ std::string html_blocks(const section& s) {
 
 }  // namespace
 
+std::string html_text(const std::string& s) {
+  std::string o;
+  bool code = false;
+  const std::string e = html_escape(s);
+  for (std::size_t i = 0; i < e.size(); ++i) {
+    const char c = e[i];
+    if (c == ' ' && i > 0) {
+      const std::size_t from = e.rfind(' ', i - 1);
+      const std::size_t a0 = from == std::string::npos ? 0 : from + 1;
+      const std::size_t b1 = std::min(e.find(' ', i + 1), e.size());
+      if (number_and_unit(e.substr(a0, i - a0), e.substr(i + 1, b1 - i - 1))) {
+        o += "&nbsp;";
+        continue;
+      }
+    }
+    if (c == '`') {
+      o += code ? "</code>" : "<code>";
+      code = !code;
+    } else {
+      o += c;
+    }
+  }
+  if (code) o += "</code>";
+  return o;
+}
+
 std::string table::note(const std::string& text) {
   auto it = std::find(notes.begin(), notes.end(), text);
   if (it == notes.end()) {
@@ -169,6 +178,22 @@ bool table::numeric(std::size_t i) const {
     any = true;
   }
   return any;
+}
+
+bool number_and_unit(const std::string& a, const std::string& b) {
+  if (a.empty() || b.empty()) return false;
+  if (a == "=" || b == "=") return true;
+  std::size_t b_glyphs = 0;
+  for (unsigned char c : b)
+    if ((c & 0xC0) != 0x80) ++b_glyphs;
+  // a number: its first character after an opening bracket or sign is a digit, its last one too
+  // ("(4.00", "1.95", "-3"); "fp16" is a word that ends in a digit, not a number.
+  const std::size_t first = a.find_first_not_of("([~+-");
+  const bool a_number = first != std::string::npos && std::isdigit(static_cast<unsigned char>(a[first])) != 0 &&
+                        std::isdigit(static_cast<unsigned char>(a.back())) != 0;
+  const bool b_unit = b_glyphs <= 8 && std::none_of(b.begin(), b.end(), [](unsigned char c) { return std::isdigit(c) != 0; }) &&
+                      (std::isalpha(static_cast<unsigned char>(b[0])) || static_cast<unsigned char>(b[0]) >= 0x80 || b[0] == '%');
+  return a_number && b_unit;
 }
 
 std::string html_escape(const std::string& s) {

@@ -75,5 +75,13 @@ std::string to_markdown(const document& d);
 /// The HTML body content (headings, paragraphs, `<table class="sortable">`), escaped.
 std::string to_html(const document& d);
 std::string html_escape(const std::string& s);
+/// True when words `a` and `b` must stay on one line: a number and its unit ("1.95" "ms", "(4.00"
+/// "GiB)"), or either side of "=". The terminal's wrap (wrap_words) and the HTML text (a
+/// non-breaking space between them) both use this one rule.
+bool number_and_unit(const std::string& a, const std::string& b);
+/// Text for HTML: escaped, `code` spans, and a number and its unit joined by a non-breaking space
+/// (number_and_unit), so a browser never wraps between them. Every HTML text of a report goes
+/// through it.
+std::string html_text(const std::string& s);
 
 }  // namespace roofline::report

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <array>
+#include <optional>
 
 #include "report/sections.hpp"
 #include "report/units.hpp"
@@ -47,6 +48,15 @@ std::string machine_sentence(const machine_verdict& m) {
                      rate_bytes(*m.bandwidth_measured), rate_bytes(*m.bandwidth_nominal), m.bandwidth_pattern);
   else if (m.bandwidth_measured)
     s += fmt::format(" and {} of memory bandwidth ({}; nominal unknown)", rate_bytes(*m.bandwidth_measured), m.bandwidth_pattern);
+  // A busy machine: the measurement was disturbed, and the results it spoilt are not roofs.
+  if (m.busy) {
+    s += fmt::format("; the measurement was disturbed ({}){}", m.busy_summary.empty() ? "the machine was busy" : m.busy_summary,
+                     !m.compute_measured && !m.bandwidth_measured ? ", so no roof stands"
+                     : !m.compute_measured                       ? ", so no compute roof stands"
+                     : !m.bandwidth_measured                     ? ", so no memory roof stands"
+                                                                 : std::string());
+  }
+  if (!m.compute_measured) return s + ".";  // no GEMM whose limit to name
   // The binding limit and its evidence.
   const bool clocks = m.clock_mhz && m.clock_nominal_mhz && *m.clock_nominal_mhz > 0;
   std::string at_clock;  // "so the peak at that clock is 762 TFLOP/s, of which the GEMM reached 92%"
@@ -57,10 +67,23 @@ std::string machine_sentence(const machine_verdict& m) {
   }
   const std::string clock_text =
       clocks ? fmt::format("{} of {}", value(*m.clock_mhz, "MHz"), value(*m.clock_nominal_mhz, "MHz")) : std::string();
-  if (m.limit == "power" || m.limit == "thermal") {
+  if (m.limit == "power_reason") {
+    // A power throttle reason, but the GEMM's own power is not near the limit: say both, name no cap.
+    std::string power = "no power reading shows the cap binding";
+    if (m.power_w && m.power_limit_w && *m.power_limit_w > 0)
+      power = fmt::format("its power, a median {}{}, is {} of the {} limit: the readings do not show the cap binding",
+                          value(*m.power_w, "W"), m.power_max_w ? fmt::format(" (max {})", value(*m.power_max_w, "W")) : std::string(),
+                          percent(*m.power_w / *m.power_limit_w), value(*m.power_limit_w, "W"));
+    else if (m.power_w)
+      power = "its power, a median " + value(*m.power_w, "W") + ", cannot be set against an unknown power limit";
+    s += fmt::format("; {} was reported in {} of the GEMM's samples, but {}{}", reasons_text(m), percent(m.throttled_fraction), power,
+                     clocks ? "; the clock was " + clock_text + " during the GEMM" + at_clock : std::string());
+  } else if (m.limit == "power" || m.limit == "thermal") {
     const std::string cap = m.limit == "power" ? (m.power_limit_w ? value(*m.power_limit_w, "W") + " power cap" : "power cap") : "thermal limit";
     s += fmt::format("; the binding limit is the {} ({} in {} of the GEMM's samples{}){}", cap, reasons_text(m), percent(m.throttled_fraction),
-                     m.power_w ? ", median " + value(*m.power_w, "W") : std::string(),
+                     m.power_w && m.limit == "power" && m.power_limit_w
+                         ? fmt::format(", median {}, {} of the limit", value(*m.power_w, "W"), percent(*m.power_w / *m.power_limit_w))
+                         : std::string(),
                      clocks ? ", which held the clock at " + clock_text + at_clock : std::string());
   } else if (m.limit == "clock") {
     s += fmt::format("; the binding limit is the clock: {} during the GEMM{}{}", clock_text,
@@ -76,14 +99,19 @@ std::string machine_sentence(const machine_verdict& m) {
 
 std::string time_sentence(const std::vector<time_split>& ts) {
   if (ts.empty()) return "";
+  // Shares of the op time whose bound is known; the ops of unknown bound (no roof to judge them) are
+  // counted, never folded into a class.
   auto shares = [](const time_split& t) {
     std::array<std::pair<double, const char*>, 3> c = {{{t.latency_s, "latency-bound"}, {t.bandwidth_s, "bandwidth-bound"}, {t.compute_s, "compute-bound"}}};
     std::stable_sort(c.begin(), c.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
     std::string s;
-    const double total = t.total_s();
+    const double known = t.known_s();
     for (const auto& [v, name] : c)
-      if (total > 0 && v / total >= 0.005) s += (s.empty() ? "" : ", ") + percent(v / total) + " " + name;
-    return s;
+      if (known > 0 && v / known >= 0.005) s += (s.empty() ? "" : ", ") + percent(v / known) + " " + name;
+    if (t.unknown_ops == 0) return s;
+    if (s.empty()) return fmt::format("of unknown bound ({} of {} ops: no roof to judge them against)", t.unknown_ops, t.ops);
+    return fmt::format("{} of the {} op(s) with a known bound ({} of {} ops of unknown bound)", s, t.ops - t.unknown_ops,
+                       t.unknown_ops, t.ops);
   };
   const time_split& t = ts.front();
   std::string s = capitalised(scenario_words(t.phase, t.batch, t.seq));
@@ -98,25 +126,46 @@ std::string time_sentence(const std::vector<time_split>& ts) {
   return s + ".";
 }
 
-std::string next_sentence(const std::optional<next_step>& n) {
+/// The next step when the machine was busy and a roof is missing: without the roof no op can be
+/// judged against it, so measuring again is the step.
+std::string rerun_sentence(const machine_verdict& m) {
+  return fmt::format("The most valuable next step is to re-run on a quiet machine: other processes ran while it measured, so "
+                     "{} result(s) were kept out of the roofs and {} stands to judge the ops against.",
+                     m.rejected_results, !m.compute_measured && !m.bandwidth_measured ? "no roof" : !m.compute_measured ? "no compute roof" : "no memory roof");
+}
+
+/// The op table's note number of `advice` (ops_section numbers each advice once, under the table).
+std::optional<std::size_t> advice_number(const results& r, const std::string& advice) {
+  const section ops = ops_section(r);
+  for (const auto& b : ops.blocks) {
+    if (b.k != block::kind::table) continue;
+    const auto it = std::find(b.t.notes.begin(), b.t.notes.end(), advice);
+    if (it != b.t.notes.end()) return static_cast<std::size_t>(it - b.t.notes.begin()) + 1;
+  }
+  return std::nullopt;
+}
+
+std::string next_sentence(const results& r, const std::optional<next_step>& n, bool advice_by_reference) {
   if (!n) return "Next step: none found (no op measured above its roof).";
   std::string names;
   const std::size_t shown = std::min<std::size_t>(n->ops.size(), 4);
   for (std::size_t i = 0; i < shown; ++i) names += (i == 0 ? "" : i + 1 == shown && shown == n->ops.size() ? " and " : ", ") + n->ops[i];
   if (n->ops.size() > shown) names += fmt::format(" and {} more", n->ops.size() - shown);
-  return fmt::format("The most valuable next step is in {}: {} spend {} of the {} step above their roofs ({}); the advice for them: {}.",
+  const auto number = advice_by_reference ? advice_number(r, n->advice) : std::nullopt;
+  return fmt::format("The most valuable next step is in {}: {} spend {} of the {} step above their roofs ({}){}.",
                      scenario_words(n->phase, n->batch, n->seq), names, seconds(n->excess_s), seconds(n->step_s),
-                     percent(n->step_s > 0 ? n->excess_s / n->step_s : 0), n->advice);
+                     percent(n->step_s > 0 ? n->excess_s / n->step_s : 0),
+                     number ? fmt::format(": see advice [{}] under the op table", *number) : "; the advice for them: " + n->advice);
 }
 
 }  // namespace
 
-std::vector<std::string> headline_sentences(const results& r) {
+std::vector<std::string> headline_sentences(const results& r, bool advice_by_reference) {
   const headline h = compute_headline(r);
   std::vector<std::string> v = {machine_sentence(h.machine)};
   if (!h.time.empty()) {
     v.push_back(time_sentence(h.time));
-    v.push_back(next_sentence(h.next));
+    v.push_back(h.rerun_quiet ? rerun_sentence(h.machine) : next_sentence(r, h.next, advice_by_reference));
   }
   return v;
 }

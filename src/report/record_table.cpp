@@ -23,7 +23,8 @@ cell nominal_cell(table& t, const record_row& x) {
 
 cell measured_cell(table& t, const record_row& x) {
   if (!x.measured_text.empty()) return with_note(t, x.measured_text, std::nullopt, x.measured_note);
-  if (!x.measured) return with_note(t, x.unit.empty() ? "not reported" : "not measured", std::nullopt, x.measured_note);
+  if (!x.measured)
+    return with_note(t, x.rejected ? "rejected" : x.unit.empty() ? "not reported" : "not measured", std::nullopt, x.measured_note);
   std::string text = value(*x.measured, x.unit);
   if (x.seconds) text += " in " + seconds(*x.seconds);
   return with_note(t, std::move(text), x.measured, x.measured_note);

@@ -10,7 +10,10 @@ namespace roofline::report {
 
 /// headline.cpp: the three sentences every view opens with (how close to the nominal roofs and why,
 /// where the time goes by class, the most valuable next step); one when no op was placed.
-std::vector<std::string> headline_sentences(const results& r);
+/// `advice_by_reference`: the next step refers to its advice by the op table's note number ("see
+/// advice [1] under the op table"), the advice stated once there (report.md, report.html); false
+/// where no op table is shown (the terminal summary): the advice is stated in the sentence.
+std::vector<std::string> headline_sentences(const results& r, bool advice_by_reference = true);
 section record_section(const results& r);       ///< record_table.cpp: nominal, expected, measured, ratio
 section device_section(const results& r);       ///< sections_device.cpp: device + how measured
 section nominal_section(const results& r);      ///< sections_device.cpp: nominal derivation

@@ -78,7 +78,9 @@ section nominal_section(const results& r) {
   }
   for (const auto& p : n.peaks)
     if (!p.factors.empty()) {
-      s.heading("Factors of the " + p.precision + " " + p.engine + " peak");
+      // A precision may have a peak per accumulate type (fp16 with fp32 and with fp16 accumulate): the
+      // accumulate names the heading, so no two headings are the same.
+      s.heading("Factors of the " + p.precision + " " + p.engine + " peak" + (p.accumulate.empty() ? "" : " (" + p.accumulate + " accumulate)"));
       s.add(factor_table(p.factors));
     }
   s.heading("Memory bandwidth");

@@ -63,16 +63,6 @@ std::vector<std::size_t> markers(const std::string& s) {
   return v;
 }
 
-/// A number and its unit ("1.95" "ms"), and both sides of "=", stay on one line.
-bool glued(const std::string& a, const std::string& b) {
-  if (a.empty() || b.empty()) return false;
-  if (a == "=" || b == "=") return true;
-  const bool a_number = std::isdigit(static_cast<unsigned char>(a.back())) != 0;
-  const bool b_unit = glyphs(b) <= 8 && std::none_of(b.begin(), b.end(), [](unsigned char c) { return std::isdigit(c) != 0; }) &&
-                      (std::isalpha(static_cast<unsigned char>(b[0])) || static_cast<unsigned char>(b[0]) >= 0x80 || b[0] == '%');
-  return a_number && b_unit;
-}
-
 }  // namespace
 
 std::string wrap_words(const std::string& text, std::size_t width, const std::string& first, const std::string& rest) {
@@ -85,7 +75,7 @@ std::string wrap_words(const std::string& text, std::size_t width, const std::st
     std::size_t j = text.find(' ', i);
     if (j == std::string::npos) j = text.size();
     std::string word = text.substr(i, j - i);
-    if (!units.empty() && glued(prev, word)) units.back() += " " + word;
+    if (!units.empty() && report::number_and_unit(prev, word)) units.back() += " " + word;
     else units.push_back(word);
     prev = std::move(word);
     i = j;
@@ -137,7 +127,7 @@ std::string render_summary(const results& r, const std::string& where) {
                               r.device.kind.empty() ? "?" : r.device.kind, r.status);
   if (!where.empty()) o += " · full report: " + where;
   o += "\n";
-  for (const auto& h : headline_sentences(r)) o += wrap_words(h, summary_width, "", "  ");
+  for (const auto& h : headline_sentences(r, false)) o += wrap_words(h, summary_width, "", "  ");
   const section s = record_section(r);
   for (const auto& b : s.blocks) {
     if (b.k != block::kind::table) continue;

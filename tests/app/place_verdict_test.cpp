@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <filesystem>
 
+#include "report/document.hpp"  // html_text: the HTML form of a text (number&nbsp;unit)
 #include "common/run_binary.hpp"
 #include "roofline/io.hpp"
 #include "roofline/json.hpp"
@@ -61,7 +62,7 @@ TEST(PlaceVerdictCli, ClassesFilesAndBaselineArrows) {
   const std::string html = read_file((dir / "place.html").string());
   EXPECT_NE(html.find("<svg"), std::string::npos);
   EXPECT_NE(html.find("Before and after"), std::string::npos);
-  EXPECT_NE(html.find("all kernels 300 µs → 232 µs (1 → 3 kernels); 1 matched by name: 300 µs → 210 µs"), std::string::npos) << "the whole runs, matched or not";
+  EXPECT_NE(html.find(roofline::report::html_text("all kernels 300 µs → 232 µs (1 → 3 kernels); 1 matched by name: 300 µs → 210 µs")), std::string::npos) << "the whole runs, matched or not";
   for (const char* name : {">gemm<", ">norm<", ">tiny<"}) EXPECT_NE(html.find(name), std::string::npos) << name;
   // place.csv reads back as a baseline: the same kernels, nothing saved
   const auto again = run_roofline("place --csv " + now.string() + " --baseline " + (dir / "place.csv").string() + " --results " + h200 + " --json");
@@ -99,7 +100,7 @@ TEST(PlaceVerdictCli, ATraceGetsItsTimeSplitInPlaceHtmlAndAPointOffTheChartIsSai
   EXPECT_NE(html.find("Where the time goes"), std::string::npos);
   EXPECT_NE(html.find("host gap (GPU idle)"), std::string::npos);
   EXPECT_NE(html.find("aten::scaled_dot_product_attention"), std::string::npos);
-  EXPECT_NE(html.find("Fusion candidates: 268 run(s)"), std::string::npos);
+  EXPECT_NE(html.find(roofline::report::html_text("Fusion candidates: 268 run(s)")), std::string::npos);
   fs::remove_all(dir);
   // 1 FLOP in 1 ms (1 kFLOP/s) is 12 decades below the 703 TFLOP/s roof: outside the 8 decades drawn
   const fs::path in = temp("off.csv");

@@ -41,7 +41,7 @@ TEST(ReportLayout, NumberColumnsAreRightAligned) {
   // the op table: #, intensity, predicted, measured and the ratio are numbers; op, scenario, bound, advice are not
   EXPECT_NE(md.find("| ---: | --- | --- | ---: | ---: | ---: | ---: | --- | --- |"), std::string::npos);
   const std::string html = render_html(load_results(test::data("results-gpu.json")));
-  EXPECT_NE(html.find("<td class=\"num\" data-v=\"4050000000000\">4.05 TB/s</td>"), std::string::npos);
+  EXPECT_NE(html.find("<td class=\"num\" data-v=\"4050000000000\">4.05&nbsp;TB/s</td>"), std::string::npos);
 }
 
 TEST(ReportLayout, NotesAreStatedOnce) {
