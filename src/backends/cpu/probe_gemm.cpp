@@ -173,7 +173,7 @@ std::vector<probe> gemm_probes(const probe_options& opt, int first_index) {
                         rs.back().flags.push_back(fmt::format("re-measured over {:g}× the minimum time (first: repeats spread {:.1f} %)",
                                                               gemm_longer_time, 100 * first));
                       }
-                      points.push_back({sizes[i], rs.back().median_flops_per_s});
+                      points.push_back({sizes[i], rs.back().median_flops_per_s, rs.back().flops_per_s});
                       if (const std::string stop = gemm_sweep_stop(points); !stop.empty() && i + 1 < sizes.size()) {
                         rs.back().flags.push_back(stop);
                         break;

@@ -75,17 +75,18 @@ int rotation_copies(double bytes_per_copy, std::int64_t cache_bytes, int max_cop
 
 std::string gemm_sweep_stop(const std::vector<gemm_size_point>& so_far, double min_call_s, double gain) {
   if (so_far.size() < 2) return "";
+  auto best_of = [](const gemm_size_point& p) { return p.best_flops_per_s > 0 ? p.best_flops_per_s : p.median_flops_per_s; };
   const gemm_size_point& last = so_far.back();
   if (!(last.median_flops_per_s > 0)) return "";
   const double n = static_cast<double>(last.n);
   const double call_s = 2 * n * n * n / last.median_flops_per_s;
-  const auto best = std::max_element(so_far.begin(), so_far.end() - 1, [](const gemm_size_point& a, const gemm_size_point& b) {
-    return a.median_flops_per_s < b.median_flops_per_s;
+  const auto best = std::max_element(so_far.begin(), so_far.end() - 1, [&](const gemm_size_point& a, const gemm_size_point& b) {
+    return best_of(a) < best_of(b);
   });
-  if (call_s < min_call_s || last.median_flops_per_s > gain * best->median_flops_per_s) return "";
-  return fmt::format("larger sizes not run: n = {} ({:.3g} GFLOP/s median, {:.2g} s a call) was no faster than n = {} "
+  if (call_s < min_call_s || best_of(last) > gain * best_of(*best)) return "";
+  return fmt::format("larger sizes not run: n = {} ({:.3g} GFLOP/s, {:.2g} s a call) was no faster than n = {} "
                      "({:.3g} GFLOP/s); the next size is 8× the work",
-                     last.n, last.median_flops_per_s / 1e9, call_s, best->n, best->median_flops_per_s / 1e9);
+                     last.n, best_of(last) / 1e9, call_s, best->n, best_of(*best) / 1e9);
 }
 
 }  // namespace roofline::cpu

@@ -60,11 +60,12 @@ int rotation_copies(double bytes_per_copy, std::int64_t cache_bytes, int max_cop
 /// One size of the square GEMM sweep, as the stopping rule reads it.
 struct gemm_size_point {
   std::int64_t n = 0;
-  double median_flops_per_s = 0;
+  double median_flops_per_s = 0;  ///< sets the time of one call
+  double best_flops_per_s = 0;    ///< the rate the roof is taken from (best of repeats); 0: the median
 };
 /// Whether the square GEMM sweep (n = 256, 512 … 4096, each 8× the work of the one before) stops
-/// after the last point: its call took at least `min_call_s` (2n³ ÷ its median rate) and its median
-/// rate is not above `gain` × the best median of the sizes before it. Past that the rate has
+/// after the last point: its call took at least `min_call_s` (2n³ ÷ its median rate) and its best
+/// rate (the roof's statistic) is not above `gain` × the best rate of the sizes before it. Past that the rate has
 /// levelled or fallen (the GEMM roof is the best size's) and a larger n only costs 8× the time: on a
 /// 2-vCPU Xeon guest (2026-12-03) the fp32 roof stood at n = 512, fp64 at n = 256, while n = 4096 took
 /// 11 s and 21 s of the run. Returns "" to go on, else the reason, for the probe's flags.
