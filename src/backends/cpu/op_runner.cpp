@@ -78,6 +78,7 @@ op_timing run_cpu_op(const op_desc& op, const timing_options& timing, const step
   // 2 × LLC per op (on a VM reporting a 260 MiB L3, ~9 GB for TinyLlama's decode step).
   if (hook) s.ar.max_copies = static_cast<int>(std::clamp<std::int64_t>(op.count, 1, 4096));
   s.ar.pooled = hook == nullptr;  // one op timed alone reuses the process-wide buffer
+  if (hook) s.ar.slot = op.name;  // a whole step's op keeps its buffer for the sweep's next batch
   s.note = "fp32 on the CPU";
   if (op.dtype_bytes != 4)
     s.note += fmt::format(" (catalogue dtype {} with {} B elements; run in fp32, bytes not rescaled)", op.dtype,

@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -37,8 +38,27 @@ struct arena {
   /// took: 62 ops spent 21 s of a 35 s stage allocating). A whole step keeps every op's copies at once,
   /// each in its own buffer (pooled = false).
   bool pooled = false;
+  /// In a whole step: the op's name, under which its buffer is kept for the next batch of the decode
+  /// sweep (the same ops at another batch: the weights' copies, most of the bytes, are the same size), so
+  /// each batch does not fault in the model's bytes again. "" = a buffer of its own, freed with the arena.
+  std::string slot;
   aligned_buffer<float> own;
   float* base = nullptr;
+  struct step_slot {
+    aligned_buffer<float> buf;
+    bool in_use = false;
+  };
+  step_slot* held = nullptr;
+  arena() = default;
+  arena(const arena&) = delete;
+  arena& operator=(const arena&) = delete;
+  ~arena() {
+    if (held) held->in_use = false;
+  }
+  static std::map<std::string, step_slot>& step_pool() {
+    static std::map<std::string, step_slot> p;
+    return p;
+  }
   std::int64_t add(std::int64_t n) {
     const std::int64_t off = per_copy;
     sizes.push_back(n);
@@ -53,7 +73,12 @@ struct arena {
     const double bytes = 4.0 * static_cast<double>(per_copy);
     copies = rotate ? rotation_copies(bytes, llc_bytes, max_copies) : 1;
     const auto need = static_cast<std::size_t>(per_copy * copies);
-    aligned_buffer<float>& buf = pooled ? pool() : own;
+    step_slot* sl = nullptr;
+    if (!pooled && !slot.empty()) {  // a name already live in this step (never in TinyLlama's) gets its own buffer
+      step_slot& candidate = step_pool()[slot];
+      if (!candidate.in_use) sl = &candidate, sl->in_use = true, held = sl;
+    }
+    aligned_buffer<float>& buf = pooled ? pool() : sl ? sl->buf : own;
     if (buf.size() < need) {
       buf = aligned_buffer<float>();  // free the smaller one first
       buf = aligned_buffer<float>(need);
