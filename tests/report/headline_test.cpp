@@ -60,7 +60,8 @@ TEST(Headline, PowerCapBindsOnlyWhenTheRoofGemmsPowerIsNearTheLimit) {
       << s1;
   EXPECT_NE(s1.find("the clock was 1560 MHz of 1830 MHz during the GEMM"), std::string::npos) << s1;
   // The record table quotes the same GEMM's power: one value.
-  const record_row* power = row_with_key_prefix(record_table(r), "power");
+  const auto table = record_table(r);  // kept: the row pointer points into it
+  const record_row* power = row_with_key_prefix(table, "power");
   ASSERT_NE(power, nullptr);
   ASSERT_TRUE(power->measured);
   EXPECT_NEAR(*power->measured, *h.machine.power_w, 1e-9);
