@@ -102,26 +102,23 @@ interference_sample run_judged(const probe& p, const measure_plan& plan, measure
     append(out, std::move(first.m));
     return first.s;
   }
-  // Repeats that disagreed on a quiet machine are re-measured with longer samples where the probe
-  // has them (a sample's start skew and timer granularity then weigh less); a busy machine, as is.
-  if (!first.busy && p.remeasures_noisy_rows) {
-    const std::string why = fmt::format("unreliable: repeats disagree (IQR above {} % of the median), twice (the second time {})",
-                                        units::fixed(100 * plan.policy.spread, 0), p.longer_note.empty() ? "re-measured" : "with " + p.longer_note);
-    reject_rows(first.m, first.noisy, why);
-    first.s.verdict = fmt::format("{} ({} row(s)); each re-measured by the probe itself, the machine quiet", why,
-                                  first.noisy.size());
-    const interference_sample s = first.s;
-    append(out, std::move(first.m));
-    return s;
-  }
+  // Repeats that disagreed on a quiet machine are kept out without a second attempt where one would
+  // not help: the probe re-measured its noisy rows itself, or an identical re-run on an unshared device
+  // repeats the spread. Otherwise they are re-measured with longer samples where the probe has them (a
+  // sample's start skew and timer granularity then weigh less); a busy machine, as is.
   const bool longer = !first.busy && p.run_longer;
-  if (!first.busy && !longer && !plan.rerun_identical) {
-    const std::string why = fmt::format(
-        "unreliable: repeats disagree (IQR above {} % of the median); not re-run: the device was not shared and an "
-        "identical re-run repeats the spread",
-        units::fixed(100 * plan.policy.spread, 0));
+  const bool remeasured = !first.busy && p.remeasures_noisy_rows;
+  if (remeasured || (!first.busy && !longer && !plan.rerun_identical)) {
+    const std::string bound = units::fixed(100 * plan.policy.spread, 0);
+    const std::string why =
+        remeasured ? fmt::format("unreliable: repeats disagree (IQR above {} % of the median), twice (the second time {})",
+                                 bound, p.longer_note.empty() ? "re-measured" : "with " + p.longer_note)
+                   : fmt::format("unreliable: repeats disagree (IQR above {} % of the median); not re-run: the device was "
+                                 "not shared and an identical re-run repeats the spread",
+                                 bound);
     reject_rows(first.m, first.noisy, why);
-    first.s.verdict = fmt::format("{} ({} row(s))", why, first.noisy.size());
+    first.s.verdict = fmt::format("{} ({} row(s)){}", why, first.noisy.size(),
+                                  remeasured ? "; each re-measured by the probe itself, the machine quiet" : "");
     const interference_sample s = first.s;
     append(out, std::move(first.m));
     return s;
