@@ -27,6 +27,10 @@ struct time_terms {
 struct latency_model {
   double floor_s = 0;    ///< per dependent kernel (GPU: in a CUDA graph; CPU: per parallel region)
   double latency_s = 0;  ///< memory latency of the latency-bandwidth form (used when ramp is empty)
+  /// Per kernel of a whole step beyond floor_s (GPU: measured.small_work.floor_switch_s − floor_s, at
+  /// least 0): a step alternates different kernels, each op's prediction holds the floor of one
+  /// kernel repeated. 0: not measured (the CPU). Added by predict_step, not by predict().
+  double switch_s = 0;
   /// Cold-read ramp: {bytes, seconds of the memory part = measured per-kernel time − floor_s},
   /// ascending in bytes, seconds non-decreasing.
   std::vector<ramp_point> ramp;
@@ -38,11 +42,20 @@ struct latency_model {
   /// clock (H200, fp16, n = 2048: 1530 MHz, 579 TFLOP/s timed, 613 in its burst; docs/formulas-analysis.md
   /// §7.1). Empty: the peak.
   std::vector<std::pair<double, double>> gemm_rate;
-  /// GEMM rate by rows at a fixed weight (measured.gemm_rows of the precision): {m, median FLOP/s},
-  /// ascending in m. A GEMM op whose m lies within [first m, last m] reads it at its m (log-log),
-  /// not the square rate: few rows reuse each weight element few times, which a square GEMM of
-  /// the same FLOPs does not show. Empty (GPU, or not measured): the square rule alone.
-  std::vector<std::pair<double, double>> gemm_rows;
+  /// GEMM rate against rows (measured.gemm_rows of the precision), one curve per weight measured: a
+  /// fixed square weight (the CPU: 2048 × 2048, `linears` empty) or each of the model's own linear
+  /// weights (the GPU: N × K of q_proj, k_proj, …, `linears` naming them). Points {m, FLOP/s} ascending
+  /// in m, the rate of the kernel's time less floor_s (predict() adds the floor back: the probe's time
+  /// is the whole kernel's). A GEMM op whose m lies within [first m, last m] of its curve reads it at
+  /// its m (log-log), not the square rate: few rows reuse each weight element few times, and a narrow
+  /// weight (N = 256) gives the library few output tiles to spread over the SMs, which a square GEMM
+  /// of the same FLOPs does not show. Empty: the square rule alone.
+  struct rows_curve {
+    double n = 0, k = 0;  ///< the weight's outputs (N) and inputs (K)
+    std::string linears;  ///< the model's linears of this N × K ("k_proj, v_proj"); empty: a fixed square weight
+    std::vector<std::pair<double, double>> points;
+  };
+  std::vector<rows_curve> gemm_rows;
   /// One-thread regime (CPU, measured.small_work): an op other than a GEMM or attention that writes
   /// fewer than serial_below_elements elements runs on one thread, in a region whose `if` clause
   /// is false: its floor is serial_floor_s and its memory time the one-thread cold-read ramp
@@ -93,8 +106,13 @@ struct latency_model {
   /// P·V over every pair of full rows (batch·heads·q_len·kv_len, 2·head_dim FLOPs each) at the tile
   /// rates, seconds; 0 otherwise. predict() adds the softmax as attention_softmax_op() predicts it.
   double naive_gemm_seconds(const op_desc& op) const;
-  /// The gemm_rows rate at m rows (log-log between points); 0 outside the measured range or without points.
-  double rows_rate(double m) const;
+  /// The rows curve a GEMM of weight N × K reads: the one measured at that N × K, else the fixed-weight
+  /// curve (`linears` empty), else none. n = k = 0 (decode attention's QKᵀ and P·V, whose "weight" is
+  /// the KV cache): the fixed-weight curve only.
+  const rows_curve* rows_curve_for(double n, double k) const;
+  /// The rate of rows_curve_for(n, k) at m rows (log-log between points); 0 outside its measured
+  /// range or without a curve.
+  double rows_rate(double m, double n = 0, double k = 0) const;
   /// P(shape): for a GEMM op with m inside the gemm_rows range, the rows rate at m (log-log); for
   /// decode attention, the rows rate at the query rows that share a KV head (heads ÷ kv_heads ×
   /// q_len: QKᵀ and P·V are GEMMs of that many rows against the cached K and V); for fused prefill

@@ -174,6 +174,10 @@ struct ramp_point {
 struct small_work_result {
   double floor_s = 0;  ///< per dependent kernel in a CUDA graph (full grid) / per OpenMP parallel region
   std::optional<double> floor_one_block_s;  ///< GPU: the same chain with a <<<1, 32>>> kernel
+  /// GPU: per kernel in the same chain with every second kernel another function (another block size
+  /// and shared-memory carve-out), as a model step alternates different kernels; absent where not
+  /// measured (the CPU, older files).
+  std::optional<double> floor_switch_s;
   std::vector<ramp_point> ramp;             ///< seconds per kernel, floor included
   /// CPU: ops that write fewer than `serial_below_elements` elements run on one thread, in an
   /// OpenMP region whose `if` clause is false (the backend's kernels: elementwise, norms, softmax,
@@ -199,10 +203,11 @@ struct small_work_result {
 };
 
 /// One point of the GEMM rate against the number of rows (measured.gemm_rows): C(M×N) = A(M×K)·B(K×N)
-/// at a fixed weight B (N = K), as a linear layer runs it at batch M, with B cold (copies rotated
-/// past 2× the last-level cache). FLOPs = 2·M·N·K. The prediction's compute side for GEMM ops of few
-/// rows (decode), where a square sweep's rate at the same FLOPs overstates what the library reaches:
-/// docs/formulas-analysis.md §7.2.
+/// as a linear layer runs it at batch M, with B cold (copies rotated past the last-level cache), at a
+/// fixed weight (the CPU: N = K = 2048) or at the weight of the model's own linears (the GPU: each
+/// distinct N × K of the decode step, `linears` naming them). FLOPs = 2·M·N·K. The prediction's
+/// compute side for GEMM ops of few rows (decode), where a square sweep's rate at the same FLOPs
+/// overstates what the library reaches: docs/formulas-analysis.md §7.2.
 struct gemm_rows_result {
   std::string precision;  ///< fp32 (CPU)
   std::int64_t m = 0, n = 0, k = 0;
@@ -212,6 +217,8 @@ struct gemm_rows_result {
   int repeats = 0;
   bool verified = false;
   std::string method;
+  /// The model's linears of this N × K ("k_proj, v_proj"); absent: a fixed weight.
+  std::optional<std::string> linears;
 };
 
 /// One point of the GEMM rate at attention's tile shapes (measured.gemm_attention, CPU): the two

@@ -44,7 +44,11 @@ using time_step_fn = std::function<op_timing(const std::vector<captured_op>& ops
 /// whose runner returned without calling its hook (it cannot be part of a whole step).
 op_timing chain_step(const std::vector<op_desc>& step, const run_with_hook& run, const time_step_fn& time_step);
 
-/// Σ predicted_s × count over `step`'s placed ops (the whole step's prediction).
+/// Σ predicted_s × count over `step`'s placed ops.
 double sum_predicted(const std::vector<op_result>& placed);
+/// The whole step's prediction (s): sum_predicted(placed) + kernels × switch_s, `kernels` the step's
+/// launches (step_order) and switch_s the per-kernel cost of a chain of different kernels beyond the
+/// floor each op's prediction holds (latency_model::switch_s; docs/formulas-analysis.md §7.1).
+double predict_step(const std::vector<op_result>& placed, std::int64_t kernels, double switch_s);
 
 }  // namespace roofline

@@ -135,7 +135,7 @@ time_terms latency_model::predict(const op_desc& op, double peak, double bw) con
     // A GEMM below the ridge point streams its weight: the rows rate measured at its m is the rate
     // at which this shape's bytes really move, so it bounds the memory term, and the op stays
     // bandwidth-bound (same total time as reading it as a compute rate).
-    if (rows_rate(static_cast<double>(op.m)) > 0) {  // compute_rate read the rows rate
+    if (rows_rate(static_cast<double>(op.m), static_cast<double>(op.n), static_cast<double>(op.k)) > 0) {  // compute_rate read it
       mem = std::max(mem, op.flops / rate);
       rate = peak;
     }
@@ -153,9 +153,19 @@ double latency_model::naive_gemm_seconds(const op_desc& op) const {
   return half / r->qk + half / r->pv;
 }
 
-double latency_model::rows_rate(double m) const {
-  if (gemm_rows.empty() || m < gemm_rows.front().first || m > gemm_rows.back().first) return 0;
-  return loglog_at(gemm_rows, m);
+const latency_model::rows_curve* latency_model::rows_curve_for(double n, double k) const {
+  const rows_curve* fixed = nullptr;
+  for (const auto& c : gemm_rows) {
+    if (n > 0 && c.n == n && c.k == k && !c.points.empty()) return &c;
+    if (c.linears.empty() && !c.points.empty() && !fixed) fixed = &c;
+  }
+  return fixed;
+}
+
+double latency_model::rows_rate(double m, double n, double k) const {
+  const rows_curve* c = rows_curve_for(n, k);
+  if (!c || m < c->points.front().first || m > c->points.back().first) return 0;
+  return loglog_at(c->points, m);
 }
 
 double latency_model::compute_rate(const op_desc& op, double peak) const {
@@ -198,7 +208,8 @@ double latency_model::compute_rate(const op_desc& op, double peak) const {
     return capped(op.flops / t);
   }
   if (op.kind != op_kind::gemm || op.m <= 0 || op.n <= 0 || op.k <= 0) return peak;
-  if (const double r = rows_rate(static_cast<double>(op.m)); r > 0) return capped(r);
+  if (const double r = rows_rate(static_cast<double>(op.m), static_cast<double>(op.n), static_cast<double>(op.k)); r > 0)
+    return capped(r);
   if (gemm_rate.empty()) return peak;
   return capped(loglog_at(gemm_rate, std::cbrt(double(op.m) * double(op.n) * double(op.k))));
 }
@@ -257,6 +268,12 @@ latency_model latency_model_from(const measured_roofs& meas, const std::string& 
     m.latency_s = m.ramp.empty() ? m.latency_s : m.ramp.front().seconds;
     m.source = fmt::format("measured: floor {:.2f} µs per dependent kernel, cold-read ramp of {} points "
                            "(measured.small_work)", sw.floor_s * 1e6, m.ramp.size());
+    if (sw.floor_switch_s && *sw.floor_switch_s > sw.floor_s) {
+      m.switch_s = *sw.floor_switch_s - sw.floor_s;
+      m.source += fmt::format("; a whole step adds {:.2f} µs per kernel (a chain alternating two different kernels, "
+                              "{:.2f} µs per kernel, measured.small_work.floor_switch_s)", m.switch_s * 1e6,
+                              *sw.floor_switch_s * 1e6);
+    }
     if (sw.serial_below_elements > 0 && sw.serial_floor_s > 0 && !sw.serial_ramp.empty()) {
       m.serial_below_elements = sw.serial_below_elements;
       m.serial_floor_s = sw.serial_floor_s;
@@ -298,16 +315,34 @@ latency_model latency_model_from(const measured_roofs& meas, const std::string& 
   }
   for (std::size_t i = 1; i < rates.size(); ++i) rates[i].second = std::max(rates[i].second, rates[i - 1].second);
   m.gemm_rate = rates;
-  for (const auto& g : meas.gemm_rows)
-    if (g.precision == precision && g.verified && g.m > 0 && g.median_flops_per_s > 0)
-      m.gemm_rows.emplace_back(static_cast<double>(g.m), g.median_flops_per_s);
-  std::sort(m.gemm_rows.begin(), m.gemm_rows.end());
-  if (!m.gemm_rows.empty())
-    m.source += fmt::format("; GEMMs of {} to {} rows read the GEMM rate against rows (measured.gemm_rows)",
-                            m.gemm_rows.front().first, m.gemm_rows.back().first);
-  m.gemm_rows.erase(std::unique(m.gemm_rows.begin(), m.gemm_rows.end(),
-                                [](const auto& a, const auto& b) { return a.first == b.first; }),
-                    m.gemm_rows.end());
+  // GEMM rate against rows, one curve per weight: the rate of the kernel's time less the floor
+  // (predict() adds the floor back), one point per m (the best median).
+  std::size_t row_points = 0;
+  for (const auto& g : meas.gemm_rows) {
+    if (g.precision != precision || !g.verified || g.m <= 0 || g.n <= 0 || g.k <= 0 || !(g.median_flops_per_s > 0)) continue;
+    const std::string linears = g.linears.value_or("");
+    auto it = std::find_if(m.gemm_rows.begin(), m.gemm_rows.end(), [&](const auto& c) {
+      return c.n == double(g.n) && c.k == double(g.k) && c.linears == linears;
+    });
+    if (it == m.gemm_rows.end()) it = m.gemm_rows.insert(m.gemm_rows.end(), {double(g.n), double(g.k), linears, {}});
+    const double flops = 2.0 * double(g.m) * double(g.n) * double(g.k), t = flops / g.median_flops_per_s;
+    const double rate = t > m.floor_s ? flops / (t - m.floor_s) : g.median_flops_per_s;
+    auto p = std::find_if(it->points.begin(), it->points.end(), [&](const auto& q) { return q.first == double(g.m); });
+    if (p == it->points.end()) it->points.emplace_back(double(g.m), rate), ++row_points;
+    else p->second = std::max(p->second, rate);
+  }
+  for (auto& c : m.gemm_rows) std::sort(c.points.begin(), c.points.end());
+  std::sort(m.gemm_rows.begin(), m.gemm_rows.end(), [](const auto& a, const auto& b) {
+    return a.linears != b.linears ? a.linears < b.linears : a.n * a.k < b.n * b.k;
+  });
+  if (!m.gemm_rows.empty()) {
+    std::string shapes;
+    for (const auto& c : m.gemm_rows)
+      shapes += fmt::format("{}{} × {}{} (M {} to {})", shapes.empty() ? "" : ", ", c.n, c.k,
+                            c.linears.empty() ? "" : ": " + c.linears, c.points.front().first, c.points.back().first);
+    m.source += fmt::format("; GEMMs read the GEMM rate against rows at their weight's N × K, else at the fixed "
+                            "weight, less the floor ({} points: {}; measured.gemm_rows)", row_points, shapes);
+  }
   // attention's tile rates: one {head_dim, qk, pv} where both GEMMs of a head_dim were measured
   for (const auto& g : meas.gemm_attention) {
     if (g.precision != precision || !g.verified || g.head_dim <= 0 || !(g.median_flops_per_s > 0)) continue;
@@ -354,7 +389,12 @@ json latency_model_json(const latency_model& m) {
   json rates = json::array();
   for (const auto& [n, f] : m.gemm_rate) rates.push_back({{"n", n}, {"flops_per_s", f}});
   json rows = json::array();
-  for (const auto& [r, f] : m.gemm_rows) rows.push_back({{"m", r}, {"flops_per_s", f}});
+  for (const auto& c : m.gemm_rows)
+    for (const auto& [r, f] : c.points) {
+      json p = {{"m", r}, {"n", c.n}, {"k", c.k}, {"flops_per_s", f}};
+      if (!c.linears.empty()) p["linears"] = c.linears;
+      rows.push_back(std::move(p));
+    }
   json attn = json::array();
   for (const auto& a : m.attention_rates)
     attn.push_back({{"head_dim", a.head_dim}, {"qk_flops_per_s", a.qk}, {"pv_flops_per_s", a.pv},
@@ -366,6 +406,7 @@ json latency_model_json(const latency_model& m) {
             {"gemm_rate", rates},
             {"gemm_rows", rows},
             {"source", m.source}};
+  if (m.switch_s > 0) j["switch_s"] = m.switch_s;  // only where measured (GPU)
   if (m.serial_below_elements > 0) {  // only where the one-thread regime was measured (CPU)
     j["serial_below_elements"] = m.serial_below_elements;
     j["serial_floor_s"] = m.serial_floor_s;

@@ -165,9 +165,9 @@ void measure_whole_steps(backend& be, results& r, const model_config& cfg, const
     const auto step = step_catalogue(cfg, sc.ph, sc.batch, sc.len, precision);
     std::vector<op_result> placed;
     for (const auto& op : step) placed.push_back(place_op(op, r.roofline, lat));
-    w.predicted_s = sum_predicted(placed);
-    w.sum_of_ops_s = sum_of_ops(r, placed);
     w.kernels = static_cast<std::int64_t>(step_order(step).size());
+    w.predicted_s = predict_step(placed, w.kernels, lat.switch_s);
+    w.sum_of_ops_s = sum_of_ops(r, placed);
     double flops = 0, bytes = 0;
     for (const auto& op : step) flops += op.flops * static_cast<double>(op.count), bytes += op.bytes() * static_cast<double>(op.count);
     w.flops = flops, w.bytes = bytes;

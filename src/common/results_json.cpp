@@ -148,6 +148,10 @@ void energy_extras_from(const json& j, whole_step_result& v) {
   read_present(j, "energy", v.energy), read_present(j, "flops", v.flops), read_present(j, "bytes", v.bytes);
 }
 
+void energy_extras_to(json& j, const small_work_result& v) { write_present(j, "floor_switch_s", v.floor_switch_s); }
+void energy_extras_from(const json& j, small_work_result& v) { read_present(j, "floor_switch_s", v.floor_switch_s); }
+void energy_extras_to(json& j, const gemm_rows_result& v) { write_present(j, "linears", v.linears); }
+void energy_extras_from(const json& j, gemm_rows_result& v) { read_present(j, "linears", v.linears); }
 void energy_extras_to(json& j, const results& v) { write_present(j, "step_sweep", v.step_sweep); }
 void energy_extras_from(const json& j, results& v) { read_present(j, "step_sweep", v.step_sweep); }
 
@@ -173,9 +177,10 @@ RL_JSON_EXTRA(compute_result, energy_extras, precision, engine, size, flops_per_
 RL_JSON(launch_result, kernel_s, graph_s, back_to_back_s, method)
 RL_JSON(probe_status, probe, status, reason)
 RL_JSON(ramp_point, bytes, seconds)
-RL_JSON(small_work_result, floor_s, floor_one_block_s, ramp, serial_below_elements, serial_floor_s, serial_ramp, write_cost,
+RL_JSON_EXTRA(small_work_result, energy_extras, floor_s, floor_one_block_s, ramp, serial_below_elements, serial_floor_s, serial_ramp, write_cost,
         write_copy, write_in_place, method, verified)
-RL_JSON(gemm_rows_result, precision, m, n, k, flops_per_s, median_flops_per_s, spread, repeats, verified, method)
+RL_JSON_EXTRA(gemm_rows_result, energy_extras, precision, m, n, k, flops_per_s, median_flops_per_s, spread, repeats,
+              verified, method)
 RL_JSON(gemm_attention_result, precision, gemm, head_dim, tile_rows, keys, flops_per_s, median_flops_per_s, spread, repeats,
         verified, method)
 RL_JSON_EXTRA(measured_roofs, energy_extras, bandwidth, compute, launch, small_work, gemm_rows, gemm_attention, telemetry, skipped)

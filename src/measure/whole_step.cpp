@@ -3,6 +3,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "roofline/error.hpp"
 
 namespace roofline {
@@ -67,6 +69,10 @@ double sum_predicted(const std::vector<op_result>& placed) {
   double s = 0;
   for (const auto& op : placed) s += op.predicted_s * static_cast<double>(op.count);
   return s;
+}
+
+double predict_step(const std::vector<op_result>& placed, std::int64_t kernels, double switch_s) {
+  return sum_predicted(placed) + static_cast<double>(std::max<std::int64_t>(kernels, 0)) * std::max(0.0, switch_s);
 }
 
 }  // namespace roofline

@@ -2,6 +2,7 @@
 // Per-layer ops carry count = layers; embedding, final norm and lm_head count 1.
 #include <algorithm>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "model/mla.hpp"
 #include "model/training.hpp"
@@ -382,6 +383,39 @@ std::vector<op_desc> build_catalogue(const model_config& cfg, const catalogue_op
       }
   for (op_desc op : detail::backward_ops(bld.ops)) all.push_back(std::move(op));
   return all;
+}
+
+std::vector<op_desc> decode_linears(const model_config& cfg, catalogue_options base, const std::vector<std::int64_t>& rows) {
+  struct shape {
+    std::int64_t n, k;
+    std::vector<std::string> names;
+    std::vector<op_desc> ops;
+  };
+  std::vector<shape> shapes;
+  base.ph = phase::decode;
+  for (const std::int64_t m : rows) {
+    base.batch = m;
+    for (const op_desc& op : build_catalogue(cfg, base)) {
+      if (op.kind != op_kind::gemm || op.groups != 1 || op.m != m || op.dtype_bytes <= 0 ||
+          op.weight_bytes != double(op.n) * double(op.k) * op.dtype_bytes)
+        continue;
+      auto it = std::find_if(shapes.begin(), shapes.end(), [&](const shape& s) { return s.n == op.n && s.k == op.k; });
+      if (it == shapes.end()) it = shapes.insert(shapes.end(), {op.n, op.k, {}, {}});
+      if (std::find(it->names.begin(), it->names.end(), op.name) == it->names.end()) it->names.push_back(op.name);
+      if (std::none_of(it->ops.begin(), it->ops.end(), [&](const op_desc& o) { return o.m == m; })) {
+        op_desc g = op;
+        g.batch = m;
+        it->ops.push_back(std::move(g));
+      }
+    }
+  }
+  std::vector<op_desc> out;
+  for (shape& s : shapes)
+    for (op_desc& op : s.ops) {
+      op.name = fmt::format("{}", fmt::join(s.names, ", "));
+      out.push_back(std::move(op));
+    }
+  return out;
 }
 
 }  // namespace roofline

@@ -92,16 +92,18 @@ section measured_section(const results& r) {
   if (!m.gemm_rows.empty()) {
     s.heading("GEMM rate against rows");
     table t;
-    t.header = {"precision", "M (rows)", "N × K", "best", "median", "spread", "repeats", "method"};
+    t.header = {"precision", "M (rows)", "N × K", "weight", "best", "median", "spread", "repeats", "method"};
     for (const auto& g : m.gemm_rows)
       t.rows.push_back({cell(g.precision), cell(std::to_string(g.m), static_cast<double>(g.m)),
-                        cell(fmt::format("{} × {}", g.n, g.k)), cell(rate_flops(g.flops_per_s), g.flops_per_s),
+                        cell(fmt::format("{} × {}", g.n, g.k)), cell(g.linears.value_or("fixed")),
+                        cell(rate_flops(g.flops_per_s), g.flops_per_s),
                         cell(rate_flops(g.median_flops_per_s), g.median_flops_per_s), cell(percent(g.spread), g.spread),
                         cell(std::to_string(g.repeats), g.repeats), cell(g.method.empty() ? "—" : g.method)});
     s.add(std::move(t));
     s.para("A linear layer at batch M: the weight is read cold and used M times. Predictions of GEMMs whose M lies "
-           "in this range use the median rate at their M, not the square sweep's rate at the same FLOPs "
-           "(docs/formulas-analysis.md §7.1).");
+           "in this range use the median rate at their M (less the floor), on the curve of their own weight N × K "
+           "where one was measured, else the fixed weight's; not the square sweep's rate at the same FLOPs "
+           "(docs/formulas-analysis.md §7.2).");
   }
   const bool fused = std::any_of(m.gemm_attention.begin(), m.gemm_attention.end(), [](const auto& g) { return g.gemm == "sdpa"; });
   if (fused) {

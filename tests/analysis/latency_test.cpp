@@ -180,13 +180,22 @@ TEST(LatencyModel, FewRowsReadTheRowsSweepNotTheSquareRate) {
   };
   m.gemm_rows = {row(32, 84e9), row(8, 40e9), row(128, 140e9), row(64, 1e9, false), row(16, 1e9, true, "fp64")};
   const latency_model lat = latency_model_from(m, "cpu", "fp32");
-  ASSERT_EQ(lat.gemm_rows.size(), 3u);  // the unverified point and the fp64 point are left out, the rest sorted
-  EXPECT_DOUBLE_EQ(lat.gemm_rows.front().first, 8);
+  ASSERT_EQ(lat.gemm_rows.size(), 1u);  // one fixed weight
+  ASSERT_EQ(lat.gemm_rows[0].points.size(), 3u);  // the unverified point and the fp64 point are left out, the rest sorted
+  EXPECT_DOUBLE_EQ(lat.gemm_rows[0].points.front().first, 8);
+  EXPECT_EQ(lat.gemm_rows[0].linears, "");
   const double peak = 236e9;
   const op_desc q32 = gemm_op("q_proj", 32, 2048, 2048, 4);
-  EXPECT_NEAR(lat.compute_rate(q32, peak), 84e9, 1e3);  // the median, not the best
-  EXPECT_NEAR(q32.flops / lat.compute_rate(q32, peak) * 1e6, 3196, 1);
-  EXPECT_NEAR(lat.compute_rate(gemm_op("q_proj", 16, 2048, 2048, 4), peak), std::sqrt(40e9 * 84e9), 1e3);
+  // the median less the default CPU floor of 2 µs: 268.4 MFLOP in 3196 − 2 µs
+  EXPECT_NEAR(q32.flops / lat.compute_rate(q32, peak) * 1e6, 3196 - 2, 1);
+  EXPECT_NEAR(lat.predict(q32, peak, 76.6e9).total_s * 1e6, 3196, 1);  // the floor added back: the probe's time
+  const auto rate = [](double m, double median) {  // the rate less the floor at m rows
+    const double f = 2 * m * 2048 * 2048;
+    return f / (f / median - 2e-6);
+  };
+  EXPECT_NEAR(lat.compute_rate(gemm_op("q_proj", 16, 2048, 2048, 4), peak), std::sqrt(rate(8, 40e9) * rate(32, 84e9)), 1e4);
+  // another weight shape reads the fixed weight's curve too (the CPU measures one)
+  EXPECT_GT(lat.rows_rate(32, 256, 2048), 0);
   // Outside the rows range the square rule holds: M = 1 reads size (2048²)^(1/3) = 161 -> the 512 point;
   // M = 2048 (prefill) reads the 2048 point.
   EXPECT_DOUBLE_EQ(lat.compute_rate(gemm_op("q_proj", 1, 2048, 2048, 4), peak), 164e9);
@@ -203,7 +212,7 @@ TEST(LatencyModel, FewRowsReadTheRowsSweepNotTheSquareRate) {
 // the rows rate at M = 8, 33.9 GFLOP/s, is 505 µs; the op ran 550 µs (bytes ÷ the DRAM roof: 130 µs).
 TEST(LatencyModel, DecodeAttentionReadsTheRowsRateAtItsGqaGroup) {
   latency_model lat;
-  lat.gemm_rows = {{4, 16.4e9}, {8, 33.9e9}, {16, 56.8e9}};
+  lat.gemm_rows = {{2048, 2048, "", {{4, 16.4e9}, {8, 33.9e9}, {16, 56.8e9}}}};
   const op_desc a = attention_op(op_kind::attention_decode, 1, 32, 4, 64, 1, 2048, 4, 4, false);
   EXPECT_NEAR(lat.compute_rate(a, 236e9), 33.9e9, 1e3);
   EXPECT_NEAR(a.flops / lat.compute_rate(a, 236e9) * 1e6, 505, 1);
@@ -504,3 +513,71 @@ TEST(LatencyModel, OpsAreTimedOverTheBurstWindow) {
   EXPECT_GE(t.max_repeats * 20 * 25e-6, t.min_time_s);
   EXPECT_GE(t.max_time_s, t.min_time_s);
 }
+
+namespace roofline {
+// H200, TinyLlama decode ops timed alone (bench/results/h200/2026-12-03-d7a4aa3): k_proj (256 × 2048)
+// 2.36 µs at M = 1 and 7.51 µs at M = 32, q_proj (2048 × 2048) 4.30 µs at M = 1; floor 0.92 µs. As
+// gemm/rows points of the model's own weights they are read back at their (M, N, K): the prediction
+// is the probe's time (the floor taken out of the rate and added back), between points log-log in
+// M; another shape without a curve keeps the square rule; decode attention reads no linear's curve.
+TEST(LatencyModel, GemmsReadTheRowsCurveOfTheirOwnWeight) {
+  measured_roofs meas;
+  small_work_result sw;
+  sw.floor_s = 0.92e-6;
+  sw.ramp = {{4096, 1.516e-6},     {16384, 1.638e-6},    {65536, 1.672e-6},     {262144, 1.774e-6},
+             {1048576, 1.928e-6},  {4194304, 2.808e-6},  {16777216, 6.112e-6},  {67108864, 18.064e-6},
+             {268435456, 62.208e-6}, {1073741824, 240.416e-6}};  // the same run's cold-read ramp
+  meas.small_work = sw;
+  compute_result sq;
+  sq.precision = "fp16", sq.engine = "gemm", sq.size = 256, sq.flops_per_s = 5.6e12;
+  meas.compute = {sq};
+  auto row = [](std::int64_t m, std::int64_t n, std::int64_t k, double seconds, const char* linears) {
+    gemm_rows_result g;
+    g.precision = "fp16", g.m = m, g.n = n, g.k = k, g.verified = true, g.linears = linears;
+    g.median_flops_per_s = 2.0 * double(m) * double(n) * double(k) / seconds;
+    g.flops_per_s = g.median_flops_per_s;
+    return g;
+  };
+  meas.gemm_rows = {row(1, 256, 2048, 2.36e-6, "k_proj, v_proj"), row(32, 256, 2048, 7.51e-6, "k_proj, v_proj"),
+                    row(1, 2048, 2048, 4.30e-6, "q_proj, o_proj")};
+  const latency_model lat = latency_model_from(meas, "gpu", "fp16");
+  ASSERT_EQ(lat.gemm_rows.size(), 2u);
+  const double peak = 989e12, bw = 4.8e12;
+  EXPECT_NEAR(lat.predict(gemm_op("k_proj", 1, 256, 2048, 2), peak, bw).total_s * 1e6, 2.36, 1e-6);
+  EXPECT_NEAR(lat.predict(gemm_op("k_proj", 32, 256, 2048, 2), peak, bw).total_s * 1e6, 7.51, 1e-6);
+  EXPECT_NEAR(lat.predict(gemm_op("q_proj", 1, 2048, 2048, 2), peak, bw).total_s * 1e6, 4.30, 1e-6);
+  // M = 4 between the k_proj points: log-log in M of the rates less the floor
+  const double f1 = 2.0 * 256 * 2048, f32 = 32 * f1;
+  const double r1 = f1 / (2.36e-6 - 0.92e-6), r32 = f32 / (7.51e-6 - 0.92e-6);
+  const double r4 = std::exp(std::log(r1) + (std::log(4.0) / std::log(32.0)) * (std::log(r32) - std::log(r1)));
+  EXPECT_NEAR(lat.compute_rate(gemm_op("k_proj", 4, 256, 2048, 2), peak), r4, 1e3);
+  // q_proj's one point is its whole range: M = 4 is outside it, the square rule (the 256 point) holds
+  EXPECT_DOUBLE_EQ(lat.compute_rate(gemm_op("q_proj", 4, 2048, 2048, 2), peak), 5.6e12);
+  // a weight without a curve and no fixed-weight curve: the square rule
+  EXPECT_DOUBLE_EQ(lat.rows_rate(1, 5632, 2048), 0);
+  // decode attention's QKᵀ and P·V do not read a linear's curve
+  const op_desc a = attention_op(op_kind::attention_decode, 1, 32, 4, 64, 1, 2048, 2, 2, false);
+  EXPECT_DOUBLE_EQ(lat.compute_rate(a, peak), peak);
+  // the JSON form lists each point with its weight
+  const json j = latency_model_json(lat);
+  ASSERT_EQ(j.at("gemm_rows").size(), 3u);
+  EXPECT_EQ(j.at("gemm_rows")[0].at("linears"), "k_proj, v_proj");
+}
+
+// The switch floor: a chain alternating two different kernels ran 1.22 µs per kernel where one kernel
+// repeated ran 0.92 µs: a whole step adds 0.30 µs per kernel. Not measured or not above the floor: 0.
+TEST(LatencyModel, TheSwitchCostIsTheAlternatingChainsFloorLessTheFloor) {
+  measured_roofs meas;
+  small_work_result sw;
+  sw.floor_s = 0.92e-6;
+  sw.ramp = {{4096, 1.52e-6}, {1048576, 1.93e-6}};
+  meas.small_work = sw;
+  EXPECT_DOUBLE_EQ(latency_model_from(meas, "gpu", "fp16").switch_s, 0);
+  meas.small_work->floor_switch_s = 1.22e-6;
+  const latency_model lat = latency_model_from(meas, "gpu", "fp16");
+  EXPECT_NEAR(lat.switch_s * 1e6, 0.30, 1e-9);
+  EXPECT_NEAR(latency_model_json(lat).at("switch_s").get<double>() * 1e6, 0.30, 1e-9);
+  meas.small_work->floor_switch_s = 0.90e-6;
+  EXPECT_DOUBLE_EQ(latency_model_from(meas, "gpu", "fp16").switch_s, 0);
+}
+}  // namespace roofline

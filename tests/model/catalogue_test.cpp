@@ -144,3 +144,26 @@ TEST(Catalogue, MistralSlidingWindowCapsTheDecodeCache) {
   o.context = 1024;
   EXPECT_EQ(find(build_catalogue(cfg, o), "attention").kv_len, 1024);
 }
+
+// The GPU's gemm/rows probe runs the model's own linear weights at each batch: TinyLlama has five
+// distinct N × K in its decode step, q_proj and o_proj sharing 2048 × 2048, k_proj and v_proj 256 × 2048
+// (4 KV heads of 64), gate_proj and up_proj 5632 × 2048.
+TEST(Catalogue, DecodeLinearsAreOneGemmPerWeightShapeAndBatch) {
+  catalogue_options base = decode(1);
+  const auto ops = decode_linears(shipped("tinyllama-1.1b"), base, {1, 16});
+  ASSERT_EQ(ops.size(), 10u);
+  struct want { const char* names; std::int64_t n, k; };
+  const want shapes[] = {{"q_proj, o_proj", 2048, 2048}, {"k_proj, v_proj", 256, 2048}, {"gate_proj, up_proj", 5632, 2048},
+                         {"down_proj", 2048, 5632}, {"lm_head", 32000, 2048}};
+  for (std::size_t i = 0; i < 5; ++i)
+    for (std::size_t j = 0; j < 2; ++j) {
+      const op_desc& op = ops[2 * i + j];
+      EXPECT_EQ(op.name, shapes[i].names);
+      EXPECT_EQ(op.n, shapes[i].n);
+      EXPECT_EQ(op.k, shapes[i].k);
+      EXPECT_EQ(op.m, j == 0 ? 1 : 16);
+      EXPECT_EQ(op.batch, op.m);
+      EXPECT_EQ(op.kind, op_kind::gemm);
+      EXPECT_DOUBLE_EQ(op.flops, 2.0 * double(op.m) * double(op.n) * double(op.k));
+    }
+}

@@ -82,3 +82,16 @@ TEST(WholeStep, ARunnerThatDoesNotHandOverItsLaunchIsNamed) {
     EXPECT_NE(std::string(e.what()).find("rope"), std::string::npos) << e.what();
   }
 }
+
+// H200, TinyLlama decode at batch 1 (2026-12-03): the ops' predictions summed to 1.111 ms over 333
+// launches; with a chain of different kernels costing 0.30 µs per kernel more than one kernel
+// repeated, the step is predicted 1.111 + 333 × 0.30 µs = 1.2109 ms.
+TEST(WholeStep, TheStepAddsTheSwitchCostPerKernelToItsOps) {
+  op_result a, b;
+  a.predicted_s = 20e-6, a.count = 22;
+  b.predicted_s = 671e-6, b.count = 1;
+  EXPECT_NEAR(sum_predicted({a, b}) * 1e3, 1.111, 1e-9);
+  EXPECT_NEAR(predict_step({a, b}, 333, 0.30e-6) * 1e3, 1.2109, 1e-9);
+  EXPECT_DOUBLE_EQ(predict_step({a, b}, 333, 0), sum_predicted({a, b}));     // not measured: the ops alone
+  EXPECT_DOUBLE_EQ(predict_step({a, b}, 333, -1e-6), sum_predicted({a, b}));  // never below the ops
+}

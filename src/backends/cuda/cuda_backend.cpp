@@ -88,6 +88,16 @@ class cuda_backend final : public backend {
                      auto a = cuda::measure_attention_rates(context(), opt.timing, opt.quick, opt.model_precision);
                      m.gemm_attention.insert(m.gemm_attention.end(), a.begin(), a.end());
                    }});
+    if (!opt.model_linears.empty())
+      all.push_back({"gemm/rows", "gemm", [this, opt](measured_roofs& m) {
+                       env_.activate();
+                       if (opt.progress)
+                         opt.progress(fmt::format("gemm/rows: {} GEMMs at the model's linear weights, M = {} … {}",
+                                                  opt.model_linears.size(), opt.model_linears.front().m,
+                                                  opt.model_linears.back().m), 0.56);
+                       auto g = cuda::measure_gemm_rows(context(), opt.model_linears, quick_timing());
+                       m.gemm_rows.insert(m.gemm_rows.end(), g.begin(), g.end());
+                     }});
     all.push_back({"latency/small-work", "latency", [this, opt](measured_roofs& m) {
                      if (opt.progress) opt.progress("latency/small-work: kernel-chain floor and cold-read ramp", 0.58);
                      m.small_work = cuda::measure_small_work(env_, opt.timing, opt.quick);

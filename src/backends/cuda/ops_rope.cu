@@ -10,7 +10,10 @@
 // sincos not counted. Out of place (y ≠ x) so the output can be NaN-poisoned: same bytes as in place.
 // Positions: decode → every row at position op.context; otherwise token t at t mod op.seq.
 // Kernel: each thread rotates 8 pairs with two 16-byte loads and two 16-byte stores (d % 16 == 0),
-// grid-stride; other d use a scalar kernel. Check: fp32 reference (fp64 angles) over all outputs.
+// grid-stride, where that still gives at least 32 warps per SM; otherwise (other d, and the short ops
+// of decode) one pair per thread: with few threads the 8 dependent sincos of a thread are latency no
+// warp hides (H200, 2026-12-03: the 8-pair kernel ran decode rope at 1.6× its bytes-plus-floor
+// prediction at every batch from 1 to 32). Check: fp32 reference (fp64 angles) over all outputs.
 #include <cmath>
 
 #include "backends/cuda/ops_common.cuh"
@@ -113,7 +116,7 @@ op_timing run_rope_typed(const op_desc& op, const timing_options& timing, const 
   fill_random(pool.get(), dt, pool.bytes() / sizeof(T), 0x2093ull, 2.0f, ctx.stream);
   auto x_of = [&](int s) { return pool.as<T>(size_t(s) * rot.set_bytes); };
   auto y_of = [&](int s) { return pool.as<T>(size_t(s) * rot.set_bytes + tb); };
-  const bool vec = d % 16 == 0;
+  const bool vec = d % 16 == 0 && n / 16 >= size_t(sm_count(ctx)) * 1024;  // >= 32 warps per SM
   const unsigned grid = grid_for(vec ? n / 16 : n / 2, 256, ctx);
   auto launch = [&](int s) {
     if (vec)
@@ -133,7 +136,9 @@ op_timing run_rope_typed(const op_desc& op, const timing_options& timing, const 
       compare(y_of(cs), dt, ref.as<float>(), size_t(tokens) * heads, d, d, nullptr, ctx.stream), default_tol(dt), op,
       "all");
   return time_launches(ctx, timing, rot.n_sets, launch,
-                       cat("roofline cuda rope (own kernel: ", vec ? "8 pairs per thread, 16-byte loads/stores" : "scalar (head_dim % 16 != 0)",
+                       cat("roofline cuda rope (own kernel: ", vec ? "8 pairs per thread, 16-byte loads/stores"
+                               : d % 16 ? "one pair per thread (head_dim % 16 != 0)"
+                                        : "one pair per thread (8 per thread would give < 32 warps per SM)",
                            ", cos/sin computed in-kernel (no table bytes), out of place)"),
                        cat(tokens, " tokens x (", shape_src, "); ", checked, "; ", rot.note()));
 }

@@ -1,7 +1,9 @@
 // GPU small-work probe (docs/formulas-analysis.md §7.2).
 //  floor: a CUDA graph of 100 dependent chain_step kernels (each adds 1 to the counter the previous
 //         one wrote), full grid (SMs × 4 blocks of 256) and one block; per kernel = replay time ÷ 100
-//         (CUDA events); the counter must equal 100 × replays.
+//         (CUDA events); the counter must equal 100 × replays. Switch floor: the same chain with every
+//         second kernel another function (128 threads, 96 KiB dynamic shared memory, SMs blocks), as
+//         a model step alternates different kernels.
 //  ramp:  for S = 4 KiB × 4^i up to 1 GiB: a CUDA graph of K cold_read kernels, each reading its own
 //         S-byte slot of an index-filled pool (≥ 1 GiB and ≥ 3 × L2), K = clamp(64 MiB ÷ S, 2, 100);
 //         before each replay (outside the events) a read of 3 × L2 from another buffer evicts the
@@ -49,13 +51,20 @@ unsigned long long closed_sum(unsigned long long a, unsigned long long n) {
   return n * a + tri;
 }
 
-/// Per-kernel seconds of a chain of `kernels` chain_step<<<blocks>>> in one graph; checks the counter.
-std::vector<double> chain_floor(cuda_env& env, unsigned blocks, int kernels, const timing_options& t) {
+/// Per-kernel seconds of a chain of `kernels` chain_step<<<blocks>>> in one graph (`alternate`: every
+/// second kernel chain_step_smem<<<alt_blocks>>> instead); checks the counter.
+std::vector<double> chain_floor(cuda_env& env, unsigned blocks, int kernels, const timing_options& t,
+                                bool alternate = false, unsigned alt_blocks = 1) {
+  if (alternate) prepare_chain_step_smem();
   device_buffer counter(sizeof(unsigned long long));
   ROOFLINE_CUDA_CALL(cudaMemsetAsync(counter.get(), 0, sizeof(unsigned long long), env.stream));
   graph_exec g;
   capture(env.stream, [&] {
-    for (int k = 0; k < kernels; ++k) launch_chain_step(counter.as<unsigned long long>(), blocks, env.stream);
+    for (int k = 0; k < kernels; ++k)
+      if (alternate && k % 2 == 1)
+        launch_chain_step_smem(counter.as<unsigned long long>(), alt_blocks, env.stream);
+      else
+        launch_chain_step(counter.as<unsigned long long>(), blocks, env.stream);
   }, g);
   unsigned long long replays = 0;
   const auto samples = time_repeated(
@@ -88,6 +97,7 @@ small_work_result measure_small_work(cuda_env& env, const timing_options& timing
   small_work_result r;
   r.floor_s = median(chain_floor(env, full_grid, chain_kernels, t));
   r.floor_one_block_s = median(chain_floor(env, 1, chain_kernels, t));
+  r.floor_switch_s = median(chain_floor(env, full_grid, chain_kernels, t, true, static_cast<unsigned>(sms)));
 
   const std::size_t l2 = static_cast<std::size_t>(std::max<std::int64_t>(env.l2_bytes, 1 << 20));
   const std::size_t max_bytes = quick ? (std::size_t{64} << 20) : (std::size_t{1} << 30);
@@ -139,11 +149,12 @@ small_work_result measure_small_work(cuda_env& env, const timing_options& timing
   r.verified = true;
   r.method = fmt::format(
       "floor: CUDA graph of {} dependent kernels (thread 0 adds 1 to the counter the previous kernel wrote), "
-      "<<<{} x 256>>> (one-block variant <<<1 x 256>>> in floor_one_block_s), replay time / {} (events), median; "
+      "<<<{} x 256>>> (one-block variant <<<1 x 256>>> in floor_one_block_s; every second kernel another function, "
+      "<<<{} x 128>>> with 96 KiB dynamic shared memory, in floor_switch_s), replay time / {} (events), median; "
       "ramp: CUDA graph of K = clamp(64 MiB / S, 2, 100) kernels each summing its own S-byte slot of a {} MiB pool "
       "(16-byte loads, <= {} blocks), L2 evicted before each replay by a read of 3 x L2 outside the events, per "
       "kernel = replay / K, floor included, median; every sum checked against its closed form",
-      chain_kernels, full_grid, chain_kernels, pool_bytes >> 20, max_blocks);
+      chain_kernels, full_grid, sms, chain_kernels, pool_bytes >> 20, max_blocks);
   return r;
 }
 

@@ -1,6 +1,9 @@
 // Kernels of the small-work probe (probe_latency.cpp):
 //  chain_step  one thread adds 1 to a counter; launched with a full grid (the floor a real op pays
 //              for its launch, block scheduling and drain) or one block. 8 B read + 8 B written.
+//  chain_step_smem  the same update from another function with 128 threads per block and 96 KiB of
+//              dynamic shared memory: alternated with chain_step, the floor of a chain of different
+//              kernels (a model step) rather than one kernel repeated.
 //  cold_read   sums 32-bit words with 16-byte loads, 4 independent loads in flight per thread, one
 //              atomicAdd per block: reads 4·words bytes, writes 8 B per block. Checked by the caller
 //              against the closed form Σ i over the words read (the pool holds its own index).
@@ -13,6 +16,15 @@ namespace {
 
 __global__ void chain_step(unsigned long long* counter) {
   if (blockIdx.x == 0 && threadIdx.x == 0) *counter += 1ull;
+}
+
+// The second kernel of the switch chain: another function, another block size and 96 KiB of dynamic
+// shared memory (the SMs' shared-memory carve-out differs from chain_step's), same counter update.
+__global__ void __launch_bounds__(128) chain_step_smem(unsigned long long* counter) {
+  extern __shared__ unsigned long long smem_word[];
+  if (threadIdx.x == 0) smem_word[0] = blockIdx.x;
+  __syncthreads();
+  if (blockIdx.x == 0 && threadIdx.x == 0) *counter += 1ull + smem_word[0];  // smem_word[0] == 0 in block 0
 }
 
 __global__ void __launch_bounds__(256) cold_read(const uint4* __restrict__ p, size_t n4, unsigned long long* sum) {
@@ -53,6 +65,14 @@ __global__ void fill_index(uint32_t* p, size_t n) {
 
 void launch_chain_step(unsigned long long* counter, unsigned blocks, cudaStream_t s) {
   chain_step<<<blocks, 256, 0, s>>>(counter);
+}
+
+void prepare_chain_step_smem() {
+  ROOFLINE_CUDA_CALL(cudaFuncSetAttribute(chain_step_smem, cudaFuncAttributeMaxDynamicSharedMemorySize, chain_smem_bytes));
+}
+
+void launch_chain_step_smem(unsigned long long* counter, unsigned blocks, cudaStream_t s) {
+  chain_step_smem<<<blocks, 128, chain_smem_bytes, s>>>(counter);
 }
 
 void launch_cold_read(const std::uint32_t* pool, std::size_t first, std::size_t words, unsigned long long* sum,

@@ -15,6 +15,12 @@ namespace roofline::cuda {
 /// chain_step<<<blocks, 256>>>: thread 0 of block 0 adds 1 to *counter (every other thread exits):
 /// a kernel that does nothing but depend on the one before it. The caller checks the launch.
 void launch_chain_step(unsigned long long* counter, unsigned blocks, cudaStream_t s);
+/// Dynamic shared memory of chain_step_smem (96 KiB: above the 48 KiB default, so opted in).
+inline constexpr int chain_smem_bytes = 96 * 1024;
+/// Opts chain_step_smem in to chain_smem_bytes of dynamic shared memory (once, before capture).
+void prepare_chain_step_smem();
+/// chain_step_smem<<<blocks, 128, chain_smem_bytes>>>: adds 1 to the counter like chain_step.
+void launch_chain_step_smem(unsigned long long* counter, unsigned blocks, cudaStream_t s);
 
 /// cold_read: sums the 32-bit words [first, first + words) of `pool` (16-byte loads, grid-stride,
 /// 4 loads in flight per thread) and atomically adds the sum to *sum (one atomic per block).

@@ -55,6 +55,13 @@ class gemm_choice {
 std::vector<gemm_attention_result> measure_attention_rates(const op_context& ctx, const timing_options& timing, bool quick,
                                                            const std::string& model_precision = "");
 
+/// GEMM rate against rows at the model's linear weights (probe_gemm_rows.cpp, probe "gemm/rows"): each
+/// op of `ops` (probe_options::model_linears: one per weight N × K and batch M) through the op runner,
+/// as measured.gemm_rows entries with `linears` = the op's name, FLOP/s from the catalogue's FLOPs
+/// over the best and the median replay. Throws probe_error on a failed check.
+std::vector<gemm_rows_result> measure_gemm_rows(const op_context& ctx, const std::vector<op_desc>& ops,
+                                                const timing_options& timing);
+
 /// Launch floor (probe_launch.cpp): the empty kernel alone (host clock, launch to synchronize) and per
 /// kernel in a CUDA graph of 100.
 launch_result measure_launch(cuda_env& env, const timing_options& timing);
