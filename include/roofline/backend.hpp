@@ -28,11 +28,13 @@ struct probe_options {
   /// burst runs (burst_flops_per_s, read by the latency model for that precision only) and the fused
   /// attention rates are measured for it alone; empty (`measure`, no model): for every precision.
   std::string model_precision;
-  /// The model's linear layers at the decode step's batches (`run` with a model part): one GEMM op
-  /// per distinct weight N × K and batch M, its name the linears of that shape ("k_proj, v_proj").
-  /// A GPU's gemm/rows probe runs each through the op runner (measured.gemm_rows with `linears`);
-  /// empty: no such probe. The CPU measures its rows at a fixed weight and ignores these.
-  std::vector<op_desc> model_linears;
+  /// The model's linear layers and decode attention at the decode step's batches (`run` with a model
+  /// part; decode_probe_ops): one GEMM op per distinct weight N × K and batch M, its name the linears
+  /// of that shape ("k_proj, v_proj"), and one decode attention op per distinct attention shape and
+  /// batch. A GPU's gemm/rows and gemm/decode-attention probes run each through the op runner
+  /// (measured.gemm_rows with `linears`, measured.gemm_attention with gemm "decode"); empty: no such
+  /// probes. The CPU measures its rows at a fixed weight and ignores these.
+  std::vector<op_desc> model_decode_ops;
 };
 
 /// One probe: a name (e.g. "bandwidth/copy") and a function that appends its results to `out`.

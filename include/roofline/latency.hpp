@@ -80,6 +80,15 @@ struct latency_model {
     double head_dim = 0, tokens = 0, flops_per_s = 0;
   };
   std::vector<fused_rate> fused_rates;
+  /// Decode attention's own rate (measured.gemm_attention entries with gemm "decode", the GPU) of the
+  /// precision: {heads, kv_heads, head_dim, keys (cached tokens), batch, FLOP/s of the probe's time
+  /// less floor_s}, sorted by shape then batch. An attention_decode op of the same heads, kv_heads,
+  /// head_dim and kv_len reads it log-log in its batch (within the measured batches). Empty: not
+  /// measured.
+  struct decode_rate {
+    double heads = 0, kv_heads = 0, head_dim = 0, keys = 0, batch = 0, flops_per_s = 0;
+  };
+  std::vector<decode_rate> decode_rates;
   /// Write-allocate (measured.small_work.write_cost, CPU): a byte written with ordinary stores costs
   /// write_cost cold-read bytes (the line's fetch and its write-back), and write_cost − 1 (at least
   /// 0) where the op's kind is in write_in_place (the line was just read: write-back only).
@@ -113,6 +122,9 @@ struct latency_model {
   /// The rate of rows_curve_for(n, k) at m rows (log-log between points); 0 outside its measured
   /// range or without a curve.
   double rows_rate(double m, double n = 0, double k = 0) const;
+  /// decode_rates read for an attention_decode op of the same shape at its batch (log-log); 0 for
+  /// another kind, another shape, or a batch outside the measured ones.
+  double decode_attention_rate(const op_desc& op) const;
   /// P(shape): for a GEMM op with m inside the gemm_rows range, the rows rate at m (log-log); for
   /// decode attention, the rows rate at the query rows that share a KV head (heads ÷ kv_heads ×
   /// q_len: QKᵀ and P·V are GEMMs of that many rows against the cached K and V); for fused prefill

@@ -224,13 +224,15 @@ catalogue_options::mla_form resolve_mla_form(catalogue_options::mla_form f, phas
 /// --group-size or --tp on a bad option.
 std::vector<op_desc> build_catalogue(const model_config& cfg, const catalogue_options& opt);
 
-/// The model's linear layers as the decode step runs them at each batch in `rows` (each m ≥ 1): for
-/// every distinct weight N × K among the step's plain GEMMs (one weight per instance, weights in
-/// `base.dtype`: quantized and grouped GEMMs are left out), one gemm op per m with name the linears of
-/// that shape in catalogue order ("k_proj, v_proj"), phase decode, batch m. Ordered by shape (first
-/// seen) then m. What a GPU's gemm/rows probe measures (probe_options::model_linears). Throws what
+/// The model's linear layers and decode attention as the decode step runs them at each batch in
+/// `rows` (each m ≥ 1): for every distinct weight N × K among the step's plain GEMMs (one weight per
+/// instance, weights in `base.dtype`: quantized and grouped GEMMs are left out), one gemm op per m
+/// with name the linears of that shape in catalogue order ("k_proj, v_proj"); then for every
+/// distinct decode attention shape (heads, kv_heads, head_dim, kv_len), one attention_decode op per
+/// m. Phase decode, batch m; ordered by shape (first seen) then m. What a GPU's gemm/rows and
+/// gemm/decode-attention probes measure (probe_options::model_decode_ops). Throws what
 /// build_catalogue throws.
-std::vector<op_desc> decode_linears(const model_config& cfg, catalogue_options base, const std::vector<std::int64_t>& rows);
+std::vector<op_desc> decode_probe_ops(const model_config& cfg, catalogue_options base, const std::vector<std::int64_t>& rows);
 
 /// The weight scheme of a step: resolve_weight_scheme(cfg.weights, opt.dtype, opt.weights, opt.group_size).
 weight_scheme step_weights(const model_config& cfg, const catalogue_options& opt);

@@ -226,9 +226,12 @@ struct gemm_rows_result {
 /// its own tile at once in OpenBLAS's OpenMP build; one call on OpenBLAS's threads otherwise):
 /// S = Q·Kᵀ, C(M×N) with M = tile rows, N = keys, K = head_dim ("qk"), and O = P·V, M = tile rows,
 /// N = head_dim, K = keys ("pv"). The compute side of attention_fused: docs/formulas-analysis.md §7.2.
+/// On a GPU: "sdpa" (fused prefill attention, tile_rows = keys = tokens) and "decode" (the model's
+/// decode attention at `batch` sequences of `heads` query and `kv_heads` KV heads against keys cached
+/// tokens, through the op runner; tile_rows = heads ÷ kv_heads, the query rows per KV head).
 struct gemm_attention_result {
   std::string precision;  ///< fp32 (CPU)
-  std::string gemm;       ///< "qk" | "pv"
+  std::string gemm;       ///< "qk" | "pv" | "softmax" (CPU), "sdpa" | "decode" (GPU)
   std::int64_t head_dim = 0, tile_rows = 0, keys = 0;
   double flops_per_s = 0;         ///< best, all threads together
   double median_flops_per_s = 0;  ///< the rate predictions use
@@ -236,6 +239,7 @@ struct gemm_attention_result {
   int repeats = 0;
   bool verified = false;
   std::string method;
+  std::optional<std::int64_t> batch, heads, kv_heads;  ///< "decode" only
 };
 
 /// A probe that did not produce a number: not applicable, not run, or failed.

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <optional>
+#include <tuple>
 #include <utility>
 #include <vector>
 #include <fmt/format.h>
@@ -131,11 +132,14 @@ time_terms latency_model::predict(const op_desc& op, double peak, double bw) con
     return predict_time(op.flops, traffic, rate, bw, serial_floor_s, mem, class_bandwidth(bw));
   }
   double mem = memory_time(traffic, bw);
-  if (op.kind == op_kind::gemm && op.m > 0 && peak > 0 && bw > 0 && op.intensity() < peak / bw) {
-    // A GEMM below the ridge point streams its weight: the rows rate measured at its m is the rate
-    // at which this shape's bytes really move, so it bounds the memory term, and the op stays
-    // bandwidth-bound (same total time as reading it as a compute rate).
-    if (rows_rate(static_cast<double>(op.m), static_cast<double>(op.n), static_cast<double>(op.k)) > 0) {  // compute_rate read it
+  if ((op.kind == op_kind::gemm || op.kind == op_kind::attention_decode) && peak > 0 && bw > 0 &&
+      op.intensity() < peak / bw) {
+    // A GEMM (or decode attention) below the ridge point streams its weight (its KV cache): the rate
+    // measured at its shape is the rate at which its bytes really move, so it bounds the memory
+    // term, and the op stays bandwidth-bound (same total time as reading it as a compute rate).
+    if ((op.kind == op_kind::gemm && op.m > 0 &&
+         rows_rate(static_cast<double>(op.m), static_cast<double>(op.n), static_cast<double>(op.k)) > 0) ||
+        decode_attention_rate(op) > 0) {  // compute_rate read it
       mem = std::max(mem, op.flops / rate);
       rate = peak;
     }
@@ -162,6 +166,18 @@ const latency_model::rows_curve* latency_model::rows_curve_for(double n, double 
   return fixed;
 }
 
+double latency_model::decode_attention_rate(const op_desc& op) const {
+  if (op.kind != op_kind::attention_decode || decode_rates.empty()) return 0;
+  std::vector<std::pair<double, double>> pts;
+  for (const auto& d : decode_rates)
+    if (d.heads == double(op.heads) && d.kv_heads == double(op.kv_heads) && d.head_dim == double(op.head_dim) &&
+        d.keys == double(op.kv_len))
+      pts.emplace_back(d.batch, d.flops_per_s);
+  const double b = static_cast<double>(op.batch);
+  if (pts.empty() || b < pts.front().first || b > pts.back().first) return 0;
+  return loglog_at(pts, b);
+}
+
 double latency_model::rows_rate(double m, double n, double k) const {
   const rows_curve* c = rows_curve_for(n, k);
   if (!c || m < c->points.front().first || m > c->points.back().first) return 0;
@@ -170,6 +186,7 @@ double latency_model::rows_rate(double m, double n, double k) const {
 
 double latency_model::compute_rate(const op_desc& op, double peak) const {
   auto capped = [peak](double rate) { return peak > 0 ? std::min(rate, peak) : rate; };
+  if (const double r = decode_attention_rate(op); r > 0) return capped(r);
   if (op.kind == op_kind::attention_decode && op.kv_heads > 0 && op.heads > 0) {
     // QKᵀ and P·V of one KV head are GEMMs whose rows are the query heads that share it (GQA).
     const double group = static_cast<double>(op.heads / op.kv_heads) * static_cast<double>(std::max<std::int64_t>(1, op.q_len));
@@ -346,6 +363,17 @@ latency_model latency_model_from(const measured_roofs& meas, const std::string& 
   // attention's tile rates: one {head_dim, qk, pv} where both GEMMs of a head_dim were measured
   for (const auto& g : meas.gemm_attention) {
     if (g.precision != precision || !g.verified || g.head_dim <= 0 || !(g.median_flops_per_s > 0)) continue;
+    if (g.gemm == "decode") {
+      if (!g.batch || !g.heads || !g.kv_heads || *g.batch <= 0 || g.keys <= 0) continue;
+      // the catalogue's FLOPs of the point, so that the time less the floor gives the rate the model
+      // reads (predict() adds the floor back)
+      const double flops =
+          attention_op(op_kind::attention_decode, *g.batch, *g.heads, *g.kv_heads, g.head_dim, 1, g.keys, 2, 2, false).flops;
+      const double t = flops / g.median_flops_per_s;
+      m.decode_rates.push_back({double(*g.heads), double(*g.kv_heads), double(g.head_dim), double(g.keys),
+                                double(*g.batch), t > m.floor_s ? flops / (t - m.floor_s) : g.median_flops_per_s});
+      continue;
+    }
     if (g.gemm == "sdpa") {
       if (g.tile_rows > 0) m.fused_rates.push_back({static_cast<double>(g.head_dim), static_cast<double>(g.tile_rows), g.median_flops_per_s});
       continue;
@@ -357,6 +385,12 @@ latency_model latency_model_from(const measured_roofs& meas, const std::string& 
     (g.gemm == "qk" ? it->qk : g.gemm == "pv" ? it->pv : it->softmax) = g.median_flops_per_s;
     it->tile_rows = static_cast<double>(g.tile_rows);
   }
+  std::sort(m.decode_rates.begin(), m.decode_rates.end(), [](const auto& a, const auto& b) {
+    return std::tie(a.heads, a.kv_heads, a.head_dim, a.keys, a.batch) < std::tie(b.heads, b.kv_heads, b.head_dim, b.keys, b.batch);
+  });
+  if (!m.decode_rates.empty())
+    m.source += fmt::format("; decode attention reads its own rate at batch {} to {} (measured.gemm_attention, "
+                            "decode), less the floor", m.decode_rates.front().batch, m.decode_rates.back().batch);
   std::erase_if(m.attention_rates, [](const auto& a) { return !(a.qk > 0) || !(a.pv > 0); });
   std::sort(m.attention_rates.begin(), m.attention_rates.end(),
             [](const auto& a, const auto& b) { return a.head_dim < b.head_dim; });
@@ -417,6 +451,13 @@ json latency_model_json(const latency_model& m) {
     json fr = json::array();
     for (const auto& f : m.fused_rates) fr.push_back({{"head_dim", f.head_dim}, {"tokens", f.tokens}, {"flops_per_s", f.flops_per_s}});
     j["fused_attention_rates"] = fr;
+  }
+  if (!m.decode_rates.empty()) {
+    json dr = json::array();
+    for (const auto& d : m.decode_rates)
+      dr.push_back({{"heads", d.heads}, {"kv_heads", d.kv_heads}, {"head_dim", d.head_dim}, {"keys", d.keys},
+                    {"batch", d.batch}, {"flops_per_s", d.flops_per_s}});
+    j["decode_attention_rates"] = dr;
   }
   if (m.write_cost) {
     j["write_cost"] = *m.write_cost;

@@ -271,7 +271,8 @@ results run_pipeline(const run_options& opt, const model_config& cfg, const std:
   po.progress = progress;
   if (opt.model_part) {
     po.model_precision = !opt.dtype.empty() ? opt.dtype : default_precision(r.device.kind);
-    // the model's linears at every batch the op table and the step sweep run (the GPU's gemm/rows)
+    // the model's linears and decode attention at every batch the op table and the step sweep run
+    // (the GPU's gemm/rows and gemm/decode-attention)
     std::vector<std::int64_t> rows = step_sweep_batches(opt.quick);
     rows.insert(rows.end(), opt.batches.begin(), opt.batches.end());
     std::sort(rows.begin(), rows.end());
@@ -280,7 +281,7 @@ results run_pipeline(const run_options& opt, const model_config& cfg, const std:
     d.context = opt.context;
     d.dtype = po.model_precision;
     d.one_pass_norms = true;
-    if (r.device.kind != "cpu") po.model_linears = decode_linears(cfg, d, rows);
+    if (r.device.kind != "cpu") po.model_decode_ops = decode_probe_ops(cfg, d, rows);
   }
   auto probes = be->probes(po);
   if (!opt.only.empty() && std::none_of(probes.begin(), probes.end(), [&](const auto& p) { return probe_selected(opt.only, p); })) {

@@ -150,6 +150,12 @@ void energy_extras_from(const json& j, whole_step_result& v) {
 
 void energy_extras_to(json& j, const small_work_result& v) { write_present(j, "floor_switch_s", v.floor_switch_s); }
 void energy_extras_from(const json& j, small_work_result& v) { read_present(j, "floor_switch_s", v.floor_switch_s); }
+void energy_extras_to(json& j, const gemm_attention_result& v) {
+  write_present(j, "batch", v.batch), write_present(j, "heads", v.heads), write_present(j, "kv_heads", v.kv_heads);
+}
+void energy_extras_from(const json& j, gemm_attention_result& v) {
+  read_present(j, "batch", v.batch), read_present(j, "heads", v.heads), read_present(j, "kv_heads", v.kv_heads);
+}
 void energy_extras_to(json& j, const gemm_rows_result& v) { write_present(j, "linears", v.linears); }
 void energy_extras_from(const json& j, gemm_rows_result& v) { read_present(j, "linears", v.linears); }
 void energy_extras_to(json& j, const results& v) { write_present(j, "step_sweep", v.step_sweep); }
@@ -181,7 +187,7 @@ RL_JSON_EXTRA(small_work_result, energy_extras, floor_s, floor_one_block_s, ramp
         write_copy, write_in_place, method, verified)
 RL_JSON_EXTRA(gemm_rows_result, energy_extras, precision, m, n, k, flops_per_s, median_flops_per_s, spread, repeats,
               verified, method)
-RL_JSON(gemm_attention_result, precision, gemm, head_dim, tile_rows, keys, flops_per_s, median_flops_per_s, spread, repeats,
+RL_JSON_EXTRA(gemm_attention_result, energy_extras, precision, gemm, head_dim, tile_rows, keys, flops_per_s, median_flops_per_s, spread, repeats,
         verified, method)
 RL_JSON_EXTRA(measured_roofs, energy_extras, bandwidth, compute, launch, small_work, gemm_rows, gemm_attention, telemetry, skipped)
 RL_JSON_EXTRA(whole_step_result, energy_extras, phase, batch, context, seq, measured_s, best_s, predicted_s, sum_of_ops_s, kernels, note)

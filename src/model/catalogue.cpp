@@ -385,9 +385,10 @@ std::vector<op_desc> build_catalogue(const model_config& cfg, const catalogue_op
   return all;
 }
 
-std::vector<op_desc> decode_linears(const model_config& cfg, catalogue_options base, const std::vector<std::int64_t>& rows) {
+std::vector<op_desc> decode_probe_ops(const model_config& cfg, catalogue_options base, const std::vector<std::int64_t>& rows) {
   struct shape {
-    std::int64_t n, k;
+    op_kind kind;
+    std::int64_t a, b, c, d;  // gemm: n, k; attention: heads, kv_heads, head_dim, kv_len
     std::vector<std::string> names;
     std::vector<op_desc> ops;
   };
@@ -396,19 +397,25 @@ std::vector<op_desc> decode_linears(const model_config& cfg, catalogue_options b
   for (const std::int64_t m : rows) {
     base.batch = m;
     for (const op_desc& op : build_catalogue(cfg, base)) {
-      if (op.kind != op_kind::gemm || op.groups != 1 || op.m != m || op.dtype_bytes <= 0 ||
-          op.weight_bytes != double(op.n) * double(op.k) * op.dtype_bytes)
-        continue;
-      auto it = std::find_if(shapes.begin(), shapes.end(), [&](const shape& s) { return s.n == op.n && s.k == op.k; });
-      if (it == shapes.end()) it = shapes.insert(shapes.end(), {op.n, op.k, {}, {}});
+      const bool gemm = op.kind == op_kind::gemm && op.groups == 1 && op.m == m && op.dtype_bytes > 0 &&
+                        op.weight_bytes == double(op.n) * double(op.k) * op.dtype_bytes;
+      const bool attn = op.kind == op_kind::attention_decode && op.batch == m;
+      if (!gemm && !attn) continue;
+      const shape key = gemm ? shape{op.kind, op.n, op.k, 0, 0, {}, {}}
+                             : shape{op.kind, op.heads, op.kv_heads, op.head_dim, op.kv_len, {}, {}};
+      auto it = std::find_if(shapes.begin(), shapes.end(), [&](const shape& s) {
+        return s.kind == key.kind && s.a == key.a && s.b == key.b && s.c == key.c && s.d == key.d;
+      });
+      if (it == shapes.end()) it = shapes.insert(shapes.end(), key);
       if (std::find(it->names.begin(), it->names.end(), op.name) == it->names.end()) it->names.push_back(op.name);
-      if (std::none_of(it->ops.begin(), it->ops.end(), [&](const op_desc& o) { return o.m == m; })) {
+      if (std::none_of(it->ops.begin(), it->ops.end(), [&](const op_desc& o) { return o.batch == m; })) {
         op_desc g = op;
         g.batch = m;
         it->ops.push_back(std::move(g));
       }
     }
   }
+  std::stable_partition(shapes.begin(), shapes.end(), [](const shape& s) { return s.kind == op_kind::gemm; });
   std::vector<op_desc> out;
   for (shape& s : shapes)
     for (op_desc& op : s.ops) {

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "report/plot.hpp"
+#include "roofline/model.hpp"
 #include "roofline/vocabulary.hpp"
 #include "report/sections.hpp"
 #include "report/units.hpp"
@@ -122,12 +123,33 @@ section measured_section(const results& r) {
     s.para("The backend's fused attention op at causal prefill shapes. Predictions of fused attention read the "
            "median rate at their length and head_dim, not the peak (docs/formulas-analysis.md §7.1).");
   }
-  if (std::any_of(m.gemm_attention.begin(), m.gemm_attention.end(), [](const auto& g) { return g.gemm != "sdpa"; })) {
+  if (std::any_of(m.gemm_attention.begin(), m.gemm_attention.end(), [](const auto& g) { return g.gemm == "decode"; })) {
+    s.heading("Decode attention rate");
+    table t;
+    t.header = {"precision", "batch", "heads / KV heads", "head_dim", "cached tokens", "time", "median", "repeats", "method"};
+    for (const auto& g : m.gemm_attention) {
+      if (g.gemm != "decode") continue;
+      const double flops = attention_op(op_kind::attention_decode, g.batch.value_or(1), g.heads.value_or(1),
+                                        g.kv_heads.value_or(1), g.head_dim, 1, g.keys, 2, 2, false).flops;
+      const double secs = g.median_flops_per_s > 0 ? flops / g.median_flops_per_s : 0;
+      t.rows.push_back({cell(g.precision), cell(std::to_string(g.batch.value_or(0)), static_cast<double>(g.batch.value_or(0))),
+                        cell(fmt::format("{} / {}", g.heads.value_or(0), g.kv_heads.value_or(0))),
+                        cell(std::to_string(g.head_dim), static_cast<double>(g.head_dim)),
+                        cell(std::to_string(g.keys), static_cast<double>(g.keys)), cell(seconds(secs), secs),
+                        cell(rate_flops(g.median_flops_per_s), g.median_flops_per_s),
+                        cell(std::to_string(g.repeats), g.repeats), cell(g.method.empty() ? "—" : g.method)});
+    }
+    s.add(std::move(t));
+    s.para("The backend's decode attention op at the model's shape and the step sweep's batches. Predictions of "
+           "decode attention of that shape read the median rate at their batch, less the floor "
+           "(docs/formulas-analysis.md §7.1).");
+  }
+  if (std::any_of(m.gemm_attention.begin(), m.gemm_attention.end(), [](const auto& g) { return g.gemm != "sdpa" && g.gemm != "decode"; })) {
     s.heading("Rates at attention's tile shapes");
     table t;
     t.header = {"precision", "step", "head_dim", "M × N × K (softmax: rows × keys)", "best", "median", "spread", "repeats", "method"};
     for (const auto& g : m.gemm_attention) {
-      if (g.gemm == "sdpa") continue;
+      if (g.gemm == "sdpa" || g.gemm == "decode") continue;
       const bool qk = g.gemm == "qk", sm = g.gemm == "softmax";
       t.rows.push_back({cell(g.precision), cell(qk ? "S = Q·Kᵀ" : sm ? "softmax" : "O = P·V"),
                         cell(std::to_string(g.head_dim), static_cast<double>(g.head_dim)),

@@ -581,3 +581,46 @@ TEST(LatencyModel, TheSwitchCostIsTheAlternatingChainsFloorLessTheFloor) {
   EXPECT_DOUBLE_EQ(latency_model_from(meas, "gpu", "fp16").switch_s, 0);
 }
 }  // namespace roofline
+
+namespace roofline {
+// H200, TinyLlama decode attention (32 query / 4 KV heads of 64, 2048 cached tokens), 2026-12-03:
+// cuDNN's fused SDPA ran 5.88 µs at batch 1 and 13.56 µs at batch 16 (floor 0.82 µs); its bytes at
+// the ramp's rate predicted 2.32 µs at batch 1. As gemm/decode-attention points they are read back at
+// the op's batch: the measured time at a measured batch, log-log in batch between, nothing for
+// another shape or outside the batches.
+TEST(LatencyModel, DecodeAttentionReadsItsOwnRateAtItsBatch) {
+  measured_roofs meas;
+  small_work_result sw;
+  sw.floor_s = 0.82e-6;
+  sw.ramp = {{4096, 1.516e-6}, {1048576, 1.928e-6}, {4194304, 2.808e-6}, {16777216, 6.112e-6}, {1073741824, 240.416e-6}};
+  meas.small_work = sw;
+  auto point = [](std::int64_t batch, double seconds) {
+    gemm_attention_result g;
+    g.precision = "fp16", g.gemm = "decode", g.head_dim = 64, g.keys = 2048, g.tile_rows = 8, g.verified = true;
+    g.batch = batch, g.heads = 32, g.kv_heads = 4;
+    const double flops = attention_op(op_kind::attention_decode, batch, 32, 4, 64, 1, 2048, 2, 2, false).flops;
+    g.median_flops_per_s = g.flops_per_s = flops / seconds;
+    return g;
+  };
+  meas.gemm_attention = {point(16, 13.56e-6), point(1, 5.88e-6)};
+  const latency_model lat = latency_model_from(meas, "gpu", "fp16");
+  ASSERT_EQ(lat.decode_rates.size(), 2u);
+  EXPECT_DOUBLE_EQ(lat.decode_rates.front().batch, 1);  // sorted by batch
+  const double peak = 989e12, bw = 4.8e12;
+  auto attn = [](std::int64_t batch, std::int64_t kv_heads = 4) {
+    op_desc a = attention_op(op_kind::attention_decode, batch, 32, kv_heads, 64, 1, 2048, 2, 2, false);
+    a.batch = batch;
+    return a;
+  };
+  const time_terms b1 = lat.predict(attn(1), peak, bw), b16 = lat.predict(attn(16), peak, bw);
+  EXPECT_NEAR(b1.total_s * 1e6, 5.88, 1e-6);
+  EXPECT_NEAR(b16.total_s * 1e6, 13.56, 1e-6);
+  EXPECT_NE(b1.bound, "compute");  // far below the ridge point: the rate's time is a memory term
+  const double f1 = attn(1).flops, f16 = attn(16).flops;
+  const double r1 = f1 / (5.88e-6 - 0.82e-6), r16 = f16 / (13.56e-6 - 0.82e-6);
+  EXPECT_NEAR(lat.decode_attention_rate(attn(4)), std::exp(std::log(r1) + 0.5 * (std::log(r16) - std::log(r1))), 1e3);
+  EXPECT_DOUBLE_EQ(lat.decode_attention_rate(attn(32)), 0);     // beyond the batches measured
+  EXPECT_DOUBLE_EQ(lat.decode_attention_rate(attn(4, 32)), 0);  // another shape (MHA)
+  EXPECT_EQ(latency_model_json(lat).at("decode_attention_rates").size(), 2u);
+}
+}  // namespace roofline

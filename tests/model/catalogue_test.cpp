@@ -148,10 +148,10 @@ TEST(Catalogue, MistralSlidingWindowCapsTheDecodeCache) {
 // The GPU's gemm/rows probe runs the model's own linear weights at each batch: TinyLlama has five
 // distinct N × K in its decode step, q_proj and o_proj sharing 2048 × 2048, k_proj and v_proj 256 × 2048
 // (4 KV heads of 64), gate_proj and up_proj 5632 × 2048.
-TEST(Catalogue, DecodeLinearsAreOneGemmPerWeightShapeAndBatch) {
+TEST(Catalogue, DecodeProbeOpsAreOneGemmPerWeightShapeAndBatchThenAttention) {
   catalogue_options base = decode(1);
-  const auto ops = decode_linears(shipped("tinyllama-1.1b"), base, {1, 16});
-  ASSERT_EQ(ops.size(), 10u);
+  const auto ops = decode_probe_ops(shipped("tinyllama-1.1b"), base, {1, 16});
+  ASSERT_EQ(ops.size(), 12u);
   struct want { const char* names; std::int64_t n, k; };
   const want shapes[] = {{"q_proj, o_proj", 2048, 2048}, {"k_proj, v_proj", 256, 2048}, {"gate_proj, up_proj", 5632, 2048},
                          {"down_proj", 2048, 5632}, {"lm_head", 32000, 2048}};
@@ -166,4 +166,14 @@ TEST(Catalogue, DecodeLinearsAreOneGemmPerWeightShapeAndBatch) {
       EXPECT_EQ(op.kind, op_kind::gemm);
       EXPECT_DOUBLE_EQ(op.flops, 2.0 * double(op.m) * double(op.n) * double(op.k));
     }
+  // decode attention last: 32 query heads sharing 4 KV heads of 64 against 2048 cached tokens
+  for (std::size_t j = 0; j < 2; ++j) {
+    const op_desc& a = ops[10 + j];
+    EXPECT_EQ(a.kind, op_kind::attention_decode);
+    EXPECT_EQ(a.batch, j == 0 ? 1 : 16);
+    EXPECT_EQ(a.heads, 32);
+    EXPECT_EQ(a.kv_heads, 4);
+    EXPECT_EQ(a.head_dim, 64);
+    EXPECT_EQ(a.kv_len, 2048);
+  }
 }

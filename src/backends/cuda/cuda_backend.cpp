@@ -88,15 +88,25 @@ class cuda_backend final : public backend {
                      auto a = cuda::measure_attention_rates(context(), opt.timing, opt.quick, opt.model_precision);
                      m.gemm_attention.insert(m.gemm_attention.end(), a.begin(), a.end());
                    }});
-    if (!opt.model_linears.empty())
-      all.push_back({"gemm/rows", "gemm", [this, opt](measured_roofs& m) {
+    std::vector<op_desc> linears, attention;
+    for (const op_desc& op : opt.model_decode_ops) (op.kind == op_kind::gemm ? linears : attention).push_back(op);
+    if (!linears.empty())
+      all.push_back({"gemm/rows", "gemm", [this, opt, linears](measured_roofs& m) {
                        env_.activate();
                        if (opt.progress)
                          opt.progress(fmt::format("gemm/rows: {} GEMMs at the model's linear weights, M = {} … {}",
-                                                  opt.model_linears.size(), opt.model_linears.front().m,
-                                                  opt.model_linears.back().m), 0.56);
-                       auto g = cuda::measure_gemm_rows(context(), opt.model_linears, quick_timing());
+                                                  linears.size(), linears.front().m, linears.back().m), 0.56);
+                       auto g = cuda::measure_gemm_rows(context(), linears, quick_timing());
                        m.gemm_rows.insert(m.gemm_rows.end(), g.begin(), g.end());
+                     }});
+    if (!attention.empty())
+      all.push_back({"gemm/decode-attention", "gemm", [this, opt, attention](measured_roofs& m) {
+                       env_.activate();
+                       if (opt.progress)
+                         opt.progress(fmt::format("gemm/decode-attention: the model's decode attention at batch {} … {}",
+                                                  attention.front().batch, attention.back().batch), 0.57);
+                       auto a = cuda::measure_decode_attention(context(), attention, quick_timing());
+                       m.gemm_attention.insert(m.gemm_attention.end(), a.begin(), a.end());
                      }});
     all.push_back({"latency/small-work", "latency", [this, opt](measured_roofs& m) {
                      if (opt.progress) opt.progress("latency/small-work: kernel-chain floor and cold-read ramp", 0.58);

@@ -56,11 +56,18 @@ std::vector<gemm_attention_result> measure_attention_rates(const op_context& ctx
                                                            const std::string& model_precision = "");
 
 /// GEMM rate against rows at the model's linear weights (probe_gemm_rows.cpp, probe "gemm/rows"): each
-/// op of `ops` (probe_options::model_linears: one per weight N × K and batch M) through the op runner,
+/// op of `ops` (the gemm ops of probe_options::model_decode_ops: one per weight N × K and batch M) through the op runner,
 /// as measured.gemm_rows entries with `linears` = the op's name, FLOP/s from the catalogue's FLOPs
 /// over the best and the median replay. Throws probe_error on a failed check.
 std::vector<gemm_rows_result> measure_gemm_rows(const op_context& ctx, const std::vector<op_desc>& ops,
                                                 const timing_options& timing);
+/// The model's decode attention at each batch (probe_gemm_rows.cpp, probe "gemm/decode-attention"):
+/// each attention_decode op of `ops` through the op runner (roofline's flash-decoding kernel or
+/// cuDNN's fused SDPA, the faster verified), as measured.gemm_attention entries with gemm "decode",
+/// batch, heads, kv_heads, head_dim, keys = kv_len, tile_rows = heads ÷ kv_heads, FLOP/s from the
+/// catalogue's FLOPs. Throws probe_error on a failed check.
+std::vector<gemm_attention_result> measure_decode_attention(const op_context& ctx, const std::vector<op_desc>& ops,
+                                                            const timing_options& timing);
 
 /// Launch floor (probe_launch.cpp): the empty kernel alone (host clock, launch to synchronize) and per
 /// kernel in a CUDA graph of 100.
