@@ -6,6 +6,7 @@
 
 #include "gpu_fixture.hpp"
 #include "roofline/error.hpp"
+#include "roofline/latency.hpp"
 #include "roofline/model.hpp"
 #include "roofline/whole_step.hpp"
 
@@ -24,6 +25,10 @@ TEST(GpuSmallWork, FloorAndRampVerifiedAndPlausible) {
   EXPECT_LT(s.floor_s, 20e-6);
   ASSERT_TRUE(s.floor_one_block_s);
   EXPECT_GT(*s.floor_one_block_s, 0);
+  // the chain alternating two different kernels: a kernel's order too
+  ASSERT_TRUE(s.floor_switch_s);
+  EXPECT_GT(*s.floor_switch_s, 0.5 * s.floor_s);
+  EXPECT_LT(*s.floor_switch_s, 20e-6);
   ASSERT_EQ(s.ramp.size(), 8u);  // 4 KiB … 64 MiB
   EXPECT_DOUBLE_EQ(s.ramp.front().bytes, 4096);
   // a cold read costs at least the floor's order and its bytes at no more than 10 TB/s
@@ -86,4 +91,45 @@ TEST(GpuWholeStep, TinyLlamaDecodeBatch1IsNotFasterThanItsWeightsAtPeakBandwidth
   // 2.2 GB of weights + KV cache: no GPU moves it at more than 10 TB/s (H200: 4.8 TB/s nominal)
   EXPECT_GT(t.seconds, bytes / 10e12);
   EXPECT_NE(t.note.find("one CUDA graph of 333 launches"), std::string::npos) << t.note;
+}
+
+// The model's own linears and decode attention at two batches (gemm/rows, gemm/decode-attention):
+// every shape at every batch verified, named and read back by the latency model at its own time.
+TEST(GpuProbes, TheModelsDecodeOpsGiveRowsAndDecodeAttentionRates) {
+  ROOFLINE_REQUIRE_GPU();
+  auto be = make_cuda_backend(0);
+  catalogue_options base;
+  base.context = 256;
+  probe_options o = test::quick_options();
+  o.model_decode_ops = decode_probe_ops(small_llama(), base, {1, 4});
+  measured_roofs m;
+  for (const auto& p : be->probes(o))
+    if (p.name == "gemm/rows" || p.name == "gemm/decode-attention" || p.name == "latency/small-work") p.run(m);
+  // q/o 512 × 512, k/v 128 × 512, gate/up 1408 × 512, down 512 × 1408, lm_head 4096 × 512; two batches each
+  ASSERT_EQ(m.gemm_rows.size(), 10u);
+  for (const auto& g : m.gemm_rows) {
+    EXPECT_TRUE(g.verified);
+    ASSERT_TRUE(g.linears.has_value());
+    EXPECT_GT(g.median_flops_per_s, 0) << *g.linears;
+    EXPECT_TRUE(g.m == 1 || g.m == 4);
+  }
+  EXPECT_EQ(*m.gemm_rows[2].linears, "k_proj, v_proj");
+  std::size_t decode = 0;
+  for (const auto& g : m.gemm_attention)
+    if (g.gemm == "decode") {
+      ++decode;
+      EXPECT_EQ(g.heads.value_or(0), 8);
+      EXPECT_EQ(g.kv_heads.value_or(0), 2);
+      EXPECT_EQ(g.keys, 256);
+      EXPECT_GT(g.median_flops_per_s, 0);
+    }
+  EXPECT_EQ(decode, 2u);
+  // read back: k_proj at M = 1 is predicted at the probe's own time
+  const latency_model lat = latency_model_from(m, "gpu", "fp16");
+  const gemm_rows_result& k1 = m.gemm_rows[2];
+  const op_desc k = gemm_op("k_proj", 1, 128, 512, 2);
+  const double probe_s = k.flops / k1.median_flops_per_s;
+  const double predicted = lat.predict(k, 989e12, 4.8e12).total_s;
+  EXPECT_GE(predicted, 0.999 * probe_s);  // never below the probe: max(ramp, probe − floor) + floor
+  EXPECT_LT(predicted, 1.5 * probe_s);
 }

@@ -114,7 +114,7 @@ class gemm_runner {
       return;
     }
     const std::vector<std::int64_t> sizes =
-        opt_.quick ? std::vector<std::int64_t>{512, 4096} : std::vector<std::int64_t>{256, 512, 1024, 2048, 4096, 8192, 16384};
+        opt_.quick ? std::vector<std::int64_t>{512, 2048, 4096} : std::vector<std::int64_t>{256, 512, 1024, 2048, 4096, 8192, 16384};
     std::vector<std::string> failures;
     for (const std::int64_t n : sizes) {
       try {
