@@ -125,8 +125,10 @@ struct latency_model {
   /// decode_rates read for an attention_decode op of the same shape at its batch (log-log); 0 for
   /// another kind, another shape, or a batch outside the measured ones.
   double decode_attention_rate(const op_desc& op) const;
-  /// P(shape): for a GEMM op with m inside the gemm_rows range, the rows rate at m (log-log); for
-  /// decode attention, the rows rate at the query rows that share a KV head (heads ÷ kv_heads ×
+  /// P(shape): for a GEMM op with m inside the range of its rows curve (rows_curve_for), the rows
+  /// rate at m (log-log); for decode attention, its own measured rate at its batch where
+  /// decode_rates holds its shape (decode_attention_rate), else the rows rate of the fixed-weight
+  /// curve at the query rows that share a KV head (heads ÷ kv_heads ×
   /// q_len: QKᵀ and P·V are GEMMs of that many rows against the cached K and V); for fused prefill
   /// attention, its own measured rate (fused_rates) where measured, else its FLOPs over the time of
   /// its tiles at its head_dim (log-log in head_dim between measured points, none outside them): the
@@ -143,8 +145,9 @@ struct latency_model {
   /// The op's predicted terms and class against peak `peak` (FLOP/s) and bandwidth `bw` (B/s):
   /// predict_time with P(shape) = compute_rate, and the floor and memory time of the regime the op
   /// runs in (runs_serial: serial_floor_s and serial_ramp; else floor_s and memory_time). A GEMM
-  /// below the ridge point (intensity < peak ÷ bw) whose m is in the gemm_rows range moves its
-  /// rows-rate time FLOPs ÷ rows_rate(m) into the memory term (max with the ramp) and keeps the
+  /// below the ridge point (intensity < peak ÷ bw) whose m is in its rows curve's range (and decode
+  /// attention below it with a decode_attention_rate) moves its measured-rate time FLOPs ÷ rate into
+  /// the memory term (max with the ramp) and keeps the
   /// peak as P: the total is the same, and the class says bandwidth, which is what that shape's
   /// measured rate is limited by. Naive attention with naive_gemm_seconds > 0: the softmax op's terms
   /// (attention_softmax_op) plus those seconds in compute_s and total_s, "compute" when they exceed
