@@ -58,6 +58,30 @@ std::string label(const std::string& key) {
   return s;
 }
 
+/// A heading for the value at `path` no other heading of `s` already has: its last component, else
+/// its last two joined by " › ", and so on up to the whole path (the same key, e.g. telemetry, sits
+/// under many rows; a reader of the HTML sees which one).
+void unique_heading(section& s, const std::string& path) {
+  std::vector<std::string> parts;
+  for (std::size_t b = 0;;) {
+    const auto dot = path.find('.', b);
+    parts.push_back(label(path.substr(b, dot == std::string::npos ? std::string::npos : dot - b)));
+    if (dot == std::string::npos) break;
+    b = dot + 1;
+  }
+  auto taken = [&](const std::string& h) {
+    return std::any_of(s.blocks.begin(), s.blocks.end(),
+                       [&](const block& x) { return x.k == block::kind::heading && x.lines.at(0) == h; });
+  };
+  std::string h;
+  for (std::size_t n = 1; n <= parts.size(); ++n) {
+    h = parts.back();
+    for (std::size_t i = 1; i < n; ++i) h = parts[parts.size() - 1 - i] + " › " + h;
+    if (!taken(h)) break;
+  }
+  s.heading(h);
+}
+
 /// A value that does not fit in a table cell: an object or an array holding objects or arrays.
 bool is_nested(const json& v) {
   return v.is_object() || (v.is_array() && !std::all_of(v.begin(), v.end(), is_scalar));
@@ -119,7 +143,7 @@ void add_json(section& s, const json& j, const std::string& name, int depth) {
     return;
   }
   if (array_of_objects(j)) {
-    if (!name.empty() && depth > 0) s.heading(label(last(name)));
+    if (!name.empty() && depth > 0) unique_heading(s, name);
     s.add(objects_table(j, name));
     if (depth >= 3) return;
     for (const auto& e : j) {  // each row's nested values, named by the row's first text value
@@ -139,7 +163,7 @@ void add_json(section& s, const json& j, const std::string& name, int depth) {
     if (j.empty()) return;
     std::vector<std::string> items;
     for (const auto& e : j) items.push_back(is_scalar(e) ? json_cell(name, e).text : e.dump());
-    if (!name.empty() && depth > 0) s.heading(label(last(name)));
+    if (!name.empty() && depth > 0) unique_heading(s, name);
     s.bullets(items);
     return;
   }
@@ -148,7 +172,7 @@ void add_json(section& s, const json& j, const std::string& name, int depth) {
   for (auto it = j.begin(); it != j.end(); ++it)
     if (is_scalar(it.value()) || (it.value().is_array() && std::all_of(it.value().begin(), it.value().end(), is_scalar)))
       if (!it.value().is_null() && !(it.value().is_array() && it.value().empty())) items.push_back(label(it.key()) + ": " + json_cell(name + "." + it.key(), it.value()).text);
-  if (!items.empty() && !name.empty() && depth > 0) s.heading(label(last(name)));
+  if (!items.empty() && !name.empty() && depth > 0) unique_heading(s, name);
   s.bullets(items);
   for (auto it = j.begin(); it != j.end(); ++it) {
     const json& v = it.value();

@@ -395,10 +395,19 @@ std::string draw_svg(const plot& p) {
   o += fmt::format("<text transform=\"translate(20,{}) rotate(-90)\" font-size=\"{}\" text-anchor=\"middle\" fill=\"#222222\">{}</text>\n",
                    num((Y0 + Y1) / 2), num(FONT + 1), esc(p.y_label));
 
+  // where a point is drawn: at its place, or on the frame's edge where it leaves the plotted range
+  const auto clamp_log = [](double v, double lo, double hi) { return std::pow(10.0, std::clamp(std::log10(v), lo, hi)); };
+  const auto at = [&](const plot_point& pt) {
+    return std::pair{a.x(clamp_log(pt.x, a.lx0, a.lx1)), a.y(clamp_log(pt.y, a.ly0, a.ly1))};
+  };
+  // each point's box: its marker (diamonds and triangles reach size + 1, the stroke 0.9 more) and a
+  // 2 px gap, so that no label touches a neighbouring point
   std::vector<rect> taken;
   for (const auto& pt : p.points) {
-    const double cx = a.x(pt.x), cy = a.y(pt.y);
-    taken.push_back({cx - pt.size - 1, cy - pt.size - 1, cx + pt.size + 1, cy + pt.size + 1});
+    const auto xy = at(pt);
+    const double cx = xy.first, cy = xy.second;
+    const double r = pt.size + 4;
+    taken.push_back({cx - r, cy - r, cx + r, cy + r});
   }
   // roofs: the whole min(peak, I × bw), or only its flat part (compute) or its diagonal (memory)
   o += "<g class=\"roofs\" clip-path=\"url(#plot-area)\" fill=\"none\">\n";
@@ -496,20 +505,31 @@ std::string draw_svg(const plot& p) {
     o += fmt::format("<line class=\"op-link\" x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"{}\" stroke-width=\"1\" stroke-opacity=\"0.6\"/>\n",
                      num(a.x(l.x0)), num(a.y(l.y0)), num(a.x(l.x1)), num(a.y(l.y1)), l.color);
   // points (every point occupies its box before any op label is placed)
-  // A point outside the axes (the y range keeps at most 8 decades, the x range max_x_decades) is not
-  // drawn outside the frame: it is counted and said in a note.
-  const auto inside = [&](const plot_point& pt) {
-    const double lx = std::log10(pt.x), ly = std::log10(pt.y);
-    return lx >= a.lx0 && lx <= a.lx1 && ly >= a.ly0 && ly <= a.ly1;
-  };
+  // A point outside the axes (the y range keeps at most 8 decades, the x range max_x_decades) is
+  // drawn on the frame's edge where it leaves it, hollow, with a short arrow pointing the way out;
+  // its tooltip says so and a note counts them (a kernel at 1e-5 FLOP/B still shows up).
   int outside = 0;
   o += "<g class=\"points\">\n";
   for (const auto& pt : p.points) {
-    if (!inside(pt)) {
+    const double lx = std::log10(pt.x), ly = std::log10(pt.y);
+    const int dx = lx < a.lx0 ? -1 : lx > a.lx1 ? 1 : 0, dy = ly < a.ly0 ? 1 : ly > a.ly1 ? -1 : 0;  // svg y grows down
+    const auto xy = at(pt);
+    const double cx = xy.first, cy = xy.second;
+    if (dx == 0 && dy == 0) {
+      o += marker(pt, cx, cy) + "\n";
+    } else {
       ++outside;
-      continue;
+      plot_point edge = pt;
+      edge.filled = false;
+      edge.cls += " outside-range";
+      edge.title += " (outside the plotted range: drawn on its edge)";
+      o += marker(edge, cx, cy);
+      const double len = 9, ex = cx + dx * (pt.size + len), ey = cy + dy * (pt.size + len);
+      o += fmt::format("<path class=\"outside-arrow\" d=\"M{} {}L{} {}M{} {}L{} {}L{} {}\" stroke=\"{}\" stroke-width=\"1.4\" fill=\"none\"/>\n",
+                       num(cx + dx * pt.size), num(cy + dy * pt.size), num(ex), num(ey),
+                       num(ex - dx * 4 + dy * 3), num(ey - dy * 4 + dx * 3), num(ex), num(ey), num(ex - dx * 4 - dy * 3),
+                       num(ey - dy * 4 - dx * 3), pt.color);
     }
-    o += marker(pt, a.x(pt.x), a.y(pt.y)) + "\n";
     mark_drawn(pt.cls);
   }
   o += "</g>\n";
@@ -525,12 +545,12 @@ std::string draw_svg(const plot& p) {
   int unlabelled = 0;
   for (const auto& pt : p.points) {
     if (pt.label.empty() && pt.number <= 0) continue;
-    if (!inside(pt)) continue;
     if (pt.group >= 0 && std::find(labelled_groups.begin(), labelled_groups.end(), pt.group) != labelled_groups.end()) continue;
     if (pt.group >= 0) labelled_groups.push_back(pt.group);
-    const double cx = a.x(pt.x), cy = a.y(pt.y);
+    const auto xy = at(pt);
+    const double cx = xy.first, cy = xy.second;
     if (!pt.label.empty()) {
-      if (auto r = place(pt.label, SMALL, cx, cy, pt.size + 3, taken)) {
+      if (auto r = place(pt.label, SMALL, cx, cy, pt.size + 5, taken)) {
         taken.push_back(*r);
         labels += text_at(*r, SMALL, "#222222", pt.label, "point-label");
         continue;
@@ -551,7 +571,7 @@ std::string draw_svg(const plot& p) {
       text += std::to_string(n);
     }
     std::optional<rect> r;
-    for (double gap : {c.first->size + 2, c.first->size + 9, c.first->size + 16})
+    for (double gap : {c.first->size + 5, c.first->size + 11, c.first->size + 17})
       if ((r = place(text, SMALL, c.cx, c.cy, gap, taken))) break;
     if (!r) {
       unlabelled += static_cast<int>(c.numbers.size());
@@ -591,7 +611,7 @@ std::string draw_svg(const plot& p) {
   }
   std::vector<std::string> notes = p.notes;
   if (outside > 0)
-    notes.push_back(fmt::format("{} point(s) outside the plotted range ({} … {}, {} … {}) not drawn", outside, x_tick(static_cast<int>(a.lx0)),
+    notes.push_back(fmt::format("{} point(s) outside the plotted range ({} … {}, {} … {}) drawn hollow on its edge, an arrow pointing the way out", outside, x_tick(static_cast<int>(a.lx0)),
                                 x_tick(static_cast<int>(a.lx1)), si(std::pow(10.0, a.ly0), p.y_unit, 1), si(std::pow(10.0, a.ly1), p.y_unit, 1)));
   if (unlabelled > 0)
     notes.push_back(p.key.empty() ? fmt::format("{} point label(s) not drawn (no room beside the point)", unlabelled)

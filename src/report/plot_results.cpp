@@ -79,12 +79,15 @@ void add_device_roofs(plot& p, const results& r, const std::string& tag, int pal
       std::string what;  // "GEMM n = 8192" | "FMA chains"
     };
     std::vector<pairing> pairs;
+    // what the measured roof ran, in its legend entry too: on a CPU the fp32 "vector" roof is the
+    // GEMM's, not the FMA chains' of the compute table's vector row
+    const std::string gemm_what = gemm && gemm->size ? fmt::format("GEMM n = {}", *gemm->size) : "GEMM";
     if (tensor_peak) {
-      pairs.push_back({"tensor", tensor_peak, gemm, gemm && gemm->size ? fmt::format("n = {}", *gemm->size) : "GEMM"});
-      pairs.push_back({"vector", vector_peak, fma, "FMA"});
+      pairs.push_back({"tensor", tensor_peak, gemm, gemm_what});
+      pairs.push_back({"vector", vector_peak, fma, "FMA chains"});
     } else {  // no tensor cores at this precision: the GEMM runs on the vector units too
       const compute_result* best = gemm ? gemm : fma;
-      pairs.push_back({"vector", vector_peak, best, !best ? "" : gemm ? (gemm->size ? fmt::format("n = {}", *gemm->size) : "GEMM") : "FMA"});
+      pairs.push_back({"vector", vector_peak, best, !best ? "" : gemm ? gemm_what : "FMA chains"});
     }
     const std::string color_nom = palette >= 0 ? device_color(palette, true) : precision_color(pr);
     const std::string color_meas = palette >= 0 ? device_color(palette, false) : precision_color(pr);
@@ -120,7 +123,7 @@ void add_device_roofs(plot& p, const results& r, const std::string& tag, int pal
         plot_roof mr;
         mr.label = fmt::format("{}{}{} measured: {} ({}){}", tag, pr, eng, rate(mc->flops_per_s), pair.what,
                                pair.nominal ? "" : " (no nominal " + pair.engine + " peak)");
-        mr.short_label = fmt::format("{}{}{} measured {}", tag, pr, eng, rate(mc->flops_per_s));
+        mr.short_label = fmt::format("{}{}{} measured {} ({})", tag, pr, eng, rate(mc->flops_per_s), pair.what);
         mr.color = color_meas;
         mr.peak = mc->flops_per_s;
         if (dram) mr.bw = dram->bytes_per_s;

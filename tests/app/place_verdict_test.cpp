@@ -90,7 +90,7 @@ TEST(PlaceVerdictCli, BadInputIsOneLineAndWritesNothing) {
   fs::remove_all(dir);
 }
 
-TEST(PlaceVerdictCli, ATraceGetsItsTimeSplitInPlaceHtmlAndAPointOffTheChartIsSaidNotDrawn) {
+TEST(PlaceVerdictCli, ATraceGetsItsTimeSplitInPlaceHtmlAndAPointOffTheChartIsDrawnOnItsEdge) {
   const fs::path dir = temp("trace-out");
   fs::remove_all(dir);
   const auto r = run_roofline("place --trace " + std::string(ROOFLINE_TEST_DATA) + "/h200-2026-12-03/torch-trace-tinyllama-eager.json.gz --results " + h200 +
@@ -109,6 +109,9 @@ TEST(PlaceVerdictCli, ATraceGetsItsTimeSplitInPlaceHtmlAndAPointOffTheChartIsSai
   ASSERT_EQ(o.code, 0) << o.err;
   const std::string svg = read_file((dir / "place.svg").string());
   EXPECT_EQ(count(svg, "class=\"kernel\""), 1u);
+  // the slow kernel is still drawn: hollow, on the frame's bottom edge, an arrow pointing down
+  EXPECT_EQ(count(svg, "class=\"kernel outside-range\""), 1u);
+  EXPECT_EQ(count(svg, "class=\"outside-arrow\""), 1u);
   EXPECT_NE(svg.find("1 point(s) outside the plotted range"), std::string::npos);
   fs::remove_all(dir);
   fs::remove(in);

@@ -213,6 +213,11 @@ TEST(FigureTruth, LegendPairsLikeWithLike) {
         const compute_result* c = (*it)[2].matched ? best_compute_on(r.measured, prec, "vector") : best_compute_on(r.measured, prec, "gemm");
         if (!c) c = best_compute_on(r.measured, prec, "vector");
         ASSERT_NE(c, nullptr) << f << " " << prec << " " << engine;
+        // … and says which it is: "(GEMM n = …)" or "(FMA chains)" (a CPU's fp32 "vector" roof is its GEMM)
+        const std::string what = c == best_compute_on(r.measured, prec, "gemm") ? " (GEMM" : " (FMA chains)";
+        const auto at = value.find(what);
+        ASSERT_NE(at, std::string::npos) << f << " " << prec << " " << engine << ": " << value;
+        value.resize(at);
         EXPECT_EQ(value, units::compute_rate(c->flops_per_s, prec)) << f << " " << prec << " " << engine;
       } else {
         bool found = false;
@@ -303,6 +308,57 @@ TEST(FigureTruth, NoTwoLabelsOverlap) {
             << r.device.name << ": label " << i << " overlaps label " << j;
       }
     }
+  }
+}
+
+TEST(FigureTruth, NoLabelTouchesAPoint) {
+  // Every op label and number (with its white background box) keeps at least 1 px from every point's
+  // marker (its outline and half its 1.8 px stroke): a label that touches a neighbour reads as its.
+  static const std::regex circle(R"re(<circle class="[^"]*" fill="[^"]*" stroke="[^"]*" stroke-width="1.8" cx="([-0-9.]+)" cy="([-0-9.]+)" r="([0-9.]+)")re");
+  static const std::regex square(R"re(<rect class="[^"]*" fill="[^"]*" stroke="[^"]*" stroke-width="1.8" x="([-0-9.]+)" y="([-0-9.]+)" width="([0-9.]+)" height="([0-9.]+)")re");
+  static const std::regex path(R"re(<path class="[^"]*" fill="[^"]*" stroke="[^"]*" stroke-width="1.8" d="([^"]+)")re");
+  static const std::regex number(R"re([-0-9.]+)re");
+  struct box { double x0, y0, x1, y1; };
+  for (const results& r : {load_results(test::data("results-gpu.json")), load_results(test::data("results-cpu.json")),
+                           load_results(test::data("h200-2026-12-03/results.json"))}) {
+    const std::string svg = render_svg(r);
+    const auto g0 = svg.find("<g class=\"points\">"), g1 = svg.find("</g>", g0);
+    ASSERT_NE(g0, std::string::npos);
+    const std::string pts = svg.substr(g0, g1 - g0);
+    std::vector<box> markers;
+    for (auto it = std::sregex_iterator(pts.begin(), pts.end(), circle); it != std::sregex_iterator(); ++it) {
+      const double cx = std::stod((*it)[1]), cy = std::stod((*it)[2]), rr = std::stod((*it)[3]) + 0.9;
+      markers.push_back({cx - rr, cy - rr, cx + rr, cy + rr});
+    }
+    for (auto it = std::sregex_iterator(pts.begin(), pts.end(), square); it != std::sregex_iterator(); ++it) {
+      const double x = std::stod((*it)[1]), y = std::stod((*it)[2]);
+      markers.push_back({x - 0.9, y - 0.9, x + std::stod((*it)[3]) + 0.9, y + std::stod((*it)[4]) + 0.9});
+    }
+    for (auto it = std::sregex_iterator(pts.begin(), pts.end(), path); it != std::sregex_iterator(); ++it) {
+      const std::string d = (*it)[1];
+      std::vector<double> v;
+      for (auto n = std::sregex_iterator(d.begin(), d.end(), number); n != std::sregex_iterator(); ++n) v.push_back(std::stod((*n)[0]));
+      box b{1e9, 1e9, -1e9, -1e9};
+      for (std::size_t i = 0; i + 1 < v.size(); i += 2)
+        b = {std::min(b.x0, v[i]), std::min(b.y0, v[i + 1]), std::max(b.x1, v[i]), std::max(b.y1, v[i + 1])};
+      markers.push_back({b.x0 - 0.9, b.y0 - 0.9, b.x1 + 0.9, b.y1 + 0.9});
+    }
+    EXPECT_GT(markers.size(), 4u) << r.device.name;
+    int labels = 0;
+    for (const char* cls : {"<rect class=\"label-bg\" x=\""})
+      for (auto p = svg.find(cls); p != std::string::npos; p = svg.find(cls, p + 1)) {
+        // only op labels and numbers: the text after the background box
+        const auto t = svg.find("<text class=\"", p);
+        const std::string kind = svg.substr(t + 13, svg.find('"', t + 13) - t - 13);
+        if (kind != "point-label" && kind != "point-number") continue;
+        double x = 0, y = 0, w = 0, h = 0;
+        std::sscanf(svg.c_str() + p, "<rect class=\"label-bg\" x=\"%lf\" y=\"%lf\" width=\"%lf\" height=\"%lf\"", &x, &y, &w, &h);
+        ++labels;
+        for (const box& m : markers)
+          EXPECT_FALSE(x < m.x1 + 1 && m.x0 < x + w + 1 && y < m.y1 + 1 && m.y0 < y + h + 1)
+              << r.device.name << ": " << kind << " at (" << x << ", " << y << ") touches the point at (" << m.x0 << ", " << m.y0 << ")";
+      }
+    EXPECT_GT(labels, 2) << r.device.name;
   }
 }
 

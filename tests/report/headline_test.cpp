@@ -101,6 +101,31 @@ TEST(Headline, NextStepRefersToItsAdviceByNumberAndTheAdviceIsStatedOnce) {
 
 // Every heading of report.md is unique, and so are the headings of the nominal derivation in
 // report.html: a precision with a peak per accumulate type names the accumulate.
+TEST(Html, NoTwoHeadingsInOneSectionAreTheSame) {
+  // The generic JSON sections (measured telemetry, analysis blocks) name a nested value by as much
+  // of its path as it takes to tell it from its siblings: "gemm (fp16) › telemetry", not "telemetry" twice.
+  for (const std::string& file : {h200_bench(), test::data("h200-2026-12-03/results.json"),
+                                  test::data("results-gpu.json"), test::data("results-cpu.json")}) {
+    results r = load_results(file);
+    analyse(r);
+    const std::string html = render_html(r);
+    // a section: from one <h2> to the next; its <h3> headings are told apart
+    int sections = 0, headings = 0;
+    for (auto a = html.find("<h2"); a != std::string::npos; ++sections) {
+      const auto b = html.find("<h2", a + 1);
+      std::set<std::string> seen;
+      for (auto h = html.find("<h3>", a); h != std::string::npos && h < b; h = html.find("<h3>", h + 1)) {
+        ++headings;
+        const std::string text = html.substr(h + 4, html.find("</h3>", h) - h - 4);
+        EXPECT_TRUE(seen.insert(text).second) << "duplicate heading in a section of " << file << ": " << text;
+      }
+      a = b;
+    }
+    EXPECT_GT(sections, 3) << file;
+    EXPECT_GT(headings, 3) << file;
+  }
+}
+
 TEST(Markdown, NoTwoHeadingsAreTheSame) {
   for (const std::string& file : {h200_bench(), test::data("h200-2026-12-03/results.json"),
                                   test::data("results-gpu.json"), test::data("results-cpu.json")}) {
