@@ -27,16 +27,24 @@ struct step_launch {
 std::vector<step_launch> step_order(const std::vector<op_desc>& step);
 
 /// Runs one op's runner with a hook; the runner calls the hook with its launch function (launch(set)
-/// runs the op once on buffer set `set`) and the number of buffer sets, after verifying the op and
-/// while its buffers are alive, and returns what the hook returns.
+/// runs the op once on buffer set `set`), the number of buffer sets and the implementation it chose
+/// (op_timing::implementation's text), after verifying the op and while its buffers are alive, and
+/// returns what the hook returns.
 using step_launch_fn = std::function<void(int set)>;
-using step_hook = std::function<op_timing(int n_sets, const step_launch_fn& launch)>;
+using step_hook = std::function<op_timing(int n_sets, const step_launch_fn& launch, const std::string& implementation)>;
 using run_with_hook = std::function<op_timing(const op_desc& op, const step_hook& hook)>;
-/// What the timing function gets: per op of the step, its launch function and number of sets.
+/// What the timing function gets: per op of the step, its launch function, number of sets and
+/// implementation.
 struct captured_op {
   int n_sets = 1;
   const step_launch_fn* launch = nullptr;
+  std::string implementation;
 };
+
+/// "ops as run: name — implementation | …" over `step`'s ops (each implementation up to its first
+/// "; ", the part that names the kernel), for a whole step's note: what the step ran, to set beside
+/// what each op was measured with alone. Ops without an implementation are left out.
+std::string step_implementations(const std::vector<op_desc>& step, const std::vector<captured_op>& ops);
 using time_step_fn = std::function<op_timing(const std::vector<captured_op>& ops)>;
 
 /// Chains the runners: op 0's hook runs op 1's runner, …, the last op's hook calls `time_step` with

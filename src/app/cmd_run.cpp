@@ -158,6 +158,10 @@ void add_run(CLI::App& app, context& ctx) {
       ->check(CLI::PositiveNumber);
   sub->add_option("--tpot", opt->tpot_s, "your measured time per output token (s, decode batch 1) for the TPOT → MFU row")
       ->check(CLI::Range(1e-9, 1e6));
+  sub->add_option("--step-batches", opt->step_batches,
+                  "the decode step sweep's batches, comma-separated (default 1,2,4,…,256; --quick 1,8,64)")
+      ->delimiter(',')
+      ->check(CLI::PositiveNumber);
   auto target = std::make_shared<std::string>();
   sub->add_option("--tpot-target", *target,
                   "the step sweep's TPOT target with units (20ms, 0.02, 20000us): the largest batch whose decode step "

@@ -273,7 +273,7 @@ results run_pipeline(const run_options& opt, const model_config& cfg, const std:
     po.model_precision = !opt.dtype.empty() ? opt.dtype : default_precision(r.device.kind);
     // the model's linears and decode attention at every batch the op table and the step sweep run
     // (the GPU's gemm/rows and gemm/decode-attention)
-    std::vector<std::int64_t> rows = step_sweep_batches(opt.quick);
+    std::vector<std::int64_t> rows = step_sweep_batches(opt);
     rows.insert(rows.end(), opt.batches.begin(), opt.batches.end());
     std::sort(rows.begin(), rows.end());
     rows.erase(std::unique(rows.begin(), rows.end()), rows.end());

@@ -26,6 +26,7 @@ struct run_options {
   double step_budget_s = 0;       ///< --step-budget: whole steps predicted longer than this are not run (0 = 5 s CPU, 1 s GPU)
   double tpot_s = 0;              ///< --tpot: a measured TPOT (s) for the record table's TPOT → MFU row
   double tpot_target_s = 0;       ///< --tpot-target: the step sweep's largest batch meeting it (0 = none)
+  std::vector<std::int64_t> step_batches;  ///< --step-batches: the decode step sweep's batches (empty: step_sweep_batches' default)
   // The model part (run only): decode at each of `batches` with a KV context of `context` tokens,
   // prefill of one sequence of `seq` tokens, ops in `dtype` ("" = fp32 on a CPU, fp16 on a GPU).
   std::vector<std::int64_t> batches = {1, 32};
@@ -51,8 +52,9 @@ model_config load_run_model(const run_options& opt, std::string& model_path);
 /// r.analysis["latency_model"].
 latency_model op_latency_model(backend& be, results& r, const std::string& precision);
 
-/// The decode step sweep's batches: 1, 2, 4, … 256; quick: 1, 8, 64.
-std::vector<std::int64_t> step_sweep_batches(bool quick);
+/// The decode step sweep's batches: opt.step_batches (ascending, once each) when given, else 1, 2,
+/// 4, … 256 (opt.quick: 1, 8, 64).
+std::vector<std::int64_t> step_sweep_batches(const run_options& opt);
 /// The sweep's plan (results.step_sweep): opt.context, the batches, the KV-cache capacity (device
 /// memory − weights) ÷ KV bytes per sequence at `precision`, opt.tpot_target_s.
 step_sweep_plan plan_step_sweep(const results& r, const model_config& cfg, const std::string& precision,

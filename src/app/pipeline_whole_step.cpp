@@ -72,10 +72,16 @@ std::optional<double> sum_of_ops(const results& r, const std::vector<op_result>&
 
 }  // namespace
 
-/// The decode batches of the step sweep: 1, 2, 4, … 256 (quick: 1, 8, 64 — enough for the knee rule,
-/// which needs batches ≤ 8 and one above).
-std::vector<std::int64_t> step_sweep_batches(bool quick) {
-  if (quick) return {1, 8, 64};
+/// The decode batches of the step sweep: --step-batches, else 1, 2, 4, … 256 (quick: 1, 8, 64 —
+/// enough for the knee rule, which needs batches ≤ 8 and one above).
+std::vector<std::int64_t> step_sweep_batches(const run_options& opt) {
+  if (!opt.step_batches.empty()) {
+    std::vector<std::int64_t> b = opt.step_batches;
+    std::sort(b.begin(), b.end());
+    b.erase(std::unique(b.begin(), b.end()), b.end());
+    return b;
+  }
+  if (opt.quick) return {1, 8, 64};
   std::vector<std::int64_t> b;
   for (std::int64_t x = 1; x <= 256; x *= 2) b.push_back(x);
   return b;
@@ -101,7 +107,7 @@ step_sweep_plan plan_step_sweep(const results& r, const model_config& cfg, const
                                 const run_options& opt) {
   step_sweep_plan p;
   p.context = opt.context;
-  p.batches = step_sweep_batches(opt.quick);
+  p.batches = step_sweep_batches(opt);
   if (opt.tpot_target_s > 0) p.tpot_target_s = opt.tpot_target_s;
   const int b = dtype_bytes(precision == "tf32" ? "fp32" : precision);
   p.weights_bytes = static_cast<double>(cfg.parameters()) * b;

@@ -44,8 +44,8 @@ op_timing chain_from(const std::vector<op_desc>& step, std::size_t i, std::vecto
     reached = true;
     return time_step(got);
   }
-  const step_hook hook = [&, i](int n_sets, const step_launch_fn& launch) {
-    got[i] = {std::max(1, n_sets), &launch};
+  const step_hook hook = [&, i](int n_sets, const step_launch_fn& launch, const std::string& implementation) {
+    got[i] = {std::max(1, n_sets), &launch, implementation};
     return chain_from(step, i + 1, got, run, time_step, reached);
   };
   op_timing t = run(step[i], hook);
@@ -63,6 +63,16 @@ op_timing chain_step(const std::vector<op_desc>& step, const run_with_hook& run,
   std::vector<captured_op> got(step.size());
   bool reached = false;
   return chain_from(step, 0, got, run, time_step, reached);
+}
+
+std::string step_implementations(const std::vector<op_desc>& step, const std::vector<captured_op>& ops) {
+  std::string out;
+  for (std::size_t i = 0; i < step.size() && i < ops.size(); ++i) {
+    const std::string& impl = ops[i].implementation;
+    if (impl.empty()) continue;
+    out += fmt::format("{}{} — {}", out.empty() ? "ops as run: " : " | ", step[i].name, impl.substr(0, impl.find("; ")));
+  }
+  return out;
 }
 
 double sum_predicted(const std::vector<op_result>& placed) {

@@ -17,6 +17,15 @@
 namespace roofline::app {
 namespace {
 
+TEST(StepSweep, BatchesAreTheDefaultOrWhatStepBatchesAsks) {
+  run_options opt;
+  EXPECT_EQ(step_sweep_batches(opt), (std::vector<std::int64_t>{1, 2, 4, 8, 16, 32, 64, 128, 256}));
+  opt.quick = true;
+  EXPECT_EQ(step_sweep_batches(opt), (std::vector<std::int64_t>{1, 8, 64}));
+  opt.step_batches = {8, 4, 8};  // --step-batches 8,4,8: ascending, once each, quick or not
+  EXPECT_EQ(step_sweep_batches(opt), (std::vector<std::int64_t>{4, 8}));
+}
+
 TEST(StepSweepCpu, TinyModelSweepsEveryQuickBatchWithEnergyAndPlan) {
   ::setenv("ROOFLINE_CPU_ROTATION_BYTES", "0", 1);
   const model_config cfg = load_model_config(std::string(ROOFLINE_TEST_DATA) + "/model/tiny-llama.json");

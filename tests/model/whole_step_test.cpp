@@ -49,10 +49,16 @@ TEST(WholeStep, ChainHandsEveryLaunchToTheTimerAtOnce) {
     ++verified;
     const int sets = op.kind == op_kind::gemm ? 2 : 1;
     const step_launch_fn launch = [&launched, name = op.name](int set) { launched.emplace_back(name, set); };
-    return hook(sets, launch);  // the launch function lives on this frame while the hook runs
+    // the launch function lives on this frame while the hook runs
+    return hook(sets, launch, op.kind == op_kind::gemm ? "gemv kernel; verified" : "");
   };
   const time_step_fn time = [&](const std::vector<captured_op>& ops) {
     EXPECT_EQ(verified, static_cast<int>(step.size()));  // every op verified before the step is timed
+    // what each op ran, named once per op (the part before "; "); ops that named none left out
+    const std::string impl = step_implementations(step, ops);
+    EXPECT_EQ(impl.rfind("ops as run: q_proj — gemv kernel | k_proj — gemv kernel", 0), 0u) << impl;
+    EXPECT_EQ(impl.find("verified"), std::string::npos) << impl;
+    EXPECT_NE(impl.find("lm_head — gemv kernel"), std::string::npos) << impl;
     for (const auto& l : step_order(step)) (*ops[l.op].launch)(static_cast<int>(l.instance % ops[l.op].n_sets));
     op_timing t;
     t.seconds = 1e-3;
@@ -73,7 +79,7 @@ TEST(WholeStep, ARunnerThatDoesNotHandOverItsLaunchIsNamed) {
   const auto step = build_catalogue(tinyllama(), o);
   const run_with_hook run = [&](const op_desc& op, const step_hook& hook) {
     if (op.name == "rope") return op_timing{};  // never calls the hook
-    return hook(1, [](int) {});
+    return hook(1, [](int) {}, "");
   };
   try {
     chain_step(step, run, [](const std::vector<captured_op>&) { return op_timing{}; });

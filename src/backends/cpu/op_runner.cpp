@@ -97,7 +97,7 @@ op_timing run_cpu_op(const op_desc& op, const timing_options& timing, const step
   kernel(0);  // verification run (also a warm-up)
   const double verification_s = now_s() - v0;
   s.verify();
-  if (hook) return (*hook)(ar.copies, kernel);
+  if (hook) return (*hook)(ar.copies, kernel, cpu_implementation(op, worker_threads()));
   // An op whose one run takes a quarter of the timing budget or more (prefill's GEMMs and attention
   // on a 2-core CPU: 0.3–7 s) is timed by its verification run alone: time_repeated would stop after
   // one to four more runs, multiplying the cost for samples whose spread at that length is small.

@@ -137,6 +137,7 @@ class cuda_backend final : public backend {
     ctx.workspace_bytes = env_.workspace.bytes();
     ctx.l2_bytes = static_cast<std::size_t>(env_.l2_bytes);
     ctx.sampler = env_.sampler.get();
+    ctx.memo = &memo_;
     return ctx;
   }
 
@@ -159,6 +160,7 @@ class cuda_backend final : public backend {
   cuda::detected_gpu detected_;
   cuda::cuda_env env_;
   double floor_s_ = 0;
+  mutable cuda::choice_memo memo_;  ///< implementation choices, shared by probes, op table and steps
 };
 
 }  // namespace

@@ -4,12 +4,31 @@
 #include <cublasLt.h>
 #include <cuda_runtime.h>
 
+#include <map>
+#include <string>
+
 #include "roofline/backend.hpp"
 #include "roofline/whole_step.hpp"
 
 namespace roofline::cuda {
 
 class telemetry_sampler;
+
+/// The implementation each op shape ran with the first time it was chosen in this run, by key (op
+/// kind, dtype, shape; e.g. "gemm 1 4x5632x2048" → our GEMV, "lt …" → a cuBLASLt heuristic rank,
+/// "decode-attention …" → one of our plans or a cuDNN plan). Runners that choose among candidates by
+/// timing them look here first: the op table, the gemm/rows and decode-attention probes and the whole
+/// step then run the same kernel for the same shape, so a step is timed with the kernels its ops were
+/// measured and predicted with (a choice among candidates a few percent apart, redone by each caller,
+/// could otherwise land on kernels that differ by more when run cold). One per backend (per device).
+struct choice_memo {
+  std::map<std::string, int> chosen;
+  /// The value stored under `key`, or null.
+  const int* find(const std::string& key) const {
+    const auto it = chosen.find(key);
+    return it == chosen.end() ? nullptr : &it->second;
+  }
+};
 
 /// What the op runner may use: the device's stream and a cuBLASLt handle + workspace.
 struct op_context {
@@ -24,6 +43,8 @@ struct op_context {
   const step_hook* step = nullptr;
   /// The energy counter read around a whole step's timed replays (run_step); null: not read.
   const telemetry_sampler* sampler = nullptr;
+  /// Choices among candidate implementations kept for the run (null: every call chooses afresh).
+  choice_memo* memo = nullptr;
 };
 
 /// Runs `op` (every op_kind) at its shape, checks its output against a reference (fp32 on the GPU or

@@ -706,6 +706,11 @@ op_timing run_decode_typed(const op_desc& op, const timing_options& timing, cons
   // timed briefly (median of 5 graph-free bursts of 10 launches over the buffer sets) and the
   // fastest is kept.
   const int n_plans = use_mma ? static_cast<int>(plans.size()) : 1;
+  // The run's earlier choice for this shape (op_context::memo): ≥ 0 our plan, −1 − i cuDNN's plan i.
+  const std::string key = cat("decode-attention ", int(dt), " batch ", batch, " heads ", heads, "/", kv_heads, " d ", d,
+                              " kv ", kv_len);
+  const int* kept = ctx.memo ? ctx.memo->find(key) : nullptr;
+  if (kept && *kept >= n_plans) kept = nullptr;
   std::string checked, tried;
   double best_t = 0;
   int best = -1;
@@ -719,6 +724,10 @@ op_timing run_decode_typed(const op_desc& op, const timing_options& timing, cons
       launch_plan(pi, cs);
       (rep ? c2 : c1) = require_close(compare(o_of(cs), dt, ref.as<float>(), size_t(batch) * heads, d, d, nullptr, ctx.stream),
                                       default_tol(dt), op, rep ? "all, second run" : "all");
+    }
+    if (kept) {  // verified, not timed: the choice was made earlier in the run
+      if (pi == std::max(0, *kept)) best = pi, checked = c1 + "; " + c2;
+      continue;
     }
     std::vector<double> ts;
     for (int r = 0; r < 5; ++r) ts.push_back(timer.time([&] { for (int i = 0; i < 10; ++i) launch_plan(pi, i % rot.n_sets); }) / 10);
@@ -738,8 +747,9 @@ op_timing run_decode_typed(const op_desc& op, const timing_options& timing, cons
                     plans[chosen].var.coalesced ? "whole-row coalesced copies" : "per-lane fragment copies",
                     "), split-KV ", splits, " x ", chunk, " keys, combine by the last block to arrive; grid ", grid.x,
                     "x", grid.y, "x", grid.z, " of ", mdw * 32, " threads, ", plans[chosen].var.smem / 1024,
-                    " KiB shared, ", plans[chosen].var.occupancy, " blocks/SM resident; fastest of ", n_plans,
-                    " verified variants (", tried, ")")
+                    " KiB shared, ", plans[chosen].var.occupancy, " blocks/SM resident; ",
+                    kept ? cat("chosen when this shape first ran in this run, of ", n_plans, " verified variants")
+                         : cat("fastest of ", n_plans, " verified variants (", tried, ")"))
               : cat("roofline cuda decode attention, flash-decoding on CUDA cores (d/8 lanes per key, 16-byte loads, ",
                     std::min(G, g), " query heads per K/V read, GQA g=", g, "), split-KV ", splits, " x ", chunk,
                     " keys; grid ", grid.x, "x", grid.y, "x", grid.z, " of ", dec_warps * 32,
@@ -747,11 +757,12 @@ op_timing run_decode_typed(const op_desc& op, const timing_options& timing, cons
   // cuDNN's fused SDPA (one query row per sequence), where the library is present, is the other
   // candidate: every plan verified on the checked set, the fastest against our chosen variant, both
   // timed the same way (graph replays over the buffer sets); the faster of the two is the op.
-  const double t_ours = quick_time(ctx, rot.n_sets, launch);
+  const double t_ours = kept ? (*kept >= 0 ? 0 : INFINITY) : quick_time(ctx, rot.n_sets, launch);
   std::unique_ptr<cudnn_sdpa> dnn;
   double t_dnn = INFINITY;
   std::string dnn_note, dnn_checked;
-  try {
+  if (kept && *kept >= 0) dnn_note = "cuDNN not tried: our kernel was chosen when this shape first ran in this run";
+  else try {
     sdpa_shape sh;
     sh.batch = batch, sh.heads = heads, sh.kv_heads = kv_heads, sh.q_len = 1, sh.kv_len = kv_len, sh.head_dim = d;
     sh.bf16 = std::is_same_v<T, __nv_bfloat16>;
@@ -765,21 +776,32 @@ op_timing run_decode_typed(const op_desc& op, const timing_options& timing, cons
                                   default_tol(dt), op, "all");
     };
     std::string tried_dnn;
-    t_dnn = select_fastest_plan(*dnn, verify, [&] { return quick_time(ctx, rot.n_sets, run_dnn); }, tried_dnn);
-    dnn_note = cat("cuDNN plans: ", tried_dnn);
-    if (t_dnn < t_ours) verify();  // the chosen plan checked last
+    if (kept && -1 - *kept < dnn->plans()) {
+      dnn->select(-1 - *kept);
+      verify();
+      t_dnn = 0;
+      dnn_note = cat("cuDNN plan ", dnn->plan_name(-1 - *kept), " chosen when this shape first ran in this run");
+    } else {
+      t_dnn = select_fastest_plan(*dnn, verify, [&] { return quick_time(ctx, rot.n_sets, run_dnn); }, tried_dnn);
+      dnn_note = cat("cuDNN plans: ", tried_dnn);
+      if (t_dnn < t_ours) verify();  // the chosen plan checked last
+    }
   } catch (const std::exception& e) {
     dnn.reset();
     dnn_note = cat("cuDNN not used: ", e.what());
   }
+  if (ctx.memo && !kept) ctx.memo->chosen[key] = dnn && t_dnn < t_ours ? -1 - dnn->selected() : chosen;
   if (dnn && t_dnn < t_ours)
     return time_launches(ctx, timing, rot.n_sets, [&](int s) { dnn->run(q_of(s), k_of(s), v_of(s), o_of(s), ctx.stream); },
                          dnn->description(),
-                         cat(dnn_checked, "; ", rot.note(), "; faster than our kernel (", std::round(t_ours * 1e7) / 10,
-                             " us: ", impl, "; ", checked, "); ", dnn_note));
+                         cat(dnn_checked, "; ", rot.note(),
+                             kept ? std::string("; chosen over our kernel (")
+                                  : cat("; faster than our kernel (", std::round(t_ours * 1e7) / 10, " us: "),
+                             impl, "; ", checked, "); ", dnn_note));
   return time_launches(ctx, timing, rot.n_sets, launch, impl,
                        cat("partials ", fmt_bytes(double(pacc.bytes() + pml.bytes())), "; ", checked, "; ", rot.note(),
-                           dnn ? cat("; faster than cuDNN (", std::round(t_dnn * 1e7) / 10, " us); ") : std::string("; "),
+                           dnn && !kept ? cat("; faster than cuDNN (", std::round(t_dnn * 1e7) / 10, " us); ")
+                                        : std::string("; "),
                            dnn_note));
 }
 

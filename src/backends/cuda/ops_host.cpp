@@ -134,7 +134,7 @@ cudaGraphExec_t capture_launches(const op_context& ctx, int n_sets, int count,
 
 op_timing time_launches(const op_context& ctx, const timing_options& timing, int n_sets,
                         const std::function<void(int)>& launch, std::string implementation, std::string note) {
-  if (ctx.step) return (*ctx.step)(n_sets, launch);  // part of a whole step: timed there, as one graph
+  if (ctx.step) return (*ctx.step)(n_sets, launch, implementation);  // part of a whole step: timed there, as one graph
   event_pair ev;
   // Timed as replays of a CUDA graph of `per_graph` back-to-back launches (how production decode
   // runs its kernels), so the host's launch overhead — the eager launch floor, reported apart by

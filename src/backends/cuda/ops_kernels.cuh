@@ -2,6 +2,7 @@
 #pragma once
 #include <cublasLt.h>
 
+#include <functional>
 #include <string>
 
 #include "backends/cuda/ops_common.cuh"
@@ -23,10 +24,20 @@ void launch_softmax_reference(const T* x, float* ref, size_t rows, int cols, flo
 ///   C[b][m×n] = A[b][m×k] · op(B[b]),  op(B) = Bᵀ of a stored [n×k] (b_is_nk) or B stored [k×n],
 /// for batch b with element strides stride_a/b/c (0 for batch 1). The constructor picks the fastest
 /// of cuBLASLt's heuristic algorithms (up to 8, each timed over a few runs); run() launches it.
+/// Operands of buffer set s (for timing candidates cold, over the runner's rotation).
+struct lt_sets {
+  int n = 1;
+  std::function<void(int s, const void*& a, const void*& b, void*& c)> of;
+};
+
 class lt_matmul {
  public:
+  /// Chooses the algorithm: the one ctx.memo holds for this shape, else the fastest of the heuristic's
+  /// top 8 — timed over `sets` (graph replays over the buffer sets, as the op is timed) when given
+  /// with n > 1, else 1 warm-up + 3 runs on a, b, c — and stores it in ctx.memo.
   lt_matmul(const op_context& ctx, dtype_id t, int64_t m, int64_t n, int64_t k, bool b_is_nk, int batch,
-            int64_t stride_a, int64_t stride_b, int64_t stride_c, const void* a, const void* b, void* c);
+            int64_t stride_a, int64_t stride_b, int64_t stride_c, const void* a, const void* b, void* c,
+            const lt_sets* sets = nullptr);
   ~lt_matmul();
   lt_matmul(const lt_matmul&) = delete;
   lt_matmul& operator=(const lt_matmul&) = delete;

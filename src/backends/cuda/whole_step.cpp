@@ -73,8 +73,8 @@ op_timing run_step(const std::vector<op_desc>& step, const timing_options& timin
     r.note = fmt::format(
         "one CUDA graph of {} launches ({} graph nodes) of {} distinct ops, each verified by its runner first; "
         "per-layer ops on buffer set (layer mod sets); each op reads its own inputs (not the previous op's output); "
-        "replay timed with CUDA events, median of {}",
-        order.size(), nodes, step.size(), st.n);
+        "replay timed with CUDA events, median of {}; {}",
+        order.size(), nodes, step.size(), st.n, step_implementations(step, ops));
     return r;
   };
   return chain_step(step, run, time_step);
