@@ -211,7 +211,9 @@ small_work_result measure_small_work(const timing_options& timing, bool quick, c
   const auto read_at = std::find_if(r.ramp.begin(), r.ramp.end(), [&](const ramp_point& p) { return p.bytes == copy_bytes; });
   const double copy_s = cold_copy_seconds(pool.data(), words, copy_bytes, threads, rt);
   r.write_copy = ramp_point{static_cast<double>(copy_bytes), copy_s};
-  if (read_at != r.ramp.end() && read_at->seconds > r.floor_s)
+  // Unknown (absent) when the floor is not below both: a busy machine (other processes on the cores)
+  // can stretch the parallel-region floor past a 64 MiB read, and a difference of two busy times is noise.
+  if (read_at != r.ramp.end() && read_at->seconds > r.floor_s && copy_s > r.floor_s)
     r.write_cost = (copy_s - r.floor_s) / (read_at->seconds - r.floor_s) - 1.0;
   r.write_in_place = {to_string(op_kind::rope)};  // rope_kernel rotates q and k in place (op_kernels.hpp)
   r.verified = true;
