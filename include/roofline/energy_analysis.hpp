@@ -109,7 +109,17 @@ struct step_sweep_analysis {
   std::optional<std::int64_t> largest_batch_measured, largest_batch_predicted;  ///< largest_batch_within
   std::optional<std::int64_t> kv_capacity_batch;
   std::vector<std::string> notes;  ///< the plan's notes: batches not run and why
+  std::optional<drift_check> drift;    ///< the plan's drift check (null: not run)
+  std::optional<double> drift_change;  ///< drift.after_s ÷ drift.table_s − 1
+  /// |drift_change| > drift_threshold: the machine's speed moved between the op table and the steps
+  /// (worked: lm_head 9.32 ms in the op table, 12.4 ms after the sweep → +33.0 %, moved).
+  bool drift_moved = false;
 };
+
+/// The change of the drift check's op (docs/formulas-analysis.md §8.2) above which the run says the
+/// machine moved: 10 %, above a quiet machine's run-to-run spread of one op's median (≤ 5 %) and
+/// below what moves a step's prediction out of its 15 % bound.
+constexpr double drift_threshold = 0.10;
 
 /// A framework's measured step placed on roofline's measured step curve.
 struct step_placement {

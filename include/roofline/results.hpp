@@ -333,6 +333,19 @@ struct whole_step_result {
 /// What `roofline run` planned for the decode step sweep (results.step_sweep): the batches asked for,
 /// the bound the device memory sets (docs/formulas-analysis.md §8.1), the user's TPOT target, and
 /// what was not run and why. The measurements are the decode entries of whole_step[] at `context`.
+/// The drift check of a step sweep (docs/formulas-analysis.md §8.2): the first decode step's largest
+/// op (most bytes: the LM head in a decoder) timed again right after the sweep, beside its op-table time.
+/// The steps are predicted from roofs measured earlier in the run; when the machine's own speed moved
+/// since (a guest's memory bandwidth shared with its neighbours), this op moved with it.
+struct drift_check {
+  std::string op;        ///< op name, e.g. "lm_head"
+  std::string scenario;  ///< e.g. "decode b1"
+  double bytes = 0;      ///< the op's bytes (B)
+  double predicted_s = 0;  ///< its prediction from the run's roofs (s)
+  double table_s = 0;    ///< its time in the op table (s, median)
+  double after_s = 0;    ///< its time timed again after the sweep (s, median)
+};
+
 struct step_sweep_plan {
   std::int64_t context = 0;                  ///< KV length of every decode step (tokens)
   std::vector<std::int64_t> batches;         ///< asked for, before the capacity bound
@@ -344,6 +357,7 @@ struct step_sweep_plan {
   std::optional<std::int64_t> kv_capacity_batch;
   std::optional<double> tpot_target_s;       ///< --tpot-target (s); null: none given
   std::vector<std::string> notes;            ///< batches not run and why
+  std::optional<drift_check> drift;          ///< null: not run (no op-table time for the op, an older file)
 };
 
 struct error_entry {
@@ -439,6 +453,8 @@ void to_json(json& j, const roofline_summary& v);
 void from_json(const json& j, roofline_summary& v);
 void to_json(json& j, const op_result& v);
 void from_json(const json& j, op_result& v);
+void to_json(json& j, const drift_check& v);
+void from_json(const json& j, drift_check& v);
 void to_json(json& j, const step_sweep_plan& v);
 void from_json(const json& j, step_sweep_plan& v);
 void to_json(json& j, const error_entry& v);

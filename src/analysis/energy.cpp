@@ -235,6 +235,11 @@ std::optional<step_sweep_analysis> analyse_step_sweep(const results& r, const en
   s.tpot_target_s = plan.tpot_target_s;
   s.kv_capacity_batch = plan.kv_capacity_batch;
   s.notes = plan.notes;
+  if (plan.drift && plan.drift->table_s > 0) {
+    s.drift = plan.drift;
+    s.drift_change = plan.drift->after_s / plan.drift->table_s - 1;
+    s.drift_moved = std::abs(*s.drift_change) > drift_threshold;
+  }
   const auto limit = e.power_limit_w;
   std::vector<batch_time> measured, predicted;
   for (const auto& w : r.whole_step) {
@@ -390,11 +395,16 @@ void to_json(json& j, const step_sweep_analysis& v) {
        {"largest_batch_predicted", v.largest_batch_predicted},
        {"kv_capacity_batch", v.kv_capacity_batch},
        {"notes", v.notes}};
+  if (v.drift) j["drift"] = *v.drift, j["drift_change"] = v.drift_change, j["drift_moved"] = v.drift_moved;
 }
 void from_json(const json& j, step_sweep_analysis& v) {
   detail::require_block(j, "points");
   ROOFLINE_READ_FIELDS(definition, context, points, knee_measured, knee_predicted, tpot_target_s,
                        largest_batch_measured, largest_batch_predicted, kv_capacity_batch, notes)
+  if (j.contains("drift") && j["drift"].is_object()) {
+    v.drift = j["drift"].get<drift_check>();
+    ROOFLINE_READ_FIELDS(drift_change, drift_moved)
+  }
 }
 
 }  // namespace roofline

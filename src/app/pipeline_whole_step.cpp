@@ -50,19 +50,23 @@ std::vector<op_desc> step_catalogue(const model_config& cfg, phase ph, std::int6
   return build_catalogue(cfg, o);
 }
 
-/// Σ measured_s × count of the isolated op measurements of this step (matched by phase, batch,
-/// FLOPs and bytes: the same catalogue entry), nullopt when one is missing.
+/// The op table's measurement of `p` (matched by phase, batch, FLOPs, bytes and count: the same
+/// catalogue entry), skipping the entries in `used`; null when there is none.
+const op_result* table_op(const results& r, const op_result& p, std::map<const op_result*, bool>& used) {
+  for (const auto& o : r.ops)
+    if (!used[&o] && o.phase == p.phase && o.batch == p.batch && o.flops == p.flops && o.bytes == p.bytes &&
+        o.count == p.count)
+      return &o;
+  return nullptr;
+}
+
+/// Σ measured_s × count of the isolated op measurements of this step (table_op), nullopt when one is
+/// missing.
 std::optional<double> sum_of_ops(const results& r, const std::vector<op_result>& placed) {
   double sum = 0;
   std::map<const op_result*, bool> used;
   for (const auto& p : placed) {
-    const op_result* hit = nullptr;
-    for (const auto& o : r.ops)
-      if (!used[&o] && o.phase == p.phase && o.batch == p.batch && o.flops == p.flops && o.bytes == p.bytes &&
-          o.count == p.count) {
-        hit = &o;
-        break;
-      }
+    const op_result* hit = table_op(r, p, used);
     if (!hit || !hit->measured_s) return std::nullopt;
     used[hit] = true;
     sum += *hit->measured_s * static_cast<double>(p.count);
@@ -162,6 +166,8 @@ void measure_whole_steps(backend& be, results& r, const model_config& cfg, const
   double sweep_spent_s = 0;
   double sweep_wall_s = 0;  // wall time of the decode steps run: setup, verification and replays
   int sweep_run = 0;
+  struct measured_step { std::int64_t batch; std::vector<op_desc> step; };
+  std::optional<measured_step> first_decode;  // the first decode step measured: the drift check's op
   for (const auto& sc : scenarios) {
     whole_step_result w;
     w.phase = to_string(sc.ph);
@@ -221,9 +227,34 @@ void measure_whole_steps(backend& be, results& r, const model_config& cfg, const
         r.errors.push_back({label, e.what()});
       }
       if (sc.ph == phase::decode) sweep_wall_s += now_s() - wall0, ++sweep_run;
+      if (sc.ph == phase::decode && w.measured_s && !first_decode) first_decode = measured_step{sc.batch, step};
     }
     if (sc.ph == phase::decode && !w.measured_s) plan.notes.push_back(fmt::format("decode batch {}: {}", sc.batch, w.note));
     r.whole_step.push_back(std::move(w));
+  }
+  if (sweep_run > 0 && first_decode && !lost && !interrupted()) {
+    // The drift check (docs/formulas-analysis.md §8.2): the first decode step's largest op again, as
+    // the op table timed it, beside its op-table time.
+    const auto& step = first_decode->step;
+    const auto big = std::max_element(step.begin(), step.end(),
+                                      [](const op_desc& a, const op_desc& b) { return a.bytes() < b.bytes(); });
+    std::map<const op_result*, bool> used;
+    const op_result placed = place_op(*big, r.roofline, lat);
+    const op_result* table = table_op(r, placed, used);
+    if (table && table->measured_s && *table->measured_s > 0) {
+      progress(fmt::format("whole steps: drift check, {} (decode b{}) again", big->name, first_decode->batch), 0.965);
+      try {
+        const op_timing t = be.run_op(*big, opt.quick ? quick_timing() : ops_timing());
+        plan.drift = drift_check{big->name,           fmt::format("decode b{}", first_decode->batch),
+                                 big->bytes(),        placed.predicted_s,
+                                 *table->measured_s,  t.seconds};
+      } catch (const device_lost_error& e) {
+        lost = true;
+        r.errors.push_back({"whole steps: drift check", e.what()});
+      } catch (const probe_error& e) {
+        r.errors.push_back({"whole steps: drift check", e.what()});
+      }
+    }
   }
   if (sweep_run > 0)
     plan.notes.push_back(fmt::format("{} decode batches run in {} s of wall time (each step's ops allocated and "

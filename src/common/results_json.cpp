@@ -160,10 +160,13 @@ void energy_extras_to(json& j, const gemm_rows_result& v) { write_present(j, "li
 void energy_extras_from(const json& j, gemm_rows_result& v) { read_present(j, "linears", v.linears); }
 void energy_extras_to(json& j, const results& v) { write_present(j, "step_sweep", v.step_sweep); }
 void energy_extras_from(const json& j, results& v) { read_present(j, "step_sweep", v.step_sweep); }
+void drift_extras_to(json& j, const step_sweep_plan& v) { write_present(j, "drift", v.drift); }
+void drift_extras_from(const json& j, step_sweep_plan& v) { read_present(j, "drift", v.drift); }
 
 }  // namespace
 
-RL_JSON(step_sweep_plan, context, batches, memory_bytes, weights_bytes, kv_bytes_per_sequence, kv_capacity_batch,
+RL_JSON(drift_check, op, scenario, bytes, predicted_s, table_s, after_s)
+RL_JSON_EXTRA(step_sweep_plan, drift_extras, context, batches, memory_bytes, weights_bytes, kv_bytes_per_sequence, kv_capacity_batch,
         tpot_target_s, notes)
 RL_JSON(energy_window, window_s, counter_j, integrated_j, power_samples, source, note)
 RL_JSON(factor, name, value, unit, source)

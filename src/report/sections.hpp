@@ -6,6 +6,10 @@
 #include "report/document.hpp"
 #include "roofline/results.hpp"
 
+namespace roofline {
+struct step_sweep_analysis;
+}
+
 namespace roofline::report {
 
 /// headline.cpp: the three sentences every view opens with (how close to the nominal roofs and why,
@@ -26,6 +30,9 @@ section mfu_section(const results& r);          ///< sections_analysis.cpp: MFU 
 /// sections_batch.cpp: the decode step over batch (analysis.step_sweep) and the energy roofline
 /// (analysis.energy); no blocks when the file has neither.
 section batch_section(const results& r);
+/// sections_batch.cpp: the drift check in words ("lm_head (decode b1, 262 MB) took 9.32 ms in the op table
+/// and 12.4 ms again after the steps (+33.0%): …"); "" when it was not run.
+std::string drift_text(const step_sweep_analysis& a);
 /// sections_batch.cpp: each probe's energy window (power by counter and by integrated samples, share
 /// of the power cap); no blocks without analysis.energy.
 section probe_energy_section(const results& r);

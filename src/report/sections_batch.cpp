@@ -20,6 +20,25 @@ std::string joules(double x) { return units::si(x, "J"); }
 std::string watts(double x) { return units::si(x, "W"); }
 std::string batch_text(double b) { return units::sig(b); }
 
+}  // namespace
+
+std::string drift_text(const step_sweep_analysis& a) {
+  if (!a.drift || !a.drift_change) return "";
+  const drift_check& d = *a.drift;
+  std::string t = fmt::format("{} ({}, {}; predicted {} from the roofs) took {} in the op table and {} again after the "
+                              "steps ({}): ",
+                              d.op, d.scenario, units::si(d.bytes, "B"), units::seconds(d.predicted_s),
+                              units::seconds(d.table_s), units::seconds(d.after_s), signed_percent(*a.drift_change));
+  if (a.drift_moved)
+    return t + fmt::format("the machine's speed moved by more than {} during the run, so a step measured now is not "
+                           "the machine the roofs were measured on; a bandwidth-bound step's error of that size is the "
+                           "machine's, not the prediction's",
+                           units::percent(drift_threshold));
+  return t + fmt::format("steady within {}", units::percent(drift_threshold));
+}
+
+namespace {
+
 void render_sweep(section& s, const step_sweep_analysis& a) {
   std::vector<std::string> items;
   item(items, "KV-cache capacity at context " + std::to_string(a.context),
@@ -38,6 +57,7 @@ void render_sweep(section& s, const step_sweep_analysis& a) {
                                 largest(a.largest_batch_predicted)));
   }
   for (const auto& n : a.notes) items.push_back(n);
+  if (const std::string d = drift_text(a); !d.empty()) items.push_back(fmt::format("drift check: {}", d));
   s.bullets(items);
   using P = step_sweep_point;
   s.add(typed_table<P>(

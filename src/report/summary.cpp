@@ -116,6 +116,7 @@ std::string sweep_line(const results& r) {
   if (last) line += " … " + point(*last);
   line += fmt::format("; knee measured {}, predicted {}", s->knee_measured ? "batch " + units::sig(*s->knee_measured) : "unknown",
                       s->knee_predicted ? "batch " + units::sig(*s->knee_predicted) : "unknown");
+  if (s->drift_moved) line += fmt::format("; drift check: {}", report::drift_text(*s));
   return wrap_words(line, summary_width, "", "  ");
 }
 

@@ -5,6 +5,7 @@
 // caches (ROOFLINE_CPU_ROTATION_BYTES=0), so the whole test holds a few MB.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 
 #include "app/pipeline.hpp"
@@ -13,6 +14,8 @@
 #include "roofline/energy_analysis.hpp"
 #include "roofline/latency.hpp"
 #include "roofline/model.hpp"
+#include "roofline/report.hpp"
+#include "report/sections.hpp"
 
 namespace roofline::app {
 namespace {
@@ -44,6 +47,15 @@ TEST(StepSweepCpu, TinyModelSweepsEveryQuickBatchWithEnergyAndPlan) {
   opt.context = 64;
   opt.seq = 32;
   opt.tpot_target_s = 1.0;  // every tiny step meets it
+  // the op table's time of the first decode step's largest op (the drift check's reference)
+  catalogue_options co;
+  co.ph = phase::decode, co.batch = 1, co.context = 64, co.dtype = "fp32", co.one_pass_norms = true,
+  co.fused_attention = true;
+  const auto b1 = build_catalogue(cfg, co);
+  const op_desc& big = *std::max_element(b1.begin(), b1.end(), [](const op_desc& a, const op_desc& b) { return a.bytes() < b.bytes(); });
+  op_result table = place_op(big, r.roofline, lat);
+  table.measured_s = 1e-3;
+  r.ops.push_back(table);
   bool lost = false;
   measure_idle_energy(*be, r, opt);
   ASSERT_TRUE(r.measured.idle_energy);
@@ -73,6 +85,14 @@ TEST(StepSweepCpu, TinyModelSweepsEveryQuickBatchWithEnergyAndPlan) {
     EXPECT_GT(*w.flops, 0);
   }
   EXPECT_EQ(r.whole_step[3].phase, "prefill");
+  // the drift check: that op timed again after the sweep, beside the op table's 1 ms
+  ASSERT_TRUE(r.step_sweep->drift);
+  EXPECT_EQ(r.step_sweep->drift->op, big.name);
+  EXPECT_EQ(r.step_sweep->drift->scenario, "decode b1");
+  EXPECT_DOUBLE_EQ(r.step_sweep->drift->bytes, big.bytes());
+  EXPECT_DOUBLE_EQ(r.step_sweep->drift->table_s, 1e-3);
+  EXPECT_DOUBLE_EQ(r.step_sweep->drift->predicted_s, table.predicted_s);
+  EXPECT_GT(r.step_sweep->drift->after_s, 0);
 
   analyse(r);
   const auto s = analysis_block<step_sweep_analysis>(r, "step_sweep");
@@ -85,6 +105,49 @@ TEST(StepSweepCpu, TinyModelSweepsEveryQuickBatchWithEnergyAndPlan) {
   ASSERT_TRUE(s->largest_batch_measured);
   EXPECT_EQ(*s->largest_batch_measured, 64);
   EXPECT_TRUE(s->knee_measured);  // batches 1 and 8 at or below 8, 64 above
+  ASSERT_TRUE(s->drift && s->drift_change);
+  EXPECT_DOUBLE_EQ(*s->drift_change, r.step_sweep->drift->after_s / 1e-3 - 1);
+}
+
+// The drift check's analysis and words (docs/formulas-analysis.md §8.2), with the worked numbers of
+// energy_analysis.hpp: TinyLlama's lm_head (decode b1, 262 MB of fp32 weight) 9.32 ms in the op table.
+TEST(StepSweep, TheDriftCheckSaysWhetherTheMachineMovedDuringTheRun) {
+  results r;
+  r.device.kind = "cpu", r.device.name = "test";
+  step_sweep_plan plan;
+  plan.context = 2048, plan.batches = {1};
+  plan.drift = drift_check{"lm_head", "decode b1", 262280192.0, 8.74e-3, 9.32e-3, 12.4e-3};
+  r.step_sweep = plan;
+  whole_step_result w;
+  w.phase = "decode", w.batch = 1, w.context = 2048, w.measured_s = 0.150, w.predicted_s = 0.136;
+  r.whole_step.push_back(w);
+  // the plan round-trips, and a plan without a drift check writes no "drift" key
+  const json j = r;
+  EXPECT_EQ(json(parse_results(j.dump(), "test.json")), j);
+  step_sweep_plan none;
+  EXPECT_FALSE(json(none).contains("drift"));
+
+  analyse(r);
+  auto s = analysis_block<step_sweep_analysis>(r, "step_sweep");
+  ASSERT_TRUE(s && s->drift_change);
+  EXPECT_NEAR(*s->drift_change, 12.4 / 9.32 - 1, 1e-12);  // +33.0 %
+  EXPECT_TRUE(s->drift_moved);
+  EXPECT_EQ(report::drift_text(*s),
+            "lm_head (decode b1, 262 MB; predicted 8.74 ms from the roofs) took 9.32 ms in the op table and 12.4 ms "
+            "again after the steps (+33.0%): the machine's speed moved by more than 10.0% during the run, so a step "
+            "measured now is not the machine the roofs were measured on; a bandwidth-bound step's error of that size "
+            "is the machine's, not the prediction's");
+  EXPECT_NE(render_markdown(r).find("- drift check: lm_head (decode b1, 262 MB;"), std::string::npos);
+  EXPECT_NE(render_summary(r).find("drift check: lm_head"), std::string::npos);
+
+  r.step_sweep->drift->after_s = 9.0e-3;  // −3.4 %: steady, and the terminal does not mention it
+  analyse(r);
+  s = analysis_block<step_sweep_analysis>(r, "step_sweep");
+  ASSERT_TRUE(s);
+  EXPECT_FALSE(s->drift_moved);
+  const std::string steady = report::drift_text(*s);
+  EXPECT_NE(steady.find("again after the steps (-3.4%): steady within 10.0%"), std::string::npos) << steady;
+  EXPECT_EQ(render_summary(r).find("drift check"), std::string::npos);
 }
 
 }  // namespace
