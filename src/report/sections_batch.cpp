@@ -30,8 +30,8 @@ std::string drift_text(const step_sweep_analysis& a) {
                               d.op, d.scenario, units::si(d.bytes, "B"), units::seconds(d.predicted_s),
                               units::seconds(d.table_s), units::seconds(d.after_s), signed_percent(*a.drift_change));
   if (a.drift_moved)
-    return t + fmt::format("the machine's speed moved by more than {} during the run, so a step measured now is not "
-                           "the machine the roofs were measured on; a bandwidth-bound step's error of that size is the "
+    return t + fmt::format("the machine's own speed moved by more than {} during the run, so the steps did not run "
+                           "on the machine the roofs describe; a bandwidth-bound step's error of that size is the "
                            "machine's, not the prediction's",
                            units::percent(drift_threshold));
   return t + fmt::format("steady within {}", units::percent(drift_threshold));

@@ -134,9 +134,9 @@ TEST(StepSweep, TheDriftCheckSaysWhetherTheMachineMovedDuringTheRun) {
   EXPECT_TRUE(s->drift_moved);
   EXPECT_EQ(report::drift_text(*s),
             "lm_head (decode b1, 262 MB; predicted 8.74 ms from the roofs) took 9.32 ms in the op table and 12.4 ms "
-            "again after the steps (+33.0%): the machine's speed moved by more than 10.0% during the run, so a step "
-            "measured now is not the machine the roofs were measured on; a bandwidth-bound step's error of that size "
-            "is the machine's, not the prediction's");
+            "again after the steps (+33.0%): the machine's own speed moved by more than 10.0% during the run, so "
+            "the steps did not run on the machine the roofs describe; a bandwidth-bound step's error of that size is "
+            "the machine's, not the prediction's");
   EXPECT_NE(render_markdown(r).find("- drift check: lm_head (decode b1, 262 MB;"), std::string::npos);
   EXPECT_NE(render_summary(r).find("drift check: lm_head"), std::string::npos);
 
