@@ -45,6 +45,14 @@ std::vector<cell> row3(const std::string& q, std::optional<double> a, std::optio
 
 std::string why(const compare_side& s, const std::string& what) { return s.measured ? "not measured" : "spec only: " + what + " not measured"; }
 
+/// Why a side has no device-memory `pattern` bandwidth: "rejected" when it measured that pattern and
+/// kept every row out of the roofs (its record table says why), else why().
+std::string bandwidth_why(const compare_side& s, const std::string& pattern) {
+  for (const auto& b : s.r.measured.bandwidth)
+    if (b.pattern == pattern && b.rejected && is_device_memory(b.level)) return "rejected";
+  return why(s, pattern);
+}
+
 std::vector<std::string> union_of(std::vector<std::string> a, const std::vector<std::string>& b) {
   for (const auto& x : b)
     if (std::find(a.begin(), a.end(), x) == a.end()) a.push_back(x);
@@ -107,8 +115,8 @@ document compare_document(const compare_side& a, const compare_side& b) {
         const bandwidth_result* r = best_device_bandwidth(s.r.measured, pattern);
         return r ? std::optional<double>(r->bytes_per_s) : std::nullopt;
       };
-      t.rows.push_back(row3(fmt::format("memory bandwidth, measured {}", pattern), bw(a), bw(b), rate_bytes, why(a, pattern),
-                            why(b, pattern)));
+      t.rows.push_back(row3(fmt::format("memory bandwidth, measured {}", pattern), bw(a), bw(b), rate_bytes,
+                            bandwidth_why(a, pattern), bandwidth_why(b, pattern)));
     }
     for (const auto& lvl : union_of(cache_levels(a.r.measured), cache_levels(b.r.measured))) {
       auto bw = [&](const compare_side& s) -> std::optional<double> {

@@ -85,5 +85,20 @@ TEST(ReportLayout, CompareWritesInt8InOps) {
   EXPECT_EQ(md.find("int8 nominal peak | 130 TFLOP/s"), std::string::npos);
 }
 
+// A pattern measured and kept out of the roofs is "rejected" in compare's table, not "not measured"
+// (a 2-vCPU guest's DRAM write, 2026-12-04: its repeats disagreed twice).
+TEST(ReportLayout, CompareSaysRejectedForABandwidthKeptOutOfTheRoofs) {
+  compare_side a = load_compare_side(test::data("results-cpu.json")), b = a;
+  for (auto& x : b.r.measured.bandwidth)
+    if (x.pattern == "write" && x.level == "dram") x.rejected = true, x.rejected_reason = "unreliable: repeats disagree";
+  const std::string text = render_compare_text(a, b);
+  const auto row = text.find("memory bandwidth, measured write");
+  ASSERT_NE(row, std::string::npos) << text;
+  const std::string line = text.substr(row, text.find('\n', row) - row);
+  EXPECT_NE(line.find("rejected"), std::string::npos) << line;
+  EXPECT_EQ(line.find("not measured"), std::string::npos) << line;
+  EXPECT_EQ(render_compare_text(a, a).find("rejected"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace roofline
