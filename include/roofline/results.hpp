@@ -330,11 +330,8 @@ struct whole_step_result {
   std::optional<double> flops, bytes;
 };
 
-/// What `roofline run` planned for the decode step sweep (results.step_sweep): the batches asked for,
-/// the bound the device memory sets (docs/formulas-analysis.md §8.1), the user's TPOT target, and
-/// what was not run and why. The measurements are the decode entries of whole_step[] at `context`.
 /// The drift check of a step sweep (docs/formulas-analysis.md §8.2): the first decode step's largest
-/// op (most bytes: the LM head in a decoder) timed again right after the sweep, beside its op-table time.
+/// op (most bytes: the LM head in a decoder) timed again after the steps, beside its op-table time.
 /// The steps are predicted from roofs measured earlier in the run; when the machine's own speed moved
 /// since (a guest's memory bandwidth shared with its neighbours), this op moved with it.
 struct drift_check {
@@ -343,9 +340,12 @@ struct drift_check {
   double bytes = 0;      ///< the op's bytes (B)
   double predicted_s = 0;  ///< its prediction from the run's roofs (s)
   double table_s = 0;    ///< its time in the op table (s, median)
-  double after_s = 0;    ///< its time timed again after the sweep (s, median)
+  double after_s = 0;    ///< its time timed again after the steps (s, median)
 };
 
+/// What `roofline run` planned for the decode step sweep (results.step_sweep): the batches asked for,
+/// the bound the device memory sets (docs/formulas-analysis.md §8.1), the user's TPOT target, and
+/// what was not run and why. The measurements are the decode entries of whole_step[] at `context`.
 struct step_sweep_plan {
   std::int64_t context = 0;                  ///< KV length of every decode step (tokens)
   std::vector<std::int64_t> batches;         ///< asked for, before the capacity bound

@@ -500,9 +500,9 @@ std::string draw_svg(const plot& p) {
                      t.cls, d, t.color, esc(t.label));
     mark_drawn(t.cls);
   }
-  // predicted → measured links
+  // predicted → measured links, clipped to the frame (an end outside it is drawn on the edge)
   for (const auto& l : p.links)
-    o += fmt::format("<line class=\"op-link\" x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"{}\" stroke-width=\"1\" stroke-opacity=\"0.6\"/>\n",
+    o += fmt::format("<line class=\"op-link\" x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"{}\" stroke-width=\"1\" stroke-opacity=\"0.6\" clip-path=\"url(#plot-area)\"/>\n",
                      num(a.x(l.x0)), num(a.y(l.y0)), num(a.x(l.x1)), num(a.y(l.y1)), l.color);
   // points (every point occupies its box before any op label is placed)
   // A point outside the axes (the y range keeps at most 8 decades, the x range max_x_decades) is

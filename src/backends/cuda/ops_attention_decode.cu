@@ -709,7 +709,9 @@ op_timing run_decode_typed(const op_desc& op, const timing_options& timing, cons
   // The run's earlier choice for this shape (op_context::memo): ≥ 0 our plan, −1 − i cuDNN's plan i.
   const std::string key = cat("decode-attention ", int(dt), " batch ", batch, " heads ", heads, "/", kv_heads, " d ", d,
                               " kv ", kv_len);
-  const int* kept = ctx.memo ? ctx.memo->find(key) : nullptr;
+  const int* in_memo = ctx.memo ? ctx.memo->find(key) : nullptr;
+  const int kept_value = in_memo ? *in_memo : 0;  // a copy: the entry may be erased below
+  const int* kept = in_memo ? &kept_value : nullptr;
   if (kept && *kept >= n_plans) kept = nullptr;
   std::string checked, tried;
   double best_t = 0;
@@ -748,8 +750,10 @@ op_timing run_decode_typed(const op_desc& op, const timing_options& timing, cons
                     "), split-KV ", splits, " x ", chunk, " keys, combine by the last block to arrive; grid ", grid.x,
                     "x", grid.y, "x", grid.z, " of ", mdw * 32, " threads, ", plans[chosen].var.smem / 1024,
                     " KiB shared, ", plans[chosen].var.occupancy, " blocks/SM resident; ",
-                    kept ? cat("chosen when this shape first ran in this run, of ", n_plans, " verified variants")
-                         : cat("fastest of ", n_plans, " verified variants (", tried, ")"))
+                    kept && *kept >= 0 ? cat("chosen when this shape first ran in this run, of ", n_plans, " verified variants")
+                    : kept ? cat("the first of ", n_plans, " verified variants, untimed (the run's earlier choice, cuDNN, "
+                                 "is tried first)")
+                           : cat("fastest of ", n_plans, " verified variants (", tried, ")"))
               : cat("roofline cuda decode attention, flash-decoding on CUDA cores (d/8 lanes per key, 16-byte loads, ",
                     std::min(G, g), " query heads per K/V read, GQA g=", g, "), split-KV ", splits, " x ", chunk,
                     " keys; grid ", grid.x, "x", grid.y, "x", grid.z, " of ", dec_warps * 32,
@@ -776,7 +780,10 @@ op_timing run_decode_typed(const op_desc& op, const timing_options& timing, cons
                                   default_tol(dt), op, "all");
     };
     std::string tried_dnn;
-    if (kept && -1 - *kept < dnn->plans()) {
+    if (kept) {  // the run's earlier choice was cuDNN plan −1 − *kept: it runs again, or fails here
+      if (-1 - *kept >= dnn->plans())
+        throw probe_error(cat("the plan chosen earlier in this run (", -1 - *kept, ") is not among the ", dnn->plans(),
+                              " plans built now"));
       dnn->select(-1 - *kept);
       verify();
       t_dnn = 0;
@@ -789,6 +796,11 @@ op_timing run_decode_typed(const op_desc& op, const timing_options& timing, cons
   } catch (const std::exception& e) {
     dnn.reset();
     dnn_note = cat("cuDNN not used: ", e.what());
+    if (kept) {  // the earlier choice cannot run here: our first verified variant runs, untimed, and the
+                 // next caller of this shape chooses afresh
+      dnn_note += "; it was this shape's choice earlier in the run, so our kernel's first verified variant runs instead";
+      if (ctx.memo) ctx.memo->chosen.erase(key);
+    }
   }
   if (ctx.memo && !kept) ctx.memo->chosen[key] = dnn && t_dnn < t_ours ? -1 - dnn->selected() : chosen;
   if (dnn && t_dnn < t_ours)
