@@ -108,7 +108,7 @@ std::optional<model_config> model_config_of(const results& r, std::string* why =
 
 /// Everything the report explains, computed once into the typed blocks (roofline/waterfall.hpp,
 /// ridge_analysis.hpp, decode_mfu.hpp, fusion_analysis.hpp, accuracy.hpp, batch_sweep.hpp,
-/// record_table.hpp) and written into r.analysis as their JSON (keys: docs/results-schema.md).
+/// record_table.hpp), the members of r.analysis (roofline/analysis_results.hpp; keys: docs/results-schema.md).
 /// Refreshes each op's advice and plausibility from its measured time.
 void analyse(results& r);
 /// analyse(r) when r was read from a schema 1.0 file (its analysis blocks predate the typed ones

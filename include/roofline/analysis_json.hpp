@@ -1,13 +1,16 @@
 // Reading and writing the typed blocks of results.analysis (roofline/waterfall.hpp, ridge_analysis.hpp,
-// decode_mfu.hpp, fusion_analysis.hpp, accuracy.hpp, batch_sweep.hpp): the field helpers their
-// to_json / from_json share, and analysis_block() for the views that render a stored block.
+// decode_mfu.hpp, fusion_analysis.hpp, accuracy.hpp, batch_sweep.hpp, energy_analysis.hpp): the field
+// helpers their to_json / from_json share. The blocks are members of analysis_results
+// (roofline/analysis_results.hpp), which results.hpp holds: these headers declare `results` only.
 #pragma once
 #include <optional>
 #include <string>
 
-#include "roofline/results.hpp"
+#include "roofline/json.hpp"
 
 namespace roofline {
+
+struct results;
 
 namespace detail {
 
@@ -46,15 +49,5 @@ inline void write_if(json& j, const char* key, const std::string& v) {
 /// The body of a from_json(const json& j, T& v): detail::read(j, "f", v.f) for each field f named.
 #define ROOFLINE_READ_FIELD(f) ::roofline::detail::read(j, #f, v.f);
 #define ROOFLINE_READ_FIELDS(...) NLOHMANN_JSON_EXPAND(NLOHMANN_JSON_PASTE(ROOFLINE_READ_FIELD, __VA_ARGS__))
-
-/// Block `key` of r.analysis parsed as T (its from_json); nullopt when absent or null. Throws
-/// json::exception when the block has another shape (a view says so instead of rendering it).
-template <class T>
-std::optional<T> analysis_block(const results& r, const char* key) {
-  if (!r.analysis.is_object()) return std::nullopt;
-  const auto it = r.analysis.find(key);
-  if (it == r.analysis.end() || it->is_null()) return std::nullopt;
-  return it->template get<T>();
-}
 
 }  // namespace roofline

@@ -13,6 +13,23 @@
 
 namespace roofline {
 
+struct energy_window;  // results.hpp
+
+/// The drift check of a step sweep (docs/formulas-analysis.md §8.2): the first decode step's largest
+/// op (most bytes: the LM head in a decoder) timed again after the steps, beside its op-table time
+/// (results.step_sweep.drift, measured by `run`; analysed in step_sweep_analysis below).
+/// The steps are predicted from roofs measured earlier in the run; when the machine's own speed moved
+/// since (a guest's memory bandwidth shared with its neighbours), this op moved with it.
+struct drift_check {
+  std::string op;        ///< op name, e.g. "lm_head"
+  std::string scenario;  ///< e.g. "decode b1"
+  double bytes = 0;      ///< the op's bytes (B)
+  double predicted_s = 0;  ///< its prediction from the run's roofs (s)
+  double table_s = 0;    ///< its time in the op table (s, median)
+  double after_s = 0;    ///< its time timed again after the steps (s, median)
+};
+
+
 /// Average power over a window from its energy counter: counter_j ÷ window_s (W); nullopt without a
 /// counter or a window.
 /// The shortest window an energy reading is used over (s): NVML averages power over 1 s on Ampere
@@ -142,16 +159,6 @@ energy_roofline analyse_energy(const results& r);
 /// The decode step sweep of `r` (r.step_sweep and whole_step[] decode entries at its context);
 /// nullopt without r.step_sweep.
 std::optional<step_sweep_analysis> analyse_step_sweep(const results& r, const energy_roofline& e);
-
-/// The stored analysis.step_sweep block of r, for the views that render it; nullopt when absent or
-/// when the block does not parse (a view then leaves the sweep out rather than failing the report).
-inline std::optional<step_sweep_analysis> stored_step_sweep(const results& r) {
-  try {
-    return analysis_block<step_sweep_analysis>(r, "step_sweep");
-  } catch (const json::exception&) {
-    return std::nullopt;
-  }
-}
 
 void to_json(json& j, const probe_energy& v);
 void from_json(const json& j, probe_energy& v);

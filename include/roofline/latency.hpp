@@ -8,9 +8,21 @@
 #include <vector>
 
 #include "roofline/model.hpp"
-#include "roofline/results.hpp"
 
 namespace roofline {
+
+struct measured_roofs;
+
+/// One point of a cold-read ramp: `bytes` read from device memory by one dependent kernel (GPU) or
+/// parallel region (CPU) with no cache holding them; `seconds` per kernel (see the owner's field).
+struct ramp_point {
+  double bytes = 0;
+  double seconds = 0;
+};
+
+void to_json(json& j, const ramp_point& v);  // src/common/results_json.cpp
+void from_json(const json& j, ramp_point& v);
+
 
 /// What an op's predicted time is made of (seconds), and its class.
 struct time_terms {
@@ -175,7 +187,10 @@ latency_model latency_model_from(const measured_roofs& m, const std::string& dev
 /// (2 µs per OpenMP parallel region, 0.1 µs DRAM latency). Throws input_error for another class.
 latency_model default_latency_model(const std::string& device_class);
 
-/// Summary of the model for results.json (analysis.latency_model): floor, latency, ramp, source.
-json latency_model_json(const latency_model& m);
+/// The model for results.json (analysis.latency_model): floor, latency, ramp (with each point's
+/// bytes_per_s), rates, source; from_json reads back every field that to_json writes (`formula` and
+/// bytes_per_s are for the reader).
+void to_json(json& j, const latency_model& m);
+void from_json(const json& j, latency_model& m);
 
 }  // namespace roofline

@@ -7,9 +7,11 @@
 #include <string>
 #include <vector>
 
-#include "roofline/results.hpp"
+#include "roofline/json.hpp"
 
 namespace roofline {
+
+struct results;
 
 /// The field's rules of thumb the "usually" column shows, as fractions of nominal: large GEMMs reach
 /// 70–85% of the dense peak, streaming kernels 75–90% of the memory bandwidth; a ridge moves by under
@@ -31,13 +33,19 @@ struct record_row {
   std::string measured_note;  ///< why not measured, or what the measurement is (TPOT source, throttling)
   bool rejected = false;      ///< measured, then kept out of the roofs (measured_note: "rejected: <why>")
   std::optional<double> seconds;  ///< tpot_mfu: the TPOT the measured rate comes from
-  std::optional<double> ratio() const;
+  /// measured ÷ nominal; nullopt without both or with nominal ≤ 0
+  std::optional<double> ratio() const {
+    if (nominal && measured && *nominal > 0) return *measured / *nominal;
+    return std::nullopt;
+  }
 };
 
 /// The record table of `r`, in the order report.md shows it. Never throws on missing data: a missing
 /// value is null with its note.
 std::vector<record_row> record_table(const results& r);
-/// results.analysis.record_table: one object per row with the fields above plus `ratio`.
-json to_json(const std::vector<record_row>& rows);
+/// results.analysis.record_table: one object per row with the fields above plus `ratio` (written for the
+/// reader, not read back); `measured` holds measured_text when that is set. src/common/analysis_json.cpp.
+void to_json(json& j, const record_row& v);
+void from_json(const json& j, record_row& v);
 
 }  // namespace roofline

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "roofline/analysis_results.hpp"
 #include "roofline/json.hpp"
 
 namespace roofline {
@@ -160,13 +161,6 @@ struct launch_result {
   /// written before it was a field (its value is then only in `method`)
   std::optional<double> back_to_back_s;
   std::string method;
-};
-
-/// One point of a cold-read ramp: `bytes` read from device memory by one dependent kernel (GPU) or
-/// parallel region (CPU) with no cache holding them; `seconds` per kernel (see the owner's field).
-struct ramp_point {
-  double bytes = 0;
-  double seconds = 0;
 };
 
 /// The small-work regime (measured.small_work): what one dependent kernel costs when it does
@@ -330,19 +324,6 @@ struct whole_step_result {
   std::optional<double> flops, bytes;
 };
 
-/// The drift check of a step sweep (docs/formulas-analysis.md §8.2): the first decode step's largest
-/// op (most bytes: the LM head in a decoder) timed again after the steps, beside its op-table time.
-/// The steps are predicted from roofs measured earlier in the run; when the machine's own speed moved
-/// since (a guest's memory bandwidth shared with its neighbours), this op moved with it.
-struct drift_check {
-  std::string op;        ///< op name, e.g. "lm_head"
-  std::string scenario;  ///< e.g. "decode b1"
-  double bytes = 0;      ///< the op's bytes (B)
-  double predicted_s = 0;  ///< its prediction from the run's roofs (s)
-  double table_s = 0;    ///< its time in the op table (s, median)
-  double after_s = 0;    ///< its time timed again after the steps (s, median)
-};
-
 /// What `roofline run` planned for the decode step sweep (results.step_sweep): the batches asked for,
 /// the bound the device memory sets (docs/formulas-analysis.md §8.1), the user's TPOT target, and
 /// what was not run and why. The measurements are the decode entries of whole_step[] at `context`.
@@ -407,7 +388,7 @@ struct results {
   std::optional<model_summary> model;
   std::vector<op_result> ops;
   std::vector<whole_step_result> whole_step;
-  json analysis = json::object();  ///< attribution waterfalls, mfu, fusion, batch sweep, accuracy
+  analysis_results analysis;  ///< what analyse() and `run` computed from the fields above
   std::vector<error_entry> errors;
   std::optional<interference_report> interference;  ///< CPU runs: what else the machine did
   int repeat = 1;  ///< --repeat N: whole measurements taken
@@ -437,8 +418,6 @@ void to_json(json& j, const compute_result& v);
 void from_json(const json& j, compute_result& v);
 void to_json(json& j, const launch_result& v);
 void from_json(const json& j, launch_result& v);
-void to_json(json& j, const ramp_point& v);
-void from_json(const json& j, ramp_point& v);
 void to_json(json& j, const gemm_rows_result& v);
 void from_json(const json& j, gemm_rows_result& v);
 void to_json(json& j, const small_work_result& v);

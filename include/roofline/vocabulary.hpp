@@ -40,6 +40,9 @@ bool is_transition_level(const std::string& level);
 bool usable_as_roof(const bandwidth_result& b);
 /// Best usable device-memory point of `pattern` ("" = any pattern); nullptr when none.
 const bandwidth_result* best_device_bandwidth(const measured_roofs& m, const std::string& pattern = "");
+/// The first device-memory point of `pattern` that was measured and kept out of the roofs
+/// (bandwidth_result::rejected, its reason in rejected_reason); nullptr when none.
+const bandwidth_result* rejected_device_bandwidth(const measured_roofs& m, const std::string& pattern);
 /// Best usable point at cache level `level` ("l1", "l2", "llc", …), any pattern; nullptr when none.
 const bandwidth_result* best_level_bandwidth(const measured_roofs& m, const std::string& level);
 /// Cache levels with a usable point, in order l1, l2, l3, llc, then others alphabetically.

@@ -50,41 +50,4 @@ prediction_accuracy analyse_accuracy(const results& r) {
   return out;
 }
 
-void to_json(json& j, const op_accuracy& v) {
-  j = {{"name", v.name}, {"phase", v.phase}, {"batch", v.batch}, {"bound", v.bound}, {"predicted_s", v.predicted_s},
-       {"measured_s", v.measured_s}, {"ratio", v.ratio}, {"abs_error", v.abs_error}, {"counted", v.counted},
-       {"long", v.long_op}, {"roof_fraction", v.roof_fraction}, {"headroom", v.headroom}, {"on_launch_floor", v.on_launch_floor}};
-}
-void from_json(const json& j, op_accuracy& v) {
-  detail::require_object(j);
-  ROOFLINE_READ_FIELDS(name, phase, batch, bound, predicted_s, measured_s, ratio, abs_error, counted, roof_fraction,
-                       headroom, on_launch_floor)
-  detail::read(j, "long", v.long_op);
-}
-
-void to_json(json& j, const step_accuracy& v) {
-  j = {{"phase", v.phase}, {"batch", v.batch}, {"predicted_s", v.predicted_s}, {"measured_s", v.measured_s},
-       {"ratio", v.ratio}, {"abs_error", v.abs_error}, {"meets_target", v.meets_target}};
-  detail::write_if(j, "sum_of_ops_s", v.sum_of_ops_s);
-}
-void from_json(const json& j, step_accuracy& v) {
-  detail::require_object(j);
-  ROOFLINE_READ_FIELDS(phase, batch, predicted_s, measured_s, ratio, abs_error, meets_target, sum_of_ops_s)
-}
-
-void to_json(json& j, const prediction_accuracy& v) {
-  j = {{"threshold_s", v.threshold_s}, {"target", v.target}, {"target_long", v.target_long},
-       {"target_whole_step", v.target_whole_step}, {"per_op", v.per_op}, {"ops_counted", v.ops_counted},
-       {"ops_long", v.ops_long}, {"median_abs_error", v.median_abs_error},
-       {"median_abs_error_long", v.median_abs_error_long}, {"whole_step", v.whole_step}};
-  detail::write_if(j, "meets_target", v.meets_target);
-  detail::write_if(j, "meets_target_long", v.meets_target_long);
-  detail::write_if(j, "note", v.note);
-}
-void from_json(const json& j, prediction_accuracy& v) {
-  detail::require_block(j, "per_op");
-  ROOFLINE_READ_FIELDS(threshold_s, target, target_long, target_whole_step, per_op, ops_counted, ops_long,
-                       median_abs_error, median_abs_error_long, meets_target, meets_target_long, note, whole_step)
-}
-
 }  // namespace roofline

@@ -40,35 +40,4 @@ batch_sweep analyse_batch_sweep(batch_sweep sweep, double ridge_measured) {
   return sweep;
 }
 
-void to_json(json& j, const sweep_point& v) {
-  j = {{"batch", v.batch}, {"intensity", v.intensity}, {"flops", v.flops}, {"bytes", v.bytes},
-       {"predicted_s", v.predicted_s}, {"measured_s", v.measured_s}, {"note", v.note}};
-  detail::write_if(j, "implementation", v.implementation);
-  detail::write_if(j, "measured_flops_per_s", v.measured_flops_per_s);
-}
-void from_json(const json& j, sweep_point& v) {
-  detail::require_object(j);
-  ROOFLINE_READ_FIELDS(batch, intensity, flops, bytes, predicted_s, measured_s, measured_flops_per_s, note,
-                       implementation)
-}
-
-void to_json(json& j, const sweep_shape& v) {
-  j = {{"shape", v.shape}, {"k", v.k}, {"n", v.n}, {"dtype", v.dtype}, {"points", v.points},
-       {"knee_measured", v.knee_measured}, {"knee_predicted", v.knee_predicted}};
-}
-void from_json(const json& j, sweep_shape& v) {
-  detail::require_object(j);
-  ROOFLINE_READ_FIELDS(shape, k, n, dtype, points, knee_measured, knee_predicted)
-}
-
-void to_json(json& j, const batch_sweep& v) {
-  j = {{"shapes", v.shapes}, {"ridge_measured", v.ridge_measured}};
-  detail::write_if(j, "definition", v.definition);
-  if (!v.shapes.empty()) j["points"] = j["shapes"][0]["points"];  // the trace drawn on the roofline
-}
-void from_json(const json& j, batch_sweep& v) {
-  detail::require_block(j, "shapes");
-  ROOFLINE_READ_FIELDS(definition, ridge_measured, shapes)
-}
-
 }  // namespace roofline

@@ -73,44 +73,4 @@ decode_mfu analyse_mfu(const results& r) {
   return out;
 }
 
-void to_json(json& j, const mfu_scenario& v) {
-  j = {{"batch", v.batch}, {"context", v.context}, {"step_flops", v.step_flops}, {"step_bytes", v.step_bytes},
-       {"flops_per_token", v.flops_per_token}, {"intensity", v.intensity}, {"predicted_tpot_s", v.predicted_tpot_s},
-       {"tpot_source", v.tpot_source}, {"tpot_s", v.tpot_s}, {"mfu", v.mfu}};
-  detail::write_if(j, "mfu_ceiling_nominal", v.mfu_ceiling_nominal);
-  detail::write_if(j, "mfu_ceiling_measured_roofs", v.mfu_ceiling_measured_roofs);
-  detail::write_if(j, "sum_of_ops_tpot_s", v.sum_of_ops_tpot_s);
-  detail::write_if(j, "whole_step_predicted_s", v.whole_step_predicted_s);
-  if (v.tpot_s) {
-    j["tokens_per_s"] = v.tokens_per_s;
-    j["achieved_flops_per_s"] = v.achieved_flops_per_s;
-    j["hfu"] = v.hfu;
-    j["fraction_of_measured_roof"] = v.fraction_of_measured_roof;
-    detail::write_if(j, "mfu_over_ceiling", v.mfu_over_ceiling);
-    detail::write_if(j, "mbu", v.mbu);
-    detail::write_if(j, "mbu_measured", v.mbu_measured);
-  }
-  detail::write_if(j, "note", v.note);
-}
-void from_json(const json& j, mfu_scenario& v) {
-  detail::require_object(j);
-  ROOFLINE_READ_FIELDS(batch, context, step_flops, step_bytes, flops_per_token, intensity, predicted_tpot_s,
-                       mfu_ceiling_nominal, mfu_ceiling_measured_roofs, sum_of_ops_tpot_s, whole_step_predicted_s,
-                       tpot_source, tpot_s, tokens_per_s, achieved_flops_per_s, mfu, hfu, fraction_of_measured_roof,
-                       mfu_over_ceiling, mbu, mbu_measured, note)
-}
-
-void to_json(json& j, const decode_mfu& v) {
-  j = {{"precision", v.precision}, {"peak_nominal", v.peak_nominal}, {"peak_measured", v.peak_measured},
-       {"convention", v.convention}, {"scenarios", v.scenarios}};
-  detail::write_if(j, "rule_of_thumb_flops_per_token", v.rule_of_thumb_flops_per_token);
-  detail::write_if(j, "rule_of_thumb", v.rule_of_thumb);
-  detail::write_if(j, "note", v.note);
-}
-void from_json(const json& j, decode_mfu& v) {
-  detail::require_block(j, "scenarios");
-  ROOFLINE_READ_FIELDS(precision, peak_nominal, peak_measured, convention, scenarios, rule_of_thumb_flops_per_token,
-                       rule_of_thumb, note)
-}
-
 }  // namespace roofline

@@ -42,12 +42,10 @@ void bandwidth_rows(const results& r, std::vector<record_row>& rows) {
       row.measured = b->bytes_per_s;
     } else {
       row.measured_note = why_missing(r, {pattern}, "no " + std::string(pattern) + " result at " + level);
-      for (const auto& x : r.measured.bandwidth)  // measured, then kept out of the roofs: say why
-        if (x.pattern == pattern && x.rejected && is_device_memory(x.level)) {
-          row.measured_note = "rejected: " + x.rejected_reason;
-          row.rejected = true;
-          break;
-        }
+      if (const bandwidth_result* x = rejected_device_bandwidth(r.measured, pattern)) {  // measured, then kept out: say why
+        row.measured_note = "rejected: " + x->rejected_reason;
+        row.rejected = true;
+      }
       if (const bandwidth_result* stand_in = best_device_bandwidth(r.measured))
         row.measured_note += fmt::format("; the {} roof stands on {} ({})", level, stand_in->pattern,
                                          units::rate_bytes(stand_in->bytes_per_s));
@@ -169,7 +167,7 @@ void telemetry_rows(const results& r, std::vector<record_row>& rows, const std::
   rows.push_back(std::move(power));
 }
 
-void ridge_row(const results& r, std::vector<record_row>& rows, const std::string& precision) {
+void ridge_record_row(const results& r, std::vector<record_row>& rows, const std::string& precision) {
   const ridge_pair rp = ridge_for(r, precision);
   record_row row;
   row.key = "ridge";
@@ -242,11 +240,6 @@ void mfu_row(const results& r, std::vector<record_row>& rows, const std::string&
 
 }  // namespace
 
-std::optional<double> record_row::ratio() const {
-  if (nominal && measured && *nominal > 0) return *measured / *nominal;
-  return std::nullopt;
-}
-
 std::vector<record_row> record_table(const results& r) {
   std::vector<record_row> rows;
   const std::string p1 = main_precision(r), p2 = second_precision(r.device.kind);
@@ -256,21 +249,10 @@ std::vector<record_row> record_table(const results& r) {
   if (roof_n != 512) gemm_row(r, rows, p1, 512, false);  // the small GEMM, unless it is the roof itself (--quick)
   gemm_row(r, rows, p2, roof_gemm_size(r, p2), true);
   telemetry_rows(r, rows, p1);
-  ridge_row(r, rows, p1);
+  ridge_record_row(r, rows, p1);
   ecc_row(r, rows);
   mfu_row(r, rows, p1);
   return rows;
-}
-
-json to_json(const std::vector<record_row>& rows) {
-  json out = json::array();
-  for (const auto& x : rows)
-    out.push_back({{"key", x.key}, {"label", x.label}, {"unit", x.unit}, {"nominal", num_or_null(x.nominal)},
-                   {"measured", x.measured_text.empty() ? num_or_null(x.measured) : json(x.measured_text)},
-                   {"expected_low", num_or_null(x.expected_low)}, {"expected_high", num_or_null(x.expected_high)},
-                   {"expected_note", x.expected_note}, {"ratio", num_or_null(x.ratio())}, {"nominal_note", x.nominal_note},
-                   {"measured_note", x.measured_note}, {"rejected", x.rejected}, {"seconds", num_or_null(x.seconds)}});
-  return out;
 }
 
 }  // namespace roofline

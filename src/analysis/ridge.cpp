@@ -31,30 +31,4 @@ ridge_analysis analyse_ridge(const results& r) {
   return out;
 }
 
-void to_json(json& j, const ridge_row& v) {
-  j = {{"precision", v.precision}, {"engine_nominal", v.engine_nominal}, {"engine_measured", v.engine_measured},
-       {"peak_nominal", v.peak_nominal}, {"peak_measured", v.peak_measured}, {"measured_size", v.measured_size},
-       {"ridge_nominal", v.ridge_nominal}, {"ridge_measured", v.ridge_measured}, {"relative_move", v.relative_move},
-       {"verdict", v.verdict}};
-  detail::write_if(j, "within_20_percent", v.within_20_percent);
-  detail::write_if(j, "within_10_percent", v.within_10_percent);
-  detail::write_if(j, "peak_ratio", v.peak_ratio);
-  detail::write_if(j, "bandwidth_ratio", v.bandwidth_ratio);
-}
-void from_json(const json& j, ridge_row& v) {
-  detail::require_object(j);
-  ROOFLINE_READ_FIELDS(precision, engine_nominal, engine_measured, peak_nominal, peak_measured, measured_size,
-                       ridge_nominal, ridge_measured, relative_move, within_20_percent, within_10_percent,
-                       peak_ratio, bandwidth_ratio, verdict)
-}
-
-void to_json(json& j, const ridge_analysis& v) {
-  j = {{"unit", v.unit}, {"expectation", v.expectation}, {"default_precision", v.default_precision},
-       {"per_precision", v.per_precision}, {"gaps", v.gaps}};
-}
-void from_json(const json& j, ridge_analysis& v) {
-  detail::require_block(j, "per_precision");
-  ROOFLINE_READ_FIELDS(unit, expectation, default_precision, per_precision, gaps)
-}
-
 }  // namespace roofline

@@ -34,8 +34,7 @@ void add_report(CLI::App& app, context& ctx) {
     const double user_tpot = tpot->empty() ? 0.0 : parse_duration(*tpot, "--tpot");
     results r = load_results(*file);
     if (user_tpot > 0)  // placed on the measured step curve by the report's step-sweep section
-      r.analysis["step_input"] = {{"tpot_s", user_tpot}, {"batch", *batch},
-                                  {"source", "report --tpot (the user's measured time per output token)"}};
+      r.analysis.step_input = user_step_time{user_tpot, *batch, "report --tpot (the user's measured time per output token)"};
     // The analysis is a pure function of the measured inputs: recomputed with this tool, so a re-rendered
     // report carries today's advice and verdicts (a 1.0 file's blocks predate the typed ones anyway).
     analyse(r);

@@ -167,8 +167,8 @@ constexpr double sweep_point_budget_s = 0.5;
 /// Decode linear batch sweep, measured: [B×k]·[k×n] at B = 1, 2, 4 … 1024 for the model's
 /// gate_proj and Llama-2-7B's (k 4096, n 11008); predicted and measured time per batch. The knees
 /// are analysis (analyse_batch_sweep, run by analyse()).
-json batch_sweep(op_runner& run, const model_config& cfg, const std::string& dtype, const latency_model& floor,
-                 const progress_fn& progress) {
+batch_sweep measure_batch_sweep(op_runner& run, const model_config& cfg, const std::string& dtype, const latency_model& floor,
+                                const progress_fn& progress) {
   struct shape { std::string label; std::int64_t k, n; };
   std::vector<shape> shapes = {{cfg.name + " gate_proj", cfg.hidden, cfg.intermediate}};
   if (!run.opt.quick) shapes.push_back({"Llama-2-7B gate_proj", 4096, 11008});
@@ -176,9 +176,9 @@ json batch_sweep(op_runner& run, const model_config& cfg, const std::string& dty
       run.opt.quick ? std::vector<std::int64_t>{1, 32, 256}
                     : std::vector<std::int64_t>{1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024};
   const int b = dtype_bytes(dtype);
-  json out = {{"shapes", json::array()}};
+  batch_sweep out;
   for (const auto& sh : shapes) {
-    json pts = json::array();
+    sweep_shape shp{sh.label, sh.k, sh.n, dtype, {}, std::nullopt, std::nullopt};
     std::string stop;  // why the larger batches are predicted only
     for (const auto B : batches) {
       const op_desc op = gemm_op("sweep " + sh.label, B, sh.n, sh.k, b);
@@ -191,14 +191,13 @@ json batch_sweep(op_runner& run, const model_config& cfg, const std::string& dty
       if (stop.empty() && res.measured_s && *res.measured_s > sweep_point_budget_s)
         stop = fmt::format("not run: batch {} took {} (over the sweep's {} a point) and each batch doubles the work", B,
                            units::seconds(*res.measured_s), units::seconds(sweep_point_budget_s));
-      json p = {{"batch", B}, {"intensity", op.intensity()}, {"flops", op.flops}, {"bytes", op.bytes()},
-                {"predicted_s", res.predicted_s}, {"measured_s", res.measured_s}, {"note", res.measured_note}, {"implementation", res.implementation}};
-      if (res.measured_s) p["measured_flops_per_s"] = op.flops / *res.measured_s;
-      pts.push_back(p);
+      sweep_point p{B, op.intensity(), op.flops, op.bytes(), res.predicted_s, res.measured_s, std::nullopt,
+                    res.measured_note, res.implementation};
+      if (res.measured_s) p.measured_flops_per_s = op.flops / *res.measured_s;
+      shp.points.push_back(std::move(p));
     }
-    out["shapes"].push_back({{"shape", sh.label}, {"k", sh.k}, {"n", sh.n}, {"dtype", dtype}, {"points", pts}});
+    out.shapes.push_back(std::move(shp));
   }
-  out["points"] = out["shapes"][0]["points"];  // the trace drawn on the roofline (the model's shape)
   return out;
 }
 
@@ -272,8 +271,12 @@ results run_pipeline(const run_options& opt, const model_config& cfg, const std:
   if (opt.model_part) {
     po.model_precision = !opt.dtype.empty() ? opt.dtype : default_precision(r.device.kind);
     // the model's linears and decode attention at every batch the op table and the step sweep run
-    // (the GPU's gemm/rows and gemm/decode-attention)
-    std::vector<std::int64_t> rows = step_sweep_batches(opt);
+    // (the GPU's gemm/rows and gemm/decode-attention): a sweep batch whose KV cache does not fit
+    // beside the weights is not run, nor probed
+    const step_sweep_plan sweep = plan_step_sweep(r, cfg, po.model_precision, opt);
+    std::vector<std::int64_t> rows;
+    for (const auto b : sweep.batches)
+      if (!sweep.kv_capacity_batch || b <= *sweep.kv_capacity_batch) rows.push_back(b);
     rows.insert(rows.end(), opt.batches.begin(), opt.batches.end());
     std::sort(rows.begin(), rows.end());
     rows.erase(std::unique(rows.begin(), rows.end()), rows.end());
@@ -350,15 +353,15 @@ results run_pipeline(const run_options& opt, const model_config& cfg, const std:
     runner.measure(op, res, label);
     r.ops.push_back(std::move(res));
   }
-  const json sweep = opt.measure_ops ? batch_sweep(runner, cfg, precision, floor, progress) : json(nullptr);
+  std::optional<batch_sweep> sweep;
+  if (opt.measure_ops) sweep = measure_batch_sweep(runner, cfg, precision, floor, progress);
   if (opt.measure_ops) measure_whole_steps(*be, r, cfg, precision, floor, opt, lost, progress, interrupted);
 
   progress("analysing", 0.97);
   flag_results(r);
   if (opt.tpot_s > 0)  // before analyse(): the user's TPOT is the batch-1 TPOT of every view
-    r.analysis["tpot_input"] = {{"tpot_s", opt.tpot_s},
-                                {"source", "--tpot (the user's measured time per output token, decode batch 1)"}};
-  if (!sweep.is_null()) r.analysis["batch_sweep"] = sweep;  // before analyse(): it fills in the knees
+    r.analysis.tpot_input = user_step_time{opt.tpot_s, 1, "--tpot (the user's measured time per output token, decode batch 1)"};
+  if (sweep) r.analysis.batch_sweep = std::move(*sweep);  // before analyse(): it fills in the knees
   analyse(r);
   progress("analysed", 1.0);
   if (interrupted()) r.status = "interrupted";

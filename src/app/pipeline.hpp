@@ -49,7 +49,7 @@ model_config load_run_model(const run_options& opt, std::string& model_path);
 
 /// The small-work model ops are placed with (pipeline_whole_step.cpp): measured.small_work, else
 /// the backend's launch floor with the default latency of its kind; recorded in
-/// r.analysis["latency_model"].
+/// r.analysis.latency_model.
 latency_model op_latency_model(backend& be, results& r, const std::string& precision);
 
 /// The decode step sweep's batches: opt.step_batches (ascending, once each) when given, else 1, 2,

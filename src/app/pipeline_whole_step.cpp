@@ -1,6 +1,7 @@
 // The run's latency model, whole-step measurements and the decode step sweep over batch, and the idle
 // energy read (docs/formulas-analysis.md §7, §8, §10).
 #include <algorithm>
+#include <cmath>
 #include <fmt/format.h>
 
 #include <unistd.h>
@@ -29,7 +30,7 @@ latency_model op_latency_model(backend& be, results& r, const std::string& preci
                                "{} µs by default (no ramp measured)", units::fixed(f * 1e6, 2), units::fixed(lat.latency_s * 1e6, 2));
     }
   }
-  r.analysis["latency_model"] = latency_model_json(lat);
+  r.analysis.latency_model = lat;
   return lat;
 }
 
@@ -168,7 +169,38 @@ void measure_whole_steps(backend& be, results& r, const model_config& cfg, const
   int sweep_run = 0;
   struct measured_step { std::int64_t batch; std::vector<op_desc> step; };
   std::optional<measured_step> first_decode;  // the first decode step measured: the drift check's op
+  // The drift check (docs/formulas-analysis.md §8.2): the first decode step's largest op again, as
+  // the op table timed it, beside its op-table time; run once, right after the decode sweep (before
+  // the prefill step), so that it sees the machine the decode steps ran on.
+  bool drift_checked = false;
+  const auto drift_check_now = [&] {
+    drift_checked = true;
+    if (sweep_run == 0 || !first_decode || lost || interrupted()) return;
+    const auto& step = first_decode->step;
+    const auto big = std::max_element(step.begin(), step.end(),
+                                      [](const op_desc& a, const op_desc& b) { return a.bytes() < b.bytes(); });
+    std::map<const op_result*, bool> used;
+    const op_result placed = place_op(*big, r.roofline, lat);
+    const op_result* table = table_op(r, placed, used);
+    if (table && table->measured_s && *table->measured_s > 0) {
+      progress(fmt::format("whole steps: drift check, {} (decode b{}) again", big->name, first_decode->batch), 0.96);
+      try {
+        const op_timing t = be.run_op(*big, opt.quick ? quick_timing() : ops_timing());
+        if (!std::isfinite(t.seconds) || !(t.seconds > 0))  // impossible: say so, write no check
+          throw probe_error(fmt::format("{} timed at an impossible {} s", big->name, t.seconds));
+        plan.drift = drift_check{big->name,           fmt::format("decode b{}", first_decode->batch),
+                                 big->bytes(),        placed.predicted_s,
+                                 *table->measured_s,  t.seconds};
+      } catch (const device_lost_error& e) {
+        lost = true;
+        r.errors.push_back({"whole steps: drift check", e.what()});
+      } catch (const probe_error& e) {
+        r.errors.push_back({"whole steps: drift check", e.what()});
+      }
+    }
+  };
   for (const auto& sc : scenarios) {
+    if (sc.ph != phase::decode && !drift_checked) drift_check_now();
     whole_step_result w;
     w.phase = to_string(sc.ph);
     w.batch = sc.batch;
@@ -232,30 +264,7 @@ void measure_whole_steps(backend& be, results& r, const model_config& cfg, const
     if (sc.ph == phase::decode && !w.measured_s) plan.notes.push_back(fmt::format("decode batch {}: {}", sc.batch, w.note));
     r.whole_step.push_back(std::move(w));
   }
-  if (sweep_run > 0 && first_decode && !lost && !interrupted()) {
-    // The drift check (docs/formulas-analysis.md §8.2): the first decode step's largest op again, as
-    // the op table timed it, beside its op-table time.
-    const auto& step = first_decode->step;
-    const auto big = std::max_element(step.begin(), step.end(),
-                                      [](const op_desc& a, const op_desc& b) { return a.bytes() < b.bytes(); });
-    std::map<const op_result*, bool> used;
-    const op_result placed = place_op(*big, r.roofline, lat);
-    const op_result* table = table_op(r, placed, used);
-    if (table && table->measured_s && *table->measured_s > 0) {
-      progress(fmt::format("whole steps: drift check, {} (decode b{}) again", big->name, first_decode->batch), 0.965);
-      try {
-        const op_timing t = be.run_op(*big, opt.quick ? quick_timing() : ops_timing());
-        plan.drift = drift_check{big->name,           fmt::format("decode b{}", first_decode->batch),
-                                 big->bytes(),        placed.predicted_s,
-                                 *table->measured_s,  t.seconds};
-      } catch (const device_lost_error& e) {
-        lost = true;
-        r.errors.push_back({"whole steps: drift check", e.what()});
-      } catch (const probe_error& e) {
-        r.errors.push_back({"whole steps: drift check", e.what()});
-      }
-    }
-  }
+  if (!drift_checked) drift_check_now();
   if (sweep_run > 0)
     plan.notes.push_back(fmt::format("{} decode batches run in {} s of wall time (each step's ops allocated and "
                                      "verified, then its replays timed)",

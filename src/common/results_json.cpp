@@ -295,6 +295,7 @@ results parse_results(const std::string& text, const std::string& file) {
     require_rate(ops[i], "predicted_s", p, file);
     require_rate(ops[i], "measured_s", p, file, true);
   }
+  if (j.contains("analysis")) require(j, "analysis", json::value_t::object, "", file);
   if (j.contains("whole_step")) {
     const json& ws = require(j, "whole_step", json::value_t::array, "", file);
     for (std::size_t i = 0; i < ws.size(); ++i) {

@@ -109,6 +109,12 @@ const bandwidth_result* best_device_bandwidth(const measured_roofs& m, const std
   return best;
 }
 
+const bandwidth_result* rejected_device_bandwidth(const measured_roofs& m, const std::string& pattern) {
+  for (const auto& b : m.bandwidth)
+    if (b.pattern == pattern && b.rejected && is_device_memory(b.level)) return &b;
+  return nullptr;
+}
+
 const bandwidth_result* best_level_bandwidth(const measured_roofs& m, const std::string& level) {
   const bandwidth_result* best = nullptr;
   for (const auto& b : m.bandwidth)
@@ -321,10 +327,7 @@ decode_step decode_step_at(const results& r, std::int64_t batch) {
       d.whole_step_predicted_s = w.predicted_s;
     }
   std::optional<double> user;
-  if (batch == 1 && r.analysis.is_object() && r.analysis.contains("tpot_input") && r.analysis["tpot_input"].is_object()) {
-    const json& in = r.analysis["tpot_input"];
-    if (in.contains("tpot_s") && in["tpot_s"].is_number() && in["tpot_s"].get<double>() > 0) user = in["tpot_s"].get<double>();
-  }
+  if (batch == 1 && r.analysis.tpot_input && r.analysis.tpot_input->tpot_s > 0) user = r.analysis.tpot_input->tpot_s;
   if (d.ops == 0) {
     d.why = "no decode ops at batch " + std::to_string(batch) + " in the results";
   } else if (user) {

@@ -48,9 +48,7 @@ std::string why(const compare_side& s, const std::string& what) { return s.measu
 /// Why a side has no device-memory `pattern` bandwidth: "rejected" when it measured that pattern and
 /// kept every row out of the roofs (its record table says why), else why().
 std::string bandwidth_why(const compare_side& s, const std::string& pattern) {
-  for (const auto& b : s.r.measured.bandwidth)
-    if (b.pattern == pattern && b.rejected && is_device_memory(b.level)) return "rejected";
-  return why(s, pattern);
+  return rejected_device_bandwidth(s.r.measured, pattern) ? "rejected" : why(s, pattern);
 }
 
 std::vector<std::string> union_of(std::vector<std::string> a, const std::vector<std::string>& b) {

@@ -18,15 +18,26 @@ bool ends_with(const std::string& s, const std::string& suffix) {
 }
 bool has(const std::string& s, const std::string& w) { return s.find(w) != std::string::npos; }
 
-std::string last(const std::string& path) {
-  const auto dot = path.rfind('.');
-  return dot == std::string::npos ? path : path.substr(dot + 1);
+/// The components of a path "a.b (row name).c": split at the dots outside parentheses (a row's name,
+/// "TinyLlama-1.1B", keeps its dots).
+std::vector<std::string> components(const std::string& path) {
+  std::vector<std::string> parts(1);
+  int depth = 0;
+  for (const char c : path) {
+    if (c == '(') ++depth;
+    else if (c == ')' && depth > 0) --depth;
+    if (c == '.' && depth == 0) parts.emplace_back();
+    else parts.back() += c;
+  }
+  return parts;
 }
 
+std::string last(const std::string& path) { return components(path).back(); }
+
 /// A number with the unit its own key names (the last component of `path`). Only the free-form
-/// objects come here (device.properties, measured.telemetry, analysis keys without a typed block:
-/// latency_model, batch_sweep, tpot_input, …); the typed blocks name their units field by field
-/// (sections_analysis.cpp).
+/// objects come here (device.properties, measured.telemetry, and the analysis blocks the report's
+/// "Other analysis" lists as results.json holds them: latency_model, batch_sweep, tpot_input, …);
+/// the sections of the typed blocks name their units field by field (sections_analysis.cpp).
 std::string number_text(const std::string& path, double x) {
   const std::string key = last(path);
   if (ends_with(key, "bytes_per_s") || ends_with(key, "bandwidth")) return rate_bytes(x);
@@ -62,13 +73,8 @@ std::string label(const std::string& key) {
 /// its last two joined by " › ", and so on up to the whole path (the same key, e.g. telemetry, sits
 /// under many rows; a reader of the HTML sees which one).
 void unique_heading(section& s, const std::string& path) {
-  std::vector<std::string> parts;
-  for (std::size_t b = 0;;) {
-    const auto dot = path.find('.', b);
-    parts.push_back(label(path.substr(b, dot == std::string::npos ? std::string::npos : dot - b)));
-    if (dot == std::string::npos) break;
-    b = dot + 1;
-  }
+  std::vector<std::string> parts = components(path);
+  for (auto& p : parts) p = label(p);
   auto taken = [&](const std::string& h) {
     return std::any_of(s.blocks.begin(), s.blocks.end(),
                        [&](const block& x) { return x.k == block::kind::heading && x.lines.at(0) == h; });
@@ -152,7 +158,6 @@ void add_json(section& s, const json& j, const std::string& name, int depth) {
         if (row_name.empty() && e.contains(k) && e.at(k).is_string()) row_name = e.at(k).get<std::string>();
       for (auto it = e.begin(); it != e.end() && row_name.empty(); ++it)
         if (it.value().is_string()) row_name = it.value().get<std::string>();
-      std::replace(row_name.begin(), row_name.end(), '.', ',');  // a dot separates path components
       for (auto it = e.begin(); it != e.end(); ++it)
         if (is_nested(it.value()) && !it.value().empty())
           add_json(s, it.value(), name + "." + it.key() + (row_name.empty() ? "" : " (" + row_name + ")"), depth + 1);

@@ -109,7 +109,7 @@ json ops_step_json(const ops_step& s) {
   if (cfg.mla()) j["conventions"]["mla"] = to_string(resolve_mla_form(opt.mla, ph));
   j["roofs"] = r ? json{{"peak_flops_per_s", r->peak}, {"bandwidth_bytes_per_s", r->bandwidth},
                         {"ridge", r->ridge()},         {"source", r->source},
-                        {"precision", r->precision},   {"latency_model", latency_model_json(r->lat)}}
+                        {"precision", r->precision},   {"latency_model", json(r->lat)}}
                  : json(nullptr);
   j["ops"] = json::array();
   for (std::size_t i = 0; i < s.ops.size(); ++i) j["ops"].push_back(op_json(s.ops[i], placed_at(s, i)));

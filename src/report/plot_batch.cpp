@@ -128,7 +128,7 @@ std::string stack(const std::vector<std::string>& parts) {
 }  // namespace
 
 std::string render_batch_svg(const results& r) {
-  const std::optional<step_sweep_analysis> s = stored_step_sweep(r);
+  const std::optional<step_sweep_analysis>& s = r.analysis.step_sweep;
   if (!s) return "";
   const auto secs = [](double x) { return units::seconds(x); };
   const auto rate = [](double x) { return units::sig(x) + " tokens/s"; };

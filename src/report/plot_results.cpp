@@ -261,35 +261,22 @@ int add_ops(plot& p, const results& r, const std::string& tag, bool labels, int 
   return skipped;
 }
 
-bool add_batch_sweep(plot& p, const json& sweep, const std::string& color) {
-  const json* arr = &sweep;
-  if (sweep.is_object())
-    for (const char* k : {"points", "rows", "sweep", "batches", "decode"}) {
-      auto it = sweep.find(k);
-      if (it != sweep.end() && it->is_array()) {
-        arr = &*it;
-        break;
-      }
-    }
-  if (!arr->is_array()) return false;
+bool add_batch_sweep(plot& p, const batch_sweep& sweep, const std::string& color) {
+  if (sweep.shapes.empty()) return false;
   plot_trace t;
   t.color = color;
   std::vector<plot_point> pts;
-  for (const auto& e : *arr) {
-    if (!e.is_object()) continue;
-    auto x = num_of(e, {"intensity", "arithmetic_intensity", "intensity_flop_per_byte"});
-    auto y = num_of(e, {"measured_flops_per_s", "achieved_flops_per_s", "flops_per_s", "predicted_flops_per_s", "attainable_flops_per_s"});
-    const auto flops = num_of(e, {"flops", "flops_per_token", "flops_per_step"});
-    const auto bytes = num_of(e, {"bytes", "bytes_per_step"});
-    const auto secs = num_of(e, {"measured_s", "time_s", "tpot_s", "predicted_s", "step_s"});
-    if (!x && flops && bytes) x = *flops / *bytes;
-    if (!y && flops && secs) y = *flops / *secs;
-    if (!x || !y) continue;
-    const auto batch = num_of(e, {"batch"});
-    const std::string b = batch ? fmt::format("batch {}", sig(*batch, 6)) : "point";
-    t.pts.emplace_back(*x, *y);
-    pts.push_back({*x, *y, true, color, "square", 3.5, "sweep-point", fmt::format("decode {}: {}, {}", b, intensity(*x), rate_flops(*y)),
-                   "", 0, -1, ""});
+  for (const sweep_point& e : sweep.shapes.front().points) {  // the model's own linear
+    // the measured rate; a batch not run is drawn at its predicted one
+    const double secs = e.measured_s ? *e.measured_s : e.predicted_s;
+    const std::optional<double> y = e.measured_flops_per_s ? e.measured_flops_per_s
+                                    : secs > 0                 ? std::optional<double>(e.flops / secs)
+                                                               : std::nullopt;
+    const double x = e.intensity > 0 ? e.intensity : (e.bytes > 0 ? e.flops / e.bytes : 0);
+    if (!(x > 0) || !y || !(*y > 0)) continue;
+    t.pts.emplace_back(x, *y);
+    pts.push_back({x, *y, true, color, "square", 3.5, "sweep-point",
+                   fmt::format("decode batch {}: {}, {}", e.batch, intensity(x), rate_flops(*y)), "", 0, -1, ""});
   }
   if (t.pts.size() < 2) return false;
   t.label = fmt::format("decode batch sweep ({} points)", t.pts.size());
@@ -345,10 +332,7 @@ std::string render_svg(const results& r, const std::string& wanted) {
     p.legend.push_back({legend_item::kind::hollow, "#444444", "op predicted", "op-pred"});
     p.legend.push_back({legend_item::kind::triangle, "#444444", "op predicted latency-bound", "op-latency"});
     p.legend.push_back({legend_item::kind::filled, "#444444", "op measured", "op-meas"});
-    if (r.analysis.is_object()) {
-      auto it = r.analysis.find("batch_sweep");
-      if (it != r.analysis.end() && !it->is_null()) add_batch_sweep(p, *it, "#00838f");
-    }
+    if (r.analysis.batch_sweep) add_batch_sweep(p, *r.analysis.batch_sweep, "#00838f");
     const int skipped = add_ops(p, r, "", true, -1);
     if (skipped > 0) p.notes.push_back(fmt::format("{} op(s) not plotted (0 FLOP, 0 B or no time): named in the key", skipped));
   } else if (!r.ops.empty()) {

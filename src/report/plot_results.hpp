@@ -29,9 +29,10 @@ void add_bandwidth_chart(plot& p, const results& r);
 /// op's point carries its op-table number, and p.key lists every number with its op per scenario.
 int add_ops(plot& p, const results& r, const std::string& tag, bool labels, int palette);
 
-/// Adds r.analysis["batch_sweep"] as a trace when it has a recognisable shape (points with an
-/// intensity and a FLOP/s, or FLOPs/bytes/seconds); returns false (and adds nothing) otherwise.
-bool add_batch_sweep(plot& p, const json& sweep, const std::string& color);
+/// Adds the first shape of r.analysis.batch_sweep (the model's own linear) as a trace: each batch at
+/// its intensity and measured FLOP/s (predicted where not run); false (and nothing added) with
+/// fewer than two drawable points.
+bool add_batch_sweep(plot& p, const batch_sweep& sweep, const std::string& color);
 
 /// Colour of device `i` in a comparison (A blue, B orange) or a fleet (rank i; 8 colours, then again).
 std::string device_color(int i, bool nominal);

@@ -48,7 +48,9 @@ section record_section(const results& r) {
   section s{"Record table", "record", {}};
   table t;
   t.header = {"quantity", "nominal", "measured", "measured ÷ nominal", "usually"};
-  for (const record_row& x : record_table(r)) {
+  // the table analyse() stored; computed here only for results that were never analysed
+  const std::vector<record_row> rows = r.analysis.record_table ? *r.analysis.record_table : record_table(r);
+  for (const record_row& x : rows) {
     const auto ratio_value = x.ratio();
     t.rows.push_back({cell(x.label), nominal_cell(t, x), measured_cell(t, x),
                       ratio_value ? cell(percent(*ratio_value), ratio_value) : cell("—"), usual_cell(t, x)});

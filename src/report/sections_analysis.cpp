@@ -276,21 +276,21 @@ void render(section& s, const prediction_accuracy& a) {
 }
 
 template <class T>
-void render_into(section& s, const results& r, const char* key, const std::string& absent) {
-  render_block<T>(s, r, key, [&](const T& b) { render(s, b); }, absent);
+void render_into(section& s, const results& r, const char* key, const std::optional<T>& block, const std::string& absent) {
+  render_block(s, r, key, block, [&](const T& b) { render(s, b); }, absent);
 }
 
 }  // namespace
 
 void ridge_block(section& s, const results& r) {
-  render_block<ridge_analysis>(s, r, "ridge", [&](const ridge_analysis& a) {
+  render_block(s, r, "ridge", r.analysis.ridge, [&](const ridge_analysis& a) {
     s.heading("Ridge analysis");
     render(s, a);
   }, "");
 }
 
 void accuracy_block(section& s, const results& r) {
-  render_block<prediction_accuracy>(s, r, "accuracy", [&](const prediction_accuracy& a) {
+  render_block(s, r, "accuracy", r.analysis.accuracy, [&](const prediction_accuracy& a) {
     s.heading("Prediction accuracy");
     render(s, a);
   }, "");
@@ -299,9 +299,9 @@ void accuracy_block(section& s, const results& r) {
 section attribution_section(const results& r) {
   section s{"Where the gap goes: attribution", "attribution", {}};
   s.heading("Compute: nominal → clock → wave and tile quantization → remainder");
-  render_into<compute_waterfall>(s, r, "compute_waterfall", "Not computed (no analysis.compute_waterfall in the results).");
+  render_into(s, r, "compute_waterfall", r.analysis.compute_waterfall, "Not computed (no analysis.compute_waterfall in the results).");
   s.heading("Bandwidth: nominal → best pattern → read, copy, triad; cache vs device memory; ECC");
-  render_into<bandwidth_waterfall>(s, r, "bandwidth_waterfall", "Not computed (no analysis.bandwidth_waterfall in the results).");
+  render_into(s, r, "bandwidth_waterfall", r.analysis.bandwidth_waterfall, "Not computed (no analysis.bandwidth_waterfall in the results).");
   return s;
 }
 
@@ -324,7 +324,7 @@ section mfu_section(const results& r) {
     }
   }
   s.bullets(items);
-  render_into<decode_mfu>(s, r, "mfu", items.empty() ? "Not computed (no decode ops and no analysis.mfu in the results)." : "");
+  render_into(s, r, "mfu", r.analysis.mfu, items.empty() ? "Not computed (no decode ops and no analysis.mfu in the results)." : "");
   s.para("MFU = model FLOPs ÷ time ÷ (nominal dense peak × devices); HFU also counts recomputed FLOPs "
          "(PaLM, Chowdhery et al. 2022, appendix B).");
   return s;
@@ -332,7 +332,7 @@ section mfu_section(const results& r) {
 
 section fusion_section(const results& r) {
   section s{"Fusion: what fusing ops would save", "fusion", {}};
-  render_into<fusion_analysis>(s, r, "fusion", "Not computed (no analysis.fusion in the results).");
+  render_into(s, r, "fusion", r.analysis.fusion, "Not computed (no analysis.fusion in the results).");
   return s;
 }
 
@@ -340,8 +340,8 @@ section other_analysis_section(const results& r) {
   section s{"Other analysis", "other", {}};
   static const char* shown[] = {"compute_waterfall", "bandwidth_waterfall", "ridge", "mfu", "fusion", "accuracy", "record_table",
                                 "energy", "step_sweep"};
-  if (!r.analysis.is_object()) return s;
-  for (auto it = r.analysis.begin(); it != r.analysis.end(); ++it) {
+  const json a = r.analysis;  // the blocks as results.json holds them, keys in its order
+  for (auto it = a.begin(); it != a.end(); ++it) {
     if (std::find(std::begin(shown), std::end(shown), it.key()) != std::end(shown) || it.value().is_null()) continue;
     if (it.key() == "roofline_gaps" && it.value().is_array() && it.value().empty()) continue;  // nothing missing
     s.heading(it.key());

@@ -108,13 +108,10 @@ void render_probe_energy(section& s, const energy_roofline& e) {
 /// The user's step time (analysis.step_input from `report --tpot --batch`, else analysis.tpot_input
 /// from `run --tpot`, batch 1) placed on the measured step curve; "" when neither is given.
 std::string user_step_line(const results& r, const step_sweep_analysis& a) {
-  if (!r.analysis.is_object()) return "";
-  for (const char* key : {"step_input", "tpot_input"}) {
-    const auto it = r.analysis.find(key);
-    if (it == r.analysis.end() || !it->is_object() || !it->contains("tpot_s") || !(*it)["tpot_s"].is_number()) continue;
-    const double t = (*it)["tpot_s"].get<double>();
-    const std::int64_t b =
-        it->contains("batch") && (*it)["batch"].is_number_integer() ? (*it)["batch"].get<std::int64_t>() : 1;
+  for (const auto& in : {r.analysis.step_input, r.analysis.tpot_input}) {
+    if (!in || !(in->tpot_s > 0)) continue;
+    const double t = in->tpot_s;
+    const std::int64_t b = in->batch;
     std::string why;
     const auto p = place_on_step_curve(a, b, t, why);
     if (!p) return fmt::format("your {} at batch {}: not placed ({})", units::seconds(t), b, why);
@@ -128,22 +125,22 @@ std::string user_step_line(const results& r, const step_sweep_analysis& a) {
 
 section batch_section(const results& r) {
   section s{"Decode step over batch, and energy", "batch", {}};
-  render_block<step_sweep_analysis>(
-      s, r, "step_sweep",
+  render_block(
+      s, r, "step_sweep", r.analysis.step_sweep,
       [&](const step_sweep_analysis& a) {
         if (const std::string u = user_step_line(r, a); !u.empty()) s.para(u);
         render_sweep(s, a);
       },
       "");
-  render_block<energy_roofline>(
-      s, r, "energy", [&](const energy_roofline& e) { render_energy(s, e); }, "");
+  render_block(
+      s, r, "energy", r.analysis.energy, [&](const energy_roofline& e) { render_energy(s, e); }, "");
   return s;
 }
 
 section probe_energy_section(const results& r) {
   section s{"Energy of each probe", "probe-energy", {}};
-  render_block<energy_roofline>(
-      s, r, "energy", [&](const energy_roofline& e) { render_probe_energy(s, e); }, "");
+  render_block(
+      s, r, "energy", r.analysis.energy, [&](const energy_roofline& e) { render_probe_energy(s, e); }, "");
   return s;
 }
 

@@ -100,7 +100,7 @@ namespace {
 /// One wrapped line on the decode step over batch (analysis.step_sweep): the first and the last
 /// measured batch (step, tokens/s, J/token), the knees; "" without a measured sweep.
 std::string sweep_line(const results& r) {
-  const std::optional<step_sweep_analysis> s = stored_step_sweep(r);
+  const std::optional<step_sweep_analysis>& s = r.analysis.step_sweep;
   if (!s) return "";
   const step_sweep_point* first = nullptr;
   const step_sweep_point* last = nullptr;

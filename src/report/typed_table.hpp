@@ -10,7 +10,7 @@
 
 #include "report/document.hpp"
 #include "report/units.hpp"
-#include "roofline/analysis_json.hpp"
+#include "roofline/results.hpp"
 
 namespace roofline::report {
 
@@ -67,19 +67,20 @@ std::optional<std::string> fmt_opt(std::optional<double> v, F f) {
   return f(*v);
 }
 
-/// Renders block `key` of r.analysis parsed as T with `render`; `absent` (when not empty) when the
-/// block is missing, and one line naming the block when it is not readable.
+/// Renders block `key` of r.analysis (`block`, its member) with `render`; when it is absent, one line
+/// naming the block where it was in the file but not readable (analysis.unreadable), else `absent`
+/// (when not empty).
 template <class T, class F>
-void render_block(section& s, const results& r, const char* key, F&& render, const std::string& absent) {
-  std::optional<T> b;
-  try {
-    b = analysis_block<T>(r, key);
-  } catch (const json::exception& e) {
-    s.para(fmt::format("analysis.{} is not readable: {}", key, e.what()));
+void render_block(section& s, const results& r, const char* key, const std::optional<T>& block, F&& render,
+                  const std::string& absent) {
+  if (block) {
+    render(*block);
     return;
   }
-  if (b) render(*b);
-  else if (!absent.empty()) s.para(absent);
+  if (const auto it = r.analysis.unreadable.find(key); it != r.analysis.unreadable.end())
+    s.para(fmt::format("analysis.{} is not readable: {}", key, it->second));
+  else if (!absent.empty())
+    s.para(absent);
 }
 
 }  // namespace roofline::report

@@ -102,8 +102,8 @@ TEST(Analyse, FillsEveryKeyAndTheRecordTable) {
   analyse(r);
   for (const char* k : {"roofline_gaps", "compute_waterfall", "bandwidth_waterfall", "ridge", "mfu", "fusion",
                         "accuracy", "record_table"})
-    EXPECT_TRUE(r.analysis.contains(k)) << k;
-  const json& rows = r.analysis["record_table"];
+    EXPECT_TRUE(json(r.analysis).contains(k)) << k;
+  const json rows = json(r.analysis)["record_table"];
   ASSERT_EQ(rows.size(), 11u);
   auto row = [&](const std::string& key) {
     for (const auto& x : rows)

@@ -202,7 +202,7 @@ TEST(LatencyModel, FewRowsReadTheRowsSweepNotTheSquareRate) {
   EXPECT_NEAR(lat.compute_rate(gemm_op("q_proj", 2048, 2048, 2048, 4), peak), 180e9, 1e3);
   EXPECT_DOUBLE_EQ(lat.compute_rate(q32, 50e9), 50e9);  // never above the peak
   // The JSON form names the rows points.
-  const json j = latency_model_json(lat);
+  const json j = json(lat);
   ASSERT_EQ(j.at("gemm_rows").size(), 3u);
   EXPECT_DOUBLE_EQ(j.at("gemm_rows")[1].at("m").get<double>(), 32);
 }
@@ -301,7 +301,7 @@ TEST(LatencyModel, SmallOpsRunOnOneThreadAndReadTheOneThreadRamp) {
   const latency_model lat_old = latency_model_from(old, "cpu", "fp32");
   EXPECT_FALSE(lat_old.runs_serial(add));
   EXPECT_NEAR(lat_old.predict(add, 210e9, roof).floor_s * 1e6, 1.097, 1e-9);
-  const json j = latency_model_json(lat);
+  const json j = json(lat);
   EXPECT_EQ(j.at("serial_below_elements").get<std::int64_t>(), 32768);
   EXPECT_EQ(j.at("serial_ramp").size(), 5u);
 }
@@ -351,7 +351,7 @@ TEST(LatencyModel, WrittenBytesCostTheMeasuredWriteAllocate) {
   EXPECT_DOUBLE_EQ(lat_old.traffic_bytes(mul), mul.bytes());
   EXPECT_NEAR(lat_old.predict(mul, peak, roof).total_s * 1e3, 4.274, 0.002);
   EXPECT_NEAR(lat_old.predict(rope, peak, roof).total_s * 1e6, 1211.3, 1.0);
-  const json j = latency_model_json(lat);
+  const json j = json(lat);
   EXPECT_NEAR(j.at("write_cost").get<double>(), 1.397, 0.001);
   EXPECT_EQ(j.at("write_in_place").at(0), "rope");
 }
@@ -398,7 +398,7 @@ TEST(LatencyModel, FusedAttentionReadsItsOwnMeasuredRate) {
   EXPECT_NEAR(lat.compute_rate(attn_long, peak) / 1e12, 399.540, 0.001);
   op_desc attn256 = attention_op(op_kind::attention_fused, 1, 8, 8, 256, 2048, 2048, 2, 2, true);
   EXPECT_DOUBLE_EQ(lat.compute_rate(attn256, peak), peak);
-  const json j = latency_model_json(lat);
+  const json j = json(lat);
   EXPECT_EQ(j.at("fused_attention_rates").size(), 4u);
 }
 
@@ -559,7 +559,7 @@ TEST(LatencyModel, GemmsReadTheRowsCurveOfTheirOwnWeight) {
   const op_desc a = attention_op(op_kind::attention_decode, 1, 32, 4, 64, 1, 2048, 2, 2, false);
   EXPECT_DOUBLE_EQ(lat.compute_rate(a, peak), peak);
   // the JSON form lists each point with its weight
-  const json j = latency_model_json(lat);
+  const json j = json(lat);
   ASSERT_EQ(j.at("gemm_rows").size(), 3u);
   EXPECT_EQ(j.at("gemm_rows")[0].at("linears"), "k_proj, v_proj");
 }
@@ -576,7 +576,7 @@ TEST(LatencyModel, TheSwitchCostIsTheAlternatingChainsFloorLessTheFloor) {
   meas.small_work->floor_switch_s = 1.22e-6;
   const latency_model lat = latency_model_from(meas, "gpu", "fp16");
   EXPECT_NEAR(lat.switch_s * 1e6, 0.30, 1e-9);
-  EXPECT_NEAR(latency_model_json(lat).at("switch_s").get<double>() * 1e6, 0.30, 1e-9);
+  EXPECT_NEAR(json(lat).at("switch_s").get<double>() * 1e6, 0.30, 1e-9);
   meas.small_work->floor_switch_s = 0.90e-6;
   EXPECT_DOUBLE_EQ(latency_model_from(meas, "gpu", "fp16").switch_s, 0);
 }
@@ -621,6 +621,6 @@ TEST(LatencyModel, DecodeAttentionReadsItsOwnRateAtItsBatch) {
   EXPECT_NEAR(lat.decode_attention_rate(attn(4)), std::exp(std::log(r1) + 0.5 * (std::log(r16) - std::log(r1))), 1e3);
   EXPECT_DOUBLE_EQ(lat.decode_attention_rate(attn(32)), 0);     // beyond the batches measured
   EXPECT_DOUBLE_EQ(lat.decode_attention_rate(attn(4, 32)), 0);  // another shape (MHA)
-  EXPECT_EQ(latency_model_json(lat).at("decode_attention_rates").size(), 2u);
+  EXPECT_EQ(json(lat).at("decode_attention_rates").size(), 2u);
 }
 }  // namespace roofline

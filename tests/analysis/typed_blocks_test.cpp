@@ -1,11 +1,12 @@
 // The typed blocks of results.analysis (roofline/waterfall.hpp, ridge_analysis.hpp, decode_mfu.hpp,
-// fusion_analysis.hpp, accuracy.hpp, batch_sweep.hpp): values pinned from the fixtures, every block
-// read back from its JSON unchanged, a block of another shape refused, and a schema 1.0 file
-// re-analysed.
+// fusion_analysis.hpp, accuracy.hpp, batch_sweep.hpp, latency.hpp, record_table.hpp), members of
+// analysis_results: values pinned from the fixtures, every block read back from its JSON unchanged, a
+// block of another shape kept as read and named unreadable, and a schema 1.0 file re-analysed.
 #include <gtest/gtest.h>
 
 #include "roofline/analysis.hpp"
 #include "roofline/io.hpp"
+#include "roofline/latency.hpp"
 #include "roofline/report.hpp"
 
 using namespace roofline;
@@ -22,7 +23,8 @@ results analysed(const std::string& fixture) {
 /// writes the same JSON again.
 template <class T>
 void expect_round_trip(const results& r, const char* key) {
-  const json& written = r.analysis.at(key);
+  const json all = r.analysis;
+  const json& written = all.at(key);
   const T back = written.get<T>();
   EXPECT_EQ(json(back), written) << key;
 }
@@ -39,13 +41,44 @@ TEST(TypedBlocks, EveryBlockReadsBackWhatAnalyseWrote) {
     expect_round_trip<decode_mfu>(r, "mfu");
     expect_round_trip<fusion_analysis>(r, "fusion");
     expect_round_trip<prediction_accuracy>(r, "accuracy");
+    expect_round_trip<std::vector<record_row>>(r, "record_table");
+    expect_round_trip<std::vector<std::string>>(r, "roofline_gaps");
   }
+}
+
+TEST(TypedBlocks, TheLatencyModelReadsBackWhatItWrote) {
+  // every field of the small-work model: the GPU fixture's floor, ramp and GEMM rates; the CPU
+  // fixture's serial regime, write cost and attention tile rates where it measured them
+  for (const char* fixture : {"results-gpu.json", "results-cpu.json"}) {
+    SCOPED_TRACE(fixture);
+    const results r = load_results(std::string(ROOFLINE_TEST_DATA) + "/" + fixture);
+    const latency_model m = latency_model_from(r.measured, r.device.kind, r.roofline.precision);
+    const json written = m;
+    ASSERT_TRUE(written.contains("floor_s"));
+    const latency_model back = written.get<latency_model>();
+    EXPECT_EQ(json(back), written);
+    EXPECT_EQ(back.floor_s, m.floor_s);
+    EXPECT_EQ(back.ramp.size(), m.ramp.size());
+    EXPECT_EQ(back.gemm_rows.size(), m.gemm_rows.size());  // one curve per weight, as measured
+  }
+}
+
+TEST(TypedBlocks, AWholeResultsFileKeepsItsAnalysisThroughItsJson) {
+  results r = analysed("results-gpu.json");
+  r.analysis.tpot_input = user_step_time{3.31e-3, 1, "--tpot"};
+  const json written = r.analysis;
+  const results back = parse_results(render_json(r), "back.json");
+  EXPECT_EQ(json(back.analysis), written);
+  ASSERT_TRUE(back.analysis.tpot_input);
+  EXPECT_DOUBLE_EQ(back.analysis.tpot_input->tpot_s, 3.31e-3);
+  EXPECT_TRUE(back.analysis.unreadable.empty());
+  EXPECT_TRUE(back.analysis.other.empty());
 }
 
 TEST(TypedBlocks, RidgeOfTheGpuFixture) {
   // fp16: measured 712 TFLOP/s ÷ 4.21 TB/s = 169.12 FLOP/B against nominal 989.4 ÷ 4.8 = 206.125:
   // moved −17.95%, within 20% but not 10%.
-  const ridge_analysis a = analysis_block<ridge_analysis>(analysed("results-gpu.json"), "ridge").value();
+  const ridge_analysis a = analysed("results-gpu.json").analysis.ridge.value();
   EXPECT_EQ(a.default_precision, "fp16");
   EXPECT_TRUE(a.gaps.empty());
   ASSERT_EQ(a.per_precision.size(), 3u);
@@ -127,11 +160,18 @@ TEST(TypedBlocks, BatchSweepRoundTripsWithItsKnees) {
 
 TEST(TypedBlocks, ABlockOfAnotherShapeIsNotReadAndTheReportSaysSo) {
   results r = analysed("results-gpu.json");
-  r.analysis["ridge"] = json::array({1, 2});
-  r.analysis["compute_waterfall"] = {{"fp16", json::array()}};  // a 1.0-era shape: no per_precision
-  EXPECT_THROW(analysis_block<ridge_analysis>(r, "ridge"), json::exception);
-  EXPECT_THROW(analysis_block<compute_waterfall>(r, "compute_waterfall"), json::exception);
-  EXPECT_FALSE(analysis_block<decode_mfu>(results{}, "mfu"));  // absent: nothing, no error
+  json a = r.analysis;
+  a["ridge"] = json::array({1, 2});
+  a["compute_waterfall"] = {{"fp16", json::array()}};  // a 1.0-era shape: no per_precision
+  r.analysis = a.get<analysis_results>();              // read as a results file is read: no throw
+  EXPECT_FALSE(r.analysis.ridge);
+  EXPECT_FALSE(r.analysis.compute_waterfall);
+  EXPECT_TRUE(r.analysis.unreadable.count("ridge"));
+  EXPECT_TRUE(r.analysis.unreadable.count("compute_waterfall"));
+  EXPECT_TRUE(r.analysis.mfu);                            // the readable blocks are read
+  EXPECT_EQ(json(r.analysis)["ridge"], json::array({1, 2}));  // kept as read: writing the file loses nothing
+  EXPECT_FALSE(results{}.analysis.mfu);                   // absent: nothing, no error
+  EXPECT_THROW(json::array().get<analysis_results>(), json::exception);  // not an object: the file is refused
   // the attribution is per-point detail: report.html's collapsed section says so (report.md points there)
   const std::string html = render_html(r);
   EXPECT_NE(html.find("analysis.ridge is not readable"), std::string::npos);
@@ -142,15 +182,17 @@ TEST(SchemaVersion, A10FileIsReanalysedA11FileKeepsItsAnalysis) {
   // results-cpu.json is schema 1.0 with an empty analysis: re-analysed, every typed block appears.
   results old = load_results(std::string(ROOFLINE_TEST_DATA) + "/results-cpu.json");
   ASSERT_EQ(old.schema_version, "1.0");
-  ASSERT_FALSE(old.analysis.contains("ridge"));
+  ASSERT_FALSE(old.analysis.ridge);
   EXPECT_TRUE(reanalyse_if_older(old));
+  const json blocks = old.analysis;
   for (const char* k : {"compute_waterfall", "bandwidth_waterfall", "ridge", "mfu", "fusion", "accuracy", "record_table"})
-    EXPECT_TRUE(old.analysis.contains(k)) << k;
-  EXPECT_NEAR(analysis_block<ridge_analysis>(old, "ridge")->per_precision.at(0).ridge_measured.value(), 15.306122448979592, 1e-12);
+    EXPECT_TRUE(blocks.contains(k)) << k;
+  EXPECT_NEAR(old.analysis.ridge->per_precision.at(0).ridge_measured.value(), 15.306122448979592, 1e-12);
   // A 1.1 file is rendered from the analysis it carries.
   results now = parse_results(render_json(old), "now.json");
   now.schema_version = schema_version;
-  now.analysis["note_kept"] = "yes";
+  now.analysis.other["note_kept"] = "yes";  // a key a later version wrote
   EXPECT_FALSE(reanalyse_if_older(now));
-  EXPECT_EQ(now.analysis["note_kept"], "yes");
+  EXPECT_EQ(json(now.analysis)["note_kept"], "yes");
+  EXPECT_EQ(json(parse_results(render_json(now), "again.json").analysis)["note_kept"], "yes");
 }

@@ -106,7 +106,7 @@ TEST(RecordTable, TheCpuRowsUseFp32AndFp64AndSayNoTelemetry) {
   r.measured.compute = {test::gemm("fp32", 4096, 1.6e12), test::gemm("fp64", 4096, 0.8e12)};
   r.measured.bandwidth = {test::bw("read", "dram", 80e9)};
   r.roofline = summarize_roofline(r.nominal, r.measured, "fp32");
-  const json rows = to_json(record_table(r));
+  const json rows = json(record_table(r));
   std::vector<std::string> keys;
   for (const auto& x : rows) keys.push_back(x["key"]);
   // A CPU has no power telemetry and no visible DRAM ECC: those rows are absent, not "unknown".
@@ -193,7 +193,7 @@ TEST(RecordTable, AMissingDramReadSaysWhyAndWhichPatternStandsIn) {
   read.rejected_reason = "unreliable: repeats disagree (IQR above 10 % of the median), twice";
   r.measured.bandwidth = {read, test::bw("write", "dram", 40e9), test::bw("copy", "dram", 60e9)};
   r.roofline = summarize_roofline(r.nominal, r.measured, "fp32");
-  const json rows = to_json(record_table(r));
+  const json rows = json(record_table(r));
   ASSERT_EQ(rows[0]["key"], "bandwidth_read");
   EXPECT_TRUE(rows[0]["measured"].is_null());
   EXPECT_EQ(rows[0]["measured_note"].get<std::string>(),
@@ -208,7 +208,7 @@ TEST(RecordTable, AQuickRunWhoseRoofGemmIsTheSmallOneShowsItOnce) {
   r.measured.compute = {test::gemm("fp32", 256, 0.5e12), test::gemm("fp32", 512, 0.9e12)};
   r.measured.bandwidth = {test::bw("read", "dram", 80e9)};
   r.roofline = summarize_roofline(r.nominal, r.measured, "fp32");
-  const json rows = to_json(record_table(r));
+  const json rows = json(record_table(r));
   int n512 = 0;
   for (const auto& x : rows) n512 += x["key"] == "gemm_fp32_512";
   EXPECT_EQ(n512, 1);

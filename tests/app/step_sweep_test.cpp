@@ -95,7 +95,7 @@ TEST(StepSweepCpu, TinyModelSweepsEveryQuickBatchWithEnergyAndPlan) {
   EXPECT_GT(r.step_sweep->drift->after_s, 0);
 
   analyse(r);
-  const auto s = analysis_block<step_sweep_analysis>(r, "step_sweep");
+  const auto s = r.analysis.step_sweep;
   ASSERT_TRUE(s);
   ASSERT_EQ(s->points.size(), 3u);
   for (const auto& p : s->points) {
@@ -128,7 +128,7 @@ TEST(StepSweep, TheDriftCheckSaysWhetherTheMachineMovedDuringTheRun) {
   EXPECT_FALSE(json(none).contains("drift"));
 
   analyse(r);
-  auto s = analysis_block<step_sweep_analysis>(r, "step_sweep");
+  auto s = r.analysis.step_sweep;
   ASSERT_TRUE(s && s->drift_change);
   EXPECT_NEAR(*s->drift_change, 12.4 / 9.32 - 1, 1e-12);  // +33.0 %
   EXPECT_TRUE(s->drift_moved);
@@ -142,7 +142,7 @@ TEST(StepSweep, TheDriftCheckSaysWhetherTheMachineMovedDuringTheRun) {
 
   r.step_sweep->drift->after_s = 9.0e-3;  // −3.4 %: steady, and the terminal does not mention it
   analyse(r);
-  s = analysis_block<step_sweep_analysis>(r, "step_sweep");
+  s = r.analysis.step_sweep;
   ASSERT_TRUE(s);
   EXPECT_FALSE(s->drift_moved);
   const std::string steady = report::drift_text(*s);

@@ -36,7 +36,7 @@ TEST(ReportCli, ASchema10FileIsReanalysed) {
   ASSERT_EQ(r.code, 0) << r.err;
   const results out = load_results(d / "out/results.json");
   for (const char* k : {"compute_waterfall", "bandwidth_waterfall", "ridge", "mfu", "fusion", "accuracy", "record_table"})
-    EXPECT_TRUE(out.analysis.contains(k)) << k;
+    EXPECT_TRUE(json(out.analysis).contains(k)) << k;
   const std::string md = read_file(d / "out/report.md");
   EXPECT_EQ(md.find("Not computed"), std::string::npos);
   EXPECT_NE(md.find("#### Ridge analysis"), std::string::npos);

@@ -126,6 +126,22 @@ TEST(Html, NoTwoHeadingsInOneSectionAreTheSame) {
   }
 }
 
+// A row's name keeps its dots in the heading of its nested value: a model named "TinyLlama-1.1B" is
+// not split into path components ("TinyLlama-1 › 1B") nor rewritten ("TinyLlama-1,1B").
+TEST(Html, ARowNameWithDotsStaysWholeInItsHeading) {
+  const json rows = json::array({{{"name", "TinyLlama-1.1B"}, {"telemetry", {{"sm_clock_mhz", 1980}, {"power_w", 470}}}},
+                                 {{"name", "Llama-3.1-8B"}, {"telemetry", {{"sm_clock_mhz", 1755}, {"power_w", 690}}}}});
+  report::section s{"t", "t", {}};
+  report::add_json(s, {{"runs", rows}}, "", 0);
+  std::vector<std::string> headings;
+  for (const auto& b : s.blocks)
+    if (b.k == report::block::kind::heading) headings.push_back(b.lines.at(0));
+  ASSERT_EQ(headings.size(), 3u);  // runs, then each row's telemetry, named by its row
+  EXPECT_NE(headings[1].find("(TinyLlama-1.1B)"), std::string::npos) << headings[1];
+  EXPECT_NE(headings[2].find("(Llama-3.1-8B)"), std::string::npos) << headings[2];
+  for (const auto& h : headings) EXPECT_EQ(h.find("1 › 1B"), std::string::npos) << h;
+}
+
 TEST(Markdown, NoTwoHeadingsAreTheSame) {
   for (const std::string& file : {h200_bench(), test::data("h200-2026-12-03/results.json"),
                                   test::data("results-gpu.json"), test::data("results-cpu.json")}) {

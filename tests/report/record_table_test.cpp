@@ -6,6 +6,7 @@
 
 #include "report/markdown.hpp"
 #include "report/sections.hpp"
+#include "roofline/error.hpp"
 #include "roofline/report.hpp"
 #include "test_util.hpp"
 
@@ -37,7 +38,7 @@ std::string note(const report::section& s, const std::string& cell) {
 // Columns: quantity, nominal, measured, measured ÷ nominal, usually.
 TEST(RecordTable, GpuRowsFromTypedFieldsOnly) {
   results r = load_results(test::data("results-gpu.json"));
-  r.analysis = json::object();
+  r.analysis = analysis_results{};
   const auto s = report::record_section(r);
   // 4.05 / 4.80 TB/s
   EXPECT_EQ(row(s, "device memory read bandwidth")[3], "84.4%");
@@ -101,18 +102,34 @@ TEST(RecordTable, MarkdownOpensWithTheRecordTable) {
 }
 
 TEST(RecordTable, AnyAnalysisShapeRendersWithoutThrowing) {
-  results r = load_results(test::data("results-gpu.json"));
-  for (const json& a : {json(nullptr), json::array({1, 2}), json("text"),
-                        json{{"compute_waterfall", nullptr}, {"bandwidth_waterfall", json::array({1, "x", nullptr})},
+  // Blocks of any shape are read as far as they go (the rest kept in analysis.other, named
+  // unreadable) and every view renders; an analysis that is not an object refuses the file, naming it.
+  const json file = json::parse(read_file(test::data("results-gpu.json")));
+  for (const json& a : {json{{"compute_waterfall", nullptr}, {"bandwidth_waterfall", json::array({1, "x", nullptr})},
                              {"mfu", json::array({json::object(), 3})}, {"fusion", "text"}, {"ridge", {{"a", {{"b", {{"c", {{"d", {1}}}}}}}}}},
                              {"batch_sweep", {{"points", "bad"}}}, {"accuracy", {{"x", NAN}}}, {"record_table", json::array()}},
-                        json{{"batch_sweep", json::array({{{"batch", 1}}, {{"intensity", nullptr}, {"flops_per_s", "x"}}})}}}) {
-    r.analysis = a;
+                        json{{"batch_sweep", json::array({{{"batch", 1}}, {{"intensity", nullptr}, {"flops_per_s", "x"}}})}},
+                        json{{"latency_model", {{"floor_s", "x"}}}, {"tpot_input", {{"tpot_s", json::array()}}},
+                             {"step_sweep", 3}, {"energy", json::object()}}}) {
+    json f = file;
+    f["analysis"] = a;
+    results r;
+    ASSERT_NO_THROW(r = parse_results(f.dump(), "shape.json")) << a.dump();
     EXPECT_NO_THROW({
       render_markdown(r);
       render_svg(r);
       render_html(r);
     }) << a.dump();
+  }
+  for (const json& a : {json(nullptr), json::array({1, 2}), json("text")}) {
+    json f = file;
+    f["analysis"] = a;
+    try {
+      parse_results(f.dump(), "shape.json");
+      ADD_FAILURE() << "accepted analysis " << a.dump();
+    } catch (const input_error& e) {
+      EXPECT_NE(std::string(e.what()).find("analysis"), std::string::npos) << e.what();
+    }
   }
   results empty;
   EXPECT_NO_THROW({

@@ -77,7 +77,12 @@ lt_matmul::lt_matmul(const op_context& ctx, dtype_id t, int64_t m, int64_t n, in
                               stride_a, ",", stride_b, ",", stride_c, " ws ", ws);
   const std::string tail = cat(", workspace ", fmt_bytes(double(ws)), batch > 1 ? cat(", batch ", batch) : std::string());
   const float alpha = 1.f, beta = 0.f;
-  if (const int* r = ctx.memo ? ctx.memo->find(key) : nullptr; r && *r < found && res[*r].state == CUBLAS_STATUS_SUCCESS) {
+  // the run's earlier choice for this shape, when it still launches here (a trial on the caller's
+  // buffers); otherwise the choice is made afresh below
+  if (const int* r = ctx.memo ? ctx.memo->find(key) : nullptr;
+      r && *r < found && res[*r].state == CUBLAS_STATUS_SUCCESS &&
+      cublasLtMatmul(ctx.lt, op_, &alpha, b, la_, a, lb_, &beta, c, lc_, c, lc_, &res[*r].algo, ctx.workspace, ws,
+                     ctx.stream) == CUBLAS_STATUS_SUCCESS) {
     algo_ = res[*r].algo;
     desc_ = cat(cublaslt_version(), " matmul ", b_is_nk ? "TN" : "NN", " (fp32 accumulate), ", describe_algo(algo_),
                 "; heuristic rank ", *r + 1, " of ", found, ", chosen when this shape first ran in this run", tail);
