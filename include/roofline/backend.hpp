@@ -63,6 +63,9 @@ struct op_timing {
   /// What ran: our kernel + variant + launch configuration, or library + version + chosen algorithm
   /// (copied into op_result::implementation).
   std::string implementation;
+  /// How `implementation` was chosen where two implementations can run the op (copied into
+  /// op_result::choice); absent otherwise.
+  std::optional<kernel_choice> choice;
   /// The energy counter around the timed runs (run_step), absent where not read.
   std::optional<energy_window> energy;
 };

@@ -269,6 +269,17 @@ struct roofline_summary {
   json per_precision = json::array();  ///< [{precision, peak_nominal, peak_measured, ridge_nominal, ridge_measured}]
 };
 
+/// How the kernel of an op was chosen when two implementations can run it and the faster is kept for
+/// the run (the CUDA backend: our GEMV or cuBLASLt for a GEMM of M ≤ 8; our decode attention or a
+/// cuDNN plan; our fused prefill attention or a cuDNN plan). Both are verified; each is timed once
+/// over the op's buffer sets. Numbers only: report::choice_text words it.
+struct kernel_choice {
+  std::string over;         ///< the implementation not run: "cuBLASLt", "our GEMV", "our kernel", "cuDNN"
+  std::string over_detail;  ///< what it is, and its verification; empty when not known
+  std::optional<double> chosen_s, over_s;  ///< their times when the choice was made (s); absent when kept
+  bool kept = false;  ///< chosen when this shape first ran in this run (op_context's memo), not timed again
+};
+
 struct op_result {
   std::string name;   ///< q_proj, k_proj, ..., attention, rmsnorm, ...
   std::string phase;  ///< decode | prefill | train
@@ -291,6 +302,7 @@ struct op_result {
   /// version and choice ("cuBLASLt 13.0.0 algo 66 tile 128x128x64 …", "OpenBLAS 0.3.21 sgemm");
   /// empty when not run.
   std::string implementation;
+  std::optional<kernel_choice> choice;  ///< how `implementation` was chosen, where two could run it
   std::optional<double> launch_floor_s;
   std::optional<double> memory_s;   ///< bytes ÷ BW(bytes): the latency-aware memory term
   std::optional<double> compute_s;  ///< FLOPs ÷ P(shape)
@@ -430,6 +442,8 @@ void to_json(json& j, const measured_roofs& v);
 void from_json(const json& j, measured_roofs& v);
 void to_json(json& j, const roofline_summary& v);
 void from_json(const json& j, roofline_summary& v);
+void to_json(json& j, const kernel_choice& v);
+void from_json(const json& j, kernel_choice& v);
 void to_json(json& j, const op_result& v);
 void from_json(const json& j, op_result& v);
 void to_json(json& j, const drift_check& v);

@@ -148,6 +148,7 @@ struct op_runner {
         res.measured_s = t.seconds;
         res.measured_note = t.note;
         res.implementation = t.implementation;
+        res.choice = t.choice;
       } catch (const device_lost_error& e) {
         lost = true;
         res.measured_note = std::string("failed: ") + e.what();

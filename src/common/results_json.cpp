@@ -160,6 +160,10 @@ void energy_extras_to(json& j, const gemm_rows_result& v) { write_present(j, "li
 void energy_extras_from(const json& j, gemm_rows_result& v) { read_present(j, "linears", v.linears); }
 void energy_extras_to(json& j, const results& v) { write_present(j, "step_sweep", v.step_sweep); }
 void energy_extras_from(const json& j, results& v) { read_present(j, "step_sweep", v.step_sweep); }
+void choice_extras_to(json& j, const op_result& v) { write_present(j, "choice", v.choice); }
+void choice_extras_from(const json& j, op_result& v) { read_present(j, "choice", v.choice); }
+void choice_extras_to(json& j, const kernel_choice& v) { write_present(j, "chosen_s", v.chosen_s), write_present(j, "over_s", v.over_s); }
+void choice_extras_from(const json& j, kernel_choice& v) { read_present(j, "chosen_s", v.chosen_s), read_present(j, "over_s", v.over_s); }
 void drift_extras_to(json& j, const step_sweep_plan& v) { write_present(j, "drift", v.drift); }
 void drift_extras_from(const json& j, step_sweep_plan& v) { read_present(j, "drift", v.drift); }
 
@@ -196,7 +200,8 @@ RL_JSON_EXTRA(measured_roofs, energy_extras, bandwidth, compute, launch, small_w
 RL_JSON_EXTRA(whole_step_result, energy_extras, phase, batch, context, seq, measured_s, best_s, predicted_s, sum_of_ops_s, kernels, note)
 RL_JSON(roofline_summary, precision, peak_nominal, peak_measured, bandwidth_nominal, bandwidth_measured,
         ridge_nominal, ridge_measured, l2_bandwidth_measured, per_precision)
-RL_JSON(op_result, name, phase, batch, seq, context, shape, dtype, count, flops, bytes, bytes_read,
+RL_JSON_EXTRA(kernel_choice, choice_extras, over, over_detail, kept)
+RL_JSON_EXTRA(op_result, choice_extras, name, phase, batch, seq, context, shape, dtype, count, flops, bytes, bytes_read,
         bytes_written, intensity, bound, predicted_s, measured_s, measured_note, implementation, launch_floor_s, memory_s,
         compute_s, advice, plausible, causes, alternative_to)
 RL_JSON(error_entry, probe, message)

@@ -7,6 +7,7 @@
 
 #include "roofline/error.hpp"
 #include "roofline/report.hpp"
+#include "report/sections.hpp"
 
 namespace roofline {
 
@@ -75,7 +76,7 @@ std::string render_ops_csv(const results& r) {
                     {"flops", op.flops}, {"bytes", op.bytes}, {"intensity", op.intensity}, {"bound", op.bound},
                     {"predicted_s", op.predicted_s}, {"measured_s", op.measured_s ? json(*op.measured_s) : json(nullptr)},
                     {"measured_over_predicted", op.measured_s && op.predicted_s > 0 ? json(*op.measured_s / op.predicted_s) : json(nullptr)},
-                    {"alternative_to", op.alternative_to}, {"advice", op.advice}, {"measured_note", op.measured_note}});
+                    {"alternative_to", op.alternative_to}, {"advice", op.advice}, {"measured_note", report::measured_note_text(op)}});
   }
   return render_csv(rows, {"number", "name", "phase", "batch", "seq", "context", "shape", "dtype", "count", "flops", "bytes",
                           "intensity", "bound", "predicted_s", "measured_s", "measured_over_predicted", "alternative_to", "advice",

@@ -25,6 +25,13 @@ section measured_section(const results& r);     ///< sections_measured.cpp: band
 section roofline_section(const results& r);     ///< sections_measured.cpp: roofs + ridge points
 section attribution_section(const results& r);  ///< sections_analysis.cpp: the two waterfalls
 section ops_section(const results& r);          ///< sections_ops.cpp: the op table (time, ratio, bound, advice)
+/// sections_ops.cpp: how the kernel was chosen, in words: "faster than cuBLASLt (11.2 µs vs 12.9 µs;
+/// <what cuBLASLt would have run; verified: …>)", or "chosen over our GEMV when this shape first ran
+/// in this run (…)".
+std::string choice_text(const kernel_choice& c);
+/// sections_ops.cpp: an op's measured note with its kernel choice (choice_text) after it; what the
+/// op table and ops.csv show.
+std::string measured_note_text(const op_result& op);
 section op_detail_section(const results& r);    ///< sections_ops.cpp: shapes, FLOPs, bytes, accuracy (detail)
 section mfu_section(const results& r);          ///< sections_analysis.cpp: MFU / HFU
 /// sections_batch.cpp: the decode step over batch (analysis.step_sweep) and the energy roofline

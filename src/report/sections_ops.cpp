@@ -31,6 +31,21 @@ cell measured_cell(table& t, const op_result& op) {
 
 }  // namespace
 
+std::string choice_text(const kernel_choice& c) {
+  const std::string detail = c.over_detail.empty() ? "" : c.over_detail;
+  if (c.kept || !c.chosen_s || !c.over_s)
+    return fmt::format("chosen over {} when this shape first ran in this run{}", c.over,
+                       detail.empty() ? "" : " (" + detail + ")");
+  return fmt::format("faster than {} ({} vs {}{})", c.over, seconds(*c.chosen_s), seconds(*c.over_s),
+                     detail.empty() ? "" : "; " + detail);
+}
+
+std::string measured_note_text(const op_result& op) {
+  if (!op.choice) return op.measured_note;
+  const std::string why = choice_text(*op.choice);
+  return op.measured_note.empty() ? why : op.measured_note + "; " + why;
+}
+
 section ops_section(const results& r) {
   section s{"Ops on the roofline", "ops", {}};
   if (r.ops.empty()) {
@@ -77,7 +92,7 @@ section op_detail_section(const results& r) {
                       cell(op.shape.empty() ? "—" : op.shape), cell(op.dtype.empty() ? "—" : op.dtype),
                       cell(std::to_string(op.count), static_cast<double>(op.count)), cell(flop_count(op.flops), op.flops),
                       cell(bytes_binary(op.bytes), op.bytes), cell(intensity(op.intensity), op.intensity), achieved_cell,
-                      cell(op.measured_s && !op.measured_note.empty() ? t.note(op.measured_note) : "—")});
+                      cell(op.measured_s && !measured_note_text(op).empty() ? t.note(measured_note_text(op)) : "—")});
   }
   s.add(std::move(t));
   accuracy_block(s, r);

@@ -22,6 +22,22 @@ op_desc gemm(std::int64_t m, std::int64_t n, std::int64_t k, const std::string& 
   return op;
 }
 
+/// What ran, its notes, and the candidate not chosen with its verification (op_timing::choice).
+std::string described(const op_timing& t) {
+  std::string s = t.implementation + " | " + t.note;
+  if (t.choice) s += " | over " + t.choice->over + ": " + t.choice->over_detail;
+  return s;
+}
+
+/// A choice made now (not kept from earlier in the run) has both times, the chosen one the faster.
+void expect_timed_choice(const op_timing& t) {
+  ASSERT_TRUE(t.choice) << described(t);
+  EXPECT_FALSE(t.choice->kept);
+  ASSERT_TRUE(t.choice->chosen_s && t.choice->over_s) << described(t);
+  EXPECT_GT(*t.choice->chosen_s, 0);
+  EXPECT_LE(*t.choice->chosen_s, *t.choice->over_s) << described(t);
+}
+
 TEST(ops_gemm, linear_shapes_verify) {
   ROOFLINE_SKIP_WITHOUT_GPU();
   gpu_context g;
@@ -32,10 +48,15 @@ TEST(ops_gemm, linear_shapes_verify) {
       ASSERT_NO_THROW(t = run_op(op, quick_timing(), g.ctx)) << op.shape << " " << dt;
       expect_verified(t, op);
       // cuBLASLt always runs and is named with its tile; at m <= 8 our GEMV is the other candidate
-      const std::string both = t.implementation + " | " + t.note;
+      const std::string both = described(t);
       EXPECT_NE(both.find("cuBLASLt"), std::string::npos) << both;
       EXPECT_NE(both.find("tile"), std::string::npos) << both;
-      if (op.m <= 8) EXPECT_NE(both.find("GEMV"), std::string::npos) << both;
+      if (op.m <= 8) {
+        EXPECT_NE(both.find("GEMV"), std::string::npos) << both;
+        expect_timed_choice(t);  // a fresh context: no earlier choice to keep
+      } else {
+        EXPECT_FALSE(t.choice) << both;
+      }
     }
 }
 
@@ -47,7 +68,7 @@ TEST(ops_gemm, gemv_candidate_verifies_for_every_small_m) {
       op_timing t;
       ASSERT_NO_THROW(t = run_op(op, quick_timing(), g.ctx)) << op.shape;
       expect_verified(t, op);
-      const std::string both = t.implementation + " | " + t.note;
+      const std::string both = described(t);
       EXPECT_NE(both.find("GEMV (m=" + std::to_string(m)), std::string::npos) << both;
       if (m == 1) std::printf("[ info ] %s: %s\n", op.shape.c_str(), both.c_str());
       // both candidates were checked: two "rel err" lines
@@ -72,7 +93,7 @@ TEST(ops_attention, decode_verifies) {
       ASSERT_NO_THROW(t = run_op(op, quick_timing(), g.ctx)) << op.shape << " " << dt;
       expect_verified(t, op);
       // our kernel is verified and named whichever candidate was faster (cuDNN's, where it loads)
-      const std::string both = t.implementation + " | " + t.note;
+      const std::string both = described(t);
       EXPECT_NE(both.find(op.head_dim == 256 ? "CUDA cores" : "mma.sync"), std::string::npos) << both;
       EXPECT_TRUE(both.find("cuDNN plans:") != std::string::npos || both.find("cuDNN not used:") != std::string::npos)
           << both;
@@ -113,11 +134,11 @@ TEST(ops_attention, cudnn_sdpa_builds_and_verifies_where_it_loads) {
       op_timing t;
       ASSERT_NO_THROW(t = run_op(op, quick_timing(), g.ctx)) << op.shape << " " << dt;
       expect_verified(t, op);
-      const std::string both = t.implementation + " | " + t.note;
+      const std::string both = described(t);
       EXPECT_NE(both.find("cuDNN plans: "), std::string::npos) << lib << ": " << both;
       EXPECT_NE(both.find(" us"), std::string::npos) << both;
-      if (t.implementation.find("cuDNN") != std::string::npos)
-        EXPECT_NE(t.note.find("faster than our kernel"), std::string::npos) << t.note;
+      expect_timed_choice(t);  // our kernel and cuDNN's plan both ran: the faster is the op
+      EXPECT_EQ(t.choice->over, t.implementation.find("cuDNN") != std::string::npos ? "our kernel" : "cuDNN") << both;
     }
 }
 

@@ -6,6 +6,7 @@
 
 #include <regex>
 
+#include "report/sections.hpp"
 #include "roofline/report.hpp"
 #include "test_util.hpp"
 
@@ -98,6 +99,36 @@ TEST(ReportLayout, CompareSaysRejectedForABandwidthKeptOutOfTheRoofs) {
   EXPECT_NE(line.find("rejected"), std::string::npos) << line;
   EXPECT_EQ(line.find("not measured"), std::string::npos) << line;
   EXPECT_EQ(render_compare_text(a, a).find("rejected"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace roofline
+
+namespace roofline {
+namespace {
+
+// The backend gives the kernel choice in numbers (op_result::choice); the report words it, after the
+// op's own note, in the op table and ops.csv; results.json keeps the numbers and reads them back.
+TEST(ReportLayout, AKernelChoiceIsWordedByTheReportFromItsNumbers) {
+  results r = load_results(test::data("results-gpu.json"));
+  op_result& op = r.ops.at(0);
+  ASSERT_TRUE(op.measured_s);
+  op.measured_note = "C = A·Wᵀ; 8 sampled rows, rel err 1e-3";
+  op.choice = kernel_choice{"cuBLASLt", "cuBLASLt 13.0 algo 66; verified: 8 sampled rows", 11.2e-6, 12.9e-6, false};
+  EXPECT_EQ(report::choice_text(*op.choice),
+            "faster than cuBLASLt (11.2 µs vs 12.9 µs; cuBLASLt 13.0 algo 66; verified: 8 sampled rows)");
+  EXPECT_EQ(report::measured_note_text(op), op.measured_note + "; " + report::choice_text(*op.choice));
+  EXPECT_NE(render_html(r).find("faster than cuBLASLt (11.2&nbsp;µs vs 12.9&nbsp;µs;"), std::string::npos);  // the op detail notes
+  EXPECT_NE(render_ops_csv(r).find("faster than cuBLASLt (11.2 µs vs 12.9 µs;"), std::string::npos);
+  kernel_choice kept{"our GEMV", "", std::nullopt, std::nullopt, true};
+  EXPECT_EQ(report::choice_text(kept), "chosen over our GEMV when this shape first ran in this run");
+  // the numbers, not the words, are in results.json; an op without a choice writes no key
+  const json j = r;
+  EXPECT_DOUBLE_EQ(j["ops"][0]["choice"]["over_s"].get<double>(), 12.9e-6);
+  EXPECT_FALSE(j["ops"][1].contains("choice"));
+  const results back = parse_results(j.dump(), "choice.json");
+  ASSERT_TRUE(back.ops.at(0).choice);
+  EXPECT_EQ(json(back), j);
 }
 
 }  // namespace

@@ -803,18 +803,18 @@ op_timing run_decode_typed(const op_desc& op, const timing_options& timing, cons
     }
   }
   if (ctx.memo && !kept) ctx.memo->chosen[key] = dnn && t_dnn < t_ours ? -1 - dnn->selected() : chosen;
-  if (dnn && t_dnn < t_ours)
-    return time_launches(ctx, timing, rot.n_sets, [&](int s) { dnn->run(q_of(s), k_of(s), v_of(s), o_of(s), ctx.stream); },
-                         dnn->description(),
-                         cat(dnn_checked, "; ", rot.note(),
-                             kept ? std::string("; chosen over our kernel (")
-                                  : cat("; faster than our kernel (", std::round(t_ours * 1e7) / 10, " us: "),
-                             impl, "; ", checked, "); ", dnn_note));
-  return time_launches(ctx, timing, rot.n_sets, launch, impl,
-                       cat("partials ", fmt_bytes(double(pacc.bytes() + pml.bytes())), "; ", checked, "; ", rot.note(),
-                           dnn && !kept ? cat("; faster than cuDNN (", std::round(t_dnn * 1e7) / 10, " us); ")
-                                        : std::string("; "),
-                           dnn_note));
+  if (dnn && t_dnn < t_ours) {
+    op_timing t = time_launches(ctx, timing, rot.n_sets, [&](int s) { dnn->run(q_of(s), k_of(s), v_of(s), o_of(s), ctx.stream); },
+                                dnn->description(), cat(dnn_checked, "; ", rot.note(), "; ", dnn_note));
+    t.choice = kernel_choice{"our kernel", cat(impl, "; verified: ", checked), std::nullopt, std::nullopt, kept != nullptr};
+    if (!kept) t.choice->chosen_s = t_dnn, t.choice->over_s = t_ours;
+    return t;
+  }
+  op_timing t = time_launches(ctx, timing, rot.n_sets, launch, impl,
+                              cat("partials ", fmt_bytes(double(pacc.bytes() + pml.bytes())), "; ", checked, "; ", rot.note(),
+                                  "; ", dnn_note));
+  if (dnn && !kept && std::isfinite(t_dnn)) t.choice = kernel_choice{"cuDNN", cat(dnn->description(), "; verified: ", dnn_checked), t_ours, t_dnn, false};
+  return t;
 }
 
 }  // namespace

@@ -170,15 +170,14 @@ op_timing run_prefill_typed(const op_desc& op, const timing_options& timing, con
     poison(b.o.get(), b.qb, ctx.stream);
     dnn->run(b.q.get(), b.k.get(), b.v.get(), b.o.get(), ctx.stream);
     dnn_checked = check_prefill<T>(op, a, b, dt, ctx.stream);
-    return time_launches(ctx, timing, 1, [&](int) { dnn->run(b.q.get(), b.k.get(), b.v.get(), b.o.get(), ctx.stream); },
-                         dnn->description(),
-                         cat(dnn_checked, "; ", ws, "; faster than our kernel (", std::round(t_ours * 1e7) / 10,
-                             " us: ", ours, "; ", checked, "); ", dnn_note));
+    op_timing t = time_launches(ctx, timing, 1, [&](int) { dnn->run(b.q.get(), b.k.get(), b.v.get(), b.o.get(), ctx.stream); },
+                                dnn->description(), cat(dnn_checked, "; ", ws, "; ", dnn_note));
+    t.choice = kernel_choice{"our kernel", cat(ours, "; verified: ", checked), t_dnn, t_ours, false};
+    return t;
   }
-  return time_launches(ctx, timing, 1, [&](int) { launch(); }, ours,
-                       cat(checked, "; ", ws, dnn ? cat("; faster than cuDNN (", std::round(t_dnn * 1e7) / 10, " us); ")
-                                                  : std::string("; "),
-                           dnn_note));
+  op_timing t = time_launches(ctx, timing, 1, [&](int) { launch(); }, ours, cat(checked, "; ", ws, "; ", dnn_note));
+  if (dnn && std::isfinite(t_dnn)) t.choice = kernel_choice{"cuDNN", cat(dnn->description(), "; verified: ", dnn_checked), t_ours, t_dnn, false};
+  return t;
 }
 
 template <typename T>

@@ -332,18 +332,18 @@ op_timing run_gemm_typed(const op_desc& op, const timing_options& timing, const 
                                     " per lane in flight (the whole row requested at once), fp32 accumulate; grid ",
                                     (n + gemv_threads / 32 / wpc - 1) / (gemv_threads / 32 / wpc), " x ", gemv_threads,
                                     " threads");
-    // "faster than X (a us vs b us for …" or, kept from earlier in the run, "chosen over X when … (…"
-    auto versus = [&](const char* other, double t_this, double t_other) {
-      return kept ? cat("chosen over ", other, " when this shape first ran in this run (")
-                  : cat("faster than ", other, " (", std::round(t_this * 1e7) / 10, " us vs ",
-                        std::round(t_other * 1e7) / 10, " us for ");
+    // the other candidate, in numbers (report::choice_text words it)
+    auto versus = [&](const char* other, double t_this, double t_other, std::string detail) {
+      kernel_choice c{other, std::move(detail), std::nullopt, std::nullopt, kept != nullptr};
+      if (!kept) c.chosen_s = t_this, c.over_s = t_other;
+      return c;
     };
-    if (use_gv)
-      return time_launches(ctx, timing, rot.n_sets, run_gv, gv_desc,
-                           cat("C = A·Wᵀ, W [n×k]; ", checked_gv, "; ", rot.note(), "; ", versus("cuBLASLt", t_gv, t_lt),
-                               mm.description(), ", also verified: ", checked, ")"));
-    return time_launches(ctx, timing, rot.n_sets, run_lt, mm.description(),
-                         cat(what, "; ", versus("our GEMV", t_lt, t_gv), gv_desc, ", also verified: ", checked_gv, ")"));
+    op_timing t = use_gv ? time_launches(ctx, timing, rot.n_sets, run_gv, gv_desc,
+                                         cat("C = A·Wᵀ, W [n×k]; ", checked_gv, "; ", rot.note()))
+                         : time_launches(ctx, timing, rot.n_sets, run_lt, mm.description(), what);
+    t.choice = use_gv ? versus("cuBLASLt", t_gv, t_lt, cat(mm.description(), "; verified: ", checked))
+                      : versus("our GEMV", t_lt, t_gv, cat(gv_desc, "; verified: ", checked_gv));
+    return t;
   }
   return time_launches(ctx, timing, rot.n_sets, run_lt, mm.description(), what);
 }
