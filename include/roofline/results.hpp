@@ -276,7 +276,8 @@ struct roofline_summary {
 struct kernel_choice {
   std::string over;         ///< the implementation not run: "cuBLASLt", "our GEMV", "our kernel", "cuDNN"
   std::string over_detail;  ///< what it is, and its verification; empty when not known
-  std::optional<double> chosen_s, over_s;  ///< their times when the choice was made (s); absent when kept
+  /// their times when the choice was made (s; for a kept choice, when it was first made); absent when not timed
+  std::optional<double> chosen_s, over_s;
   bool kept = false;  ///< chosen when this shape first ran in this run (op_context's memo), not timed again
 };
 

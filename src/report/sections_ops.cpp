@@ -32,12 +32,12 @@ cell measured_cell(table& t, const op_result& op) {
 }  // namespace
 
 std::string choice_text(const kernel_choice& c) {
-  const std::string detail = c.over_detail.empty() ? "" : c.over_detail;
-  if (c.kept || !c.chosen_s || !c.over_s)
-    return fmt::format("chosen over {} when this shape first ran in this run{}", c.over,
-                       detail.empty() ? "" : " (" + detail + ")");
-  return fmt::format("faster than {} ({} vs {}{})", c.over, seconds(*c.chosen_s), seconds(*c.over_s),
-                     detail.empty() ? "" : "; " + detail);
+  const std::string times = c.chosen_s && c.over_s ? fmt::format("{} vs {}", seconds(*c.chosen_s), seconds(*c.over_s)) : "";
+  std::string why = times;
+  if (!c.over_detail.empty()) why += (why.empty() ? "" : "; ") + c.over_detail;
+  if (c.kept)
+    return fmt::format("chosen over {} when this shape first ran in this run{}", c.over, why.empty() ? "" : " (" + why + ")");
+  return fmt::format("faster than {}{}", c.over, why.empty() ? "" : " (" + why + ")");
 }
 
 std::string measured_note_text(const op_result& op) {

@@ -60,6 +60,27 @@ TEST(ops_gemm, linear_shapes_verify) {
     }
 }
 
+// One choice per shape for the run (op_context::memo): the second call of a shape runs the kernel
+// the first chose, says it was kept, and carries the times that first choice was made with.
+TEST(ops_gemm, a_kept_choice_carries_the_times_it_was_made_with) {
+  ROOFLINE_SKIP_WITHOUT_GPU();
+  gpu_context g;
+  choice_memo memo;
+  g.ctx.memo = &memo;
+  const op_desc op = gemm(2, 2048, 5632);
+  op_timing first, again;
+  ASSERT_NO_THROW(first = run_op(op, quick_timing(), g.ctx));
+  ASSERT_NO_THROW(again = run_op(op, quick_timing(), g.ctx));
+  expect_timed_choice(first);
+  ASSERT_TRUE(again.choice) << described(again);
+  EXPECT_TRUE(again.choice->kept);
+  const bool gemv = first.implementation.find("GEMV") != std::string::npos;  // the same kernel ran
+  EXPECT_EQ(again.implementation.find("GEMV") != std::string::npos, gemv) << described(again);
+  EXPECT_EQ(again.choice->over, first.choice->over);
+  EXPECT_EQ(again.choice->chosen_s, first.choice->chosen_s);
+  EXPECT_EQ(again.choice->over_s, first.choice->over_s);
+}
+
 TEST(ops_gemm, gemv_candidate_verifies_for_every_small_m) {
   ROOFLINE_SKIP_WITHOUT_GPU();
   gpu_context g;

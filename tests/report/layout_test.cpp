@@ -122,6 +122,8 @@ TEST(ReportLayout, AKernelChoiceIsWordedByTheReportFromItsNumbers) {
   EXPECT_NE(render_ops_csv(r).find("faster than cuBLASLt (11.2 µs vs 12.9 µs;"), std::string::npos);
   kernel_choice kept{"our GEMV", "", std::nullopt, std::nullopt, true};
   EXPECT_EQ(report::choice_text(kept), "chosen over our GEMV when this shape first ran in this run");
+  kept.chosen_s = 11.2e-6, kept.over_s = 12.9e-6;  // the times that first choice was made with
+  EXPECT_EQ(report::choice_text(kept), "chosen over our GEMV when this shape first ran in this run (11.2 µs vs 12.9 µs)");
   // the numbers, not the words, are in results.json; an op without a choice writes no key
   const json j = r;
   EXPECT_DOUBLE_EQ(j["ops"][0]["choice"]["over_s"].get<double>(), 12.9e-6);

@@ -5,6 +5,7 @@
 #include <cuda_runtime.h>
 
 #include <map>
+#include <utility>
 #include <string>
 
 #include "roofline/backend.hpp"
@@ -23,6 +24,9 @@ class telemetry_sampler;
 /// could otherwise land on kernels that differ by more when run cold). One per backend (per device).
 struct choice_memo {
   std::map<std::string, int> chosen;
+  /// Where two implementations were timed for `key`: {the chosen one's, the other's} seconds when the
+  /// choice was made (kernel_choice::chosen_s, over_s of a later, kept choice).
+  std::map<std::string, std::pair<double, double>> times;
   /// The value stored under `key`, or null.
   const int* find(const std::string& key) const {
     const auto it = chosen.find(key);

@@ -799,15 +799,25 @@ op_timing run_decode_typed(const op_desc& op, const timing_options& timing, cons
     if (kept) {  // the earlier choice cannot run here: our first verified variant runs, untimed, and the
                  // next caller of this shape chooses afresh
       dnn_note += "; it was this shape's choice earlier in the run, so our kernel's first verified variant runs instead";
-      if (ctx.memo) ctx.memo->chosen.erase(key);
+      if (ctx.memo) ctx.memo->chosen.erase(key), ctx.memo->times.erase(key);
     }
   }
-  if (ctx.memo && !kept) ctx.memo->chosen[key] = dnn && t_dnn < t_ours ? -1 - dnn->selected() : chosen;
+  if (ctx.memo && !kept) {
+    ctx.memo->chosen[key] = dnn && t_dnn < t_ours ? -1 - dnn->selected() : chosen;
+    if (dnn && std::isfinite(t_dnn)) ctx.memo->times[key] = t_dnn < t_ours ? std::pair(t_dnn, t_ours) : std::pair(t_ours, t_dnn);
+  }
+  // a kept choice: the times it was made with, where this run timed both
+  const auto first_times = [&](kernel_choice& c) {
+    if (!ctx.memo || !kept) return;
+    if (const auto it = ctx.memo->times.find(key); it != ctx.memo->times.end())
+      c.chosen_s = it->second.first, c.over_s = it->second.second;
+  };
   if (dnn && t_dnn < t_ours) {
     op_timing t = time_launches(ctx, timing, rot.n_sets, [&](int s) { dnn->run(q_of(s), k_of(s), v_of(s), o_of(s), ctx.stream); },
                                 dnn->description(), cat(dnn_checked, "; ", rot.note(), "; ", dnn_note));
     t.choice = kernel_choice{"our kernel", cat(impl, "; verified: ", checked), std::nullopt, std::nullopt, kept != nullptr};
     if (!kept) t.choice->chosen_s = t_dnn, t.choice->over_s = t_ours;
+    else first_times(*t.choice);
     return t;
   }
   op_timing t = time_launches(ctx, timing, rot.n_sets, launch, impl,

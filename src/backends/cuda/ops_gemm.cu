@@ -333,9 +333,12 @@ op_timing run_gemm_typed(const op_desc& op, const timing_options& timing, const 
                                     (n + gemv_threads / 32 / wpc - 1) / (gemv_threads / 32 / wpc), " x ", gemv_threads,
                                     " threads");
     // the other candidate, in numbers (report::choice_text words it)
+    if (ctx.memo && !kept) ctx.memo->times[key] = use_gv ? std::pair(t_gv, t_lt) : std::pair(t_lt, t_gv);
     auto versus = [&](const char* other, double t_this, double t_other, std::string detail) {
       kernel_choice c{other, std::move(detail), std::nullopt, std::nullopt, kept != nullptr};
       if (!kept) c.chosen_s = t_this, c.over_s = t_other;
+      else if (const auto it = ctx.memo->times.find(key); it != ctx.memo->times.end())  // as first chosen
+        c.chosen_s = it->second.first, c.over_s = it->second.second;
       return c;
     };
     op_timing t = use_gv ? time_launches(ctx, timing, rot.n_sets, run_gv, gv_desc,
