@@ -529,10 +529,10 @@ void to_json(json& j, const latency_model& m) {
 }
 
 void from_json(const json& j, latency_model& m) {
-  detail::require_block(j, "floor_s");
+  detail::require_object(j);
   m = latency_model{};
-  detail::read(j, "floor_s", m.floor_s);
-  detail::read(j, "latency_s", m.latency_s);
+  m.floor_s = j.at("floor_s").get<double>();  // a number, not null: a block without it is not this shape
+  m.latency_s = j.at("latency_s").get<double>();
   detail::read(j, "switch_s", m.switch_s);
   detail::read(j, "source", m.source);
   if (j.contains("ramp")) m.ramp = ramp_from(j.at("ramp"));
@@ -545,8 +545,10 @@ void from_json(const json& j, latency_model& m) {
       m.gemm_rows.push_back({n, k, linears, {}});
     m.gemm_rows.back().points.emplace_back(p.at("m").get<double>(), p.at("flops_per_s").get<double>());
   }
-  detail::read(j, "serial_below_elements", m.serial_below_elements);
-  detail::read(j, "serial_floor_s", m.serial_floor_s);
+  if (j.contains("serial_below_elements")) {  // written together, only where the one-thread regime was measured
+    m.serial_below_elements = j.at("serial_below_elements").get<std::int64_t>();
+    m.serial_floor_s = j.at("serial_floor_s").get<double>();
+  }
   if (j.contains("serial_ramp")) m.serial_ramp = ramp_from(j.at("serial_ramp"));
   for (const auto& a : j.value("attention_rates", json::array()))
     m.attention_rates.push_back({a.at("head_dim").get<double>(), a.at("qk_flops_per_s").get<double>(),

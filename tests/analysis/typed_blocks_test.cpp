@@ -47,8 +47,8 @@ TEST(TypedBlocks, EveryBlockReadsBackWhatAnalyseWrote) {
 }
 
 TEST(TypedBlocks, TheLatencyModelReadsBackWhatItWrote) {
-  // every field of the small-work model: the GPU fixture's floor, ramp and GEMM rates; the CPU
-  // fixture's serial regime, write cost and attention tile rates where it measured them
+  // the small-work model of each fixture's measurements (floor, latency, GEMM rates by size; the
+  // fixtures measured no ramp or rows: EveryFieldOfTheLatencyModelReadsBack covers every field)
   for (const char* fixture : {"results-gpu.json", "results-cpu.json"}) {
     SCOPED_TRACE(fixture);
     const results r = load_results(std::string(ROOFLINE_TEST_DATA) + "/" + fixture);
@@ -61,6 +61,42 @@ TEST(TypedBlocks, TheLatencyModelReadsBackWhatItWrote) {
     EXPECT_EQ(back.ramp.size(), m.ramp.size());
     EXPECT_EQ(back.gemm_rows.size(), m.gemm_rows.size());  // one curve per weight, as measured
   }
+}
+
+TEST(TypedBlocks, EveryFieldOfTheLatencyModelReadsBack) {
+  // each field set, two rows curves of the model's weights and the fixed one: the JSON read back is
+  // the model, field for field, and a block with a null floor is not read (kept as it was)
+  latency_model m;
+  m.floor_s = 0.82e-6, m.latency_s = 0.8e-6, m.switch_s = 0.03e-6;
+  m.ramp = {{4096, 1.1e-6}, {1 << 20, 2.5e-6}};
+  m.gemm_rate = {{512, 40e12}, {4096, 700e12}};
+  m.gemm_rows = {{5632, 2048, "gate_proj, up_proj", {{1, 2e12}, {256, 300e12}}},
+                 {256, 2048, "k_proj, v_proj", {{1, 0.4e12}}},
+                 {2048, 2048, "", {{1, 1e9}, {8, 8e9}}}};
+  m.serial_below_elements = 4096, m.serial_floor_s = 0.3e-6, m.serial_ramp = {{4096, 0.5e-6}};
+  m.attention_rates = {{64, 1e11, 2e11, 3e10, 16}};
+  m.fused_rates = {{64, 2048, 300e12}};
+  m.decode_rates = {{32, 4, 64, 2048, 1, 5e12}};
+  m.write_cost = 2.0, m.write_in_place = {"rmsnorm", "rope"};
+  m.source = "measured: test";
+  const json written = m;
+  const latency_model back = written.get<latency_model>();
+  EXPECT_EQ(json(back), written);
+  ASSERT_EQ(back.gemm_rows.size(), 3u);
+  EXPECT_EQ(back.gemm_rows[0].linears, "gate_proj, up_proj");
+  EXPECT_EQ(back.gemm_rows[0].points.size(), 2u);
+  EXPECT_EQ(back.gemm_rows[2].linears, "");
+  EXPECT_EQ(back.serial_below_elements, 4096);
+  EXPECT_DOUBLE_EQ(back.ramp.at(1).seconds, 2.5e-6);
+  EXPECT_DOUBLE_EQ(*back.write_cost, 2.0);
+  EXPECT_DOUBLE_EQ(back.decode_rates.at(0).keys, 2048);
+  json null_floor = written;
+  null_floor["floor_s"] = nullptr;
+  EXPECT_THROW(null_floor.get<latency_model>(), json::exception);
+  const analysis_results a = json{{"latency_model", null_floor}}.get<analysis_results>();
+  EXPECT_FALSE(a.latency_model);
+  EXPECT_TRUE(a.unreadable.count("latency_model"));
+  EXPECT_EQ(json(a)["latency_model"], null_floor);  // kept as it was read
 }
 
 TEST(TypedBlocks, AWholeResultsFileKeepsItsAnalysisThroughItsJson) {

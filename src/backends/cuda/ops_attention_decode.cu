@@ -765,7 +765,7 @@ op_timing run_decode_typed(const op_desc& op, const timing_options& timing, cons
   std::unique_ptr<cudnn_sdpa> dnn;
   double t_dnn = INFINITY;
   std::string dnn_note, dnn_checked;
-  if (kept && *kept >= 0) dnn_note = "cuDNN not tried: our kernel was chosen when this shape first ran in this run";
+  if (kept && *kept >= 0) dnn_note = "cuDNN not tried again (the run's earlier choice is kept)";
   else try {
     sdpa_shape sh;
     sh.batch = batch, sh.heads = heads, sh.kv_heads = kv_heads, sh.q_len = 1, sh.kv_len = kv_len, sh.head_dim = d;
@@ -823,7 +823,14 @@ op_timing run_decode_typed(const op_desc& op, const timing_options& timing, cons
   op_timing t = time_launches(ctx, timing, rot.n_sets, launch, impl,
                               cat("partials ", fmt_bytes(double(pacc.bytes() + pml.bytes())), "; ", checked, "; ", rot.note(),
                                   "; ", dnn_note));
-  if (dnn && !kept && std::isfinite(t_dnn)) t.choice = kernel_choice{"cuDNN", cat(dnn->description(), "; verified: ", dnn_checked), t_ours, t_dnn, false};
+  // cuDNN's fastest plan lost (its description; the plans' checks are in dnn_note), or, kept from
+  // earlier in the run, our kernel was chosen over cuDNN then
+  if (dnn && !kept && std::isfinite(t_dnn)) {
+    t.choice = kernel_choice{"cuDNN", dnn->description(), t_ours, t_dnn, false};
+  } else if (kept && *kept >= 0 && ctx.memo && ctx.memo->times.count(key)) {
+    t.choice = kernel_choice{"cuDNN", "", std::nullopt, std::nullopt, true};
+    first_times(*t.choice);
+  }
   return t;
 }
 
