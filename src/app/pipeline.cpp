@@ -277,7 +277,7 @@ results run_pipeline(const run_options& opt, const model_config& cfg, const std:
     const step_sweep_plan sweep = plan_step_sweep(r, cfg, po.model_precision, opt);
     std::vector<std::int64_t> rows;
     for (const auto b : sweep.batches)
-      if (!sweep.kv_capacity_batch || b <= *sweep.kv_capacity_batch) rows.push_back(b);
+      if (kv_cache_fits(sweep, b)) rows.push_back(b);
     rows.insert(rows.end(), opt.batches.begin(), opt.batches.end());
     std::sort(rows.begin(), rows.end());
     rows.erase(std::unique(rows.begin(), rows.end()), rows.end());

@@ -59,6 +59,9 @@ std::vector<std::int64_t> step_sweep_batches(const run_options& opt);
 /// memory − weights) ÷ KV bytes per sequence at `precision`, opt.tpot_target_s.
 step_sweep_plan plan_step_sweep(const results& r, const model_config& cfg, const std::string& precision,
                                 const run_options& opt);
+/// True when decode batch `b`'s KV cache fits beside the weights (b ≤ plan.kv_capacity_batch), or the
+/// capacity is unknown: the one rule for which sweep batches run and which the probes measure.
+bool kv_cache_fits(const step_sweep_plan& plan, std::int64_t b);
 /// The device at rest before the probes: the backend's energy counter over a 0.5 s pause (quick
 /// 0.2 s) into r.measured.idle_energy.
 void measure_idle_energy(backend& be, results& r, const run_options& opt);

@@ -123,6 +123,10 @@ step_sweep_plan plan_step_sweep(const results& r, const model_config& cfg, const
   return p;
 }
 
+bool kv_cache_fits(const step_sweep_plan& plan, std::int64_t b) {
+  return !plan.kv_capacity_batch || b <= *plan.kv_capacity_batch;
+}
+
 void measure_idle_energy(backend& be, results& r, const run_options& opt) {
   // The device at rest: the energy counter over a short pause before any probe (the energy roofline's
   // idle power, docs/formulas-analysis.md §10).
@@ -145,7 +149,7 @@ void measure_whole_steps(backend& be, results& r, const model_config& cfg, const
            0.955);
   std::vector<scenario> scenarios;
   for (const auto b : plan.batches) {
-    if (plan.kv_capacity_batch && b > *plan.kv_capacity_batch) {
+    if (!kv_cache_fits(plan, b)) {
       plan.notes.push_back(fmt::format("decode batch {}: not run (its KV cache, {} × {}, does not fit beside the weights: "
                                        "capacity {} sequences)",
                                        b, b, units::bytes_binary(plan.kv_bytes_per_sequence), *plan.kv_capacity_batch));
