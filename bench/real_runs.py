@@ -13,7 +13,7 @@ Usage:
       replayed 8 times: the capture's launches (with their aten ops and shapes) and the replays' kernels are
       both in the trace. Writes OUT/capture-N.json.gz and a JSON line (TPOT from the replays).
   python3 bench/real_runs.py OUT ncufail
-      A program whose 6th kernel writes to an unmapped address, for `ncu`: Nsight Compute profiles the five
+      A program whose 7th kernel writes to an unmapped address, for `ncu`: Nsight Compute profiles the six
       before it and then reports the failure (a partial export)."""
 import argparse, contextlib, gzip, json, os, shutil, statistics, sys, time
 import torch
@@ -171,6 +171,6 @@ elif a.mode == "ncufail":
     bad = cupy.RawKernel(r'''extern "C" __global__ void write_unmapped(float* p) { p[(1ll << 40) + threadIdx.x] = 1.0f; }''',
                          "write_unmapped")
     arr = cupy.zeros(32, dtype=cupy.float32)
-    bad((1,), (32,), (arr,))        # 6: an illegal address
+    bad((1,), (32,), (arr,))        # 7 (after torch.randn's fill): an illegal address
     cupy.cuda.runtime.deviceSynchronize()
     print("unreachable")

@@ -20,10 +20,13 @@
 
 namespace roofline::ingest {
 
-/// Where a count came from.
+/// Where a count came from, in order of trust (docs/ingest.md, "Where a kernel's cost comes from").
 enum class count_source {
   counter,      ///< a hardware counter (Nsight Compute metric), or the user's own CSV
   shape_model,  ///< the catalogue's op-cost model applied to the framework op's input shapes
+  capture,      ///< a CUDA-graph replay: the op (and shapes) whose launch the graph captured, in the same trace
+  same_kernel,  ///< the same kernel (name, grid, block) costed elsewhere in the trace, or the same launch of a repeated step
+  catalogue,    ///< the model's own step (roofline/model.hpp build_catalogue), matched kernel by kernel
   none,
 };
 std::string to_string(count_source s);
@@ -50,6 +53,14 @@ struct byte_count {
   std::string metric;
 };
 
+/// The shape of the op a kernel was costed from, as its cost model read it (0 = not applicable).
+struct op_dims {
+  std::int64_t m = 0, n = 0, k = 0;                          ///< GEMM: [m×k]·[k×n] (per group of a batched GEMM)
+  std::int64_t batch = 0, heads = 0, q_len = 0, kv_len = 0;  ///< attention: sequences, query heads, queries, keys
+  std::int64_t last = 0;   ///< the first tensor input's last dimension (elementwise ops, norms: the row)
+  bool backward = false;   ///< a backward-pass op
+};
+
 /// One kernel launch (or one row of a user's CSV).
 struct kernel_record {
   std::string name;                       ///< as the tool wrote it (demangled where it was)
@@ -67,7 +78,27 @@ struct kernel_record {
   std::string framework_op;               ///< the aten:: op (or Python scope) that launched it; "" unknown
   std::string shapes;                     ///< its input shapes and types as read, e.g. "[[1,2048],[2048,2048]] fp16"
   std::string cost_model;                 ///< the op-cost function used ("gemm_op", "attention_op", ...), "" none
+  op_dims dims;                           ///< the costed op's shape (traces: from the recorded shapes)
   bool graph_replay = false;              ///< launched by a CUDA-graph replay (no per-kernel op link)
+  /// Traces: the host time (s, same origin as start_s) of the call that launched it (the runtime
+  /// launch, or the cudaGraphLaunch of a replay); absent when the launch was not recorded (a kernel
+  /// of the profiler's warm-up step whose host events were dropped).
+  std::optional<double> launch_s;
+  /// Traces: the correlation id of the cudaGraphLaunch that replayed it (one id per replay).
+  std::optional<std::int64_t> replay;
+  /// Where its FLOPs and bytes came from when not from its own counters or shapes: "capture: …",
+  /// "same kernel: …", "catalogue: <model op>" ("" otherwise; the counts' source says which).
+  std::string cost_from;
+  /// Traces: the framework op call (or the scope, for a Triton kernel) that launched it, as an index into
+  /// the file's host intervals (kernels of one call share it; captured launches too); -1 when not linked.
+  std::int64_t op_call = -1;
+  /// The kernel (index into the same list) that carries the counts of the op this kernel belongs to,
+  /// when this one carries none itself (a split-K reduction beside its GEMM, cuDNN's lean reduction
+  /// beside its attention kernel): the op is counted once, and this kernel is judged with it.
+  std::optional<std::size_t> counted_with;
+  /// The model op it was matched to (a catalogue op name, "q_proj", "input_norm + q_proj …"), when the
+  /// run was joined to a model (roofline/run_analysis.hpp); "" otherwise.
+  std::string model_op;
   /// true when the file could not count one engine's FLOPs at all (an Nsight Compute export without
   /// the sm__ops_path_tensor_* metrics: tensor-core work is invisible to the SASS counters), so a
   /// kernel whose counted FLOPs are 0 may still have done tensor-core work.
@@ -98,6 +129,21 @@ struct ingest_result {
   std::optional<double> span_s;
   std::vector<std::string> skipped;    ///< what was not read and why (one line each), never silent
   std::string tool_version;            ///< e.g. "PyTorch 2.11.0+cu130" or "Nsight Compute", when recorded
+  /// The GPU the file names (a trace's deviceProperties[0].name, an Nsight Compute export's
+  /// "Device" column or device__attribute_display_name); "" when it names none.
+  std::string gpu;
+  /// Traces: kernel launches recorded on the host with no kernel in the trace (launches captured into
+  /// a CUDA graph: capture runs nothing), in launch order, each with its op's cost as for a kernel
+  /// (name "", start_s = the launch time, duration 0). Costs graph replays (count_source::capture).
+  std::vector<kernel_record> captured;
+  /// Traces: host annotations that mark steps (torch.profiler's `ProfilerStep#N`), in time order.
+  std::vector<host_interval> step_marks;
+  /// The file ended early (a truncated trace, an Nsight Compute export whose run failed): what was
+  /// read is kept, and this says where and why it stopped ("" when the file is whole).
+  std::string incomplete;
+  /// Nsight Compute: the kernels it failed to profile, one line each ("kernel: message"); the
+  /// `==ERROR==` lines of the export.
+  std::vector<std::string> failures;
 };
 
 /// The longest host intervals a trace reader keeps (bounded memory on a 10^6-event trace).

@@ -65,6 +65,8 @@ kernel_floors floors_of(const results& r);
 struct kernel_verdict {
   std::size_t number = 0;  ///< 1-based, in the file's order: the figure's and the table's number
   std::string name, id, shapes, framework_op, note;
+  std::string cost_from;  ///< where its FLOPs and bytes came from when not its own counters or shapes (ingest::kernel_record::cost_from)
+  std::string model_op;   ///< the model op it was matched to ("" none)
   double seconds = 0;
   std::optional<double> start_s;
   std::optional<std::int64_t> stream;

@@ -10,6 +10,7 @@
 #include "roofline/json.hpp"
 #include "roofline/kernel_analysis.hpp"
 #include "roofline/results.hpp"
+#include "roofline/run_analysis.hpp"
 
 namespace roofline {
 
@@ -23,10 +24,18 @@ struct kernel_report {
   std::optional<baseline_diff> baseline;
   std::vector<kernel_verdict> baseline_verdicts;  ///< the baseline's kernels judged (for the arrows)
   std::vector<std::string> skipped;        ///< what the reader skipped, one line each
+  std::optional<run_answer> run;           ///< traces: the steps, the model join, the answer
+  std::optional<run_answer> baseline_run;  ///< the baseline's steps (--baseline), compared per step
+  std::string gpu;                         ///< the GPU the file names ("" none)
+  std::string incomplete;                  ///< the file ended early, and where ("" whole)
+  std::vector<std::string> failures;       ///< what the profiler failed on (Nsight Compute ==ERROR== lines)
 };
 
-/// The terminal summary: the time split (traces), the top `top_n` kernels with their class and
-/// fraction, the advice table (class → advice, once), clock notes, impossible results, skipped lines.
+/// The terminal summary, every line at most 120 columns: the answer sentences (traces: the step and
+/// what it achieves, where the time goes, the next step), an incomplete file's cut and failures, the
+/// steps and time per model op, the time split, fusion patterns, the top `top_n` kernels with their
+/// class and fraction (names shortened, never two alike), the advice table (class → advice, once),
+/// clock notes, impossible results, skipped lines.
 std::string render_kernel_text(const kernel_report& k, std::size_t top_n = 10);
 /// place.csv: one row per kernel (number, name, seconds, flops, precision, engine, flops_source,
 /// bytes, bytes_source, intensity, class, fraction_of_roof, …; docs/results-schema.md "place.json").

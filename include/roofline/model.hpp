@@ -338,6 +338,46 @@ op_desc attention_softmax_op(const op_desc& attention);
 op_desc tensor_op(const std::string& name, double bytes_read, double bytes_written, double flops_per_element,
                   std::int64_t elements);
 
+// ---- backward-pass and optimizer ops, one op at a shape (docs/formulas-model.md §5, "Training step
+// ops"): the training catalogue builds its backward pass from these, and the trace reader costs a
+// framework's backward and optimizer kernels with the same functions ----
+
+/// The backward of one elementwise, norm, softmax or RoPE forward op (`forward` from elementwise_op
+/// or rope_op): 2 × the forward FLOPs; reads the saved input(s) and dY, writes one gradient per
+/// input: silu, gelu, softmax (and log-softmax): 2 reads + 1 write of rows·cols·b; mul, silu_mul: 3
+/// reads + 2 writes; rmsnorm: x, dY and w read, dx and dw written; layernorm: dx, dw and db written;
+/// rope: the inverse rotation, the forward's FLOPs and bytes. Name: forward's + ".bwd". TinyLlama
+/// prefill 2048 tokens, silu over 5632 fp16: 92,274,688 FLOP, 46,137,344 B read, 23,068,672 written.
+op_desc elementwise_backward_op(const op_desc& forward);
+/// The backward of one attention forward op (attention_op). Reads q, k, v, out, dO and the fp32
+/// log-sum-exp (batch·heads·q_len·4 B), writes dq, dk, dv. Fused (FlashAttention backward, Dao et
+/// al. 2022 §3.1 and appendix B): 2.5 × the forward FLOPs (S = QKᵀ recomputed, then dV, dP, dQ, dK:
+/// five matmuls against the forward's two). Naive: 2 × the forward FLOPs, and the scores P, dP, dS
+/// materialised (5 reads + 2 writes of batch·heads·q_len·kv_len·b, no log-sum-exp).
+op_desc attention_backward_op(const op_desc& forward);
+/// The backward of an embedding gather (embedding_op): dY's rows scatter-added into the table's
+/// gradient: rows·cols FLOPs (adds); reads dY, the table-gradient rows and the ids
+/// (2·rows·cols·b + rows·8), writes the rows (rows·cols·b).
+op_desc embedding_backward_op(const op_desc& forward);
+
+/// The optimizers a training step's update runs (PyTorch torch.optim, whose documentation gives
+/// each algorithm in pseudo-code; the FLOPs per element below count its per-element arithmetic).
+enum class optimizer_kind { sgd, sgd_momentum, adam, adamw };
+std::string to_string(optimizer_kind k);
+/// Per parameter element: sgd p −= lr·g: 2; sgd_momentum buf = μ·buf + g, p −= lr·buf: 4; adam
+/// m = β1·m + (1−β1)·g 3, v = β2·v + (1−β2)·g² 4, denom = √v ÷ √bc2 + ε 3, p −= (lr ÷ bc1)·m ÷ denom
+/// 3: 13; adamw adds the decoupled decay p ·= (1 − lr·λ): 14. Weight decay in sgd/adam (L2, g += λ·p)
+/// adds 2 and is not counted (the trace does not say whether it is on).
+double optimizer_flops_per_element(optimizer_kind k);
+/// State tensors per parameter: sgd 0, sgd_momentum 1 (the momentum buffer), adam/adamw 2 (m, v).
+int optimizer_states(optimizer_kind k);
+/// One optimizer update of `elements` parameters: reads the parameters, gradients and states, writes
+/// the parameters and states (adamw, bf16 params/grads/states: 7 × 2 B = 14 B per element;
+/// Qwen2.5-0.5B's 494,032,768 parameters: 6.92 GB, 6.92 GFLOP). Throws input_error on elements < 0
+/// or a byte size < 1.
+op_desc optimizer_op(optimizer_kind k, const std::string& name, double elements, int param_bytes, int grad_bytes,
+                     int state_bytes);
+
 // ---- per-token helpers (docs/formulas-model.md §5) ----
 
 /// Weights of every matrix multiply one token goes through (lm_head included; embedding gathers,

@@ -173,6 +173,8 @@ kernel_verdict judge_kernel(const ingest::kernel_record& k, const results& r, co
   v.shapes = k.shapes;
   v.framework_op = k.framework_op;
   v.note = k.note;
+  v.cost_from = k.cost_from;
+  v.model_op = k.model_op;
   v.seconds = k.duration_s;
   v.start_s = k.start_s;
   v.stream = k.stream;
@@ -306,6 +308,14 @@ std::vector<kernel_verdict> judge_kernels(const std::vector<ingest::kernel_recor
   for (std::size_t i = 0; i < ks.size(); ++i) {
     out.push_back(judge_kernel(ks[i], r, default_precision, floors));
     out.back().number = i + 1;
+  }
+  // A kernel whose op is counted on a sibling (a split-K reduce, a lean reduction) is judged with it:
+  // its op is attributed, its time goes to the op's class.
+  for (std::size_t i = 0; i < ks.size(); ++i) {
+    const auto c = ks[i].counted_with;
+    if (!c || *c >= out.size() || *c == i || out[i].cls != verdict_class::unattributed) continue;
+    out[i].cls = out[*c].cls;
+    out[i].why = fmt::format("counted with #{}, its op's kernel that carries the counts ({})", *c + 1, to_string(out[*c].cls));
   }
   return out;
 }

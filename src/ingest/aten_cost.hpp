@@ -36,6 +36,7 @@ struct aten_cost {
   std::string engine;      ///< "tensor" for an fp16/bf16 matmul, else ""
   std::string cost_model;  ///< "gemm_op", "attention_op", "elementwise_op", "embedding_op", "tensor_op"
   std::string note;        ///< the counting convention used
+  std::int64_t last_dim = 0;  ///< the first tensor input's last dimension (0: none)
 };
 
 /// Whether `name` (e.g. "aten::mm") has a cost model at all (the reader keeps the shapes of those ops

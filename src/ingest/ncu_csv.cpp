@@ -5,6 +5,7 @@
 // reader does not know is an error only when the reader needs that column.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <regex>
@@ -119,10 +120,10 @@ class metric_reader {
     const auto it = l_.metrics.find(name);
     if (it == l_.metrics.end()) return std::nullopt;
     const auto v = parse_number(it->second.value);
-    if (!v) {
+    if (!v || !std::isfinite(*v)) {
       const std::string t = lower(trim(it->second.value));
-      if (t.empty() || t == "n/a" || t == "-") {
-        notes.push_back(fmt::format("{} is {}", name, t.empty() ? "empty" : "n/a"));
+      if (t.empty() || t == "n/a" || t == "-" || t == "nan") {  // nan: ncu could not profile the launch
+        notes.push_back(fmt::format("{} is {}", name, t.empty() ? "empty" : t));
         return std::nullopt;
       }
       throw input_error(file_, name, fmt::format("kernel ID {}: '{}' is not a number", l_.id, it->second.value));
@@ -420,10 +421,12 @@ ingest_result read_ncu_csv(const std::string& path) {
   res.tool_version = "Nsight Compute";
   if (trim(text).empty()) throw input_error(path, "", "empty file (expected an Nsight Compute CSV export)");
 
-  // ==PROF== / ==WARNING== lines go to `skipped`; ==ERROR== stops the read
+  // ==PROF== / ==WARNING== lines go to `skipped`; ==ERROR== lines to `failures` (ncu failed on a
+  // kernel or the program died: what it profiled before is kept, and the export is incomplete)
   std::string csv;
   csv.reserve(text.size());
-  std::size_t line_no = 0;
+  std::size_t line_no = 0, first_error_line = 0;
+  std::string first_error;
   for (std::size_t pos = 0; pos < text.size();) {
     std::size_t nl = text.find('\n', pos);
     if (nl == std::string::npos) nl = text.size();
@@ -432,21 +435,51 @@ ingest_result read_ncu_csv(const std::string& path) {
     ++line_no;
     pos = nl + 1;
     if (t.rfind("==", 0) == 0 && t.find("==", 2) != std::string::npos) {
-      if (t.rfind("==ERROR==", 0) == 0) throw input_error(path, fmt::format("line {}", line_no), fmt::format("Nsight Compute reported an error: \"{}\"", t));
+      if (t.rfind("==ERROR==", 0) == 0) {
+        if (first_error.empty()) first_error = t, first_error_line = line_no;
+        res.failures.push_back(fmt::format("line {}: {}", line_no, t));
+        continue;
+      }
       res.skipped.push_back(fmt::format("line {}: {}", line_no, t));
       continue;
     }
     csv += line;
     csv += '\n';
   }
-  const auto rows = parse_csv(csv, path);
+  // Without a table the error is the answer; with one, the kernels profiled before it are read.
+  auto error_only = [&] {
+    if (!first_error.empty())
+      throw input_error(path, fmt::format("line {}", first_error_line),
+                        fmt::format("Nsight Compute reported an error: \"{}\"", first_error));
+  };
+  std::vector<std::vector<std::string>> rows;
+  try {
+    rows = parse_csv(csv, path);
+  } catch (const input_error&) {
+    error_only();
+    // a quoted field cut by the end of the file: keep the records before the cut
+    const auto cut = csv.rfind('\n', csv.size() > 1 ? csv.size() - 2 : 0);
+    rows = parse_csv(csv.substr(0, cut == std::string::npos ? 0 : cut + 1), path);
+    res.incomplete = "the file ends inside a quoted field: the export is cut short";
+  }
   std::size_t h = 0;
   while (h < rows.size() && (column(rows[h], "ID") == std::string::npos || column(rows[h], "Kernel Name") == std::string::npos)) ++h;
-  if (h == rows.size()) throw input_error(path, "", "not an Nsight Compute CSV export: no header row with \"ID\" and \"Kernel Name\"");
+  if (h == rows.size()) {
+    error_only();
+    throw input_error(path, "", "not an Nsight Compute CSV export: no header row with \"ID\" and \"Kernel Name\"");
+  }
   const auto& header = rows[h];
   const std::size_t id = column(header, "ID"), kname = column(header, "Kernel Name"), dev = column(header, "Device"),
                     stream = column(header, "Stream"), block = column(header, "Block Size"), grid = column(header, "Grid Size"),
                     mname = column(header, "Metric Name"), munit = column(header, "Metric Unit"), mvalue = column(header, "Metric Value");
+  // A short last record is a cut export (kept up to the launch before it); a short record elsewhere
+  // is not one table.
+  std::size_t end = rows.size();
+  if (end > h + 1 && rows[end - 1].size() != header.size()) {
+    --end;
+    res.incomplete = fmt::format("CSV record {} has {} fields, the header {}: the export is cut short there", end + 1,
+                                 rows[end].size(), header.size());
+  }
   auto check_width = [&](std::size_t i) {
     if (rows[i].size() != header.size())
       throw input_error(path, "", fmt::format("CSV record {} has {} fields, the header {}: the export is truncated or not one table", i + 1, rows[i].size(),
@@ -460,7 +493,7 @@ ingest_result read_ncu_csv(const std::string& path) {
   if (mname != std::string::npos && mvalue != std::string::npos) {
     res.format = "ncu-long";
     std::map<std::string, std::size_t> index;  // ID → launches position
-    for (std::size_t i = h + 1; i < rows.size(); ++i) {
+    for (std::size_t i = h + 1; i < end; ++i) {
       check_width(i);
       const auto& row = rows[i];
       const std::string key = field(row, id);
@@ -478,7 +511,7 @@ ingest_result read_ncu_csv(const std::string& path) {
       for (std::size_t c = 0; c < header.size() && c < rows[first].size(); ++c) units[c] = rows[first][c];
       ++first;
     }
-    for (std::size_t i = first; i < rows.size(); ++i) {
+    for (std::size_t i = first; i < end; ++i) {
       check_width(i);
       launch l = start(rows[i]);
       for (std::size_t c = 0; c < header.size(); ++c)
@@ -498,8 +531,26 @@ ingest_result read_ncu_csv(const std::string& path) {
                                     first_device->device, first_device->id, l.device, l.id));
   }
 
-  for (const auto& l : launches)
+  // a long-form export cut inside a launch's rows: that launch's metrics are partial, so it is dropped
+  if (!res.incomplete.empty() && res.format == "ncu-long" && launches.size() > 1) {
+    res.incomplete += fmt::format("; the last launch (ID {}) is dropped: its metric rows are cut", launches.back().id);
+    launches.pop_back();
+  }
+  for (const auto& l : launches) {
+    // a launch whose every metric is nan: ncu started on it and failed (the program died under it)
+    const bool failed = !l.metrics.empty() && std::all_of(l.metrics.begin(), l.metrics.end(), [](const auto& m) {
+      return lower(trim(m.second.value)) == "nan";
+    });
+    if (failed) {
+      res.failures.push_back(fmt::format("kernel ID {} '{}': every metric is nan: Nsight Compute did not profile it", l.id,
+                                         short_name(l.name)));
+      continue;
+    }
     if (auto k = to_record(l, path, res.skipped)) res.kernels.push_back(std::move(*k));
+  }
+  if (!res.failures.empty() && !res.kernels.empty())
+    res.incomplete = fmt::format("Nsight Compute failed ({} line(s) below): the export holds the {} kernel(s) profiled before{}",
+                                 res.failures.size(), res.kernels.size(), res.incomplete.empty() ? "" : "; " + res.incomplete);
   if (res.kernels.empty())
     throw input_error(path, duration_metric,
                       fmt::format("no kernel of the {} has a duration: profile with --metrics {},... (or --section SpeedOfLight)", launches.size(),

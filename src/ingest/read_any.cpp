@@ -11,6 +11,9 @@ std::string to_string(count_source s) {
   switch (s) {
     case count_source::counter: return "counter";
     case count_source::shape_model: return "shape_model";
+    case count_source::capture: return "capture";
+    case count_source::same_kernel: return "same_kernel";
+    case count_source::catalogue: return "catalogue";
     case count_source::none: return "none";
   }
   return "none";

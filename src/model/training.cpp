@@ -1,9 +1,15 @@
-// The backward pass of a training step, op by op (docs/formulas-model.md §4).
+// The backward pass of a training step and the optimizer update, op by op (docs/formulas-model.md
+// §5, "Training step ops"). The constructors are public (roofline/model.hpp): the trace reader costs
+// a framework's backward and optimizer kernels with them.
 #include "model/training.hpp"
+
+#include <fmt/format.h>
 
 #include <algorithm>
 
-namespace roofline::detail {
+#include "roofline/error.hpp"
+
+namespace roofline {
 
 namespace {
 
@@ -15,9 +21,9 @@ op_desc like(const op_desc& fwd, const std::string& suffix) {
   return op;
 }
 
-/// Elementwise / norm backward: 2 × forward FLOPs; reads the saved inputs and dY, writes one
-/// gradient per input (+ dw, db rows for norms).
-op_desc elementwise_backward(const op_desc& f) {
+}  // namespace
+
+op_desc elementwise_backward_op(const op_desc& f) {
   op_desc op = like(f, ".bwd");
   const double e = double(f.rows) * double(f.cols), b = f.dtype_bytes, row = double(f.cols) * b;
   op.flops = 2 * f.flops;
@@ -41,7 +47,7 @@ op_desc elementwise_backward(const op_desc& f) {
   return op;
 }
 
-op_desc attention_backward(const op_desc& f) {
+op_desc attention_backward_op(const op_desc& f) {
   op_desc op = like(f, ".bwd");
   const double B = f.batch, H = f.heads, G = f.kv_heads, d = f.head_dim, Q = f.q_len, K = f.kv_len;
   const double b = f.dtype_bytes, kvb = f.kv_dtype_bytes;
@@ -64,7 +70,61 @@ op_desc attention_backward(const op_desc& f) {
   return op;
 }
 
-}  // namespace
+op_desc embedding_backward_op(const op_desc& f) {
+  // scatter-add dY rows into the table gradient: read dY and the table rows, write them back
+  op_desc op = like(f, ".bwd");
+  const double e = double(f.rows) * double(f.cols), b = f.dtype_bytes;
+  op.flops = e;
+  op.bytes_read = 2 * e * b + double(f.rows) * token_id_bytes;
+  op.bytes_written = e * b;
+  return op;
+}
+
+std::string to_string(optimizer_kind k) {
+  switch (k) {
+    case optimizer_kind::sgd: return "sgd";
+    case optimizer_kind::sgd_momentum: return "sgd_momentum";
+    case optimizer_kind::adam: return "adam";
+    case optimizer_kind::adamw: return "adamw";
+  }
+  return "?";
+}
+
+double optimizer_flops_per_element(optimizer_kind k) {
+  switch (k) {
+    case optimizer_kind::sgd: return 2;
+    case optimizer_kind::sgd_momentum: return 4;
+    case optimizer_kind::adam: return 13;
+    case optimizer_kind::adamw: return 14;
+  }
+  return 0;
+}
+
+int optimizer_states(optimizer_kind k) {
+  switch (k) {
+    case optimizer_kind::sgd: return 0;
+    case optimizer_kind::sgd_momentum: return 1;
+    case optimizer_kind::adam:
+    case optimizer_kind::adamw: return 2;
+  }
+  return 0;
+}
+
+op_desc optimizer_op(optimizer_kind k, const std::string& name, double elements, int param_bytes, int grad_bytes,
+                     int state_bytes) {
+  if (!(elements >= 0)) throw input_error("", "elements", fmt::format("must not be negative, got {}", elements));
+  if (param_bytes < 1 || grad_bytes < 1 || (optimizer_states(k) > 0 && state_bytes < 1))
+    throw input_error("", name, "optimizer_op: element sizes must be at least 1 byte");
+  const double states = optimizer_states(k) * double(state_bytes);
+  op_desc op = tensor_op(name, elements * (param_bytes + grad_bytes + states), elements * (param_bytes + states),
+                         optimizer_flops_per_element(k), std::int64_t(elements));
+  op.dtype_bytes = param_bytes;
+  op.note = fmt::format("{} update: parameters, gradients and {} state tensor(s) read, parameters and states written",
+                        to_string(k), optimizer_states(k));
+  return op;
+}
+
+namespace detail {
 
 std::vector<op_desc> backward_ops(const std::vector<op_desc>& forward) {
   std::vector<op_desc> out;
@@ -88,26 +148,20 @@ std::vector<op_desc> backward_ops(const std::vector<op_desc>& forward) {
       }
       case op_kind::add:
         break;  // z = x + y: dz flows to both inputs unchanged, no kernel
-      case op_kind::embedding: {
-        // scatter-add dY rows into the table gradient: read dY and the table rows, write them back
-        op_desc op = like(f, ".bwd");
-        const double e = double(f.rows) * double(f.cols), b = f.dtype_bytes;
-        op.flops = e;
-        op.bytes_read = 2 * e * b + double(f.rows) * token_id_bytes;
-        op.bytes_written = e * b;
-        out.push_back(op);
+      case op_kind::embedding:
+        out.push_back(embedding_backward_op(f));
         break;
-      }
       case op_kind::attention_decode:
       case op_kind::attention_naive:
       case op_kind::attention_fused:
-        out.push_back(attention_backward(f));
+        out.push_back(attention_backward_op(f));
         break;
       default:
-        out.push_back(elementwise_backward(f));
+        out.push_back(elementwise_backward_op(f));
     }
   }
   return out;
 }
 
-}  // namespace roofline::detail
+}  // namespace detail
+}  // namespace roofline

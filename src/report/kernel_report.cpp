@@ -3,6 +3,7 @@
 #include "roofline/kernel_report.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <map>
@@ -14,6 +15,7 @@
 #include "roofline/analysis.hpp"
 #include "roofline/report.hpp"
 #include "roofline/units.hpp"
+#include "roofline/run_report.hpp"
 #include "roofline/vocabulary.hpp"
 
 namespace roofline {
@@ -69,6 +71,8 @@ json verdict_json(const kernel_verdict& v) {
             {"plausible", v.plausible},
             {"causes", v.causes},
             {"framework_op", v.framework_op},
+            {"model_op", v.model_op},
+            {"cost_from", v.cost_from},
             {"shapes", v.shapes},
             {"note", v.note}};
   return j;
@@ -86,8 +90,15 @@ std::string class_table(const std::vector<kernel_verdict>& vs) {
 }  // namespace
 
 std::string render_kernel_text(const kernel_report& k, std::size_t top_n) {
-  std::string out = fmt::format("roofline place: {} kernel(s) from {}{} against {}\n", k.verdicts.size(), k.file,
-                                k.format.empty() ? "" : " (" + k.format + ")", k.roofs_source);
+  std::string out;
+  if (k.run)
+    for (const auto& s : run_sentences(*k.run)) out += wrap_words(s, 120, "", "  ");
+  out += fmt::format("roofline place: {} kernel(s) from {}{}{} against {}\n", k.verdicts.size(), k.file,
+                     k.format.empty() ? "" : " (" + k.format + ")", k.gpu.empty() ? "" : ", ran on " + k.gpu, k.roofs_source);
+  if (!k.incomplete.empty()) out += "INCOMPLETE: " + k.incomplete + "\n";
+  for (std::size_t i = 0; i < k.failures.size() && i < 5; ++i) out += "  failed: " + k.failures[i] + "\n";
+  if (k.failures.size() > 5) out += fmt::format("  … {} more in place.json\n", k.failures.size() - 5);
+  if (k.run) out += render_run_text(*k.run, top_n);
   if (k.trace) {
     const trace_summary& t = *k.trace;
     out += fmt::format("time: span {}, GPU busy {} ({}), kernel time {} over {} kernels", t.span_s ? units::seconds(*t.span_s) : "unknown",
@@ -107,28 +118,15 @@ std::string render_kernel_text(const kernel_report& k, std::size_t top_n) {
       for (const auto& g : t.gaps) {
         std::string host;
         for (const auto& [name, s] : g.host) host += (host.empty() ? "" : ", ") + shorten(name, 40) + " " + units::seconds(s);
-        out += fmt::format("  {} between #{} and #{}; host: {}\n", units::seconds(g.duration_s), g.after, g.before,
+        out += fmt::format("  {} at {}; host: {}\n", units::seconds(g.duration_s), units::seconds(g.start_s),
                            host.empty() ? "no host interval recorded" : host);
       }
     }
-    if (!t.fusion.empty()) {
+    if (!t.fusion.empty() && !k.run) {
       out += fmt::format("fusion candidates (memory-bound runs between GEMM/attention kernels): {} run(s), {} not moved = {} at the "
-                         "DRAM roof in all ({} of the kernel time); the largest:\n",
+                         "DRAM roof in all ({} of the kernel time)\n",
                          t.fusion.size(), units::si(t.fusion_bytes_saved, "B"), units::seconds(t.fusion_time_saved_s),
                          units::percent(t.kernel_time_s > 0 ? t.fusion_time_saved_s / t.kernel_time_s : 0));
-      const std::size_t shown = std::min<std::size_t>(t.fusion.size(), std::min<std::size_t>(top_n, 5));
-      for (std::size_t i = 0; i < shown; ++i) {
-        const auto& f = t.fusion[i];
-        std::string ks;
-        for (auto n : f.kernels) ks += (ks.empty() ? "#" : " #") + std::to_string(n);
-        out += fmt::format("  {}between #{} and #{}: {} ({}); ", f.stream ? fmt::format("stream {}, ", *f.stream) : "", f.after, f.before, ks,
-                           units::seconds(f.seconds));
-        out += f.bytes_saved ? fmt::format("{} not moved = {} at the DRAM roof\n", units::si(*f.bytes_saved, "B"),
-                                           f.time_saved_s ? units::seconds(*f.time_saved_s) : "unknown")
-                             : "saving unknown (DRAM bytes not known)\n";
-      }
-      if (shown < t.fusion.size()) out += fmt::format("  … {} more in place.json\n", t.fusion.size() - shown);
-      out += "  (bytes saved ≈ Σ DRAM bytes − the first kernel's reads − the last kernel's writes)\n";
     }
   }
   // The top kernels: by total time grouped by name for a trace, else each kernel by its time.
@@ -136,15 +134,22 @@ std::string render_kernel_text(const kernel_report& k, std::size_t top_n) {
   for (const auto& v : k.verdicts) order.push_back(&v);
   std::stable_sort(order.begin(), order.end(), [](auto* a, auto* b) { return a->seconds > b->seconds; });
   if (order.size() > top_n) order.resize(top_n);
+  // names shortened once over every name the view shows, so that two different kernels never read the same
+  std::vector<std::string> full;
+  if (k.trace)
+    for (const auto& g : k.trace->top) full.push_back(g.name);
+  for (const auto* v : order) full.push_back(v->name);
+  const auto short_names = short_kernel_names(full, 40);
+  std::size_t name_i = 0;
   if (k.trace && !k.trace->top.empty()) {
     out += "top kernels by total time:\n";
     for (const auto& g : k.trace->top)
-      out += fmt::format("  {:<48} {:>5}× {:>10} {:>7}  {}\n", shorten(g.name, 48), g.count, units::seconds(g.total_s),
+      out += fmt::format("  {:<40} {:>5}× {:>10} {:>7}  {}\n", short_names[name_i++], g.count, units::seconds(g.total_s),
                          units::percent(k.trace->kernel_time_s > 0 ? g.total_s / k.trace->kernel_time_s : 0), to_string(g.cls));
   }
   out += fmt::format("{:>4}  {:<40} {:>10} {:>11} {:>16} {:>8} {:>13}  {}\n", "#", "kernel", "time", "FLOP/B", "achieved", "of roof", "class", "roof");
   for (const auto* v : order) {
-    out += fmt::format("{:>4}  {:<40} {:>10} {:>11} {:>16} {:>8} {:>13}  {}\n", v->number, shorten(v->name, 40), units::seconds(v->seconds),
+    out += fmt::format("{:>4}  {:<40} {:>10} {:>11} {:>16} {:>8} {:>13}  {}\n", v->number, short_names[name_i++], units::seconds(v->seconds),
                        v->intensity ? units::sig(*v->intensity) : "—", v->flops > 0 ? rate(v->achieved_flops_per_s, v->precision) : "—",
                        v->fraction ? units::percent(*v->fraction) : "—", to_string(v->cls) + (v->plausible ? "" : "!"),
                        v->binding.empty() ? "placed by time only" : v->binding == "compute" ? v->compute_roof_source : v->binding);
@@ -168,7 +173,8 @@ std::string render_kernel_text(const kernel_report& k, std::size_t top_n) {
   }
   for (const auto* v : order)
     if (v->model_over_hardware)
-      out += fmt::format("#{}: model FLOPs {} vs hardware {} = {} (model ÷ hardware)\n", v->number, units::flop_count(*v->model_flops),
+      out += fmt::format("#{}{}: model FLOPs {} vs hardware {} = {} (model ÷ hardware)\n", v->number,
+                         v->model_op.empty() ? "" : " " + v->model_op, units::flop_count(*v->model_flops),
                          units::flop_count(*v->hardware_flops), units::percent(*v->model_over_hardware));
   bool impossible = false;
   for (const auto& v : k.verdicts)
@@ -179,6 +185,30 @@ std::string render_kernel_text(const kernel_report& k, std::size_t top_n) {
   if (impossible) {
     out += "  likely causes:\n";
     for (const auto& c : above_roof_causes()) out += "   - " + c + "\n";
+  }
+  if (k.baseline && k.run && k.baseline_run && k.run->median_wall_s && k.baseline_run->median_wall_s) {
+    // per step: runs of unequal length are compared step for step, never whole
+    const run_answer &now = *k.run, &was = *k.baseline_run;
+    out += fmt::format("against the baseline, per step: {} {} step(s) of median {} → {} {} step(s) of median {} ({})\n",
+                       was.main_steps.size(), to_string(was.main_kind), units::seconds(*was.median_wall_s), now.main_steps.size(),
+                       to_string(now.main_kind), units::seconds(*now.median_wall_s),
+                       *now.median_wall_s <= *was.median_wall_s
+                           ? units::ratio(*was.median_wall_s / *now.median_wall_s) + " faster"
+                           : units::ratio(*now.median_wall_s / *was.median_wall_s) + " slower");
+    if (now.main_kind != was.main_kind) out += "  (the two runs' main steps are of different kinds: compare with care)\n";
+    auto median_ops = [](const run_answer& a) -> const std::vector<model_op_time>* {
+      if (a.main_steps.empty()) return nullptr;
+      std::vector<std::size_t> idx = a.main_steps;
+      std::sort(idx.begin(), idx.end(), [&](std::size_t x, std::size_t y) { return a.steps[x].wall_s < a.steps[y].wall_s; });
+      return &a.steps[idx[idx.size() / 2]].ops;
+    };
+    const auto* o_now = median_ops(now);
+    const auto* o_was = median_ops(was);
+    if (o_now && o_was && !o_now->empty())
+      for (const auto& g : *o_now)
+        for (const auto& h : *o_was)
+          if (g.group == h.group)
+            out += fmt::format("  {:<24} {:>10} → {:>10} per step\n", g.group, units::seconds(h.measured_s), units::seconds(g.measured_s));
   }
   if (k.baseline) {
     const baseline_diff& d = *k.baseline;
@@ -198,7 +228,7 @@ std::string render_kernel_text(const kernel_report& k, std::size_t top_n) {
     for (std::size_t i = 0; i < k.skipped.size() && i < 5; ++i) out += "  " + k.skipped[i] + "\n";
     if (k.skipped.size() > 5) out += fmt::format("  … {} more in place.json\n", k.skipped.size() - 5);
   }
-  return out;
+  return fit_lines(out, 120);
 }
 
 std::string render_kernel_csv(const kernel_report& k) {
@@ -211,7 +241,8 @@ std::string render_kernel_csv(const kernel_report& k) {
     rows.push_back(std::move(j));
   }
   return render_csv(rows, {"number", "name", "seconds", "flops", "precision", "engine", "flops_source", "bytes", "bytes_source", "intensity", "class",
-                           "fraction_of_roof", "binding", "time_at_roof_s", "compute_roof_flops_per_s", "compute_roof_source", "clock_scale"});
+                           "fraction_of_roof", "binding", "time_at_roof_s", "compute_roof_flops_per_s", "compute_roof_source", "clock_scale",
+                           "model_op", "model_flops", "hardware_flops", "model_over_hardware"});
 }
 
 json kernel_report_json(const kernel_report& k) {
@@ -219,6 +250,10 @@ json kernel_report_json(const kernel_report& k) {
   j["file"] = k.file;
   j["format"] = k.format;
   j["tool_version"] = k.tool_version;
+  j["gpu"] = k.gpu;
+  j["incomplete"] = k.incomplete.empty() ? json(nullptr) : json(k.incomplete);
+  j["failures"] = k.failures;
+  if (k.run) j["run"] = run_json(*k.run);
   j["roofs_source"] = k.roofs_source;
   j["default_precision"] = k.default_precision;
   json advice = json::object();
@@ -282,6 +317,56 @@ std::string render_kernel_html(const kernel_report& k, const results& r, const s
   d.intro.push_back(fmt::format("{} kernel(s) from `{}`{} placed against {}.", k.verdicts.size(), k.file,
                                 k.format.empty() ? "" : " (" + k.format + ")", k.roofs_source));
   auto pct = [](double part, double whole) { return whole > 0 ? units::percent(part / whole) : std::string("—"); };
+  if (k.run)
+    for (const auto& sentence : run_sentences(*k.run)) d.headline.push_back(sentence);
+  if (!k.incomplete.empty()) d.intro.push_back("Incomplete: " + k.incomplete + ".");
+  for (const auto& f : k.failures) d.intro.push_back("Failed: " + f);
+  if (k.run && !k.run->steps.empty()) {
+    const run_answer& a = *k.run;
+    report::section s{"Steps", "steps", {}};
+    s.para(fmt::format("{} step(s) found by {}.", a.steps.size(), to_string(a.rule)));
+    report::table st;
+    st.header = {"step", "kind", "wall", "GPU busy", "GPU idle", "MFU", "HFU", "MBU", "attainable", "measured ÷ attainable"};
+    auto pc = [](const std::optional<double>& x) { return x ? cell(units::percent(*x), *x) : cell("—"); };
+    for (const auto& x : a.steps)
+      st.rows.push_back({x.name, to_string(x.kind), cell(units::seconds(x.wall_s), x.wall_s), cell(units::seconds(x.busy_s), x.busy_s),
+                         cell(units::seconds(x.idle_s), x.idle_s), pc(x.mfu), pc(x.hfu), pc(x.mbu),
+                         x.attainable_s ? cell(units::seconds(*x.attainable_s), *x.attainable_s) : cell("—"),
+                         x.attainable_s && *x.attainable_s > 0 ? cell(units::ratio(x.wall_s / *x.attainable_s), x.wall_s / *x.attainable_s)
+                                                               : cell("—")});
+    s.add(st);
+    std::vector<std::size_t> idx = a.main_steps;
+    std::sort(idx.begin(), idx.end(), [&](std::size_t x, std::size_t y) { return a.steps[x].wall_s < a.steps[y].wall_s; });
+    if (!idx.empty()) {
+      const run_step& m = a.steps[idx[idx.size() / 2]];
+      if (!m.ops.empty()) {
+        s.para(fmt::format("Time per model op in {} (the median {} step), measured beside the model's prediction on these roofs.", m.name,
+                           to_string(m.kind)));
+        report::table ot;
+        ot.header = {"model op", "kernels", "measured", "predicted", "at the roof", "above the roof"};
+        for (const auto& g : m.ops)
+          ot.rows.push_back({g.group, std::to_string(g.kernels), cell(units::seconds(g.measured_s), g.measured_s),
+                             g.predicted_s ? cell(units::seconds(*g.predicted_s), *g.predicted_s) : cell("—"),
+                             cell(units::seconds(g.at_roof_s), g.at_roof_s), cell(units::seconds(g.above_roof_s), g.above_roof_s)});
+        s.add(ot);
+      }
+      if (!m.idle_by_host.empty() && m.idle_s > 0) {
+        report::table ht;
+        ht.header = {"GPU idle", "while the host was in"};
+        for (const auto& h : m.idle_by_host) ht.rows.push_back({cell(units::seconds(h.seconds), h.seconds), h.host});
+        s.add(ht);
+      }
+    }
+    if (!a.fusion.empty()) {
+      report::table ft;
+      ft.header = {"fusion pattern", "ops", "runs", "time now", "bytes not moved", "time saved"};
+      for (const auto& p : a.fusion)
+        ft.rows.push_back({p.name, fmt::format("{}", fmt::join(p.ops, ", ")), std::to_string(p.runs), cell(units::seconds(p.seconds), p.seconds),
+                           cell(units::si(p.bytes_saved, "B"), p.bytes_saved), cell(units::seconds(p.time_saved_s), p.time_saved_s)});
+      s.add(ft);
+    }
+    d.sections.push_back(std::move(s));
+  }
   if (k.trace) {
     const trace_summary& t = *k.trace;
     d.headline.push_back(fmt::format("The GPU was busy {} of the {} span ({}); {} kernels took {}{}.",
@@ -299,28 +384,13 @@ std::string render_kernel_html(const kernel_report& k, const results& r, const s
     s.add(tb);
     if (!t.gaps.empty()) {
       report::table g;
-      g.header = {"host gap (GPU idle)", "between kernels", "what the host did"};
+      g.header = {"host gap (GPU idle)", "at", "what the host did"};
       for (const auto& x : t.gaps) {
         std::string host;
         for (const auto& [name, sec] : x.host) host += (host.empty() ? "" : ", ") + name + " " + units::seconds(sec);
-        g.rows.push_back({cell(units::seconds(x.duration_s), x.duration_s), fmt::format("#{} → #{}", x.after, x.before), host});
+        g.rows.push_back({cell(units::seconds(x.duration_s), x.duration_s), cell(units::seconds(x.start_s), x.start_s), host});
       }
       s.add(g);
-    }
-    if (!t.fusion.empty()) {
-      s.para(fmt::format("Fusion candidates: {} run(s) of memory-bound kernels between GEMM/attention kernels; a fused kernel "
-                         "would not move {}, {} at the DRAM roof ({} of the kernel time).",
-                         t.fusion.size(), units::si(t.fusion_bytes_saved, "B"), units::seconds(t.fusion_time_saved_s),
-                         pct(t.fusion_time_saved_s, t.kernel_time_s)));
-      report::table f;
-      f.header = {"between", "kernels", "time now", "bytes not moved", "time saved"};
-      for (std::size_t i = 0; i < t.fusion.size() && i < 20; ++i) {
-        const auto& x = t.fusion[i];
-        f.rows.push_back({fmt::format("#{} → #{}", x.after, x.before), std::to_string(x.kernels.size()), cell(units::seconds(x.seconds), x.seconds),
-                          x.bytes_saved ? cell(units::si(*x.bytes_saved, "B"), *x.bytes_saved) : cell("unknown"),
-                          x.time_saved_s ? cell(units::seconds(*x.time_saved_s), *x.time_saved_s) : cell("unknown")});
-      }
-      s.add(f);
     }
     d.sections.push_back(std::move(s));
   }

@@ -232,13 +232,34 @@ TEST(NcuCsv, ErrorLineNamesTheFileAndQuotesIt) {
             f.path.string() + ": line 2: Nsight Compute reported an error: \"==ERROR== The application returned an error code (1).\"");
 }
 
+// A cut export keeps the launches before the cut and says where it stopped; a short record in the
+// middle is still not one table.
 TEST(NcuCsv, TruncatedExport) {
   const std::string full = std::string(long_header) + long_row("0", "0", "gpu__time_duration.sum", "ns", "100");
   const temp_file f("trunc.csv", full + full.substr(full.find('\n') + 1, 60));  // the second row cut mid-field
-  EXPECT_TRUE(has(error_of(f.path.string()), "unterminated quoted field")) << error_of(f.path.string());
+  const auto a = read_ncu_csv(f.path.string());
+  EXPECT_EQ(a.kernels.size(), 1u);
+  EXPECT_TRUE(has(a.incomplete, "ends inside a quoted field")) << a.incomplete;
   const temp_file g("trunc2.csv", full + "\"1\",\"1\",\"p\"\n");
-  EXPECT_EQ(error_of(g.path.string()),
-            g.path.string() + ": CSV record 3 has 3 fields, the header 15: the export is truncated or not one table");
+  const auto b = read_ncu_csv(g.path.string());
+  EXPECT_EQ(b.kernels.size(), 1u);
+  EXPECT_TRUE(has(b.incomplete, "CSV record 3 has 3 fields, the header 15: the export is cut short there")) << b.incomplete;
+  const temp_file m("middle.csv", full + "\"1\",\"1\",\"p\"\n" + full.substr(full.find('\n') + 1));
+  EXPECT_EQ(error_of(m.path.string()),
+            m.path.string() + ": CSV record 3 has 3 fields, the header 15: the export is truncated or not one table");
+}
+
+// Nsight Compute failed half-way (tests/data/h100-2026-12-05/ncu-fail.csv: a program whose 6th kernel
+// writes to an unmapped address, its 7th kernel): the 6 kernels profiled before are placed (and the nan launch is named),
+// the ==ERROR== lines are the failures, and the export says it is incomplete.
+TEST(NcuCsv, AFailedExportPlacesWhatItProfiled) {
+  const auto r = read_ncu_csv(ROOFLINE_TEST_DATA "/h100-2026-12-05/ncu-fail.csv");
+  ASSERT_EQ(r.kernels.size(), 6u);  // IDs 0–5: the random fill, the GEMM, a cast, a softmax, a mul, an add
+  EXPECT_EQ(r.kernels[1].name.rfind("nvjet_sm90_hsh_256x128", 0), 0u);
+  ASSERT_EQ(r.failures.size(), 3u);
+  EXPECT_TRUE(has(r.failures[0], "==ERROR== LaunchFailed")) << r.failures[0];
+  EXPECT_TRUE(has(r.failures[2], "'write_unmapped': every metric is nan")) << r.failures[2];
+  EXPECT_TRUE(has(r.incomplete, "the export holds the 6 kernel(s) profiled before")) << r.incomplete;
 }
 
 TEST(NcuCsv, NotAvailableValuesAreMissingCounts) {
