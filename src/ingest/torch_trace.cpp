@@ -73,11 +73,19 @@ struct tables {
   std::vector<std::string> names;
   std::vector<raw_kernel> kernels;
   std::vector<kernel_record> memory_ops;
-  std::unordered_map<std::int64_t, launch> launches;  // correlation -> launch
-  std::unordered_map<std::int64_t, launch> flows;     // ac2g flow start id -> launch point
+  // correlation -> launch, ac2g flow id -> launch point, External id -> interval: flat vectors, sorted
+  // once after the pass (finish()), looked up by binary search; fewer allocations than hash maps
+  std::vector<std::pair<std::int64_t, launch>> launches, flows;
   std::vector<interval> intervals;
-  std::unordered_map<std::int64_t, std::int32_t> by_ext;  // External id -> interval
-  std::vector<detail::aten_call> calls;
+  std::vector<std::pair<std::int64_t, std::int32_t>> by_ext;
+  // the recorded shapes of the ops with a cost model, as written (parsed only for ops that ran kernels)
+  struct raw_call {
+    std::uint32_t name = 0;
+    std::uint64_t off = 0;
+    std::uint32_t len[4] = {0, 0, 0, 0};  // Input Dims, Input type, Input Strides, Concrete Inputs
+  };
+  std::vector<raw_call> calls;
+  std::string arena;
   std::map<std::string, std::int64_t> ignored;  // category -> events not read
   double t_min = std::numeric_limits<double>::infinity(), t_max = -t_min;
   double gpu_min = t_min, gpu_max = -t_min;
@@ -126,41 +134,93 @@ struct tables {
           memory_ops.push_back(std::move(r));
         }
       } else if (cat == "cuda_runtime" || cat == "cuda_driver") {
-        if (ev.corr) launches[*ev.corr] = launch{ts, tid, ev.ext.value_or(-1), intern(name), false};
+        if (ev.corr) launches.emplace_back(*ev.corr, launch{ts, tid, ev.ext.value_or(-1), intern(name), false});
       } else if (cat == "cpu_op" || cat == "user_annotation" || cat == "python_function") {
         interval iv;
         iv.ts = ts, iv.end = ts + dur, iv.tid = tid, iv.name = intern(name);
         iv.kind = cat == "cpu_op" ? host_kind::cpu_op : cat == "user_annotation" ? host_kind::user_annotation : host_kind::python_function;
         if (ev.ext && iv.kind != host_kind::python_function) {
           iv.ext = *ev.ext;
-          auto [it, fresh] = by_ext.try_emplace(*ev.ext, std::int32_t(intervals.size()));
-          if (!fresh && iv.kind == host_kind::cpu_op && intervals[std::size_t(it->second)].kind != host_kind::cpu_op)
-            it->second = std::int32_t(intervals.size());  // a cpu_op wins a shared External id
+          by_ext.emplace_back(*ev.ext, std::int32_t(intervals.size()));
         }
         if (iv.kind == host_kind::cpu_op && !ev.dims.empty() && detail::has_cost_model(name)) {
           iv.call = std::int32_t(calls.size());
-          calls.push_back(make_call(name, ev));
+          raw_call c;
+          c.name = iv.name, c.off = arena.size();
+          const std::string_view parts[4] = {ev.dims, ev.types, name == "aten::gather" ? ev.strides : std::string_view(), ev.concrete};
+          for (int j = 0; j < 4; ++j) c.len[j] = std::uint32_t(parts[j].size()), arena.append(parts[j]);
+          calls.push_back(c);
         }
         intervals.push_back(iv);
       } else {
         ++ignored[cat.empty() ? std::string(ph) : std::string(cat)];
       }
     } else if (ph == "s" && cat == "ac2g" && ev.id && ev.ts) {
-      flows[*ev.id] = launch{*ev.ts, tid, -1, 0, true};
+      flows.emplace_back(*ev.id, launch{*ev.ts, tid, -1, 0, true});
     } else if (ph != "f" && ph != "M") {
       ++ignored[cat.empty() ? "ph " + std::string(ph) : std::string(cat)];
     }
   }
 
  private:
-  static detail::aten_call make_call(std::string_view name, const detail::kineto_event& ev) {
+  struct sv_hash {
+    using is_transparent = void;
+    std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+  };
+  std::unordered_map<std::string, std::uint32_t, sv_hash, std::equal_to<>> name_ids_;
+
+ public:
+  /// After the pass: the lookup vectors sorted (a later launch of one correlation wins, as a map's
+  /// assignment would; a cpu_op wins a shared External id, else the first interval with it).
+  void finish() {
+    auto by_key = [](const auto& a, const auto& b) { return a.first < b.first; };
+    std::stable_sort(launches.begin(), launches.end(), by_key);
+    std::stable_sort(flows.begin(), flows.end(), by_key);
+    std::stable_sort(by_ext.begin(), by_ext.end(), by_key);
+    auto keep_last = [](auto& v) {
+      std::vector<typename std::decay_t<decltype(v)>::value_type> out;
+      out.reserve(v.size());
+      for (std::size_t i = 0; i < v.size(); ++i)
+        if (i + 1 == v.size() || v[i + 1].first != v[i].first) out.push_back(v[i]);
+      v.swap(out);
+    };
+    keep_last(launches), keep_last(flows);
+    std::vector<std::pair<std::int64_t, std::int32_t>> ext;
+    for (std::size_t i = 0; i < by_ext.size();) {
+      std::size_t j = i;
+      std::int32_t pick = by_ext[i].second;
+      for (; j < by_ext.size() && by_ext[j].first == by_ext[i].first; ++j)
+        if (intervals[std::size_t(by_ext[j].second)].kind == host_kind::cpu_op &&
+            intervals[std::size_t(pick)].kind != host_kind::cpu_op)
+          pick = by_ext[j].second;
+      ext.emplace_back(by_ext[i].first, pick);
+      i = j;
+    }
+    by_ext.swap(ext);
+  }
+  template <class V>
+  static auto find(const V& v, std::int64_t key) -> decltype(&v.front().second) {
+    auto it = std::lower_bound(v.begin(), v.end(), key, [](const auto& e, std::int64_t k) { return e.first < k; });
+    return it != v.end() && it->first == key ? &it->second : nullptr;
+  }
+  /// The recorded shapes of call i as the cost model reads them.
+  detail::aten_call call(std::size_t i) const {
+    const raw_call& r = calls[i];
+    std::string_view parts[4];
+    std::uint64_t off = r.off;
+    for (int j = 0; j < 4; ++j) parts[j] = std::string_view(arena).substr(off, r.len[j]), off += r.len[j];
+    return make_call(names[r.name], parts[0], parts[1], parts[2], parts[3]);
+  }
+
+ private:
+  static detail::aten_call make_call(std::string_view name, std::string_view dims_text, std::string_view types_text,
+                                     std::string_view strides_text, std::string_view concrete_text) {
     detail::aten_call c;
     c.name = std::string(name);
-    const auto dims = detail::parse_json_tree(ev.dims);
-    const auto types = detail::parse_json_tree(ev.types);
-    const auto concrete = detail::parse_json_tree(ev.concrete);
-    const bool strides_wanted = name == "aten::gather";
-    const auto strides = strides_wanted ? detail::parse_json_tree(ev.strides) : detail::json_tree{};
+    const auto dims = detail::parse_json_tree(dims_text);
+    const auto types = detail::parse_json_tree(types_text);
+    const auto concrete = detail::parse_json_tree(concrete_text);
+    const auto strides = strides_text.empty() ? detail::json_tree{} : detail::parse_json_tree(strides_text);
     c.inputs.resize(dims.items.size());
     for (std::size_t i = 0; i < dims.items.size(); ++i) {
       auto& in = c.inputs[i];
@@ -177,11 +237,6 @@ struct tables {
     }
     return c;
   }
-  struct sv_hash {
-    using is_transparent = void;
-    std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
-  };
-  std::unordered_map<std::string, std::uint32_t, sv_hash, std::equal_to<>> name_ids_;
 };
 
 std::string version_string(std::int64_t v) {  // 13000 -> "13.0" (CUDA's major·1000 + minor·10)
@@ -209,6 +264,7 @@ ingest_result read_torch_trace(const std::string& path) {
   tables sax;
   std::string cut;
   const detail::kineto_meta meta = detail::scan_kineto(path, [&](const detail::kineto_event& ev) { sax.add(ev); }, cut);
+  sax.finish();
   if (!meta.saw_events)
     throw input_error(path, "traceEvents",
                       meta.top_object ? "not a Chrome/Kineto trace: no traceEvents array"
@@ -304,9 +360,9 @@ ingest_result read_torch_trace(const std::string& path) {
     return a.ts < b.ts;
   });
   res.kernels.resize(ks.size());
-  std::unordered_set<std::int64_t> launched;  // correlation ids that ran a kernel
-  std::vector<std::int32_t> op_of(ks.size(), -1);
-  std::unordered_map<std::int32_t, std::vector<std::size_t>> by_op;  // cpu_op -> its kernels
+  std::vector<std::int64_t> launched;  // correlation ids that ran a kernel (sorted below)
+  launched.reserve(ks.size());
+  std::vector<std::pair<std::int32_t, std::size_t>> op_kernel;  // (cpu_op, kernel), grouped by op below
   for (std::size_t i = 0; i < ks.size(); ++i) {
     const auto& k = ks[i];
     auto& r = res.kernels[i];
@@ -318,18 +374,18 @@ ingest_result read_torch_trace(const std::string& path) {
     r.grid_blocks = k.grid, r.block_threads = k.block;
     const launch* l = nullptr;
     if (k.corr) {
-      if (auto it = sax.launches.find(*k.corr); it != sax.launches.end()) l = &it->second;
-      else if (auto f = sax.flows.find(*k.corr); f != sax.flows.end()) l = &f->second;
+      if (const launch* x = tables::find(sax.launches, *k.corr)) l = x;
+      else if (const launch* f = tables::find(sax.flows, *k.corr)) l = f;
     }
     const std::string launch_name = l && !l->from_flow ? names[l->name] : "";
     r.graph_replay = launch_name.find("GraphLaunch") != std::string::npos;
     if (l) r.launch_s = (l->ts - origin) * us;
     if (r.graph_replay && k.corr) r.replay = *k.corr;
-    if (k.corr) launched.insert(*k.corr);
+    if (k.corr) launched.push_back(*k.corr);
     std::int32_t op = -1;
     const std::int64_t ext = k.ext.value_or(l ? l->ext : -1);
     if (!r.graph_replay && ext >= 0)
-      if (auto it = sax.by_ext.find(ext); it != sax.by_ext.end()) op = it->second;
+      if (const auto* x = tables::find(sax.by_ext, ext)) op = *x;
     if (op < 0 && l) op = enclosing(l->tid, l->ts, false);
     if (op < 0 && l) op = enclosing(l->tid, l->ts, true);
     if (op >= 0) r.framework_op = names[iv[std::size_t(op)].name], r.op_call = op;
@@ -342,16 +398,21 @@ ingest_result read_torch_trace(const std::string& path) {
     } else if (iv[std::size_t(op)].kind != host_kind::cpu_op) {
       r.note = "launched under a scope, not an aten op: no shapes";
     } else {
-      op_of[i] = op;
       r.op_call = op;
-      by_op[op].push_back(i);
+      op_kernel.emplace_back(op, i);
     }
   }
   // One op's FLOPs and bytes are counted once. Kernels of different names (a GEMM + split-K reduce,
   // cuDNN attention + its reduction): all on the longest. One kernel launched several times over
   // chunks of the work (multi_tensor_apply over a TensorList, a fused optimizer): split over the
   // launches in proportion to their time, so that each launch is judged at the op's own rate.
-  for (auto& [op, list] : by_op) {
+  std::sort(launched.begin(), launched.end());
+  std::stable_sort(op_kernel.begin(), op_kernel.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::vector<std::size_t> list;
+  for (std::size_t g = 0; g < op_kernel.size();) {
+    const std::int32_t op = op_kernel[g].first;
+    list.clear();
+    for (; g < op_kernel.size() && op_kernel[g].first == op; ++g) list.push_back(op_kernel[g].second);
     const auto& x = iv[std::size_t(op)];
     const std::size_t longest = *std::max_element(list.begin(), list.end(), [&](std::size_t a, std::size_t b) {
       return ks[a].dur < ks[b].dur;
@@ -365,7 +426,7 @@ ingest_result read_torch_trace(const std::string& path) {
     std::optional<detail::aten_cost> cost;
     std::string shapes;
     if (x.call >= 0) {
-      const auto& call = sax.calls[std::size_t(x.call)];
+      const auto call = sax.call(std::size_t(x.call));
       shapes = detail::format_shapes(call);
       cost = detail::cost_aten_op(call, res.kernels[longest].name, why);
     } else {
@@ -409,7 +470,8 @@ ingest_result read_torch_trace(const std::string& path) {
     std::vector<std::pair<std::int64_t, const launch*>> idle;
     for (const auto& [corr, l] : sax.launches) {
       const std::string& api = names[l.name];
-      if (launched.count(corr) || api.find("Launch") == std::string::npos || api.find("GraphLaunch") != std::string::npos)
+      if (std::binary_search(launched.begin(), launched.end(), corr) || api.find("Launch") == std::string::npos ||
+          api.find("GraphLaunch") != std::string::npos)
         continue;
       idle.emplace_back(corr, &l);
     }
@@ -421,7 +483,7 @@ ingest_result read_torch_trace(const std::string& path) {
       r.start_s = r.launch_s = (l->ts - origin) * us;
       std::int32_t op = -1;
       if (l->ext >= 0)
-        if (auto it = sax.by_ext.find(l->ext); it != sax.by_ext.end()) op = it->second;
+        if (const auto* x = tables::find(sax.by_ext, l->ext)) op = *x;
       if (op < 0) op = enclosing(l->tid, l->ts, false);
       if (op >= 0) r.framework_op = names[iv[std::size_t(op)].name], r.op_call = op;
       if (op >= 0 && iv[std::size_t(op)].kind == host_kind::cpu_op) cap_by_op[op].push_back(res.captured.size());
@@ -434,12 +496,13 @@ ingest_result read_torch_trace(const std::string& path) {
       const auto& x = iv[std::size_t(op)];
       std::string why;
       std::optional<detail::aten_cost> cost;
-      if (x.call >= 0) cost = detail::cost_aten_op(sax.calls[std::size_t(x.call)], "", why);
+      std::optional<detail::aten_call> call;
+      if (x.call >= 0) call = sax.call(std::size_t(x.call)), cost = detail::cost_aten_op(*call, "", why);
       else why = "no cost model for " + names[x.name];
       for (auto j : list) {
         auto& r = res.captured[j];
         r.op_call = op;
-        if (x.call >= 0) r.shapes = detail::format_shapes(sax.calls[std::size_t(x.call)]);
+        if (call) r.shapes = detail::format_shapes(*call);
         if (!cost) {
           r.note = why;
           continue;
