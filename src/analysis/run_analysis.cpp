@@ -200,9 +200,13 @@ std::vector<run_step> split_steps(const ingest::ingest_result& in, step_rule& ru
     // fused embedding (later kernels of the same call may name "embedding" too: they do not start one)
     const bool new_call = k.op_call != prev_call;
     prev_call = k.op_call;
-    const bool embedding = !is_backward(k) && (k.framework_op == "aten::embedding" ||
+    const bool embedding = !is_backward(k) && (k.cost_model == "embedding_op" || k.framework_op == "aten::embedding" ||
                                                (new_call && contains(lower(k.name), "triton_") && contains(lower(k.name), "embedding")));
-    if (embedding) {
+    // a forward has begun once it ran a GEMM or attention kernel: an embedding after that starts the next one
+    // (GPT-2's position embedding right after the token embedding does not)
+    if (embedding && (after_replay || std::any_of(cur.kernels.begin(), cur.kernels.end(), [&](std::size_t j) {
+                        return is_gemm_kernel(ks[j]) || is_attention_kernel(ks[j]);
+                      }))) {
       flush();
       after_replay = false;
     }

@@ -172,8 +172,13 @@ std::string render_kernel_svg(const kernel_report& k, const results& r, const st
     if (g == p.key.end())
       g = p.key.insert(p.key.end(),
                        key_group{prec, v->precision.empty() ? "#444444" : precision_color(v->precision), {}});
+    // with the model: the model op, and its model FLOPs ÷ the counted hardware FLOPs (padding, recompute)
+    const std::string model = v->model_op.empty() ? ""
+                              : v->model_over_hardware
+                                  ? fmt::format(" {} · model {} of hardware FLOPs", v->model_op.substr(0, 24), units::percent(*v->model_over_hardware))
+                                  : " " + v->model_op.substr(0, 24);
     g->entries.emplace_back(static_cast<int>(v->number),
-                            fmt::format("{} ({})", shorten(v->name, 32), units::seconds(v->seconds)));
+                            fmt::format("{} ({}){}", shorten(v->name, 32), units::seconds(v->seconds), model));
   }
   p.key_title = fmt::format("Key: the {} longest kernels", longest.size());
   // unnumbered first, so the numbered points are drawn on top and labelled first
