@@ -32,6 +32,7 @@ struct place_options {
   std::size_t top = 10;  ///< --top N
   bool json_out = false;
   bool ncu_metrics = false;  ///< --ncu-metrics: print the recommended metric list and exit
+  std::string ecc;           ///< --ecc on|off (a GDDR part's bandwidth; "" = as the part ships)
 };
 
 /// `place --csv|--trace|--ncu FILE`: read (ingest::read_any, by content) → judge → render. --out is
@@ -88,10 +89,14 @@ void run_place(const place_options& o) {
   if (o.input.empty()) (void)place_kernel(o.flops, o.bytes, o.seconds, roofline_summary{});
   if (!o.out.empty() && o.input.empty()) throw input_error("", "--out", "needs --csv, --trace or --ncu FILE (the single-kernel form writes no files)");
   if (!o.out.empty()) check_output_dir(o.out);
-  const auto resolved = resolve_roofs({o.device, o.results_file, o.precision});
+  roofs_request q;
+  q.device = o.device, q.results_file = o.results_file, q.precision = o.precision;
+  q.ecc = o.ecc;
+  const auto resolved = resolve_roofs(q);
   if (!resolved) throw input_error("", "--device", "give --device NAME or --results FILE: the roofs to place the kernel against");
   const roofline_summary& roofs = resolved->summary;
-  const std::string source = resolved->source + (resolved->file ? "" : "; nominal roofs only");
+  const std::string source = resolved->source + (resolved->file ? "" : "; nominal roofs only") +
+                             (resolved->bandwidth_note.empty() ? "" : "; " + resolved->bandwidth_note);
   if (!o.input.empty()) {
     run_place_many(o, *resolved, source);
     return;
@@ -128,6 +133,7 @@ void add_place(CLI::App& app, context& ctx) {
   sub->add_option("--top", o->top, "kernels listed in the summary (default 10)")->check(CLI::PositiveNumber);
   sub->add_option("--out", o->out, "write DIR/place.svg (your kernels on the roofs), DIR/place.csv and DIR/place.json");
   add_roofs_options(sub, o->device, o->results_file);
+  add_ecc_option(sub, o->ecc);
   sub->add_option("--precision", o->precision, "fp16 bf16 fp32 tf32 fp64 fp8 int8 (default: the results' default, else fp16)")
       ->check(precision_value());
   sub->add_flag("--json", o->json_out, "print JSON");
