@@ -9,6 +9,7 @@
 #include "roofline/decode_utilization.hpp"
 #include "roofline/energy_analysis.hpp"
 #include "roofline/model.hpp"
+#include "roofline/ops_step.hpp"
 
 namespace roofline {
 
@@ -33,8 +34,36 @@ struct mfu_request {
   std::optional<double> peak;          ///< --peak: dense FLOP/s per GPU
   std::int64_t batch = 1;
   std::optional<std::int64_t> seq;     ///< prefill/train: tokens per sequence; decode: KV context
+  /// GPUs together. Decode and prefill: one deployment planned as `ops --tp gpus` (tensor parallel,
+  /// + expert parallel with `ep`); train: GPUs the throughput was measured on (data parallel).
   int gpus = 1;
-  bool recompute = false;
+  int ep = 1;                          ///< --ep: expert-parallel ranks (MoE; 1 or gpus)
+  /// --recompute: none | full | selective | selective-layer[:N] | selective-op (recompute_flops_per_token)
+  std::string recompute = "none";
+  /// --logits: "last" | "all" | "" (the serving default: last in prefill)
+  std::string logits;
+  std::string ecc;                     ///< --ecc on|off ("" = as the part ships)
+  double memory_utilization = 1;       ///< --gpu-memory-utilization
+  allreduce_link_request link;         ///< --tp-busbw, --tp-latency, --tp-fleet (the device's link by default)
+};
+
+/// The step of a deployment as `roofline ops` plans it (compute_ops_step: one GPU's share at tp =
+/// --gpus, its all-reduces), and the measured step against it.
+struct step_plan {
+  int tp = 1, ep = 1;
+  double flops_per_gpu = 0, bytes_per_gpu = 0;  ///< one GPU's step (Σ op × count)
+  std::optional<double> attainable_s;           ///< one GPU's ops at the roofs + the all-reduces (ops' "predicted step time")
+  double allreduce_s = 0;                       ///< of which the all-reduces (0 at tp 1)
+  std::string allreduce_source;                 ///< the link (ops_step::tp_source)
+  std::string allreduce_note;                   ///< per layer, in words
+  memory_need need;                             ///< per GPU
+  std::optional<std::int64_t> fit;              ///< decode: sequences whose KV cache fits per GPU
+  double memory_bytes = 0;                      ///< the device memory it was checked against (0 = unknown)
+  std::string memory_source;
+  std::string bandwidth_note;                   ///< ECC words (command_roofs::bandwidth_note)
+  double measured_s = 0;                        ///< the step time given (--tpot / --step-time, or from tokens/s)
+  std::optional<double> times_attainable;       ///< measured ÷ attainable
+  std::string verdict;                          ///< prefill: "2.10 s per step is 1.31× the attainable 1.60 s"
 };
 
 /// Everything `mfu` prints, computed once by compute_mfu; mfu_json and mfu_text
@@ -52,6 +81,10 @@ struct mfu_result {
   double tps = 0;                ///< tokens/s of all GPUs
   double mfu = 0, hfu = 0, mfu_all = 0, mfu_full = 0;  ///< fractions
   double recompute = 0;  ///< FLOPs per token HFU adds (0 without --recompute)
+  std::string recompute_policy = "none";  ///< as asked, in words (recompute_flops_per_token)
+  std::string peak_note;  ///< the nominal peak's note ("uncertain, no vendor datasheet: …"), "" when none
+  std::vector<std::string> defaults_used;  ///< model_config::defaults_used (family defaults for absent keys)
+  std::optional<step_plan> plan;  ///< decode and prefill with roofs: the deployment's step as `ops --tp --gpus` plans it
   bool plausible = true;
   std::vector<std::string> causes;
   std::optional<double> frac_measured;  ///< model FLOP/s ÷ (measured peak × GPUs)
@@ -71,10 +104,15 @@ struct mfu_result {
 /// (build_catalogue: the FLOPs and bytes `roofline ops` prints, so its intensity is `ops`' step
 /// intensity) judged by judge_decode (MBU, attainable TPOT), and with --results the step placed on
 /// the file's measured step curve. Formulas: docs/formulas-analysis.md §4 (PaLM app. B).
+/// Decode and prefill on --gpus N > 1 are one deployment: the step is planned as `ops --tp N` (and
+/// `--ep`) plans it, one GPU's share of the ops plus the all-reduces, so the attainable TPOT, MBU (each
+/// GPU's bytes ÷ TPOT ÷ its bandwidth) and the verdict are the deployment's, never one GPU's.
 /// Throws input_error naming the flag: none of tpot/tokens_per_s/step_time ("--tpot"), tpot outside
 /// decode, recompute outside train, no seq in prefill/train ("--seq"), decode-only flags outside
-/// decode, no peak ("--device"), a sparse --peak ("--peak"), no nominal peak or a sparse one
-/// ("--precision"); and the model's and roofs' loading errors.
+/// decode, no peak ("--device"), a sparse --peak ("--peak"), no nominal peak or a sparse one, or a
+/// GPU without the engine's peak ("--precision"); "--gpus" when the model cannot be split over that
+/// many GPUs (the plan `ops --tp` would refuse); "--ep" as catalogue_options::ep; "--logits" last in
+/// training; and the model's and roofs' loading errors.
 mfu_result compute_mfu(const mfu_request& o);
 
 }  // namespace roofline

@@ -22,6 +22,15 @@ struct model_config {
   std::int64_t hidden = 0, intermediate = 0, layers = 0, heads = 0, kv_heads = 0, vocab = 0;
   std::int64_t head_dim = 0;          ///< hidden / heads unless the config says otherwise
   std::int64_t max_positions = 0;
+  /// The longest context the config is built for (check_positions): max_position_embeddings, or the
+  /// context its rope_scaling extends to (yarn, llama3: max(max_position_embeddings, original ×
+  /// factor); linear, dynamic: max_position_embeddings × factor; longrope: max_position_embeddings).
+  /// Qwen3-8B with the card's YaRN (factor 4, original 32768): 131072. docs/formulas-model.md §5.3.
+  std::int64_t context_limit = 0;
+  std::string context_limit_source;  ///< how context_limit was found, in words
+  /// Keys the config leaves out that the family's transformers config class defaults, each in words
+  /// ("num_key_value_heads = 8 (MistralConfig's default; absent)"): `ops` and `mfu` print them.
+  std::vector<std::string> defaults_used;
   bool tied_embeddings = false;
   bool attention_bias = false;        ///< q/k/v biases (qwen2: true; gpt2: all linears have bias)
   bool mlp_bias = false;
@@ -190,6 +199,17 @@ struct catalogue_options {
   /// Throws input_error("--tp") when tp does not divide the query heads or the intermediate size, or
   /// neither tp nor the KV heads divides the other.
   int tp = 1;
+  /// Expert-parallel ranks (MoE only; 1 or tp): each of the tp GPUs holds E/ep routed experts whole
+  /// instead of 1/tp of every expert. Attention and the dense layers stay tensor parallel, so the
+  /// tokens are on every GPU after the attention all-reduce: the dispatch is local and the combine is
+  /// the MLP all-reduce (vLLM --enable-expert-parallel with tensor-parallel attention). A GPU runs the
+  /// expected T·k/ep routed rows and reads its expected distinct local experts,
+  /// (E/ep)·(1 − (1 − k/E)^T), under uniform routing. Throws input_error("--ep") unless the model is
+  /// MoE, ep ∈ {1, tp} and ep divides the routed experts.
+  int ep = 1;
+  /// Prefill: logits of each sequence's last position only (a server's TTFT: lm_head [B × h]·[h × V]
+  /// instead of [B·n × h]·[h × V]); false: every position, as training computes them.
+  bool last_logits = false;
   /// MLA attention (model_config::mla()): absorbed or naive (docs/formulas-model.md, MLA). automatic:
   /// absorbed in decode, naive in prefill and training.
   enum class mla_form { automatic, absorbed, naive } mla = mla_form::automatic;
@@ -429,6 +449,19 @@ double attention_flops_per_token(const model_config& cfg, phase ph, std::int64_t
 /// table (gpt2 n_positions) or trained context (max_position_embeddings): docs/formulas-model.md §5.3.
 void check_positions(const model_config& cfg, phase ph, std::int64_t t);
 
+/// One GPU's share of `cfg` under `tp`-way tensor parallelism (catalogue_options::tp): heads / tp,
+/// K/V heads / tp when tp divides them, else one (replicated), intermediate and expert widths / tp
+/// (experts kept whole with `ep` = tp). MLA's latent cache is shared by the heads and stays whole.
+/// The one place the KV share per GPU is decided: the catalogue's attention, estimate_memory and
+/// sequences_that_fit all read it. Throws input_error("--tp") as catalogue_options::tp says,
+/// ("--ep") as catalogue_options::ep says.
+model_config tp_shard(const model_config& cfg, int tp, int ep = 1);
+
+/// KV cache one GPU keeps for one sequence of `context` tokens: kv_cache_bytes(tp_shard(cfg, tp)).
+/// Llama-3.1-70B (8 KV heads) bf16 at tp 8: 1/8 of 2·80·8·128·2 B per token; DeepSeek-V3 (MLA) at
+/// tp 8: the whole 61·576·2 = 70,272 B per token on every GPU.
+double kv_cache_bytes_per_gpu(const model_config& cfg, int kv_dtype_bytes, std::int64_t context, int tp);
+
 /// The named conventions of model FLOPs per token (docs/formulas-model.md §5). The defaults are the
 /// ones `roofline ops` and `roofline mfu` both use: N = matmul weights, attention causal-halved.
 struct flops_convention {
@@ -441,6 +474,9 @@ struct flops_convention {
   bool causal_halved = true;
   /// MLA models: the attention form counted (automatic: absorbed in decode, naive otherwise).
   catalogue_options::mla_form mla = catalogue_options::mla_form::automatic;
+  /// Prefill: the logits of the last position only (catalogue_options::last_logits): lm_head counts
+  /// 2·V·h once per sequence, 2·V·h ÷ T per token, instead of 2·V·h per token.
+  bool last_logits = false;
 };
 
 /// Model FLOPs per token under one convention, each term and the words that say which.
@@ -455,6 +491,9 @@ struct token_flops {
   /// FLOPs full activation recompute adds (train): each layer's forward again, not the embedding or
   /// the logits, 2·(N_matmul − V·h) + attention ÷ 3 (Korthikanti et al. 2022 §4). HFU counts them.
   double recompute = 0;
+  /// FLOPs Megatron-LM's selective recompute adds (train; --recompute-activations, Korthikanti et al.
+  /// 2022 §5: the core attention, QKᵀ, softmax and A·V, is recomputed): the forward attention term.
+  double recompute_selective = 0;
   std::string formula;       ///< "6N + 6·L·H·Q·T" (+ the sliding window when there is one)
   std::string description;   ///< what N and the attention term count, with sources
 };
@@ -466,6 +505,21 @@ struct token_flops {
 /// seq_or_context < 1.
 token_flops model_flops_per_token(const model_config& cfg, phase ph, std::int64_t seq_or_context,
                                   flops_convention conv = {});
+
+/// FLOPs per token that activation recomputation adds in training (HFU's numerator beyond MFU's), by
+/// `policy` (the `--recompute` words):
+///  - "none": 0;
+///  - "full": every layer's forward again, token_flops::recompute (Korthikanti et al. 2022 §4);
+///  - "selective": Megatron-LM's --recompute-activations (Korthikanti et al. 2022 §5): the core
+///    attention (QKᵀ, softmax, A·V) again, token_flops::recompute_selective = the forward attention;
+///  - "selective-layer[:N]": torchtitan's selective_ac_option N (its default, "2"): every N-th layer
+///    fully recomputed, ⌊L/N⌋/L of "full";
+///  - "selective-op": torchtitan's selective_ac_option "op": every second matmul of a layer is
+///    recomputed, SDPA saved (llama: k_proj, o_proj, up_proj = 2·(h·G·d + H·d·h + h·f) per layer).
+/// Llama-3-8B at T = 4096: full 2·(7,504,658,432 − 128256·4096) + 2·32·32·128·4096; selective
+/// 2·32·32·128·4096 = 1,073,741,824. Throws input_error("--recompute") on another word, a phase
+/// other than train, or selective-op on a model whose per-op policy is not modelled (MoE, MLA).
+double recompute_flops_per_token(const model_config& cfg, const token_flops& f, const std::string& policy);
 void to_json(json& j, const token_flops& f);
 
 /// Bytes one token adds to the KV cache: 2 (K and V) · layers · kv_heads · head_dim · kv_dtype_bytes
@@ -488,13 +542,18 @@ double expected_distinct_experts(std::int64_t experts, std::int64_t per_token, s
 /// Device memory one GPU needs for a step, in bytes.
 struct memory_need {
   double weights = 0, kv_cache = 0, activations = 0, optimizer = 0;  ///< optimizer: gradients + Adam state
+  /// The linears' share of `weights` on this GPU (every layer, every resident expert, in their
+  /// formats): what a decode step reads when it touches every weight once.
+  double linear_weights = 0;
   std::string note;
   std::string weights_note;  ///< the formats the weights are counted in ("linears int4 g128 …; lm_head, embedding fp16")
   double total() const { return weights + kv_cache + activations + optimizer; }
 };
-/// weights = (parameters() (every expert) × dtype bytes, each linear's weight instead in its
-/// linear_format: weight_tensor_bytes) ÷ tp; KV cache = batch × kv_cache_bytes(context
-/// + 1 in decode, seq in prefill) × this GPU's share of the KV heads; inference activations = the
+/// weights = this GPU's linears as the catalogue shards them (build_catalogue at opt.tp, opt.ep:
+/// every layer, every resident expert, each weight_tensor_bytes of its linear_format: replicated K/V
+/// heads counted on every GPU, MLA's projections in the checkpoint's format) + the other parameters
+/// (embedding table, norms, biases) × dtype bytes ÷ tp; KV cache = batch × kv_cache_bytes_per_gpu(
+/// context + 1 in decode, seq in prefill); inference activations = the
 /// largest op's non-weight, non-cache bytes in `ops` (one build_catalogue result); training adds
 /// 14 B/parameter of gradients and Adam state (ZeRO §3.1) and the saved activations of Korthikanti
 /// et al. 2022 eq. 2-3 (2·s·b·h per layer with full recompute) plus the logits and their gradient.
@@ -502,9 +561,10 @@ struct memory_need {
 memory_need estimate_memory(const model_config& cfg, const catalogue_options& opt, const std::vector<op_desc>& ops);
 
 /// Decode sequences of opt.context tokens whose KV cache fits in `device_bytes` beside `need`'s
-/// weights and activations: ⌊(device − weights − activations) ÷ (kv_cache_bytes(context + 1) ×
-/// this GPU's share of the KV heads)⌋, 0 when the weights alone do not fit. Quantized weights leave
-/// more room: Llama-3-8B on an 80 GB H100 at context 8192: fp16 weights (16.06 GB) 59 sequences,
+/// weights and activations: ⌊(device − weights − activations) ÷ kv_cache_bytes_per_gpu(context + 1,
+/// opt.tp)⌋, 0 when the weights alone do not fit (DeepSeek-V3 fp8 at tp 8, batch 16, context 32768:
+/// 24 in 141e9 B, 28 in the 150,109,880,320 B an H200 reports; the latent cache whole on every GPU). Quantized weights leave
+/// more room: Llama-3-8B in 80e9 B at context 8192: fp16 weights (16.06 GB) 59 sequences,
 /// int4 g128 (5.73 GB) 69.
 std::int64_t sequences_that_fit(const model_config& cfg, const catalogue_options& opt, const memory_need& need,
                                 double device_bytes);

@@ -69,7 +69,7 @@ struct ops_step {
   double flops = 0, bytes = 0;      ///< the step's sum of FLOPs and bytes (per instance × count)
   double total_s = 0;               ///< predicted step time (ops + the all-reduces), s; 0 without roofs
   double kv_per_token = 0;          ///< KV-cache bytes per token (all layers)
-  double kv_total = 0;              ///< decode: batch × the KV cache of `context` tokens, B
+  double kv_total = 0;              ///< decode: batch × this GPU's KV cache of `context` tokens (kv_cache_bytes_per_gpu), B
   std::int64_t tokens = 0;          ///< tokens the step processes: batch (decode) or batch × seq
   std::string causal;               ///< the attention FLOPs convention in words
   weight_scheme weights;            ///< the linears' format (step_weights)
@@ -88,11 +88,23 @@ struct ops_step {
 ops_step compute_ops_step(const model_config& cfg, const catalogue_options& opt,
                           const std::optional<placement_roofs>& roofs, bool fusion, const allreduce_link_request& link);
 
-/// One point of the decode linear-layer batch sweep placed on the roofs.
+/// One point of the decode batch sweep placed on the roofs: a linear (per instance), or a decode
+/// attention op (per layer: p.m = batch, p.k = p.n = 0, `attention` true).
 struct ops_sweep_point {
   batch_point p;
   std::optional<double> attainable_flops_per_s;  ///< min(peak, intensity × bandwidth), FLOP/s
   std::string bound;                             ///< "bandwidth" | "compute" ("" without roofs)
+  std::optional<double> share;                   ///< its predicted time × count ÷ the whole step's (with roofs)
+  std::optional<bool> fits;                      ///< the step at this batch fits the device memory (null: unknown)
+  bool attention = false;
+};
+
+/// The whole decode step at one batch of the sweep.
+struct sweep_batch {
+  std::int64_t batch = 1;
+  memory_need need;               ///< estimate_memory at this batch and the sweep's context
+  std::optional<bool> fits;       ///< need.total() ≤ the roofs' memory_bytes (null without a known memory)
+  std::optional<double> step_s;   ///< Σ predicted op time × count (with roofs)
 };
 
 /// The knee of one linear: the smallest batch whose intensity reaches the ridge (knee_batch).
@@ -106,6 +118,8 @@ struct sweep_knee {
 struct ops_sweep {
   std::string model, dtype;
   std::int64_t b0 = 1, b1 = 1;
+  std::int64_t context = 0;        ///< the decode KV context the attention and the memory are counted at
+  std::vector<sweep_batch> batches;  ///< one per batch of the sweep, in order
   weight_scheme weights;
   std::optional<placement_roofs> roofs;
   std::vector<ops_sweep_point> points;
@@ -113,8 +127,11 @@ struct ops_sweep {
 };
 
 /// The sweep of `cfg` (linear_batch_sweep) with co's dtype and weights; knees use the activation
-/// bytes of co.dtype and each linear's weight bytes per element. Throws input_error as
-/// linear_batch_sweep (b0 < 1, b1 < b0).
+/// bytes of co.dtype and each linear's weight bytes per element. At each batch the whole decode step
+/// at co.context (build_catalogue): its memory against the roofs' (a batch that does not fit is marked,
+/// never placed as if it ran), its predicted time, each op's share, and the decode attention listed
+/// beside the linears (its intensity stays ≈ H/G for a 2-byte cache at every batch). Throws
+/// input_error as linear_batch_sweep (b0 < 1, b1 < b0) and build_catalogue.
 ops_sweep compute_ops_sweep(const model_config& cfg, const catalogue_options& co, std::int64_t b0, std::int64_t b1,
                             const std::optional<placement_roofs>& roofs);
 

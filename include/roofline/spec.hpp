@@ -39,16 +39,21 @@ nominal_roofs gpu_nominal(const std::string& name, const std::string& field = "N
 /// `mfu --gpus 8` on MI250X counts 8 GCDs (4 modules).
 nominal_roofs gpu_device_nominal(const std::string& name, const std::string& field = "NAME");
 
-/// What ECC costs on a GDDR part whose table row states it (T4): the nominal stays the datasheet's;
-/// this is the derived ceiling with ECC on.
+/// What ECC costs on a GDDR part whose table row states it: the nominal stays the datasheet's; this
+/// is the derived ceiling with ECC on. T4: bandwidth × 0.8 (CUDA C++ Best Practices Guide) and
+/// capacity × 15/16; A10, A10G, L4, L40, L40S, A40, L20: capacity × 15/16 (nvidia-smi), bandwidth
+/// cost not documented (bandwidth_factor null: the nominal is what is known).
 struct ecc_ceiling {
   std::string when;                        ///< "ECC on (... default on cloud T4s, e.g. Colab)"
-  double bandwidth_factor = 1, capacity_factor = 1;
-  std::string bandwidth_source, capacity_source;
-  double bandwidth_bytes_per_s = 0;        ///< nominal × bandwidth_factor (T4: 256e9)
+  bool default_on = false;                 ///< the part ships with ECC on (nvidia-smi on public hosts)
+  std::optional<double> bandwidth_factor;  ///< null: the bandwidth cost is not documented for the part
+  double capacity_factor = 1;
+  std::string bandwidth_source, capacity_source;  ///< bandwidth_source "not documented: …" when null
+  std::optional<double> bandwidth_bytes_per_s;    ///< nominal × bandwidth_factor (T4: 256e9); null with it
   double memory_gb = 0;                    ///< table size × capacity_factor (T4: 15)
 };
-/// nullopt when the table states no ECC cost for the part. Throws input_error as match_gpu_name.
+/// nullopt when the table states no ECC cost for the part (HBM; GeForce; RTX A6000 and RTX 6000
+/// Ada, whose costs are not documented). Throws input_error as match_gpu_name.
 std::optional<ecc_ceiling> gpu_ecc_ceiling(const std::string& name);
 
 /// The nominal ridge of one peak: peak ÷ nominal memory bandwidth (FLOP/B; OP/B for int8;
@@ -71,12 +76,14 @@ std::vector<live_vs_table_factor> live_vs_table(const nominal_roofs& n);
 struct spec_list_row {
   std::string key;   ///< the shortest alias (else the name), lower case, spaces as '-': "t4", "h100-sxm"
   std::string name;  ///< canonical
+  std::string vendor, architecture;  ///< "NVIDIA", "Hopper"; AMD: the chip generation ("CDNA3 (Aqua Vanjaram)")
   std::vector<std::string> aliases;
   std::optional<double> fp16_dense;         ///< FLOP/s: the highest dense fp16 peak (peak_for, highest)
   std::optional<double> fp32_vector;        ///< FLOP/s: the fp32 vector-engine peak (peak_for, vector)
   std::optional<double> memory_bandwidth;   ///< B/s, nominal
 };
-/// Every GPU of the device table, in table order. Throws input_error as the table loader.
+/// Every GPU of the device table, sorted by vendor (AMD, NVIDIA), then by generation (compute
+/// capability, gfx target), oldest first. Throws input_error as the table loader.
 std::vector<spec_list_row> spec_list();
 
 /// What a table GPU's datasheet prints (dense figures), to check the derivation against. These

@@ -74,11 +74,11 @@ ops_step compute_ops_step(const model_config& cfg, const catalogue_options& opt_
     throw input_error(
         "", ph == phase::decode ? "--batch" : "--seq",
         fmt::format("{} cannot run on {}: it needs {} per GPU (weights {}, KV cache {}, activations {}{}) but "
-                    "the device has {}; lower --batch/{} or raise --tp",
+                    "the device has {} ({}); lower --batch/{} or raise --tp",
                     cfg.name, r->source, units::si(need.total(), "B"), units::si(need.weights, "B"),
                     units::si(need.kv_cache, "B"), units::si(need.activations, "B"),
                     need.optimizer > 0 ? ", gradients + optimizer " + units::si(need.optimizer, "B") : std::string(),
-                    units::si(r->memory_bytes, "B"), ph == phase::decode ? "--context" : "--seq"));
+                    units::si(r->memory_bytes, "B"), r->memory_source, ph == phase::decode ? "--context" : "--seq"));
 
   for (const auto& op : ops) {
     s.flops += op.flops * op.count;
@@ -92,15 +92,17 @@ ops_step compute_ops_step(const model_config& cfg, const catalogue_options& opt_
   const int kvb = dtype_bytes(s.kv_dtype());
   s.kv_per_token = kv_cache_bytes_per_token(cfg, kvb);
   s.model = model_flops_per_token(cfg, ph, ph == phase::decode ? opt.context : opt.seq,
-                                  {flops_convention::params::matmul, opt.causal_halved, opt.mla});
-  s.kv_total = double(opt.batch) * kv_cache_bytes(cfg, kvb, opt.context);
+                                  {flops_convention::params::matmul, opt.causal_halved, opt.mla, opt.last_logits});
+  s.kv_total = double(opt.batch) * kv_cache_bytes_per_gpu(cfg, kvb, opt.context, opt.tp);  // this GPU's share
   s.causal = ph == phase::decode ? "decode: one query sees the whole cache (no mask)"
              : opt.causal_halved ? "halved: causal triangle n(n+1)/2 pairs counted"
                                  : "full: n² pairs counted (mask not exploited)";
   if (fusion) s.fusions = fusion_savings(ops);
   if (opt.tp != 1) {
     // The step's tensor-parallel all-reduces (Megatron-LM §3: two per layer forward).
-    const allreduce_link l = resolve_allreduce_link(link);
+    allreduce_link_request q = link;
+    if (q.device.empty() && r) q.device = r->gpu_name;  // --results of a GPU run: that GPU's nominal link
+    const allreduce_link l = resolve_allreduce_link(q);
     s.tp_source = l.source;
     s.tp = tp_allreduce_ops(cfg, ph, opt.batch, ph == phase::decode ? 1 : opt.seq, opt.tp, l.busbw_bytes_per_s,
                             opt.dtype, l.latency_s);
@@ -118,23 +120,64 @@ ops_step compute_ops_step(const model_config& cfg, const catalogue_options& opt_
 ops_sweep compute_ops_sweep(const model_config& cfg, const catalogue_options& co, std::int64_t b0, std::int64_t b1,
                             const std::optional<placement_roofs>& r) {
   ops_sweep s;
-  s.model = cfg.name, s.dtype = co.dtype, s.b0 = b0, s.b1 = b1, s.roofs = r;
+  s.model = cfg.name, s.dtype = co.dtype, s.b0 = b0, s.b1 = b1, s.roofs = r, s.context = co.context;
   const auto pts = linear_batch_sweep(cfg, b0, b1, co);
   s.weights = step_weights(cfg, co);
   const int a = dtype_bytes(co.dtype);
   std::map<std::string, bool> seen;
-  for (const auto& p : pts) {
-    ops_sweep_point sp{p, std::nullopt, ""};
+  std::vector<std::int64_t> batches;
+  for (const auto& p : pts)
+    if (std::find(batches.begin(), batches.end(), p.batch) == batches.end()) batches.push_back(p.batch);
+  for (const std::int64_t batch : batches) {
+    // The whole decode step at this batch: its memory (does it fit?), its predicted time, and each
+    // op's share of it; the attention op(s) listed beside the linears.
+    catalogue_options c = co;
+    c.ph = phase::decode, c.batch = batch;
+    const auto ops = build_catalogue(cfg, c);
+    sweep_batch sb;
+    sb.batch = batch;
+    sb.need = estimate_memory(cfg, c, ops);
+    if (r && r->memory_bytes > 0) sb.fits = sb.need.total() <= r->memory_bytes;
+    std::map<std::string, double> op_s;
     if (r) {
-      sp.attainable_flops_per_s = std::min(r->peak, p.intensity() * r->bandwidth);
-      sp.bound = p.intensity() < r->ridge() ? "bandwidth" : "compute";
+      double t = 0;
+      for (const auto& op : ops) {
+        const double x = r->lat.predict(op, r->peak, r->bandwidth).total_s * double(op.count);
+        t += x;
+        op_s[op.name] += x;
+      }
+      sb.step_s = t;
     }
-    s.points.push_back(sp);
-    if (r && !seen[p.name]) {
-      seen[p.name] = true;
-      s.knees.push_back(
-          {p.name, p.k, p.n, knee_batch(p.k, p.n, a, p.weight_bytes / (double(p.k) * double(p.n)), r->ridge())});
+    for (const auto& p : pts) {
+      if (p.batch != batch) continue;
+      ops_sweep_point sp{p, std::nullopt, "", std::nullopt, sb.fits};
+      if (r) {
+        sp.attainable_flops_per_s = std::min(r->peak, p.intensity() * r->bandwidth);
+        sp.bound = p.intensity() < r->ridge() ? "bandwidth" : "compute";
+        if (sb.step_s && *sb.step_s > 0 && op_s.count(p.name)) sp.share = op_s[p.name] / *sb.step_s;
+      }
+      s.points.push_back(sp);
+      if (r && !seen[p.name]) {
+        seen[p.name] = true;
+        s.knees.push_back(
+            {p.name, p.k, p.n, knee_batch(p.k, p.n, a, p.weight_bytes / (double(p.k) * double(p.n)), r->ridge())});
+      }
     }
+    for (const auto& op : ops) {
+      if (op.kind != op_kind::attention_decode) continue;
+      batch_point p;
+      p.name = op.name, p.batch = batch, p.m = batch;
+      p.flops = op.flops, p.bytes = op.bytes();
+      ops_sweep_point sp{p, std::nullopt, "", std::nullopt, sb.fits};
+      sp.attention = true;
+      if (r) {
+        sp.attainable_flops_per_s = std::min(r->peak, p.intensity() * r->bandwidth);
+        sp.bound = p.intensity() < r->ridge() ? "bandwidth" : "compute";
+        if (sb.step_s && *sb.step_s > 0) sp.share = op_s[op.name] / *sb.step_s;
+      }
+      s.points.push_back(sp);
+    }
+    s.batches.push_back(std::move(sb));
   }
   return s;
 }

@@ -40,13 +40,32 @@ void add_mfu(CLI::App& app, context& ctx) {
   sub->add_option("--context", o->seq, "decode: KV-cache length (tokens; default " + std::to_string(catalogue_options{}.context) + " as in ops)")
       ->excludes(seq)->check(finite_positive());
   add_roofs_options(sub, o->device, o->results_file);
-  sub->add_option("--gpus", o->gpus, "GPUs the throughput was measured on")->capture_default_str()->check(finite_positive());
+  sub->add_option("--gpus", o->gpus,
+                  "GPUs together: decode and prefill plan one deployment over them as `ops --tp N` (attainable step, MBU, "
+                  "the all-reduces); train: the GPUs the throughput was measured on")
+      ->capture_default_str()->check(finite_positive());
+  sub->add_option("--ep", o->ep, "decode/prefill, MoE: expert-parallel ranks, 1 or --gpus (experts placed whole)")
+      ->capture_default_str()->check(finite_positive());
+  sub->add_option("--logits", o->logits, "prefill: last (each sequence's last position, a server's TTFT; the default) | all "
+                                         "(every position, as training)")
+      ->check(CLI::IsMember({"last", "all"}));
+  add_ecc_option(sub, o->ecc);
+  add_memory_utilization_option(sub, o->memory_utilization);
+  sub->add_option("--tp-busbw", o->link.busbw_gb_per_s, "--gpus > 1: all-reduce bus bandwidth in GB/s (default: the device's nominal link)")
+      ->check(CLI::NonNegativeNumber);
+  sub->add_option("--tp-latency", o->link.latency_us, "--gpus > 1: all-reduce latency in µs (default 10)")->check(CLI::NonNegativeNumber);
+  sub->add_option("--tp-fleet", o->link.fleet_file, "--gpus > 1: fleet results JSON whose measured all_reduce roof gives busbw and latency")
+      ->check(CLI::ExistingFile);
   sub->add_option("--precision", o->precision, "peak precision (default: the results' precision, else fp16)")->check(precision_value());
   sub->add_option("--peak", o->peak, "dense peak FLOP/s per GPU, instead of the table's")->check(finite_positive());
   add_weights_options(sub, o->weights, o->group_size);
   sub->add_option("--kv-dtype", o->kv_dtype, "decode: KV cache dtype fp32 | fp16 | bf16 | fp8 | int8 (default: the precision's)")
       ->check(dtype_value());
-  sub->add_flag("--recompute", o->recompute, "training with full activation recompute (HFU counts it)");
+  sub->add_option("--recompute", o->recompute,
+                  "train, what HFU adds: none | full (alone: full) | selective (Megatron: core attention) | "
+                  "selective-layer[:N] (torchtitan's default: every 2nd layer) | selective-op (torchtitan: every 2nd matmul)")
+      ->expected(0, 1)
+      ->default_str("full");
   sub->add_option("--causal", o->causal, "prefill/train attention FLOPs: halved (causal triangle) | full (PaLM)")
       ->capture_default_str()->check(CLI::IsMember({"halved", "full"}));
   sub->add_flag("--json", o->json_out, "print JSON");

@@ -28,6 +28,10 @@ struct ops_options {
   bool recompute = false, fusion = false, fused_silu_mul = false, json = false, csv = false;
   std::string device, results;
   int tp = 1;             ///< tensor-parallel ranks: per-GPU shapes and the per-layer all-reduces
+  int ep = 1;             ///< expert-parallel ranks (MoE): 1 or --tp
+  std::string logits;     ///< prefill: last (default, a server's TTFT) | all
+  std::string ecc;        ///< --ecc on|off ("" = as the part ships)
+  double memory_utilization = 1;  ///< --gpu-memory-utilization
   double tp_busbw_gb = 0; ///< all-reduce bus bandwidth (GB/s); default: the --device's nominal link
   std::optional<double> tp_latency_us;  ///< all-reduce latency; default: roofline::default_allreduce_latency_s
   std::string tp_fleet;   ///< fleet results JSON whose measured all_reduce roof gives busbw and latency
@@ -43,7 +47,10 @@ std::int64_t parse_count(const std::string& s, const char* flag) {
 }
 
 std::optional<roofs> ops_roofs(const ops_options& o, const std::string& precision) {
-  return resolve_placement_roofs({o.device, o.results, precision, "--dtype", true});
+  roofs_request q;
+  q.device = o.device, q.results_file = o.results, q.precision = precision, q.precision_flag = "--dtype", q.fall_back = true;
+  q.ecc = o.ecc, q.memory_utilization = o.memory_utilization;
+  return resolve_placement_roofs(q);
 }
 
 /// The step's catalogue options as the flags give them.
@@ -61,6 +68,10 @@ catalogue_options step_options(const ops_options& o, phase ph) {
   opt.recompute = o.recompute;
   opt.fused_silu_mul = o.fused_silu_mul;
   opt.tp = o.tp;
+  opt.ep = o.ep;
+  if (!o.logits.empty() && ph == phase::train && o.logits == "last")
+    throw input_error("", "--logits", "last: training computes the logits (and the loss) of every position");
+  opt.last_logits = ph == phase::prefill && o.logits != "all";  // the serving profile: TTFT computes one position's logits
   opt.mla = o.mla == "absorbed" ? catalogue_options::mla_form::absorbed
             : o.mla == "naive"  ? catalogue_options::mla_form::naive
                                 : catalogue_options::mla_form::automatic;
@@ -84,6 +95,7 @@ void run_ops(const ops_options& o) {
     if (b1 < b0) throw input_error("", "--batch", fmt::format("{}: B0 must not exceed B1", o.batch));
     catalogue_options co;
     co.dtype = o.dtype, co.weights = o.weights, co.group_size = o.group_size;
+    co.context = o.context, co.kv_dtype = o.kv_dtype;
     const ops_sweep sw = compute_ops_sweep(cfg, co, b0, b1, r);
     std::fputs((o.csv ? ops_sweep_csv(sw) : o.json ? ops_sweep_json(sw).dump(2) + "\n" : ops_sweep_text(sw)).c_str(), stdout);
     return;
@@ -117,6 +129,13 @@ void add_ops(CLI::App& app, context&) {
   add_roofs_options(sub, o->device, o->results);
   sub->add_option("--tp", o->tp, "tensor-parallel ranks: add the per-layer all-reduces (Megatron-LM)")
       ->capture_default_str()->check(finite_positive());
+  sub->add_option("--ep", o->ep, "MoE: expert-parallel ranks, 1 or --tp (experts placed whole, E/ep per GPU)")
+      ->capture_default_str()->check(finite_positive());
+  sub->add_option("--logits", o->logits, "prefill: last (each sequence's last position, a server's TTFT; the default) | all "
+                                         "(every position, as training)")
+      ->check(CLI::IsMember({"last", "all"}));
+  add_ecc_option(sub, o->ecc);
+  add_memory_utilization_option(sub, o->memory_utilization);
   sub->add_option("--tp-busbw", o->tp_busbw_gb, "all-reduce bus bandwidth in GB/s (default: --device's nominal link)")
       ->check(CLI::NonNegativeNumber);
   sub->add_option("--tp-latency", o->tp_latency_us, "all-reduce latency in µs (default 10)")->check(CLI::NonNegativeNumber);

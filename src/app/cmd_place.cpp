@@ -40,6 +40,7 @@ struct place_options {
   std::string model;         ///< --model: join the run to the model's own step
   std::string phase;         ///< --phase: the steps' kind when the file does not tell (an Nsight Compute export)
   std::optional<std::int64_t> batch, seq, context;  ///< what the trace's shapes do not tell
+  std::string ecc;           ///< --ecc on|off (a GDDR part's bandwidth; "" = as the part ships)
 };
 
 /// The table GPU a name resolves to, or the name itself when the table has none like it.
@@ -63,7 +64,9 @@ void run_place_many(const place_options& o, std::optional<command_roofs> resolve
     if (in.gpu.empty())
       throw input_error(o.input, "--device",
                         "the file names no GPU: give --device NAME or --results FILE (the roofs to place the kernels against)");
-    resolved = resolve_roofs({match_gpu_name(in.gpu), "", o.precision});
+    roofs_request q;
+    q.device = match_gpu_name(in.gpu), q.precision = o.precision, q.ecc = o.ecc;
+    resolved = resolve_roofs(q);
     source = resolved->source + " (the GPU the file names); nominal roofs only";
   } else if (!in.gpu.empty() && !o.other_gpu) {
     const std::string roofs_gpu = resolved->file ? resolved->file->device.name : resolved->nominal.device_name;
@@ -95,8 +98,10 @@ void run_place_many(const place_options& o, std::optional<command_roofs> resolve
       const phase ph = parse_phase(o.phase);
       model->kind = ph == phase::train ? step_kind::train : ph == phase::prefill ? step_kind::prefill : step_kind::decode;
     }
-    model->roofs = resolve_placement_roofs({o.device.empty() && o.results_file.empty() ? match_gpu_name(in.gpu) : o.device,
-                                            o.results_file, o.precision, "--precision", true});
+    roofs_request q;
+    q.device = o.device.empty() && o.results_file.empty() ? match_gpu_name(in.gpu) : o.device;
+    q.results_file = o.results_file, q.precision = o.precision, q.fall_back = true, q.ecc = o.ecc;
+    model->roofs = resolve_placement_roofs(q);
   }
   if (timed || model) {
     steps = find_steps(in, rule);
@@ -156,14 +161,20 @@ void run_place(const place_options& o) {
   if (o.input.empty()) (void)place_kernel(o.flops, o.bytes, o.seconds, roofline_summary{});
   if (!o.out.empty() && o.input.empty()) throw input_error("", "--out", "needs --csv, --trace or --ncu FILE (the single-kernel form writes no files)");
   if (!o.out.empty()) check_output_dir(o.out);
-  const auto resolved = resolve_roofs({o.device, o.results_file, o.precision});
+  roofs_request q;
+  q.device = o.device, q.results_file = o.results_file, q.precision = o.precision;
+  q.ecc = o.ecc;
+  const auto resolved = resolve_roofs(q);
+  const auto source_of = [](const command_roofs& c) {
+    return c.source + (c.file ? "" : "; nominal roofs only") + (c.bandwidth_note.empty() ? "" : "; " + c.bandwidth_note);
+  };
   if (!o.input.empty()) {
-    run_place_many(o, resolved, resolved ? resolved->source + (resolved->file ? "" : "; nominal roofs only") : "");
+    run_place_many(o, resolved, resolved ? source_of(*resolved) : "");
     return;
   }
   if (!resolved) throw input_error("", "--device", "give --device NAME or --results FILE: the roofs to place the kernel against");
   const roofline_summary& roofs = resolved->summary;
-  const std::string source = resolved->source + (resolved->file ? "" : "; nominal roofs only");
+  const std::string source = source_of(*resolved);
   const kernel_placement k = place_kernel(o.flops, o.bytes, o.seconds, roofs);
   if (o.json_out) {
     json j = placement_json(k);
@@ -198,6 +209,7 @@ void add_place(CLI::App& app, context& ctx) {
   sub->add_option("--top", o->top, "kernels listed in the summary (default 10)")->check(CLI::PositiveNumber);
   sub->add_option("--out", o->out, "write DIR/place.svg (your kernels on the roofs), DIR/place.csv and DIR/place.json");
   add_roofs_options(sub, o->device, o->results_file);
+  add_ecc_option(sub, o->ecc);
   sub->add_option("--precision", o->precision, "fp16 bf16 fp32 tf32 fp64 fp8 int8 (default: the results' default, else fp16)")
       ->check(precision_value());
   sub->add_flag("--json", o->json_out, "print JSON");

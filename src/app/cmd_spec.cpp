@@ -50,7 +50,7 @@ void add_spec(CLI::App& app, context&) {
   sub->add_option("name", opt->name, "GPU name; forgiving: t4, 'Tesla T4', h100-sxm, H200, 'a100 80gb'");
   sub->add_option("--device", opt->device, "derive for a device of this machine: cpu, cuda or cuda:N");
   sub->add_flag("--json", opt->json, "print JSON: {name, factors[], peaks[], memory_bandwidth_bytes_per_s, ridge_points[], notes}");
-  sub->add_flag("--list", opt->list, "list the GPUs in the device table: key, name, headline peaks, memory bandwidth");
+  sub->add_flag("--list", opt->list, "list the GPUs in the device table by vendor and generation: the key to type, generation, name, headline peaks, memory bandwidth");
   sub->callback([opt] { run_spec(*opt); });
 }
 

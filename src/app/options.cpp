@@ -61,6 +61,20 @@ void add_roofs_options(CLI::App* sub, std::string& device, std::string& results_
   sub->add_option("--results", results_file, "results.json from `roofline run/measure`: its measured and nominal roofs")->excludes(d);
 }
 
+void add_ecc_option(CLI::App* sub, std::string& ecc) {
+  sub->add_option("--ecc", ecc, "--device with GDDR memory: ECC on | off (default: as the part ships; the output says "
+                                "which bandwidth and memory size are used)")
+      ->check(CLI::IsMember({"on", "off"}));
+}
+
+void add_memory_utilization_option(CLI::App* sub, double& share) {
+  sub->add_option("--gpu-memory-utilization", share,
+                  "share of device memory the step may use, as vLLM's flag of that name (default 1: all of it; vLLM's "
+                  "own default is 0.9)")
+      ->check(CLI::Range(0.0, 1.0))
+      ->check(finite_positive());
+}
+
 namespace {
 /// Splits "25ms" into the number and the unit ("" when none); false when no number leads.
 bool split_duration(const std::string& text, double& value, std::string& unit) {

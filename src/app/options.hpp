@@ -30,6 +30,11 @@ bool duration_is_bare(const std::string& text);
 
 /// Adds --device NAME (the spec table's nominal roofs) and --results FILE, each excluding the other.
 void add_roofs_options(CLI::App* sub, std::string& device, std::string& results_file);
+/// Adds --ecc on|off: a GDDR part's bandwidth and capacity with ECC on or off (default: as the part
+/// ships, the table row's; resolve_roofs applies it and says which bandwidth is used).
+void add_ecc_option(CLI::App* sub, std::string& ecc);
+/// Adds --gpu-memory-utilization F: the share of device memory the step may use (vLLM's flag; 1 = all).
+void add_memory_utilization_option(CLI::App* sub, double& share);
 
 // The roofs a command places work against (command_roofs, placement_roofs and their resolution)
 // are computed in the analysis layer: roofline/command_roofs.hpp, src/analysis/command_roofs.cpp.

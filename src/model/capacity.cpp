@@ -12,31 +12,49 @@ namespace roofline {
 
 namespace {
 
-/// Bytes the linears' own formats add to (or, quantized, take from) counting every parameter at
-/// `b` bytes: Σ over the unsharded model's linears (every layer, every expert) of
-/// weight_tensor_bytes(its linear_format) − k·n·b. Biases, norms and the embedding table stay at b.
-/// `note` says which formats were counted.
-double linear_weight_delta(const model_config& cfg, const catalogue_options& opt, int b, std::string& note) {
+/// One GPU's linear weights (every layer, every resident expert, in their formats) and the unsharded
+/// model's linear parameters: from the catalogue's own GEMMs, so memory and the step's bytes read the
+/// same weights (the one weight-format path, linear_format). `note` says which formats were counted.
+struct linear_weights {
+  double bytes_per_gpu = 0;      ///< Σ weight_tensor_bytes of this GPU's shards × count × resident instances
+  double parameters = 0;         ///< Σ k·n of the whole model's linears (every expert)
+};
+linear_weights count_linears(const model_config& cfg, const catalogue_options& opt, std::string& note) {
   catalogue_options one = opt;
-  one.ph = phase::decode, one.batch = 1, one.context = 1, one.tp = 1;
+  one.ph = phase::decode, one.batch = 1, one.context = 1, one.last_logits = false;
+  one.mla = catalogue_options::mla_form::automatic;
   const weight_scheme scheme = step_weights(cfg, one);
-  if (!scheme.quantized) {
+  linear_weights w;
+  double linear = 0, kept = 0;
+  auto count = [&](const std::vector<op_desc>& ops, int ep, bool per_gpu) {
+    for (const op_desc& op : ops) {
+      if (op.kind != op_kind::gemm) continue;
+      const bool routed = op.name.rfind("expert_", 0) == 0;
+      // the grouped expert GEMMs carry the expected experts' weights: count each resident expert once
+      const double resident = routed ? double(cfg.experts) / double(ep) : 1.0;
+      std::string why;
+      const std::string module = op.name == "q_absorb" || op.name == "v_absorb" ? "kv_b_proj" : op.name;
+      const weight_quant q = linear_format(cfg, scheme, opt.dtype, module, &why);
+      const double per_instance = weight_tensor_bytes(q, op.k, op.n) * double(op.groups);
+      if (per_gpu) {
+        w.bytes_per_gpu += per_instance * double(op.count) * resident;
+        (why.empty() ? linear : kept) += per_instance * double(op.count) * resident;
+      } else {
+        w.parameters += double(op.k) * double(op.n) * double(op.groups) * double(op.count) * (routed ? double(cfg.experts) : 1.0);
+      }
+    }
+  };
+  catalogue_options whole = one;
+  whole.tp = 1, whole.ep = 1;
+  count(build_catalogue(cfg, whole), 1, false);
+  count(build_catalogue(cfg, one), one.ep, true);
+  if (!scheme.quantized)
     note = fmt::format("every weight in {}", opt.dtype);
-    return 0;
-  }
-  double delta = 0, linear = 0, kept = 0;
-  for (const op_desc& op : build_catalogue(cfg, one)) {
-    if (op.kind != op_kind::gemm) continue;
-    const double instances = double(op.count) * (op.name.rfind("expert_", 0) == 0 ? double(cfg.experts) : 1.0);
-    std::string why;
-    const weight_quant q = linear_format(cfg, scheme, opt.dtype, op.name, &why);
-    const double bytes = weight_tensor_bytes(q, op.k, op.n) * instances;
-    delta += bytes - double(op.k) * double(op.n) * b * instances;
-    (why.empty() ? linear : kept) += bytes;
-  }
-  note = fmt::format("linears {}: {}; in {}: lm_head and unconverted linears {}, the embedding table, norms, biases",
-                     scheme.linear.label(), units::si(linear, "B"), opt.dtype, units::si(kept, "B"));
-  return delta;
+  else
+    note = fmt::format("linears {}: {}; in {}: lm_head and unconverted linears {}, the embedding table, norms, biases",
+                       scheme.linear.label(), units::si(linear, "B"), opt.dtype, units::si(kept, "B"));
+  if (opt.tp > 1) note += fmt::format(" (per GPU at tp {}{})", opt.tp, opt.ep > 1 ? fmt::format(", ep {}", opt.ep) : "");
+  return w;
 }
 
 }  // namespace
@@ -47,12 +65,14 @@ memory_need estimate_memory(const model_config& cfg, const catalogue_options& op
   const int kvb = opt.kv_dtype.empty() ? b : dtype_bytes(opt.kv_dtype);
   const double tp = opt.tp > 0 ? opt.tp : 1;
   const double P = double(cfg.parameters());  // every expert is resident, routed or not
-  m.weights = (P * b + linear_weight_delta(cfg, opt, b, m.weights_note)) / tp;
-  // MLA: every GPU keeps the whole latent cache (one row shared by all heads, replicated under tp).
-  const double kv_share =
-      cfg.mla() ? 1.0 : (cfg.kv_heads % opt.tp == 0 ? double(cfg.kv_heads) / tp : 1.0) / double(cfg.kv_heads);
+  // This GPU's linears as the catalogue shards them, plus the rest (embedding table, norms, biases:
+  // vocab-parallel or replicated, ÷ tp: the replicated norms are < 0.01 % of a model).
+  const linear_weights lw = count_linears(cfg, opt, m.weights_note);
+  m.linear_weights = lw.bytes_per_gpu;
+  m.weights = lw.bytes_per_gpu + (P - lw.parameters) * b / tp;
+  // One KV share for every attention kind: tp_shard's K/V heads (MLA: the whole latent on every GPU).
   const std::int64_t cached = opt.ph == phase::decode ? opt.context + 1 : opt.seq;
-  if (opt.ph != phase::train) m.kv_cache = double(opt.batch) * kv_cache_bytes(cfg, kvb, cached) * kv_share;
+  if (opt.ph != phase::train) m.kv_cache = double(opt.batch) * kv_cache_bytes_per_gpu(cfg, kvb, cached, opt.tp);
   if (opt.ph == phase::train) {
     // Mixed-precision Adam: fp16/bf16 weights (counted above) + gradients 2Ψ + fp32 master weights,
     // momentum and variance 12Ψ (ZeRO, Rajbhandari et al. 2020 §3.1: 16Ψ in all).
@@ -91,9 +111,7 @@ memory_need estimate_memory(const model_config& cfg, const catalogue_options& op
 std::int64_t sequences_that_fit(const model_config& cfg, const catalogue_options& opt, const memory_need& need,
                                 double device_bytes) {
   const int kvb = dtype_bytes(opt.kv_dtype.empty() ? opt.dtype : opt.kv_dtype);
-  const double tp = opt.tp > 0 ? opt.tp : 1;
-  const double kv_share = (cfg.kv_heads % opt.tp == 0 ? double(cfg.kv_heads) / tp : 1.0) / double(cfg.kv_heads);
-  const double per_sequence = kv_cache_bytes(cfg, kvb, opt.context + 1) * kv_share;
+  const double per_sequence = kv_cache_bytes_per_gpu(cfg, kvb, opt.context + 1, opt.tp);
   const double room = device_bytes - need.weights - need.activations;
   if (!(room > 0) || !(per_sequence > 0)) return 0;
   return std::int64_t(std::floor(room / per_sequence));

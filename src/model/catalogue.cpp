@@ -1,6 +1,7 @@
 // build_catalogue: every op of one decode, prefill or training step of a model, in execution order.
 // Per-layer ops carry count = layers; embedding, final norm and lm_head count 1.
 #include <algorithm>
+#include <cmath>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
@@ -67,9 +68,24 @@ struct builder {
   void once(op_desc op) { push(std::move(op), 1, false); }
 
   op_desc linear(const char* name, std::int64_t in, std::int64_t out, bool bias) const {
+    return linear_rows(name, name, s.tokens, in, out, bias);
+  }
+  /// The one weight-format path of every linear: op `name` of m rows reading module `module`'s
+  /// weights in their format (linear_format), the note saying which when it is not the scheme's.
+  op_desc linear_rows(const std::string& name, const std::string& module, std::int64_t m, std::int64_t in,
+                      std::int64_t out, bool bias = false) const {
     std::string why;
-    const weight_quant q = format_of(name, why);
-    return with_note(gemm_op(name, s.tokens, out, in, b, q, bias), why);
+    const weight_quant q = format_of(module, why);
+    return with_note(gemm_op(name, m, out, in, b, q, bias), why);
+  }
+  /// lm_head's rows: every position, or each sequence's last one (prefill with last_logits).
+  std::int64_t logit_rows() const { return opt.ph == phase::prefill && opt.last_logits ? opt.batch : s.tokens; }
+  op_desc lm_head() const {
+    op_desc op = linear_rows("lm_head", "lm_head", logit_rows(), cfg.hidden, vocab_shard);
+    if (logit_rows() != s.tokens)
+      op.note += (op.note.empty() ? "" : "; ") +
+                 fmt::format("logits of each sequence's last position only ({} rows, not {}): a server's prefill", logit_rows(), s.tokens);
+    return op;
   }
   op_desc ew(op_kind k, const char* name, std::int64_t cols) const {
     op_desc op = elementwise_op(k, name, s.tokens, cols, b);
@@ -121,8 +137,17 @@ struct builder {
   /// gpt_oss: router and expert biases, the clamped SwiGLU. A shared expert (qwen2_moe, llama4) runs
   /// on every token beside them.
   void moe_mlp(std::int64_t h, std::int64_t f) {
-    const std::int64_t E = cfg.experts, k = cfg.experts_per_token, rows = s.tokens * k, n = cfg.moe_layers;
+    // Expert parallel (opt.ep = tp > 1): this GPU holds E/ep experts whole and runs the routed rows
+    // that land on them, T·k/ep expected under uniform routing; else every expert's 1/tp slice.
+    const std::int64_t E = cfg.experts, k = cfg.experts_per_token, n = cfg.moe_layers, ep = opt.ep;
+    const double routed = double(s.tokens) * double(k) / double(ep);  // expected rows on this GPU
+    const std::int64_t rows = std::max<std::int64_t>(1, std::int64_t(std::ceil(routed)));
+    const double scale = routed / double(rows);  // FLOPs and activation bytes of the expected rows
     auto layer = [&](op_desc op) { push(std::move(op), n, true); };
+    auto expected = [&](op_desc op) {
+      if (scale != 1) op.flops *= scale, op.bytes_read *= scale, op.bytes_written *= scale;
+      return op;
+    };
     layer(linear("router", h, E, cfg.expert_bias));
     if (cfg.router_sigmoid) {  // deepseek_v3 scoring_func sigmoid: 1/(1 + e^(−x)) per score
       op_desc sig = ew(op_kind::silu, "router_sigmoid", E);
@@ -133,17 +158,23 @@ struct builder {
     } else {
       layer(ew(op_kind::softmax, "router_softmax", E));
     }
-    const double used = expected_distinct_experts(E, k, s.tokens);
+    const double used = expected_distinct_experts(E, k, s.tokens) / double(ep);  // of this GPU's E/ep
     auto expert = [&](const char* name, std::int64_t in, std::int64_t out) {
       std::string why;
       const weight_quant q = format_of(name, why);
       op_desc g = gemm_op(name, rows, out, in, b, q, cfg.expert_bias);
+      g.flops *= scale;
+      g.bytes_written *= scale;
       g.weight_bytes *= used;  // the expected experts' weights
-      g.bytes_read = double(rows) * double(in) * b + g.weight_bytes;
+      g.bytes_read = routed * double(in) * b + g.weight_bytes;
       if (cfg.expert_bias) g.bytes_read += used * double(out) * b;  // and their biases
-      g.shape = fmt::format("[{}×{}]·{:.3g}×[{}×{}]", rows, in, used, in, out);
-      g.note = fmt::format("grouped GEMM over {} routed rows (T·k, k = {}); reads the weights of E·(1−(1−k/E)^T) = {:.3g} "
-                           "of {} experts (expected under uniform routing)", rows, k, used, E);
+      g.shape = fmt::format("[{}×{}]·{:.3g}×[{}×{}]", ep == 1 ? std::to_string(rows) : fmt::format("{:.4g}", routed), in,
+                            used, in, out);
+      g.note = ep == 1 ? fmt::format("grouped GEMM over {} routed rows (T·k, k = {}); reads the weights of E·(1−(1−k/E)^T) = "
+                                     "{:.3g} of {} experts (expected under uniform routing)", rows, k, used, E)
+                       : fmt::format("expert parallel over {} GPUs: {} whole experts here; grouped GEMM over the {:.4g} "
+                                     "routed rows expected here (T·k/ep, k = {}); reads (E/ep)·(1−(1−k/E)^T) = {:.3g} of "
+                                     "them (uniform routing)", ep, E / ep, routed, k, used);
       return with_note(std::move(g), why);
     };
     layer(expert("expert_gate_proj", h, f));
@@ -153,16 +184,17 @@ struct builder {
       act.flops = clamped_swiglu_flops_per_element * double(rows) * double(f);
       act.note = fmt::format("gpt-oss SwiGLU clamped at {:g}, (up + 1)·gate·σ(1.702·gate): {:g} FLOPs per element",
                              cfg.swiglu_limit, clamped_swiglu_flops_per_element);
-      layer(std::move(act));
+      layer(expected(std::move(act)));
     } else if (opt.fused_silu_mul) {
-      layer(elementwise_op(op_kind::silu_mul, "silu_mul", rows, f, b));
+      layer(expected(elementwise_op(op_kind::silu_mul, "silu_mul", rows, f, b)));
     } else {
-      layer(elementwise_op(op_kind::silu, "silu", rows, f, b));
-      layer(elementwise_op(op_kind::mul, "mul", rows, f, b));
+      layer(expected(elementwise_op(op_kind::silu, "silu", rows, f, b)));
+      layer(expected(elementwise_op(op_kind::mul, "mul", rows, f, b)));
     }
     layer(expert("expert_down_proj", f, h));
-    op_desc combine = elementwise_op(op_kind::mul, "moe_combine", rows, h, b);
-    combine.note = "weights each routed expert's output and sums the k per token";
+    op_desc combine = expected(elementwise_op(op_kind::mul, "moe_combine", rows, h, b));
+    combine.note = ep == 1 ? "weights each routed expert's output and sums the k per token"
+                           : "weights each local expert's output; the MLP all-reduce sums the GPUs' partial outputs";
     layer(std::move(combine));
     if (cfg.shared_expert_intermediate > 0) {  // qwen2_moe: gated by sigmoid(x·w); llama4: ungated
       const std::int64_t fs = cfg.shared_expert_intermediate;
@@ -203,8 +235,10 @@ struct builder {
     }
     layer(ew(op_kind::rmsnorm, "input_norm", h));
     if (cfg.mla()) {  // deepseek: q_a/q_b, kv_a/kv_b, MLA attention, o_proj
+      const detail::mla_linear lin = [this](const std::string& name, const std::string& module, std::int64_t m,
+                                            std::int64_t in, std::int64_t out) { return linear_rows(name, module, m, in, out); };
       for (op_desc op : detail::mla_attention_ops(cfg, resolve_mla_form(opt.mla, opt.ph), s.attention, opt.batch, s.q_len,
-                                                  s.kv_len, b, kvb, opt.causal_halved))
+                                                  s.kv_len, b, kvb, opt.causal_halved, lin))
         layer(std::move(op));
     } else if (cfg.fused_projections) {  // phi3: one [h × (H + 2G)·d] projection
       layer(linear("qkv_proj", h, q + 2 * kv, cfg.attention_bias));
@@ -251,10 +285,10 @@ struct builder {
     if (cfg.sandwich_norms) layer(ew(op_kind::rmsnorm, "post_feedforward_norm", h));
     layer(ew(op_kind::add, "mlp_residual", h));
     once(ew(op_kind::rmsnorm, "final_norm", h));
-    once(linear("lm_head", h, vocab_shard, false));
+    once(lm_head());
     if (cfg.final_softcap > 0) {  // gemma2: c·tanh(logits/c): 1 read, 1 write, 3 FLOPs per logit
-      op_desc cap = elementwise_op(op_kind::silu, "logit_softcap", s.tokens, vocab_shard, b);
-      cap.flops = 3.0 * double(s.tokens) * double(vocab_shard);
+      op_desc cap = elementwise_op(op_kind::silu, "logit_softcap", logit_rows(), vocab_shard, b);
+      cap.flops = 3.0 * double(logit_rows()) * double(vocab_shard);
       cap.note = fmt::format("c·tanh(x/c), c = {:g}: counted as 3 FLOPs per logit (a silu-shaped pass: 1 read, 1 write)",
                              cfg.final_softcap);
       once(std::move(cap));
@@ -298,14 +332,28 @@ struct builder {
     layer(linear("mlp_c_proj", f, h, true));
     layer(ew(op_kind::add, "mlp_residual", h));
     once(ew(op_kind::layernorm, "ln_f", h));
-    once(linear("lm_head", h, vocab_shard, false));
+    once(lm_head());
     if (opt.ph == phase::train) loss();
   }
 };
 
-/// One GPU's share of the model under `tp`-way tensor parallelism (see catalogue_options::tp).
-model_config tp_shard(const model_config& cfg, int tp) {
+/// K/V heads on one GPU: split when tp divides them, else one replicated per GPU (vLLM). The one rule
+/// of the KV share (MLA's latent has no heads: kv_cache_bytes ignores them and keeps it whole).
+std::int64_t kv_heads_per_gpu(const model_config& cfg, int tp) { return cfg.kv_heads % tp == 0 ? cfg.kv_heads / tp : 1; }
+
+}  // namespace
+
+model_config tp_shard(const model_config& cfg, int tp, int ep) {
   if (tp < 1) throw input_error("", "--tp", fmt::format("must be >= 1, got {}", tp));
+  if (ep < 1) throw input_error("", "--ep", fmt::format("must be >= 1, got {}", ep));
+  if (ep > 1 && cfg.experts <= 0) throw input_error("", "--ep", fmt::format("{} is dense: expert parallelism needs a mixture of experts", cfg.name));
+  if (ep > 1 && ep != tp)
+    throw input_error("", "--ep",
+                      fmt::format("{} with {} GPUs: expert parallelism is modelled over the same GPUs as the tensor-parallel "
+                                  "attention (ep = tp = the GPUs); data-parallel attention with all-to-all dispatch is not",
+                                  ep, tp));
+  if (ep > 1 && cfg.experts % ep != 0)
+    throw input_error("", "--ep", fmt::format("{} does not divide the {} routed experts of {}", ep, cfg.experts, cfg.name));
   if (tp == 1) return cfg;
   auto need = [&](bool ok, const std::string& what) {
     if (!ok) throw input_error("", "--tp", fmt::format("{} does not divide {} of {}", tp, what, cfg.name));
@@ -314,28 +362,39 @@ model_config tp_shard(const model_config& cfg, int tp) {
   need(cfg.kv_heads % tp == 0 || tp % cfg.kv_heads == 0,
        fmt::format("the {} KV heads (nor do they divide it, to be replicated)", cfg.kv_heads));
   need(cfg.intermediate % tp == 0, fmt::format("the intermediate size {}", cfg.intermediate));
-  need(cfg.expert_intermediate % tp == 0, fmt::format("the expert width {}", cfg.expert_intermediate));
+  if (ep == 1) need(cfg.expert_intermediate % tp == 0, fmt::format("the expert width {}", cfg.expert_intermediate));
   need(cfg.shared_expert_intermediate % tp == 0, fmt::format("the shared expert width {}", cfg.shared_expert_intermediate));
   model_config s = cfg;
   s.heads = cfg.heads / tp;
-  s.kv_heads = cfg.kv_heads % tp == 0 ? cfg.kv_heads / tp : 1;
+  s.kv_heads = kv_heads_per_gpu(cfg, tp);
   s.intermediate = cfg.intermediate / tp;
-  s.expert_intermediate = cfg.expert_intermediate / tp;
+  s.expert_intermediate = ep > 1 ? cfg.expert_intermediate : cfg.expert_intermediate / tp;
   s.shared_expert_intermediate = cfg.shared_expert_intermediate / tp;
   return s;
 }
 
-}  // namespace
+double kv_cache_bytes_per_gpu(const model_config& cfg, int kv_dtype_bytes, std::int64_t context, int tp) {
+  if (tp < 1) throw input_error("", "--tp", fmt::format("must be >= 1, got {}", tp));
+  if (cfg.kv_heads % tp != 0 && tp % cfg.kv_heads != 0)
+    throw input_error("", "--tp", fmt::format("{} does not divide the {} KV heads of {} (nor do they divide it, to be replicated)",
+                                              tp, cfg.kv_heads, cfg.name));
+  model_config s = cfg;  // the attention's share only: the MLP's split does not change the cache
+  s.kv_heads = kv_heads_per_gpu(cfg, tp);
+  return kv_cache_bytes(s, kv_dtype_bytes, context);
+}
 
-/// A sequence longer than the model's position table (learned: gpt2 n_positions) or trained context
-/// (RoPE: max_position_embeddings) is not a configuration the model runs.
+/// A sequence longer than the model's position table (learned: gpt2 n_positions) or the context it is
+/// built for (RoPE: max_position_embeddings, extended by rope_scaling: model_config::context_limit)
+/// is not a configuration the model runs.
 void check_positions(const model_config& cfg, phase ph, std::int64_t t) {
   const bool decode = ph == phase::decode;
-  if (cfg.max_positions <= 0 || t <= cfg.max_positions) return;
-  const std::string key = cfg.family == "gpt2" ? "n_positions" : "max_position_embeddings";
+  const std::int64_t limit = cfg.context_limit > 0 ? cfg.context_limit : cfg.max_positions;
+  if (limit <= 0 || t <= limit) return;
+  const std::string source = cfg.context_limit_source.empty()
+                                 ? fmt::format("{} = {}", cfg.family == "gpt2" ? "n_positions" : "max_position_embeddings", limit)
+                                 : cfg.context_limit_source;
   throw input_error("", decode ? "--context" : "--seq",
-                    fmt::format("{} tokens exceed {}'s {} = {}{}", t, cfg.name,
-                                key, cfg.max_positions,
+                    fmt::format("{} tokens exceed {}'s {} ({}){}", t, cfg.name, limit, source,
                                 cfg.family == "gpt2" ? ": a learned position table has no row for them"
                                                      : ": the model was not built for a longer context"));
 }
@@ -357,7 +416,9 @@ std::vector<op_desc> build_catalogue(const model_config& cfg, const catalogue_op
   if (cfg.mla() && opt.ph == phase::train)
     throw input_error("", "--phase", fmt::format("train is not modelled for {} (MLA): its attention backward with q·k width {} and "
                                                  "v width {} is not counted", cfg.name, cfg.head_dim, cfg.v_head_dim));
-  const model_config shard = tp_shard(cfg, opt.tp);
+  const model_config shard = tp_shard(cfg, opt.tp, opt.ep);
+  if (opt.last_logits && opt.ph == phase::train)
+    throw input_error("", "--logits", "last: training computes the logits (and the loss) of every position");
   const weight_scheme weights = step_weights(cfg, opt);
   if (opt.ph == phase::train && weights.quantized)
     throw input_error(opt.weights.empty() ? cfg.source : "", opt.weights.empty() ? "quantization_config" : "--weights",

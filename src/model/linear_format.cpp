@@ -23,7 +23,8 @@ std::string module_path(const model_config& cfg, const std::string& op, std::int
     return "";
   }
   const std::string l = fmt::format("model.layers.{}.", layer);
-  if (op == "q_proj" || op == "k_proj" || op == "v_proj" || op == "o_proj" || op == "qkv_proj")
+  if (op == "q_proj" || op == "k_proj" || op == "v_proj" || op == "o_proj" || op == "qkv_proj" || op == "q_a_proj" ||
+      op == "q_b_proj" || op == "kv_a_proj_with_mqa" || op == "kv_b_proj")  // the last four: MLA (DeepseekV3Attention)
     return l + "self_attn." + op;
   if (op == "gate_proj" || op == "up_proj" || op == "down_proj" || op == "gate_up_proj") return l + "mlp." + op;
   const bool mixtral = cfg.model_type == "mixtral";  // MixtralSparseMoeBlock: gate, experts.N.w1/w3/w2
@@ -37,7 +38,9 @@ std::string module_path(const model_config& cfg, const std::string& op, std::int
                                              : "w2");
     return fmt::format("{}mlp.experts.{}.{}", l, expert, proj);
   }
-  if (op.rfind("shared_expert_", 0) == 0 && op != "shared_expert_gate") return l + "mlp.shared_expert." + op.substr(14);
+  const bool deepseek = cfg.model_type.rfind("deepseek", 0) == 0;  // DeepseekV3MoE.shared_experts (plural)
+  if (op.rfind("shared_expert_", 0) == 0 && op != "shared_expert_gate")
+    return l + (deepseek ? "mlp.shared_experts." : "mlp.shared_expert.") + op.substr(14);
   if (op == "shared_expert_gate") return l + "mlp.shared_expert_gate";
   return "";
 }
@@ -57,6 +60,10 @@ weight_quant linear_format(const model_config& cfg, const weight_scheme& s, cons
   if (!s.quantized) return s.linear;
   if (op == "lm_head" && !s.lm_head_quantized) {
     say(fmt::format("lm_head in {}: {} leaves it unquantized", dtype, s.method.empty() ? "--weights" : s.method));
+    return plain_weights(dtype);
+  }
+  if (op == "router" && cfg.model_type.rfind("deepseek", 0) == 0) {  // DeepseekV3TopkRouter / MoEGate: an nn.Parameter
+    say(fmt::format("router in {}: DeepSeek's MoE gate weight is a parameter, not a Linear the method converts", dtype));
     return plain_weights(dtype);
   }
   if (s.not_converted.empty()) return s.linear;

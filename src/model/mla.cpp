@@ -69,53 +69,55 @@ op_desc mla_attention_op(const model_config& c, op_kind kind, bool absorbed, std
 
 std::vector<op_desc> mla_attention_ops(const model_config& c, catalogue_options::mla_form form, op_kind kind,
                                        std::int64_t batch, std::int64_t q_len, std::int64_t kv_len, int b, int kvb,
-                                       bool causal_halved) {
+                                       bool causal_halved, const mla_linear& linear) {
   const bool absorbed = form == catalogue_options::mla_form::absorbed, decode = kind == op_kind::attention_decode;
   const std::int64_t T = batch * q_len, h = c.hidden, H = c.heads, r = c.qk_rope_head_dim, nope = c.head_dim - r,
                      L = c.kv_lora_rank, v = c.v_head_dim;
   std::vector<op_desc> ops;
   auto rows_op = [&](op_desc op, const std::string& note) {
-    op.note = note;
+    op.note = op.note.empty() ? note : note + "; " + op.note;
     ops.push_back(std::move(op));
   };
+  /// H independent GEMMs of one weight group each (a per-head einsum): FLOPs, bytes and weights × H.
+  auto per_head = [&](op_desc g) {
+    g.groups = H;
+    g.flops *= double(H), g.bytes_read *= double(H), g.bytes_written *= double(H), g.weight_bytes *= double(H);
+    return g;
+  };
   if (c.q_lora_rank > 0) {
-    ops.push_back(gemm_op("q_a_proj", T, c.q_lora_rank, h, b));
+    ops.push_back(linear("q_a_proj", "q_a_proj", T, h, c.q_lora_rank));
     ops.push_back(elementwise_op(op_kind::rmsnorm, "q_a_layernorm", T, c.q_lora_rank, b));
-    ops.push_back(gemm_op("q_b_proj", T, H * c.head_dim, c.q_lora_rank, b));
+    ops.push_back(linear("q_b_proj", "q_b_proj", T, c.q_lora_rank, H * c.head_dim));
   } else {
-    ops.push_back(gemm_op("q_proj", T, H * c.head_dim, h, b));
+    ops.push_back(linear("q_proj", "q_proj", T, h, H * c.head_dim));
   }
-  ops.push_back(gemm_op("kv_a_proj_with_mqa", T, L + r, h, b));
+  ops.push_back(linear("kv_a_proj_with_mqa", "kv_a_proj_with_mqa", T, h, L + r));
   ops.push_back(elementwise_op(op_kind::rmsnorm, "kv_a_layernorm", T, L, b));
   op_desc rope = rope_op(T, H, 1, r, b);
   rope.note = "decoupled RoPE: the H query RoPE parts and the one shared RoPE key";
   ops.push_back(std::move(rope));
   if (absorbed) {  // q_nope · W_UK per head: [T × qk_nope] · [qk_nope × kv_lora], H weight groups
-    op_desc qa = gemm_op("q_absorb", T, L, nope, b);
-    qa.groups = H;
-    qa.flops *= double(H), qa.bytes_read *= double(H), qa.bytes_written *= double(H);
+    op_desc qa = per_head(linear("q_absorb", "kv_b_proj", T, nope, L));
     qa.shape = fmt::format("{}×[{}×{}]·[{}×{}]", H, T, nope, nope, L);
     rows_op(std::move(qa), "absorbed MLA: W_UK (kv_b_proj's key rows) folded into the query, one GEMM per head");
   } else if (decode) {  // kv_b_proj on every cached latent, every step
-    op_desc up = gemm_op("kv_b_proj", batch * kv_len, H * (nope + v), L, b);
+    op_desc up = linear("kv_b_proj", "kv_b_proj", batch * kv_len, L, H * (nope + v));
     rows_op(std::move(up), fmt::format("naive MLA decode: kv_b_proj up-projects all {} cached latents each step "
                                        "(FLOPs grow with the context)",
                                        kv_len));
   } else {
-    ops.push_back(gemm_op("kv_b_proj", T, H * (nope + v), L, b));
+    ops.push_back(linear("kv_b_proj", "kv_b_proj", T, L, H * (nope + v)));
   }
   op_desc a = mla_attention_op(c, kind, absorbed, batch, q_len, kv_len, b, kvb, causal_halved);
   a.name = "attention";
   ops.push_back(std::move(a));
   if (absorbed) {  // o_latent · W_UV per head: [T × kv_lora] · [kv_lora × v], H weight groups
-    op_desc oa = gemm_op("v_absorb", T, v, L, b);
-    oa.groups = H;
-    oa.flops *= double(H), oa.bytes_read *= double(H), oa.bytes_written *= double(H);
+    op_desc oa = per_head(linear("v_absorb", "kv_b_proj", T, L, v));
     oa.shape = fmt::format("{}×[{}×{}]·[{}×{}]", H, T, L, L, v);
     rows_op(std::move(oa),
             "absorbed MLA: W_UV (kv_b_proj's value rows) applied to the latent output, one GEMM per head");
   }
-  ops.push_back(gemm_op("o_proj", T, h, H * v, b));
+  ops.push_back(linear("o_proj", "o_proj", T, H * v, h));
   const std::string chosen = fmt::format("MLA form: {}", absorbed ? "absorbed" : "naive");
   for (auto& op : ops) op.note = op.note.empty() ? chosen : chosen + "; " + op.note;
   return ops;

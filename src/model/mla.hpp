@@ -3,6 +3,8 @@
 // DeepSeekMoE".
 #pragma once
 #include <cstdint>
+#include <functional>
+#include <string>
 #include <vector>
 
 #include "roofline/model.hpp"
@@ -29,12 +31,21 @@ std::int64_t mla_matmul_parameters(const model_config& cfg);
 op_desc mla_attention_op(const model_config& cfg, op_kind kind, bool absorbed, std::int64_t batch, std::int64_t q_len,
                          std::int64_t kv_len, int b, int kvb, bool causal_halved);
 
+/// Builds one linear of the block in its weight format (the catalogue's one weight-format path,
+/// linear_format): op `name` of m rows reading the weights of checkpoint module `module` ("q_absorb"
+/// reads kv_b_proj's key rows), [m × in]·[in × out].
+using mla_linear = std::function<op_desc(const std::string& name, const std::string& module, std::int64_t m,
+                                         std::int64_t in, std::int64_t out)>;
+
 /// The ops of one MLA attention block from the normed input to o_proj, in execution order, for
 /// `tokens` rows (batch·q_len), `form` already resolved (absorbed or naive). Decode naive runs
-/// kv_b_proj on the batch·kv_len cached latents every step. Shapes: docs/formulas-model.md.
+/// kv_b_proj on the batch·kv_len cached latents every step. Every projection is built by `linear`
+/// (its weights in the checkpoint's format: DeepSeek-V3's fp8 blocks are read as fp8); q_absorb and
+/// v_absorb read kv_b_proj's weights in kv_b_proj's format, weight_bytes summed over the H groups.
+/// Shapes: docs/formulas-model.md.
 std::vector<op_desc> mla_attention_ops(const model_config& cfg, catalogue_options::mla_form form, op_kind kind,
                                        std::int64_t batch, std::int64_t q_len, std::int64_t kv_len, int b, int kvb,
-                                       bool causal_halved);
+                                       bool causal_halved, const mla_linear& linear);
 
 /// MLA attention FLOPs of one token in one layer, forward, with `keys` the keys it attends to
 /// (decode: the context C; prefill: T or T/2): 2·H·keys·(d_qk + d_v) with the form's widths; naive

@@ -8,6 +8,8 @@
 #include <iterator>
 #include <vector>
 #include <filesystem>
+#include <fmt/format.h>
+#include <optional>
 
 #include "roofline/error.hpp"
 #include "roofline/io.hpp"
@@ -162,17 +164,87 @@ std::vector<std::int64_t> layer_list(const reader& r, const char* key, std::int6
   return out;
 }
 
-/// Defaults of the config classes whose published config.json leaves shape keys out (Gemma3TextConfig:
-/// google/gemma-3-27b-it's text_config names no vocab_size; Llama4TextConfig). 0 = the key is required.
+/// Defaults of each family's transformers config class for the keys a config.json may leave out
+/// (Gemma3TextConfig: google/gemma-3-27b-it's text_config names no vocab_size; MistralConfig:
+/// num_key_value_heads 8, so a Mistral config without the key is GQA, not MHA). 0 = the key is
+/// required (shape keys), or for kv_heads: absent → num_attention_heads (LlamaConfig, Phi3Config).
 struct shape_defaults {
   std::int64_t hidden = 0, intermediate = 0, layers = 0, heads = 0, kv_heads = 0, vocab = 0, positions = 2048, head_dim = 0;
   bool tied = false;
+  std::int64_t sliding_window = 0;  ///< MistralConfig: 4096 when the key is absent (null: none)
+  const char* config_class = "LlamaConfig";
 };
 shape_defaults defaults_of(const std::string& mt) {
-  if (mt == "gemma2") return {0, 0, 0, 0, 0, 0, 2048, 0, true};                     // Gemma2Config: tie_word_embeddings True
-  if (mt == "gemma3_text") return {2304, 9216, 26, 8, 4, 262208, 131072, 256, true};  // Gemma3TextConfig.__init__
-  if (mt == "llama4_text") return {5120, 8192, 48, 40, 8, 202048, 131072, 128, false};  // Llama4TextConfig
-  return {};  // LlamaConfig, MistralConfig, Qwen2Config, GptOssConfig (its configs list every key)
+  // transformers' __init__ defaults, per class (num_key_value_heads, max_position_embeddings, ...)
+  if (mt == "mistral") return {0, 0, 0, 0, 8, 0, 4096 * 32, 0, false, 4096, "MistralConfig"};
+  if (mt == "mixtral") return {0, 0, 0, 0, 8, 0, 4096 * 32, 0, false, 0, "MixtralConfig"};
+  if (mt == "qwen2") return {0, 0, 0, 0, 32, 0, 32768, 0, false, 0, "Qwen2Config"};
+  if (mt == "qwen3") return {0, 0, 0, 0, 32, 0, 32768, 128, false, 0, "Qwen3Config"};
+  if (mt == "qwen2_moe") return {0, 0, 0, 0, 16, 0, 32768, 0, false, 0, "Qwen2MoeConfig"};
+  if (mt == "qwen3_moe") return {0, 0, 0, 0, 4, 0, 32768, 0, false, 0, "Qwen3MoeConfig"};
+  if (mt == "phi3") return {0, 0, 0, 0, 0, 0, 4096, 0, false, 0, "Phi3Config"};
+  if (mt == "gemma2") return {0, 0, 0, 0, 4, 0, 8192, 256, true, 0, "Gemma2Config"};
+  if (mt == "gemma3_text") return {2304, 9216, 26, 8, 4, 262208, 131072, 256, true, 0, "Gemma3TextConfig"};
+  if (mt == "llama4_text") return {5120, 8192, 48, 40, 8, 202048, 131072, 128, false, 0, "Llama4TextConfig"};
+  if (mt == "gpt_oss") return {0, 0, 0, 0, 8, 0, 131072, 64, false, 0, "GptOssConfig"};
+  return {};  // LlamaConfig
+}
+
+/// The context a config is built for: max_position_embeddings, extended by its rope_scaling
+/// (transformers modeling_rope_utils: linear, dynamic, yarn, llama3, longrope). Sets
+/// c.context_limit and its source; refuses an unknown rope type by name.
+void read_context_limit(const reader& r, model_config& c) {
+  c.context_limit = c.max_positions;
+  c.context_limit_source = fmt::format("max_position_embeddings {}", c.max_positions);
+  if (!r.has("rope_scaling")) return;
+  const json& rs = r.j.at("rope_scaling");
+  if (!rs.is_object()) throw r.error("rope_scaling", "must be an object or null, got " + rs.dump());
+  if (rs.empty()) return;
+  const char* type_key = rs.contains("rope_type") ? "rope_type" : "type";
+  if (!rs.contains(type_key) || !rs.at(type_key).is_string())
+    throw r.error("rope_scaling", "names no rope_type (linear, dynamic, yarn, llama3, longrope)");
+  std::string type = rs.at(type_key).get<std::string>();
+  if (type == "su") type = "longrope";  // Phi-3's first name for it
+  if (type == "default") return;
+  const std::string field = std::string("rope_scaling.") + type_key;
+  if (type != "linear" && type != "dynamic" && type != "yarn" && type != "llama3" && type != "longrope")
+    throw r.error(field, "'" + type + "' is not modelled (linear, dynamic, yarn, llama3, longrope): the context it allows is unknown");
+  auto number = [&](const char* key) -> std::optional<double> {
+    if (!rs.contains(key) || rs.at(key).is_null()) return std::nullopt;
+    if (!rs.at(key).is_number() || !(rs.at(key).get<double>() > 0))
+      throw r.error(std::string("rope_scaling.") + key, "must be a positive number, got " + rs.at(key).dump());
+    return rs.at(key).get<double>();
+  };
+  const std::optional<double> factor = number("factor");
+  std::optional<double> original = number("original_max_position_embeddings");
+  if (!original && r.has("original_max_position_embeddings"))  // Phi-3 keeps it beside rope_scaling
+    original = double(r.positive_int("original_max_position_embeddings"));
+  if (!factor && type != "longrope") throw r.error("rope_scaling.factor", "missing (" + type + " scaling needs a factor)");
+  const double f = factor.value_or(1);
+  const double P = double(c.max_positions);
+  double limit = P;
+  std::string how;
+  if (type == "longrope" || (type == "linear" && c.model_type == "gemma3_text")) {
+    // longrope (Phi-3): max_position_embeddings is the extended context already; Gemma 3 rescales RoPE
+    // by 8 on its global layers to reach the 131072 of its config (Gemma 3 Technical Report §2.1).
+    limit = original && factor ? std::max(P, *original * f) : P;
+    how = fmt::format("rope_scaling {}{}: max_position_embeddings {} is the extended context", type,
+                      factor ? fmt::format(" × {:g}", f) : "", c.max_positions);
+  } else if (type == "yarn" || type == "llama3") {
+    const double orig = original.value_or(P);
+    limit = std::max(P, orig * f);
+    how = fmt::format("rope_scaling {} × {:g} of original {:g}{}", type, f, orig,
+                      orig * f > P ? fmt::format(" (max_position_embeddings {})", c.max_positions)
+                                   : fmt::format(", within max_position_embeddings {}", c.max_positions));
+  } else {  // linear, dynamic: positions (or the NTK base) scaled by the factor from the trained length
+    const double orig = original.value_or(P);
+    limit = std::max(P, orig * f);
+    how = fmt::format("rope_scaling {} × {:g} of {} {:g}{}", type, f,
+                      original ? "original_max_position_embeddings" : "max_position_embeddings", orig,
+                      type == "dynamic" ? " (dynamic NTK sets no hard limit: counted to the scaled length)" : "");
+  }
+  c.context_limit = std::int64_t(limit);
+  c.context_limit_source = how;
 }
 
 void parse_llama_family(const reader& r, model_config& c) {
@@ -186,15 +258,24 @@ void parse_llama_family(const reader& r, model_config& c) {
       throw r.error(key, "'" + act + "' is not modelled (" + (gemma ? mt + " counts GeGLU, gelu_pytorch_tanh" : std::string("SwiGLU models use silu")) + ")");
   }
   const shape_defaults d = defaults_of(mt);
-  auto num = [&](const char* key, std::int64_t dflt) { return dflt > 0 ? r.positive_int(key, dflt) : r.positive_int(key); };
+  auto named_default = [&](const char* key, const std::string& value) {
+    c.defaults_used.push_back(fmt::format("{} = {} ({}'s default; the key is absent)", key, value, d.config_class));
+  };
+  auto num = [&](const char* key, std::int64_t dflt) {
+    if (dflt > 0 && !r.has(key)) named_default(key, std::to_string(dflt));
+    return dflt > 0 ? r.positive_int(key, dflt) : r.positive_int(key);
+  };
   c.family = "llama";
   c.hidden = num("hidden_size", d.hidden);
   c.intermediate = num("intermediate_size", d.intermediate);
   c.layers = num("num_hidden_layers", d.layers);
   c.heads = num("num_attention_heads", d.heads);
-  c.kv_heads = r.positive_int("num_key_value_heads", d.kv_heads > 0 ? d.kv_heads : c.heads);  // HF: None -> num_attention_heads
+  c.kv_heads = r.positive_int("num_key_value_heads", d.kv_heads > 0 ? d.kv_heads : c.heads);  // Llama/Phi3: None -> num_attention_heads
+  if (!r.has("num_key_value_heads"))
+    named_default("num_key_value_heads", d.kv_heads > 0 ? std::to_string(d.kv_heads)
+                                                         : fmt::format("num_attention_heads = {}, multi-head", c.heads));
   c.vocab = num("vocab_size", d.vocab);
-  c.max_positions = r.positive_int("max_position_embeddings", d.positions);
+  c.max_positions = num("max_position_embeddings", d.positions);
   c.tied_embeddings = r.boolean("tie_word_embeddings", d.tied);
   c.rms_norm_eps = r.positive_number("rms_norm_eps", 1e-6);
   // Sliding window: mistral, mixtral, phi3 on every layer; the qwen families only with
@@ -225,7 +306,9 @@ void parse_llama_family(const reader& r, model_config& c) {
     refuse_unmodelled(r, mt, {"num_local_experts", "num_experts_per_tok", "experts_per_token", "sliding_window", "layer_types",
                               "swiglu_limit"});
   if (mt == "mistral" || mt == "mixtral" || mt == "phi3") {
-    c.sliding_window = r.positive_int("sliding_window", 0);
+    // MistralConfig: sliding_window 4096 when the key is absent; an explicit null is no window.
+    if (d.sliding_window > 0 && !r.j.contains("sliding_window")) named_default("sliding_window", std::to_string(d.sliding_window));
+    c.sliding_window = r.j.contains("sliding_window") ? r.positive_int("sliding_window", 0) : d.sliding_window;
     c.sliding_layers = c.sliding_window > 0 ? c.layers : 0;
   } else if (qwen && r.boolean("use_sliding_window", false)) {
     c.sliding_window = r.positive_int("sliding_window");
@@ -342,7 +425,11 @@ void parse_llama_family(const reader& r, model_config& c) {
     c.head_dim = c.hidden / c.heads;
   }
   if (c.heads % c.kv_heads != 0)
-    throw r.error("num_key_value_heads", std::to_string(c.kv_heads) + " does not divide num_attention_heads " + std::to_string(c.heads));
+    throw r.error("num_key_value_heads", (r.has("num_key_value_heads") ? "" : std::string("absent, so ") + d.config_class +
+                                                                              "'s default ") +
+                                             std::to_string(c.kv_heads) + " does not divide num_attention_heads " +
+                                             std::to_string(c.heads));
+  read_context_limit(r, c);
 }
 
 /// DeepSeek-V2 / V3 (transformers DeepseekV3Config, deepseek-ai/DeepSeek-V3 modeling_deepseek.py):
@@ -363,7 +450,11 @@ void parse_deepseek(const reader& r, model_config& c) {
   c.heads = r.positive_int("num_attention_heads");
   c.kv_heads = c.heads;  // MLA: every head has its own k and v (up-projected from one latent)
   c.vocab = r.positive_int("vocab_size");
-  c.max_positions = r.positive_int("max_position_embeddings", 2048);
+  c.max_positions = r.positive_int("max_position_embeddings", v3 ? 4096 : 2048);  // DeepseekV3Config / DeepseekV2Config
+  if (!r.has("max_position_embeddings"))
+    c.defaults_used.push_back(fmt::format("max_position_embeddings = {} ({}'s default; the key is absent)", c.max_positions,
+                                          v3 ? "DeepseekV3Config" : "DeepseekV2Config"));
+  read_context_limit(r, c);
   c.tied_embeddings = r.boolean("tie_word_embeddings", false);
   c.rms_norm_eps = r.positive_number("rms_norm_eps", 1e-6);
   c.attention_bias = c.o_proj_bias = r.boolean("attention_bias", false);
@@ -423,6 +514,8 @@ void parse_gpt2(const reader& r, model_config& c) {
   c.kv_heads = c.heads;
   c.vocab = r.positive_int("vocab_size");
   c.max_positions = r.positive_int("n_positions");
+  c.context_limit = c.max_positions;
+  c.context_limit_source = fmt::format("n_positions {} (a learned position table)", c.max_positions);
   c.intermediate = r.positive_int("n_inner", 4 * c.hidden);  // GPT2MLP: n_inner None -> 4·n_embd
   c.tied_embeddings = r.boolean("tie_word_embeddings", true);  // GPT2LMHeadModel ties lm_head to wte
   c.attention_bias = c.o_proj_bias = c.mlp_bias = true;       // Conv1D layers all carry a bias

@@ -80,16 +80,22 @@ token_flops model_flops_per_token(const model_config& c, phase ph, std::int64_t 
   f.convention = conv, f.ph = ph, f.tokens = t;
   f.n = matmul ? n_matmul : double(c.active_parameters());
   f.weights = (train ? 6 : 2) * f.n;
+  const bool last = conv.last_logits && ph == phase::prefill;
+  const double logits = double(c.vocab) * double(c.hidden);  // lm_head's weights: 2·V·h FLOPs per position
+  if (last) f.weights -= 2 * logits * (1 - 1 / double(t));  // one position's logits per sequence of T
   f.attention = attention_flops_per_token(c, ph, t, conv.causal_halved, conv.mla);
   f.total = f.weights + f.attention;
-  if (train) f.recompute = 2 * (n_matmul - double(c.vocab) * double(c.hidden)) + f.attention / 3;
+  if (train) f.recompute = 2 * (n_matmul - logits) + f.attention / 3;
+  if (train) f.recompute_selective = f.attention / 3;  // the forward attention, run again (Megatron selective)
   const char* var = ph == phase::decode ? "C" : "T";
-  f.formula = fmt::format("{}N + {}·L·H·Q·{}", train ? 6 : 2, (train ? 3 : 1) * (halved ? 2 : 4), var);
+  f.formula = fmt::format("{}N{} + {}·L·H·Q·{}", train ? 6 : 2, last ? " − 2·V·h·(1 − 1/T)" : "",
+                          (train ? 3 : 1) * (halved ? 2 : 4), var);
   if (c.sliding_window > 0)
     f.formula += fmt::format(", {} capped at the {}-token window on {} of {} layers", var, c.sliding_window, c.sliding_layers, c.layers);
   if (c.mla()) {
     const bool absorbed = resolve_mla_form(conv.mla, ph) == catalogue_options::mla_form::absorbed;
-    f.formula = fmt::format("{}N + {}·L·H·(d_qk + d_v)·{}{}", train ? 6 : 2, (train ? 3 : 1) * (halved ? 1 : 2), var,
+    f.formula = fmt::format("{}N{} + {}·L·H·(d_qk + d_v)·{}{}", train ? 6 : 2, last ? " − 2·V·h·(1 − 1/T)" : "",
+                            (train ? 3 : 1) * (halved ? 1 : 2), var,
                             absorbed || ph != phase::decode ? "" : " + 2·L·(C − 1)·r_kv·H·(d_nope + d_v)");
     f.formula += fmt::format(" (MLA {}: d_qk = {}, d_v = {})", absorbed ? "absorbed" : "naive",
                              absorbed ? c.kv_lora_rank + c.qk_rope_head_dim : c.head_dim,
@@ -103,14 +109,53 @@ token_flops model_flops_per_token(const model_config& c, phase ph, std::int64_t 
       ph == phase::decode ? "over the whole KV cache, no mask" : halved ? "causal-halved, T/2 keys per query (Kaplan et al. 2020 §2.1)"
                                                                        : "full, T keys per query (PaLM app. B)",
       c.layers, c.heads, c.head_dim, var, t);
+  if (last) f.description += "; logits of each sequence's last position only (a server's prefill: 2·V·h once per sequence)";
+  else if (ph == phase::prefill) f.description += "; logits of every position (as training computes them)";
   return f;
+}
+
+double recompute_flops_per_token(const model_config& c, const token_flops& f, const std::string& policy) {
+  if (policy.empty() || policy == "none") return 0;
+  if (f.ph != phase::train) throw input_error("", "--recompute", "recomputation applies to training only");
+  if (policy == "full") return f.recompute;
+  if (policy == "selective") return f.recompute_selective;
+  if (policy.rfind("selective-layer", 0) == 0) {
+    std::int64_t every = 2;  // torchtitan ActivationCheckpoint.selective_ac_option default "2"
+    const std::string rest = policy.substr(15);
+    if (!rest.empty()) {
+      if (rest[0] != ':' || rest.size() < 2 || rest.find_first_not_of("0123456789", 1) != std::string::npos ||
+          (every = std::stoll(rest.substr(1))) < 1)
+        throw input_error("", "--recompute", "'" + policy + "': give selective-layer or selective-layer:N (N ≥ 1)");
+    }
+    return f.recompute * double(c.layers / every) / double(c.layers);
+  }
+  if (policy == "selective-op") {
+    if (c.experts > 0 || c.mla())
+      throw input_error("", "--recompute", fmt::format("selective-op: torchtitan's per-op policy on {} ({}) is not modelled",
+                                                       c.name, c.mla() ? "MLA" : "mixture of experts"));
+    const double h = double(c.hidden), q = double(c.heads) * double(c.head_dim), kv = double(c.kv_heads) * double(c.head_dim),
+                 ff = double(c.intermediate);
+    // every second aten.mm of a layer, in execution order (torchtitan _custom_policy: mm_count % 2 == 0)
+    double per_layer = 0;
+    if (c.family == "gpt2") per_layer = q * h + ff * h;                  // c_attn, [attn c_proj], c_fc, [mlp c_proj]
+    else if (c.fused_projections) per_layer = q * h + ff * h;            // qkv_proj, [o_proj], gate_up_proj, [down_proj]
+    else per_layer = h * kv + q * h + h * ff;                            // q, [k], v, [o], gate, [up], down
+    return 2 * per_layer * double(c.layers);
+  }
+  throw input_error("", "--recompute",
+                    "'" + policy + "' is not a recompute policy (none, full, selective, selective-layer[:N], selective-op)");
 }
 
 void to_json(json& j, const token_flops& f) {
   j = {{"flops", f.total}, {"formula", f.formula}, {"description", f.description}, {"tokens", f.tokens},
        {"n", f.n}, {"n_convention", f.convention.n == flops_convention::params::matmul ? "matmul" : "all"},
        {"attention_convention", f.ph == phase::decode ? "decode" : f.convention.causal_halved ? "causal_halved" : "full"},
-       {"weights_flops", f.weights}, {"attention_flops", f.attention}, {"recompute_flops", f.recompute}};
+       {"weights_flops", f.weights}, {"attention_flops", f.attention}, {"recompute_flops", f.recompute},
+       {"recompute_selective_flops", f.recompute_selective},
+       {"logits", f.ph == phase::decode  ? "the new token's"
+                  : f.ph == phase::train ? "every position"
+                  : f.convention.last_logits ? "last position"
+                                             : "every position"}};
 }
 
 namespace {

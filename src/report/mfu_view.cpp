@@ -22,6 +22,9 @@ json mfu_json(const mfu_result& r) {
             {"model_flops_per_token", r.fpt},
             {"formula", r.fpt.formula},
             {"recompute_flops_per_token", r.recompute},
+            {"recompute_policy", r.recompute_policy},
+            {"peak_note", r.peak_note.empty() ? json(nullptr) : json(r.peak_note)},
+            {"defaults_used", r.defaults_used},
             {"tokens_per_s", r.tps},
             {"tokens_per_s_formula", r.tps_formula},
             {"model_flops_per_s", r.fpt.total * r.tps},
@@ -59,6 +62,27 @@ json mfu_json(const mfu_result& r) {
                    {"weights", r.weights}};
     j["mbu"] = num_or_null(d.mbu);
   }
+  if (r.plan) {
+    const step_plan& p = *r.plan;
+    j["plan"] = {{"tp", p.tp},
+                 {"ep", p.ep},
+                 {"flops_per_gpu", p.flops_per_gpu},
+                 {"bytes_per_gpu", p.bytes_per_gpu},
+                 {"attainable_s", num_or_null(p.attainable_s)},
+                 {"allreduce_s", p.allreduce_s},
+                 {"allreduce_source", p.allreduce_source},
+                 {"allreduce_note", p.allreduce_note},
+                 {"memory_per_gpu_bytes", p.need.total()},
+                 {"weights_bytes", p.need.weights},
+                 {"kv_cache_bytes", p.need.kv_cache},
+                 {"device_bytes", p.memory_bytes > 0 ? json(p.memory_bytes) : json(nullptr)},
+                 {"device_bytes_source", p.memory_source},
+                 {"sequences_that_fit", p.fit ? json(*p.fit) : json(nullptr)},
+                 {"bandwidth_note", p.bandwidth_note},
+                 {"measured_s", p.measured_s},
+                 {"times_attainable", num_or_null(p.times_attainable)},
+                 {"verdict", p.verdict}};
+  }
   if (r.on_curve)
     j["step_curve"] = {{"batch", r.on_curve->batch},
                        {"your_step_s", r.on_curve->user_s},
@@ -83,24 +107,46 @@ std::string mfu_text(const mfu_result& r) {
                      units::compute_rate(r.peak_flops, r.precision), r.gpus,
                      units::compute_rate(r.peak_flops * r.gpus, r.precision));
   if (!r.devices.empty()) out += fmt::format("  devices             --gpus {} counts GCDs: {}\n", r.gpus, r.devices);
+  if (!r.peak_note.empty()) out += fmt::format("  peak note           {}\n", r.peak_note);
+  for (const auto& d : r.defaults_used) out += fmt::format("  config default      {}\n", d);
   out += fmt::format("  MFU (vs nominal)    {:.3g}%      fraction of measured roof: {}\n", 100 * r.mfu,
                      r.frac_measured ? fmt::format("{:.3g}% (measured {} {})", 100 * *r.frac_measured, r.precision,
                                                    units::si(r.peak_measured, "FLOP/s"))
                                      : std::string("unknown (no measured roof: give --results FILE)"));
   out += fmt::format("  HFU                 {:.3g}%{}\n", 100 * r.hfu,
-                     r.recompute > 0 ? " (with recomputed FLOPs)" : " (= MFU: nothing recomputed)");
+                     r.recompute > 0 ? fmt::format(" (with --recompute {}: +{:.4g} FLOP/token)", r.recompute_policy, r.recompute)
+                                     : std::string(" (= MFU: nothing recomputed)"));
   if (!r.plausible) {
     out +=
         "  IMPOSSIBLE          above what this machine can do (MFU or MBU over the roof beyond 5% noise); likely "
         "causes:\n";
     for (const auto& c : r.causes) out += "                        - " + c + "\n";
   }
+  if (r.plan) {
+    const step_plan& p = *r.plan;
+    if (p.tp > 1)
+      out += fmt::format("  deployment          {} GPUs, tensor parallel{} as `ops --tp {}{}`: one GPU's share of the ops + "
+                         "{} ({})\n",
+                         p.tp, p.ep > 1 ? fmt::format(" + expert parallel {}", p.ep) : std::string(), p.tp,
+                         p.ep > 1 ? fmt::format(" --ep {}", p.ep) : std::string(), p.allreduce_note, p.allreduce_source);
+    if (!p.bandwidth_note.empty()) out += fmt::format("  bandwidth           {}\n", p.bandwidth_note);
+    out += fmt::format("  memory per GPU      {} (weights {}, KV cache {}){}{}\n", units::si(p.need.total(), "B"),
+                       units::si(p.need.weights, "B"), units::si(p.need.kv_cache, "B"),
+                       p.memory_bytes > 0 ? fmt::format(" of {} ({})", units::si(p.memory_bytes, "B"), p.memory_source) : "",
+                       p.fit ? fmt::format("; {} sequences of this context fit", *p.fit) : "");
+    if (r.ph == phase::prefill)
+      out += fmt::format("  attainable step     {}\n",
+                         p.attainable_s ? fmt::format("{} (every op of the step at the roofs, as `roofline ops`); {}",
+                                                      units::seconds(*p.attainable_s), p.verdict)
+                                        : std::string("unknown (give --device or --results)"));
+  }
   if (r.decode) {
     const decode_utilization& d = *r.decode;
     out += fmt::format(
-        "  MBU (vs nominal)    {}      = {} per step ÷ {} = {} of {} (the step's bytes as `ops` counts them: "
+        "  MBU (vs nominal)    {}      = {} per step{} ÷ {} = {} of {} (the step's bytes as `ops` counts them: "
         "weights once, each layer's KV reads, activations){}\n",
         d.mbu ? units::percent(*d.mbu) : std::string("unknown (no nominal bandwidth)"), units::si(d.step.bytes, "B"),
+        d.gpus > 1 ? fmt::format(" (the {} GPUs' shares together)", d.gpus) : std::string(),
         units::seconds(d.tpot_s), units::rate_bytes(d.achieved_bytes_per_s),
         d.mbu ? units::rate_bytes(d.achieved_bytes_per_s / *d.mbu) : std::string("?"),
         d.mbu_measured ? fmt::format("; {} of the measured bandwidth", units::percent(*d.mbu_measured)) : "");

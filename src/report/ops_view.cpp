@@ -5,6 +5,7 @@
 #include "report/units.hpp"
 #include "roofline/command_views.hpp"
 #include "roofline/report.hpp"
+#include "roofline/vocabulary.hpp"
 
 namespace roofline {
 
@@ -93,6 +94,9 @@ json ops_step_json(const ops_step& s) {
                 {"parameters", cfg.parameters()},
                 {"matmul_parameters", matmul_parameters(cfg)}};
   if (!cfg.note.empty()) j["model"]["note"] = cfg.note;
+  j["model"]["defaults_used"] = cfg.defaults_used;
+  j["model"]["context_limit"] = cfg.context_limit;
+  j["model"]["context_limit_source"] = cfg.context_limit_source;
   j["phase"] = to_string(ph);
   j["batch"] = opt.batch;
   j["seq"] = ph == phase::decode ? 1 : opt.seq;
@@ -105,11 +109,13 @@ json ops_step_json(const ops_step& s) {
                                                           : "naive"},
                       {"causal", s.causal},
                       {"recompute", opt.recompute},
-                      {"silu_mul", opt.fused_silu_mul ? "fused" : "separate"}};
+                      {"silu_mul", opt.fused_silu_mul ? "fused" : "separate"},
+                      {"logits", ph == phase::prefill && opt.last_logits ? "last position" : "every position"}};
   if (cfg.mla()) j["conventions"]["mla"] = to_string(resolve_mla_form(opt.mla, ph));
   j["roofs"] = r ? json{{"peak_flops_per_s", r->peak}, {"bandwidth_bytes_per_s", r->bandwidth},
                         {"ridge", r->ridge()},         {"source", r->source},
-                        {"precision", r->precision},   {"latency_model", json(r->lat)}}
+                        {"precision", r->precision},   {"latency_model", json(r->lat)},
+                        {"bandwidth_note", r->bandwidth_note}}
                  : json(nullptr);
   j["ops"] = json::array();
   for (std::size_t i = 0; i < s.ops.size(); ++i) j["ops"].push_back(op_json(s.ops[i], placed_at(s, i)));
@@ -126,6 +132,7 @@ json ops_step_json(const ops_step& s) {
                  {"optimizer_bytes", need.optimizer},
                  {"total_bytes", need.total()},
                  {"device_bytes", r && r->memory_bytes > 0 ? json(r->memory_bytes) : json(nullptr)},
+                 {"device_bytes_source", r && r->memory_bytes > 0 ? json(r->memory_source) : json(nullptr)},
                  {"note", need.note},
                  {"weights_note", need.weights_note},
                  {"sequences_that_fit", s.fit ? json(*s.fit) : json(nullptr)}};
@@ -142,6 +149,7 @@ json ops_step_json(const ops_step& s) {
     for (const auto& x : tp.ops)
       a.push_back({{"name", x.name}, {"bytes", x.bytes}, {"count", x.count}, {"predicted_s", x.predicted_s}});
     j["tensor_parallel"] = {{"tp", tp.tp},
+                            {"ep", opt.ep},
                             {"bus_bandwidth_source", s.tp_source},
                             {"allreduces", a},
                             {"bytes_per_layer", tp.bytes_per_layer},
@@ -193,6 +201,10 @@ std::string ops_step_text(const ops_step& s) {
                                         : " (every weight in --dtype)",
                       weights.note.empty() ? "" : "; " + weights.note);
   if (!cfg.note.empty()) head += "model: " + cfg.note + "\n";
+  for (const auto& d : cfg.defaults_used) head += "default: " + d + "\n";
+  if (ph == phase::prefill)
+    head += opt.last_logits ? "logits: each sequence's last position (a server's TTFT; --logits all counts every position)\n"
+                            : "logits: every position (--logits all; a server computes the last one only)\n";
   head +=
       fmt::format("attention: {}; causal: {}{}\n",
                   ph == phase::decode   ? "decode over the KV cache"
@@ -213,6 +225,7 @@ std::string ops_step_text(const ops_step& s) {
   head += r ? fmt::format("roofs: {} — peak {}, bandwidth {}, ridge {}\n", r->source, units::rate_flops(r->peak),
                           units::rate_bytes(r->bandwidth), units::intensity(r->ridge()))
             : "roofs: none (give --device NAME or --results FILE for bound and time)\n";
+  if (r && !r->bandwidth_note.empty()) head += fmt::format("bandwidth: {}\n", r->bandwidth_note);
   if (r) head += fmt::format("small work: {}\n", r->lat.source);
   head += "per instance; × = instances per step\n\n";
   std::string tail = fmt::format("\nstep total: {}FLOP, {}B, intensity {} over {} token(s)\n", si(s.flops, ""),
@@ -223,7 +236,7 @@ std::string ops_step_text(const ops_step& s) {
   tail += fmt::format("KV cache: {} per token", si(s.kv_per_token, "B"));
   if (ph == phase::decode)
     tail += fmt::format(
-        ", {} for {} × {} tokens{}{}", si(s.kv_total, "B"), opt.batch, opt.context,
+        ", {}{} for {} × {} tokens{}{}", si(s.kv_total, "B"), opt.tp > 1 ? " per GPU" : "", opt.batch, opt.context,
         cfg.sliding_window > 0 ? fmt::format(" (sliding-window layers keep the last {})", cfg.sliding_window) : "",
         cfg.attention_chunk > 0 ? fmt::format(" (chunked layers keep the current {}-token chunk)", cfg.attention_chunk)
                                 : "");
@@ -231,7 +244,7 @@ std::string ops_step_text(const ops_step& s) {
   tail += fmt::format("memory per GPU: {} (weights {}, KV cache {}, activations {}{}){}\n", si(need.total(), "B"),
                       si(need.weights, "B"), si(need.kv_cache, "B"), si(need.activations, "B"),
                       need.optimizer > 0 ? ", gradients + optimizer " + si(need.optimizer, "B") : std::string(),
-                      r && r->memory_bytes > 0 ? fmt::format(" of {}", si(r->memory_bytes, "B")) : "");
+                      r && r->memory_bytes > 0 ? fmt::format(" of {} ({})", si(r->memory_bytes, "B"), r->memory_source) : "");
   tail += fmt::format("weights counted as: {}\n", need.weights_note);
   if (s.fit)
     tail += fmt::format("KV-cache capacity: {} sequences of {} tokens fit beside the weights and activations\n", *s.fit,
@@ -283,6 +296,7 @@ json ops_sweep_json(const ops_sweep& s) {
   for (const auto& sp : s.points) {
     const batch_point& p = sp.p;
     json pj = {{"name", p.name},
+               {"kind", sp.attention ? "attention" : "linear"},
                {"batch", p.batch},
                {"m", p.m},
                {"n", p.n},
@@ -296,8 +310,18 @@ json ops_sweep_json(const ops_sweep& s) {
       pj["attainable_flops_per_s"] = *sp.attainable_flops_per_s;
       pj["bound"] = sp.bound;
     }
+    pj["share_of_step"] = num_or_null(sp.share);
+    pj["fits"] = sp.fits ? json(*sp.fits) : json(nullptr);
     j["points"].push_back(pj);
   }
+  j["context"] = s.context;
+  j["batches"] = json::array();
+  for (const auto& b : s.batches)
+    j["batches"].push_back({{"batch", b.batch},
+                            {"memory_bytes", b.need.total()},
+                            {"device_bytes", r && r->memory_bytes > 0 ? json(r->memory_bytes) : json(nullptr)},
+                            {"fits", b.fits ? json(*b.fits) : json(nullptr)},
+                            {"step_s", num_or_null(b.step_s)}});
   for (const auto& k : s.knees)
     j["knees"].push_back(
         {{"name", k.name}, {"k", k.k}, {"n", k.n}, {"knee_batch", k.batch ? json(*k.batch) : json(nullptr)}});
@@ -308,19 +332,31 @@ std::string ops_sweep_csv(const ops_sweep& s) { return render_csv(ops_sweep_json
 
 std::string ops_sweep_text(const ops_sweep& s) {
   const auto& r = s.roofs;
-  std::string text = fmt::format("{}: decode linear layers, batch {}…{} ({}; weights {}){}\n", s.model, s.b0, s.b1,
-                                 s.dtype, s.weights.linear.label(),
+  std::string text = fmt::format("{}: decode step, batch {}…{}, context {} ({}; weights {}){}\n", s.model, s.b0, s.b1,
+                                 s.context, s.dtype, s.weights.linear.label(),
                                  r ? fmt::format(", ridge {} ({})", units::intensity(r->ridge()), r->source) : "");
-  text += fmt::format("{:<12} {:>7} {:>12} {:>10}{}\n", "op", "batch", "[k×n]", "FLOP/B",
-                      r ? fmt::format(" {:>14} {:>9}", "attainable", "bound") : "");
+  if (r && !r->bandwidth_note.empty()) text += fmt::format("bandwidth: {}\n", r->bandwidth_note);
+  text += fmt::format("{:<16} {:>7} {:>12} {:>10}{}\n", "op", "batch", "[k×n]", "FLOP/B",
+                      r ? fmt::format(" {:>14} {:>9} {:>7}", "attainable", "bound", "share") : "");
   for (const auto& sp : s.points) {
     const batch_point& p = sp.p;
-    text +=
-        fmt::format("{:<12} {:>7} {:>12} {:>10.2f}", p.name, p.batch, fmt::format("{}×{}", p.k, p.n), p.intensity());
+    text += fmt::format("{:<16} {:>7} {:>12} {:>10.2f}", p.name, p.batch,
+                        sp.attention ? std::string("(per layer)") : fmt::format("{}×{}", p.k, p.n), p.intensity());
     if (sp.attainable_flops_per_s)
-      text += fmt::format(" {:>14} {:>9}", si(*sp.attainable_flops_per_s, "FLOP/s"), sp.bound);
+      text += fmt::format(" {:>14} {:>9} {:>7}", si(*sp.attainable_flops_per_s, "FLOP/s"), sp.bound,
+                          sp.share ? units::percent(*sp.share) : std::string("—"));
+    if (sp.fits && !*sp.fits) text += "  does not fit";
     text += "\n";
   }
+  text += "the whole step per batch (memory per GPU, predicted time):\n";
+  for (const auto& b : s.batches)
+    text += fmt::format("  batch {:>6}: {}{}{}\n", b.batch, si(b.need.total(), "B"),
+                        r && r->memory_bytes > 0
+                            ? fmt::format(" of {}: {}", si(r->memory_bytes, "B"),
+                                          b.fits && *b.fits ? "fits" : "DOES NOT FIT (these rows are not a step that runs)")
+                            : std::string(),
+                        b.step_s ? fmt::format(", {} per step", units::seconds(*b.step_s)) : std::string());
+  if (r && r->memory_bytes > 0) text += fmt::format("device memory: {}\n", r->memory_source);
   if (r) {
     text += "knee (smallest batch reaching the ridge):\n";
     for (const auto& k : s.knees)

@@ -7,6 +7,7 @@
 
 #include "report/units.hpp"
 #include "roofline/command_views.hpp"
+#include "roofline/vocabulary.hpp"
 
 namespace roofline {
 
@@ -31,8 +32,9 @@ json spec_json(const nominal_roofs& n, const std::optional<ecc_ceiling>& ecc) {
   j["name"] = n.device_name;
   if (ecc)
     j["ecc"] = {{"when", ecc->when},
-                {"bandwidth_factor", ecc->bandwidth_factor},
-                {"bandwidth_bytes_per_s", ecc->bandwidth_bytes_per_s},
+                {"default_on", ecc->default_on},
+                {"bandwidth_factor", num_or_null(ecc->bandwidth_factor)},
+                {"bandwidth_bytes_per_s", num_or_null(ecc->bandwidth_bytes_per_s)},
                 {"capacity_factor", ecc->capacity_factor},
                 {"memory_size_gb", ecc->memory_gb},
                 {"bandwidth_source", ecc->bandwidth_source},
@@ -91,6 +93,8 @@ json spec_list_json(const std::vector<spec_list_row>& rows) {
   for (const auto& r : rows)
     out.push_back({{"key", r.key},
                    {"name", r.name},
+                   {"vendor", r.vendor},
+                   {"architecture", r.architecture},
                    {"aliases", r.aliases},
                    {"fp16_dense_flops_per_s", r.fp16_dense ? json(*r.fp16_dense) : json(nullptr)},
                    {"fp32_vector_flops_per_s", r.fp32_vector ? json(*r.fp32_vector) : json(nullptr)},
@@ -99,9 +103,18 @@ json spec_list_json(const std::vector<spec_list_row>& rows) {
 }
 
 std::string spec_list_text(const std::vector<spec_list_row>& rows) {
-  std::string out = fmt::format("{:<18} {:<28} {:>16} {:>14} {:>12}\n", "key", "name", "fp16 dense", "fp32", "memory");
+  // Rows come sorted by vendor and generation (spec_list); the generation is the second column, and
+  // each text column is as wide as its longest entry.
+  std::size_t wk = 3, wg = 10, wn = 4;
+  for (const auto& r : rows) {
+    wk = std::max(wk, r.key.size());
+    wg = std::max(wg, (r.vendor + " " + r.architecture).size());
+    wn = std::max(wn, r.name.size());
+  }
+  std::string out = fmt::format("{:<{}}  {:<{}}  {:<{}} {:>16} {:>14} {:>12}\n", "key", wk, "generation", wg, "name", wn,
+                                "fp16 dense", "fp32", "memory");
   for (const auto& r : rows)
-    out += fmt::format("{:<18} {:<28} {:>16} {:>14} {:>12}\n", r.key, r.name,
+    out += fmt::format("{:<{}}  {:<{}}  {:<{}} {:>16} {:>14} {:>12}\n", r.key, wk, r.vendor + " " + r.architecture, wg, r.name, wn,
                        r.fp16_dense ? report::rate_flops(*r.fp16_dense) : "—",
                        r.fp32_vector ? report::rate_flops(*r.fp32_vector) : "—",
                        r.memory_bandwidth ? report::rate_bytes(*r.memory_bandwidth) : "—");

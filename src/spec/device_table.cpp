@@ -149,6 +149,9 @@ sku_row parse_sku(const reader& r, const json& j, const std::string& p) {
   s.tensor_rate_factor = r.optional_factor(j, "tensor_rate_factor", p);
   if (s.tensor_rate_factor && s.tensor_rate_factor->value > 1)
     throw input_error(r.file, p + "tensor_rate_factor.value", "must be <= 1 (a product cannot beat its chip's rate)");
+  s.fp32_accumulate_factor = r.optional_factor(j, "fp32_accumulate_factor", p);
+  if (s.fp32_accumulate_factor && s.fp32_accumulate_factor->value > 1)
+    throw input_error(r.file, p + "fp32_accumulate_factor.value", "must be <= 1 (a product cannot beat its chip's rate)");
   if (j.contains("peak_caps")) {
     const json& caps = r.array(j, "peak_caps", p);
     for (std::size_t i = 0; i < caps.size(); ++i) {
@@ -177,8 +180,19 @@ sku_row parse_sku(const reader& r, const json& j, const std::string& p) {
   if (mem.contains("ecc")) {
     const json& e = r.object(mem, "ecc", mp);
     const std::string ep = mp + "ecc.";
-    s.ecc = ecc_cost{r.factor(e, "bandwidth_factor", ep), r.factor(e, "capacity_factor", ep), r.str(e, "when", ep)};
-    if (s.ecc->bandwidth_factor.value > 1) throw input_error(r.file, ep + "bandwidth_factor.value", "must be <= 1");
+    ecc_cost c;
+    const json& bw = r.object(e, "bandwidth_factor", ep);
+    if (bw.contains("value") && bw.at("value").is_null())
+      c.bandwidth_reason = r.str(bw, "reason", ep + "bandwidth_factor.");
+    else
+      c.bandwidth_factor = r.factor(e, "bandwidth_factor", ep);
+    c.capacity_factor = r.factor(e, "capacity_factor", ep);
+    c.when = r.str(e, "when", ep);
+    c.default_state = r.str(e, "default", ep);
+    if (c.default_state != "on" && c.default_state != "off") throw input_error(r.file, ep + "default", "must be \"on\" or \"off\"");
+    s.ecc = std::move(c);
+    if (s.ecc->bandwidth_factor && s.ecc->bandwidth_factor->value > 1)
+      throw input_error(r.file, ep + "bandwidth_factor.value", "must be <= 1");
     if (s.ecc->capacity_factor.value > 1) throw input_error(r.file, ep + "capacity_factor.value", "must be <= 1");
   }
   const json& l2 = r.object(j, "l2_mib", p);

@@ -85,8 +85,11 @@ struct mig_profile {
 /// What ECC on GDDR memory costs (stored in-band): a share of the bandwidth and of the capacity.
 /// The nominal stays the datasheet's; this is a stated, derived ceiling for when ECC is on.
 struct ecc_cost {
-  sourced bandwidth_factor, capacity_factor;
-  std::string when;  ///< when it applies ("ECC on (default on cloud T4s)")
+  std::optional<sourced> bandwidth_factor;  ///< null: not documented for this part (bandwidth_reason says so)
+  std::string bandwidth_reason;
+  sourced capacity_factor;
+  std::string when;           ///< when it applies ("ECC on (default on cloud T4s)")
+  std::string default_state;  ///< "on" | "off": how the part ships (nvidia-smi on public hosts)
 };
 
 struct sku_row {
@@ -98,6 +101,8 @@ struct sku_row {
   std::optional<sourced> tensor_clock_mhz;
   /// Scales every dense tensor rate of this SKU (L40: 0.5, its datasheet prints half the AD10x rate).
   std::optional<sourced> tensor_rate_factor;
+  /// Scales the dense tensor rates with fp32 accumulate only (A10G: 0.5, the class public GEMMs show).
+  std::optional<sourced> fp32_accumulate_factor;
   std::vector<peak_cap> peak_caps;
   std::vector<unknown_peak> unknown_peaks;
   std::string memory_type;

@@ -44,6 +44,13 @@ nominal_peak tensor_peak(const chip_rates& c, const tensor_rate& r, const gpu_fa
     formula += fmt::format(" × {} (GeForce fp32 accumulate)", num(f.value));
     p.note = "GeForce product: tensor math with fp32 accumulate runs at " + num(f.value) + "× the fp16-accumulate rate";
   }
+  if (g.fp32_accumulate_factor && r.accumulate == "fp32") {
+    p.factors.push_back(*g.fp32_accumulate_factor);
+    rate *= g.fp32_accumulate_factor->value;
+    formula += fmt::format(" × {} (product fp32-accumulate rate)", num(g.fp32_accumulate_factor->value));
+    p.note += (p.note.empty() ? "" : "; ") + std::string("fp32-accumulate tensor math at ") + num(g.fp32_accumulate_factor->value) +
+              "× the chip's rate on this product";
+  }
   if (g.tensor_rate_factor) {
     p.factors.push_back(*g.tensor_rate_factor);
     rate *= g.tensor_rate_factor->value;
@@ -116,6 +123,10 @@ nominal_roofs derive_table_row(const device_table& t, const sku_row& s) {
     g.tensor_clock_note = s.tensor_clock_mhz->note;
   }
   g.geforce = s.product_class == "geforce";
+  if (s.fp32_accumulate_factor) {
+    g.fp32_accumulate_factor = table_factor("product fp32-accumulate tensor rate factor", *s.fp32_accumulate_factor, "");
+    if (!s.fp32_accumulate_factor->note.empty()) g.fp32_accumulate_factor->source += " (" + s.fp32_accumulate_factor->note + ")";
+  }
   if (s.tensor_rate_factor) {
     g.tensor_rate_factor = table_factor("product tensor rate factor", *s.tensor_rate_factor, "");
     if (!s.tensor_rate_factor->note.empty()) g.tensor_rate_factor->source += " (" + s.tensor_rate_factor->note + ")";
@@ -152,6 +163,15 @@ nominal_roofs derive_table_row(const device_table& t, const sku_row& s) {
 
   n.peaks = derive_peaks(c, g, "table: ");
   apply_peak_caps(n.peaks, s.peak_caps, "table: ");
+  // A part no vendor datasheet covers: every peak says what it rests on (`mfu` prints it beside the MFU).
+  if (s.datasheet.source.rfind("none: ", 0) == 0)
+    for (auto& p : n.peaks) {
+      std::string basis = s.datasheet.source.substr(6);
+      if (p.engine == "tensor" && s.tensor_rate_factor && !s.tensor_rate_factor->note.empty()) basis = s.tensor_rate_factor->note;
+      if (p.engine == "tensor" && p.accumulate == "fp32" && s.fp32_accumulate_factor && !s.fp32_accumulate_factor->note.empty())
+        basis = s.fp32_accumulate_factor->note;
+      p.note += (p.note.empty() ? "" : "; ") + ("uncertain, no vendor datasheet: " + basis);
+    }
   for (const auto& u : s.unknown_peaks) {  // a rate the chip has but this product's figure is unpublished
     std::erase_if(n.peaks, [&](const nominal_peak& p) {
       return p.engine == u.engine && (u.precision == "*" || p.precision == u.precision);
@@ -175,12 +195,17 @@ nominal_roofs derive_table_row(const device_table& t, const sku_row& s) {
   for (const auto& [field, text] : s.notes) n.notes.push_back(field + ": " + text);
   if (s.ecc) {
     const ecc_cost& e = *s.ecc;
-    n.factors.push_back(table_factor("ECC-on bandwidth factor (" + s.memory_type + ", in-band ECC bits)", e.bandwidth_factor, ""));
+    if (e.bandwidth_factor)
+      n.factors.push_back(table_factor("ECC-on bandwidth factor (" + s.memory_type + ", in-band ECC bits)", *e.bandwidth_factor, ""));
     n.factors.push_back(table_factor("ECC-on capacity factor (" + s.memory_type + ", in-band ECC bits)", e.capacity_factor, ""));
-    n.notes.push_back(fmt::format("ECC: with {}: bandwidth ceiling {} × {} = {}, capacity {} GB × {} = {} GB (derived; the nominal "
+    const std::string bandwidth =
+        e.bandwidth_factor ? fmt::format("bandwidth ceiling {} × {} = {}", units::rate_bytes(*n.memory_bandwidth_bytes_per_s),
+                                         num(e.bandwidth_factor->value),
+                                         units::rate_bytes(*n.memory_bandwidth_bytes_per_s * e.bandwidth_factor->value))
+                           : "bandwidth cost not documented for this part (" + e.bandwidth_reason + ")";
+    n.notes.push_back(fmt::format("ECC: with {} (on by default: {}): {}, capacity {} GB × {} = {} GB (derived; the nominal "
                                   "above is the datasheet's, ECC off)",
-                                  e.when, units::rate_bytes(*n.memory_bandwidth_bytes_per_s), num(e.bandwidth_factor.value),
-                                  units::rate_bytes(*n.memory_bandwidth_bytes_per_s * e.bandwidth_factor.value), num(s.memory_size_gb.value),
+                                  e.when, e.default_state == "on" ? "yes" : "no", bandwidth, num(s.memory_size_gb.value),
                                   num(e.capacity_factor.value), num(s.memory_size_gb.value * e.capacity_factor.value)));
   }
   if (s.gcds)
@@ -301,12 +326,18 @@ std::optional<ecc_ceiling> gpu_ecc_ceiling(const std::string& name) {
   if (!s.ecc) return std::nullopt;
   ecc_ceiling e;
   e.when = s.ecc->when;
-  e.bandwidth_factor = s.ecc->bandwidth_factor.value;
+  e.default_on = s.ecc->default_state == "on";
   e.capacity_factor = s.ecc->capacity_factor.value;
-  e.bandwidth_source = s.ecc->bandwidth_factor.source;
   e.capacity_source = s.ecc->capacity_factor.source;
   std::string formula;
-  e.bandwidth_bytes_per_s = spec_detail::derive_bandwidth(s.bus_width_bits.value, s.data_rate_gbps.value, formula) * e.bandwidth_factor;
+  const double nominal = spec_detail::derive_bandwidth(s.bus_width_bits.value, s.data_rate_gbps.value, formula);
+  if (s.ecc->bandwidth_factor) {
+    e.bandwidth_factor = s.ecc->bandwidth_factor->value;
+    e.bandwidth_source = s.ecc->bandwidth_factor->source;
+    e.bandwidth_bytes_per_s = nominal * *e.bandwidth_factor;
+  } else {
+    e.bandwidth_source = "not documented for this part (" + s.ecc->bandwidth_reason + ")";
+  }
   e.memory_gb = s.memory_size_gb.value * e.capacity_factor;
   return e;
 }

@@ -21,6 +21,7 @@ struct gpu_factors {
   std::string tensor_clock_note;
   bool geforce = false;
   std::optional<factor> tensor_rate_factor;  ///< per-SKU scale of every tensor rate (L40: 0.5)
+  std::optional<factor> fp32_accumulate_factor;  ///< per-SKU scale of the fp32-accumulate tensor rates (A10G: 0.5)
 };
 
 /// Dense peaks of every tensor rate of `chip`, then vector fp64, fp32, fp16 (half2).

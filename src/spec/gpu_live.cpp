@@ -58,11 +58,17 @@ nominal_roofs from_table(const spec_detail::device_table& t, const spec_detail::
   if (g.max_sm_clock_mhz && differs(*g.max_sm_clock_mhz, s.boost_clock_mhz.value, 0.01))
     n.notes.push_back(fmt::format("live max SM clock {} MHz differs from the table's boost clock {} MHz", num(*g.max_sm_clock_mhz),
                                   num(s.boost_clock_mhz.value)));
-  if (s.ecc && g.ecc_enabled && *g.ecc_enabled && n.memory_bandwidth_bytes_per_s)
-    n.notes.push_back(fmt::format("ECC is on on this device (NVML): expect at most {} × {} = {} and {} of the memory ({})",
-                                  num(*n.memory_bandwidth_bytes_per_s / 1e9) + " GB/s", num(s.ecc->bandwidth_factor.value),
-                                  num(*n.memory_bandwidth_bytes_per_s * s.ecc->bandwidth_factor.value / 1e9) + " GB/s",
-                                  num(s.ecc->capacity_factor.value), s.ecc->bandwidth_factor.source));
+  if (s.ecc && g.ecc_enabled && *g.ecc_enabled && n.memory_bandwidth_bytes_per_s) {
+    const auto& e = *s.ecc;
+    const std::string bw = e.bandwidth_factor
+                               ? fmt::format("at most {} × {} = {}", num(*n.memory_bandwidth_bytes_per_s / 1e9) + " GB/s",
+                                             num(e.bandwidth_factor->value),
+                                             num(*n.memory_bandwidth_bytes_per_s * e.bandwidth_factor->value / 1e9) + " GB/s")
+                               : "a bandwidth cost that is not documented for this part";
+    n.notes.push_back(fmt::format("ECC is on on this device (NVML): expect {} and {} of the memory ({})", bw,
+                                  num(e.capacity_factor.value),
+                                  e.bandwidth_factor ? e.bandwidth_factor->source : e.capacity_factor.source));
+  }
   std::string formula;
   std::vector<factor> mf;
   if (auto bw = live_bandwidth(g, formula, mf)) {

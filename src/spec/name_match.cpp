@@ -59,6 +59,15 @@ std::string join(const std::vector<std::string>& v) {
 
 }  // namespace
 
+std::string gpu_key(const sku_row& s) {
+  std::string k = s.name;
+  for (const auto& a : s.aliases)
+    if (a.size() < k.size()) k = a;
+  std::string o;
+  for (unsigned char c : k) o += c == ' ' ? '-' : static_cast<char>(std::tolower(c));
+  return o;
+}
+
 const sku_row* match_exact(const device_table& t, const std::string& name) {
   const std::string q = normalize_gpu_name(name);
   if (q.empty()) return nullptr;
@@ -112,10 +121,9 @@ const sku_row& match_forgiving(const device_table& t, const std::string& name, c
     }
     if (hits.size() == 1) return *hits.front();
     if (hits.size() > 1) {
-      std::vector<std::string> names;
-      for (const auto* h : hits) names.push_back(h->name);
-      throw input_error("", field, "'" + name + "' is ambiguous: it matches " + join(names) +
-                                        "; give the full name (roofline spec --list)");
+      std::vector<std::string> keys;
+      for (const auto* h : hits) keys.push_back(gpu_key(*h) + " (" + h->name + ")");
+      throw input_error("", field, "'" + name + "' is ambiguous: type one of " + join(keys) + " (roofline spec --list)");
     }
   }
   std::vector<std::pair<std::size_t, std::string>> ranked;

@@ -2,11 +2,13 @@
 // factors beside the table's, and the --list rows (roofline/spec.hpp).
 #include <algorithm>
 #include <cctype>
+#include <cstdlib>
 #include <utility>
 
 #include "roofline/spec.hpp"
 #include "roofline/vocabulary.hpp"
 #include "spec/device_table.hpp"
+#include "spec/name_match.hpp"
 
 namespace roofline {
 
@@ -35,15 +37,14 @@ const factor* table_counterpart(const nominal_roofs& n, const std::string& live_
   return nullptr;
 }
 
-/// The short key a user types for a table GPU: its shortest alias (else its name), lower case,
-/// spaces as '-' ("t4", "h100-sxm"); match_gpu_name accepts it.
-std::string gpu_key(const spec_detail::sku_row& s) {
-  std::string k = s.name;
-  for (const auto& a : s.aliases)
-    if (a.size() < k.size()) k = a;
-  std::string o;
-  for (unsigned char c : k) o += c == ' ' ? '-' : static_cast<char>(std::tolower(c));
-  return o;
+/// A generation's place in its vendor's line: NVIDIA compute capability "8.6" → (8, 6); AMD gfx
+/// target "gfx942" → its hex digits (0x942), so gfx90a < gfx942 < gfx950.
+std::pair<long, long> generation_of(const spec_detail::chip_rates& c) {
+  if (c.compute_capabilities.empty()) return {0, 0};
+  const std::string& cc = c.compute_capabilities.front();
+  if (cc.rfind("gfx", 0) == 0) return {std::strtol(cc.c_str() + 3, nullptr, 16), 0};
+  const auto dot = cc.find('.');
+  return {std::strtol(cc.c_str(), nullptr, 10), dot == std::string::npos ? 0 : std::strtol(cc.c_str() + dot + 1, nullptr, 10)};
 }
 
 }  // namespace
@@ -65,10 +66,24 @@ std::vector<live_vs_table_factor> live_vs_table(const nominal_roofs& n) {
 
 std::vector<spec_list_row> spec_list() {
   const spec_detail::device_table t = spec_detail::load_default_table();
+  // By vendor, then generation (oldest first), then the table's order within a generation.
+  std::vector<const spec_detail::sku_row*> order;
+  for (const auto& s : t.skus) order.push_back(&s);
+  std::stable_sort(order.begin(), order.end(), [&](const spec_detail::sku_row* a, const spec_detail::sku_row* b) {
+    const auto &ca = t.chip_of(*a), &cb = t.chip_of(*b);
+    if (ca.vendor != cb.vendor) return ca.vendor < cb.vendor;
+    return generation_of(ca) < generation_of(cb);
+  });
   std::vector<spec_list_row> rows;
-  for (const auto& s : t.skus) {
+  for (const spec_detail::sku_row* sp : order) {
+    const spec_detail::sku_row& s = *sp;
     const nominal_roofs n = gpu_nominal(s.name);
-    spec_list_row r{gpu_key(s), s.name, s.aliases, std::nullopt, std::nullopt, n.memory_bandwidth_bytes_per_s};
+    spec_list_row r;
+    r.key = spec_detail::gpu_key(s), r.name = s.name, r.aliases = s.aliases;
+    const spec_detail::chip_rates& c = t.chip_of(s);
+    // One file per architecture; AMD's CDNA file holds three generations (CDNA2, CDNA3, CDNA4): the chip says which.
+    r.vendor = c.vendor, r.architecture = c.vendor == "AMD" && c.chip.rfind(c.architecture, 0) == 0 ? c.chip : c.architecture;
+    r.memory_bandwidth = n.memory_bandwidth_bytes_per_s;
     if (const nominal_peak* p = peak_for(n, "fp16", peak_engine::highest)) r.fp16_dense = p->flops_per_s;
     if (const nominal_peak* p = peak_for(n, "fp32", peak_engine::vector)) r.fp32_vector = p->flops_per_s;
     rows.push_back(std::move(r));

@@ -23,7 +23,8 @@ TEST(CliOps, DecodeJsonParses) {
 TEST(CliOps, SweepAndFusionJson) {
   const auto s = run_roofline("ops --model tinyllama-1.1b --batch 1:1024 --json");
   ASSERT_EQ(s.code, 0);
-  EXPECT_EQ(roofline::json::parse(s.out)["points"].size(), 88u);
+  // 11 batches (1, 2, 4, … 1024) × (8 distinct linears + the decode attention, listed beside them)
+  EXPECT_EQ(roofline::json::parse(s.out)["points"].size(), 99u);
   const auto f = run_roofline("ops --phase prefill --attention naive --fusion --json");
   ASSERT_EQ(f.code, 0);
   EXPECT_FALSE(roofline::json::parse(f.out)["fusion"].empty());

@@ -44,7 +44,9 @@ TEST(SpecEcc, T4WithEccOnIsAStatedCeilingBesideTheNominal) {
   EXPECT_DOUBLE_EQ(*n.memory_bandwidth_bytes_per_s, 320e9);  // nominal stays the datasheet's
   const auto e = gpu_ecc_ceiling("Tesla T4");
   ASSERT_TRUE(e.has_value());
-  EXPECT_DOUBLE_EQ(e->bandwidth_bytes_per_s, 256e9);  // 320 GB/s × 0.8
+  ASSERT_TRUE(e->bandwidth_bytes_per_s.has_value());
+  EXPECT_DOUBLE_EQ(*e->bandwidth_bytes_per_s, 256e9);  // 320 GB/s × 0.8
+  EXPECT_TRUE(e->default_on);                          // datacenter T4s ship with ECC on (Colab: on)
   EXPECT_DOUBLE_EQ(e->memory_gb, 15);                 // 16 × 15/16
   EXPECT_NE(e->bandwidth_source.find("Best Practices Guide"), std::string::npos);
   bool noted = false;
