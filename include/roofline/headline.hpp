@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "roofline/clock_match.hpp"
 #include "roofline/results.hpp"
 
 namespace roofline {
@@ -34,6 +35,9 @@ struct machine_verdict {
   /// "" when no telemetry says.
   std::string limit;
   std::optional<double> clock_mhz, clock_nominal_mhz;  ///< median during the roof GEMM; the peak's clock
+  /// The roof GEMM's rate against the peak at the clock of the same interval (its fastest repeat, else
+  /// the fastest repeat whose clock the telemetry resolves; older files: the median clock): never above 100 %.
+  clock_matched at_clock;
   std::optional<double> power_w, power_limit_w;        ///< median during the roof GEMM; the limit
   std::optional<double> power_max_w;                   ///< highest sample during the roof GEMM
   double throttled_fraction = 0;                        ///< share of its samples with a slowdown reason

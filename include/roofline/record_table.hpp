@@ -22,7 +22,9 @@ inline constexpr double usual_ridge_low = 0.80, usual_ridge_high = 1.20;
 
 /// One row. Values are in `unit`; ratio = measured ÷ nominal (for tpot_mfu: MFU).
 struct record_row {
-  std::string key;    ///< bandwidth_read|_write|_copy, gemm_<precision>_<n>, sm_clock, power, ridge, ecc, tpot_mfu
+  /// bandwidth_read|_write|_copy, gemm_<precision>_<n>, gemm_at_clock, gemm_sustained_random|_zeros, sm_clock,
+  /// power, ridge, ecc, tpot_mfu
+  std::string key;
   std::string label;  ///< "device memory read bandwidth (4.00 GiB)"
   std::string unit;   ///< "B/s", "FLOP/s", "OP/s", "MHz", "W", "FLOP/B", "OP/B"; "" for ECC
   std::optional<double> nominal, measured;

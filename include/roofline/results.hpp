@@ -126,6 +126,43 @@ struct bandwidth_result {
   std::optional<double> sustained_energy_rate;
 };
 
+/// The SM clock paired with each timed repeat of a GEMM (GPU): the telemetry's clock time-weighted
+/// over the repeat's own host window, so that a rate and the clock printed beside it describe one
+/// interval (roofline/repeat_clock.hpp pairs them; docs/methodology-gpu.md, "The clock of a repeat").
+/// A repeat's clock is resolved when the samples around it (the last before it, those inside it and the
+/// first after it) agree within clock_agreement; otherwise it is uncertain and no clock is given.
+struct repeat_clocks {
+  int repeats = 0;       ///< timed repeats paired
+  int resolved = 0;      ///< repeats whose clock the samples resolve
+  double period_s = 0;   ///< the telemetry's sampling period (s)
+  /// The fastest repeat (the one flops_per_s comes from): its clock (MHz), null when the samples around
+  /// it do not resolve it (`fastest_why` says why); the lowest and highest sample around it; its window.
+  std::optional<double> fastest_mhz;
+  double fastest_low_mhz = 0, fastest_high_mhz = 0;
+  double fastest_window_s = 0;
+  std::string fastest_why;
+  /// The fastest repeat whose clock the samples resolve: its rate (work/s) and clock (MHz); null when
+  /// no repeat's clock is resolved.
+  std::optional<double> resolved_flops_per_s, resolved_mhz;
+};
+
+/// The input distributions a GPU GEMM is measured on (compute_result::inputs, sustained_run::inputs):
+/// normal(0,1), what torch.randn draws, for the roof; all zeros, the data that toggles the fewest bits.
+inline constexpr const char* inputs_normal = "normal(0,1)";
+inline constexpr const char* inputs_zeros = "zeros";
+
+/// A sustained run of a GEMM on one input distribution (GPU, the model's precision at n = 8192):
+/// back-to-back calls of the chosen algorithm for `duration_s` after an idle pause, the rate, clock and
+/// power over its second half (docs/methodology-gpu.md, "Input data"). The same algorithm on other
+/// data draws another power, and under a power cap holds another clock.
+struct sustained_run {
+  std::string inputs;        ///< the distribution: inputs_normal, inputs_zeros, …
+  double flops_per_s = 0;    ///< work/s over the second half of the run
+  double duration_s = 0;     ///< the whole run (GPU time)
+  std::optional<telemetry_summary> telemetry;  ///< over the second half
+  std::optional<energy_window> energy;         ///< the energy counter over the whole run
+};
+
 struct compute_result {
   std::string precision;  ///< fp64 fp32 fp16 bf16 tf32 fp8 int8
   std::string engine;     ///< vector | tensor | gemm
@@ -152,6 +189,14 @@ struct compute_result {
   /// reads when the timed runs' own window is shorter than min_energy_window_s (absent: no such run).
   std::optional<energy_window> sustained_energy;
   std::optional<double> sustained_energy_rate;
+  /// GEMMs: the distribution of the inputs the rates were measured on ("normal(0,1)", "uniform
+  /// [−1, 1)", "uniform integers in [−16, 15]"); absent in files written before it was recorded.
+  std::optional<std::string> inputs;
+  /// GPU GEMMs: each timed repeat's own clock (see repeat_clocks); absent where not paired.
+  std::optional<repeat_clocks> repeat_clock;
+  /// GPU, the model's precision at n = 8192: sustained runs on random and on all-zero inputs (the
+  /// roof stays the random-data one); empty where not run.
+  std::vector<sustained_run> sustained_by_input;
 };
 
 struct launch_result {
@@ -427,6 +472,10 @@ void to_json(json& j, const energy_window& v);
 void from_json(const json& j, energy_window& v);
 void to_json(json& j, const bandwidth_result& v);
 void from_json(const json& j, bandwidth_result& v);
+void to_json(json& j, const repeat_clocks& v);
+void from_json(const json& j, repeat_clocks& v);
+void to_json(json& j, const sustained_run& v);
+void from_json(const json& j, sustained_run& v);
 void to_json(json& j, const compute_result& v);
 void from_json(const json& j, compute_result& v);
 void to_json(json& j, const launch_result& v);

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "roofline/backend.hpp"
+#include "roofline/measure.hpp"
 #include "roofline/model.hpp"
 
 namespace roofline {
@@ -51,6 +52,24 @@ using time_step_fn = std::function<op_timing(const std::vector<captured_op>& ops
 /// every launch function alive at once (each op verified first). Throws probe_error naming the op
 /// whose runner returned without calling its hook (it cannot be part of a whole step).
 op_timing chain_step(const std::vector<op_desc>& step, const run_with_hook& run, const time_step_fn& time_step);
+
+/// How one whole step's replays are timed (docs/formulas-analysis.md §8, §10).
+struct step_replay_plan {
+  timing_options timing;
+  /// Replayed for at least `energy_window_s` (× 1.05), so the energy counter's window gives a power and the
+  /// step a measured J/token: every decode step on a GPU (not --quick).
+  bool energy = false;
+  /// The replays' predicted cost (s): the warm-up step and the longer of the minimum repeats × the step
+  /// and the minimum replay time. What a sweep budget counts before running the step.
+  double cost_s = 0;
+};
+
+/// The replay plan of one whole step predicted to take `predicted_s`: --quick: quick_timing(); a CPU:
+/// 1 warm-up, 3–10 repeats over at least 0.2 s; a GPU decode step: 1 warm-up, at least 10 replays and
+/// 1.05 × `energy_window_s` of them (at most 4 s), for its energy reading; a GPU prefill step: 1 warm-up,
+/// 10–200 replays over at least 0.2 s, for its time. Worked: a 1.23 ms decode step, window 1 s → at least
+/// 1.05 s of replays, cost 1.23 ms + max(10 × 1.23 ms, 1.05 s) = 1.0512 s.
+step_replay_plan plan_step_replays(bool gpu, bool quick, bool decode, double predicted_s, double energy_window_s);
 
 /// Σ predicted_s × count over `step`'s placed ops.
 double sum_predicted(const std::vector<op_result>& placed);

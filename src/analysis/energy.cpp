@@ -116,6 +116,26 @@ std::string cap_note(const results& r, const std::string& label, const std::opti
                      units::percent(t->throttled_fraction), clock);
 }
 
+/// "gemm fp16 n = 8192, sustained: normal(0,1) inputs draw 697 W and hold 1388 MHz (671 TFLOP/s); all-zero
+/// inputs draw 450 W and hold 1635 MHz (809 TFLOP/s, 1.21× the random-data rate); the roof is the random-data
+/// one" from compute_result::sustained_by_input; "" with fewer than two runs.
+std::string input_note(const compute_result& c) {
+  if (c.sustained_by_input.size() < 2) return "";
+  std::string s;
+  std::optional<double> random_rate;
+  for (const sustained_run& x : c.sustained_by_input) {
+    const bool zeros = x.inputs == inputs_zeros;
+    if (!zeros && !random_rate) random_rate = x.flops_per_s;
+    const auto& t = x.telemetry;
+    const std::string power = t && t->power_w ? "draw " + units::value(t->power_w->median, "W") : "draw an unknown power";
+    const std::string clock = t && t->sm_clock_mhz ? "hold " + units::value(t->sm_clock_mhz->median, "MHz") : "hold an unknown clock";
+    std::string rate = units::compute_rate(x.flops_per_s, c.precision);
+    if (zeros && random_rate && *random_rate > 0) rate += ", " + units::ratio(x.flops_per_s / *random_rate) + " the random-data rate";
+    s += fmt::format("{}{} inputs {} and {} ({})", s.empty() ? "" : "; ", zeros ? "all-zero" : x.inputs, power, clock, rate);
+  }
+  return fmt::format("{}, sustained: {}; the roof is the random-data one", gemm_label(c), s);
+}
+
 }  // namespace
 
 energy_roofline analyse_energy(const results& r) {
@@ -154,6 +174,11 @@ energy_roofline analyse_energy(const results& r) {
     if (c.energy && !c.rejected) e.probes.push_back(probe_of(gemm_label(c), *c.energy, e.power_limit_w));
     if (c.sustained_energy && !c.rejected)
       e.probes.push_back(probe_of(gemm_label(c) + " (sustained run)", *c.sustained_energy, e.power_limit_w));
+    for (const sustained_run& x : c.sustained_by_input)  // the random-data run is the sustained run above
+      if (x.inputs != inputs_normal && x.energy && !c.rejected)
+        e.probes.push_back(probe_of(fmt::format("{} (sustained run, {} inputs)", gemm_label(c), x.inputs), *x.energy, e.power_limit_w));
+    if (c.precision == precision && !c.rejected)
+      if (auto n = input_note(c); !n.empty()) e.power_cap.push_back(n);
   }
 
   // J/B: the device-memory roof's window, else the fastest device-memory point with a usable window

@@ -29,6 +29,7 @@ machine_verdict machine_of(const results& r) {
   m.power_limit_w = property_number(r, {"power_limit_w", "enforced_power_limit_w", "power_limit", "tdp_w"});
   if (r.interference && r.interference->busy)
     m.busy = true, m.busy_summary = r.interference->summary, m.rejected_results = r.interference->unreliable_results;
+  if (c) m.at_clock = match_clock(r.nominal, p, *c);
   if (!c || !c->telemetry) return m;
   const telemetry_summary& t = *c->telemetry;
   if (t.sm_clock_mhz) m.clock_mhz = t.sm_clock_mhz->median;

@@ -9,6 +9,7 @@
 #include <regex>
 
 #include "roofline/analysis.hpp"
+#include "roofline/clock_match.hpp"
 #include "roofline/kernel_analysis.hpp"
 #include "roofline/units.hpp"
 #include "roofline/vocabulary.hpp"
@@ -37,6 +38,7 @@ struct compute_roof {
   std::string source;
   std::optional<double> clock_mhz;  ///< the SM clock the roof was reached at
   std::string clock_source;
+  std::optional<double> clock_rate;  ///< the rate of the interval clock_mhz describes (null: `peak`)
 };
 
 /// The compute roof of `precision` on `engine`: measured (best_compute_on), else the nominal peak
@@ -50,6 +52,17 @@ compute_roof roof_for(const results& r, const std::string& precision, const std:
       out.clock_mhz = c->telemetry->sm_clock_mhz->median;
       out.clock_source = "median SM clock during that measurement";
     }
+    // A GEMM that paired its repeats with their own clocks: a rate and the clock of one interval.
+    if (c->repeat_clock)
+      if (const clock_matched m = match_clock(r.nominal, peak_for(r.nominal, precision), *c);
+          m.rate && m.clock_mhz && m.interval != clock_interval::timed_runs) {
+        out.clock_mhz = m.clock_mhz;
+        out.clock_rate = m.rate;
+        out.clock_source = m.interval == clock_interval::fastest_repeat
+                               ? "the SM clock of its fastest repeat"
+                               : fmt::format("{} at the SM clock of its fastest repeat the telemetry resolves",
+                                             units::compute_rate(*m.rate, precision));
+      }
     return out;
   }
   const nominal_peak* p = engine == "vector" ? peak_for(r.nominal, precision, peak_engine::vector) : peak_for(r.nominal, precision);
@@ -203,10 +216,21 @@ kernel_verdict judge_kernel(const ingest::kernel_record& k, const results& r, co
     if (c.peak && k.sm_clock_hz && *k.sm_clock_hz > 0 && c.clock_mhz) {
       const double kernel_mhz = *k.sm_clock_hz / 1e6;
       v.clock_scale = kernel_mhz / *c.clock_mhz;
-      v.compute_roof = *c.peak * *v.clock_scale;
+      v.compute_roof = c.clock_rate.value_or(*c.peak) * *v.clock_scale;
       v.clock_note = fmt::format("compute roof scaled by the kernel's SM clock ÷ the roof's: {} ÷ {} ({}) = {}; "
                                  "memory roofs not scaled (the memory clock is not the SM clock)",
                                  units::value(kernel_mhz, "MHz"), units::value(*c.clock_mhz, "MHz"), c.clock_source, units::sig(*v.clock_scale, 4));
+      // Never above the nominal peak at the kernel's clock (the bound no rate may pass): a roof clock
+      // below the clock its rate ran at scales the roof past it.
+      const nominal_peak* bound = peak_for(r.nominal, v.precision, v.engine == "vector" ? peak_engine::vector : peak_engine::highest);
+      if (const auto cap = bound ? peak_at_clock(r.nominal, *bound, kernel_mhz) : std::nullopt; cap && *v.compute_roof > *cap) {
+        v.clock_note += fmt::format("; capped at the nominal peak at the kernel's clock, {} ({} × {} ÷ {}), which the scaled {} "
+                                    "exceeded (the roof's clock was below the clock its rate ran at)",
+                                    units::compute_rate(*cap, v.precision), units::compute_rate(bound->flops_per_s, v.precision),
+                                    units::value(kernel_mhz, "MHz"), units::value(*nominal_clock_mhz(r.nominal, bound), "MHz"),
+                                    units::compute_rate(*v.compute_roof, v.precision));
+        v.compute_roof = cap;
+      }
     } else if (c.peak) {
       v.clock_note = !k.sm_clock_hz ? "not clock-matched: the kernel's SM clock was not recorded"
                                     : "not clock-matched: no SM clock recorded for the roof's measurement";

@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "roofline/clock_match.hpp"
 #include "roofline/units.hpp"
 #include "roofline/vocabulary.hpp"
 
@@ -79,8 +80,10 @@ void gemm_row(const results& r, std::vector<record_row>& rows, const std::string
   const compute_result* c = n ? gemm_at(r.measured, precision, *n) : nullptr;
   record_row row;
   row.key = n ? fmt::format("gemm_{}_{}", precision, *n) : fmt::format("gemm_{}", precision);
+  // the roof names the data it was measured on, where the file records it
+  const std::string roof_words = !usual || !c ? "" : c->inputs ? fmt::format(" (the roof, {} inputs)", *c->inputs) : " (the roof)";
   row.label = fmt::format("{}{} GEMM{}{}", precision, p && p->engine == "tensor" ? " tensor" : "",
-                          n ? fmt::format(", n = {}", *n) : std::string(" (no size ran)"), usual && c ? " (the roof)" : "");
+                          n ? fmt::format(", n = {}", *n) : std::string(" (no size ran)"), roof_words);
   row.unit = units::work_unit(precision) + "/s";
   if (p) row.nominal = p->flops_per_s;
   else row.nominal_note = "no nominal " + precision + " peak";
@@ -102,6 +105,74 @@ void gemm_row(const results& r, std::vector<record_row>& rows, const std::string
     row.measured_note = why_missing(r, {"gemm", precision}, sizes_run(r, precision));
   }
   rows.push_back(std::move(row));
+}
+
+/// The roof GEMM at the clock of its own interval (clock_match.hpp): the peak at that clock beside the
+/// rate, so the ratio column is "% of the peak at that clock" (never above 100 %: an uncertain clock
+/// gives no ratio). Only for GEMMs that paired their repeats with their clocks (repeat_clock).
+void gemm_at_clock_row(const results& r, std::vector<record_row>& rows, const std::string& precision, std::optional<std::int64_t> n) {
+  const compute_result* c = n ? gemm_at(r.measured, precision, *n) : nullptr;
+  if (!c || !c->repeat_clock) return;
+  const nominal_peak* p = peak_for(r.nominal, precision);
+  const clock_matched m = match_clock(r.nominal, p, *c);
+  record_row row;
+  row.key = "gemm_at_clock";
+  row.unit = units::work_unit(precision) + "/s";
+  row.expected_note = "at most 100%: no rate passes the peak at its own clock";
+  if (m.fraction) {
+    const bool fastest = m.interval == clock_interval::fastest_repeat;
+    row.label = fmt::format("{} GEMM, n = {}, at the clock of its {} ({})", precision, *n,
+                            fastest ? "fastest repeat" : "fastest repeat the telemetry resolves", units::value(*m.clock_mhz, "MHz"));
+    row.nominal = m.peak;
+    row.nominal_note = fmt::format("the nominal peak at that clock: {} × {} ÷ {}", units::compute_rate(p->flops_per_s, precision),
+                                   units::value(*m.clock_mhz, "MHz"), units::value(*nominal_clock_mhz(r.nominal, p), "MHz"));
+    row.measured = m.rate;
+    const repeat_clocks& rc = *c->repeat_clock;
+    row.measured_note = fmt::format("the SM clock time-weighted over that repeat's own window; {} of {} repeats resolved by the "
+                                    "telemetry (every {})",
+                                    rc.resolved, rc.repeats, units::seconds(rc.period_s));
+    if (!fastest) row.measured_note = m.fastest_uncertain + "; " + row.measured_note;
+  } else {
+    row.label = fmt::format("{} GEMM, n = {}, at the clock of its fastest repeat", precision, *n);
+    row.nominal_note = "no peak at its clock: " + m.uncertain;
+    row.measured = c->flops_per_s;
+    row.measured_note = "the clock is uncertain: " + m.uncertain;
+  }
+  rows.push_back(std::move(row));
+}
+
+/// The sustained runs of the model's precision on each input distribution (sustained_by_input): the
+/// power-cap story in numbers — the rate, clock and power each data holds. Only where they were run.
+void sustained_rows(const results& r, std::vector<record_row>& rows, const std::string& precision) {
+  const compute_result* g = nullptr;
+  for (const auto& c : r.measured.compute)
+    if (c.precision == precision && is_gemm_engine(c.engine) && !c.sustained_by_input.empty() && (!g || c.size.value_or(0) > g->size.value_or(0)))
+      g = &c;
+  if (!g) return;
+  const nominal_peak* p = peak_for(r.nominal, precision);
+  for (const sustained_run& s : g->sustained_by_input) {
+    record_row row;
+    row.key = s.inputs == inputs_zeros ? "gemm_sustained_zeros" : "gemm_sustained_random";
+    row.unit = units::work_unit(precision) + "/s";
+    std::string held;
+    if (s.telemetry && s.telemetry->sm_clock_mhz) held += units::value(s.telemetry->sm_clock_mhz->median, "MHz");
+    if (s.telemetry && s.telemetry->power_w) held += (held.empty() ? "" : ", ") + units::value(s.telemetry->power_w->median, "W");
+    row.label = fmt::format("{} GEMM{} on {} inputs, sustained {}{}", precision, g->size ? fmt::format(", n = {}", *g->size) : "",
+                            s.inputs == inputs_zeros ? "all-zero" : s.inputs, units::seconds(s.duration_s),
+                            held.empty() ? " (no telemetry)" : " (" + held + ")");
+    if (p) row.nominal = p->flops_per_s;
+    else row.nominal_note = "no nominal " + precision + " peak";
+    row.measured = s.flops_per_s;
+    row.measured_note = "rate, median clock and median power over the second half of a back-to-back run after an idle pause";
+    if (s.telemetry && !s.telemetry->throttle_reasons.empty()) {
+      std::string reasons;
+      for (const auto& x : s.telemetry->throttle_reasons) reasons += (reasons.empty() ? "" : ", ") + x;
+      row.measured_note += fmt::format("; throttled {} of its samples: {}", units::percent(s.telemetry->throttled_fraction), reasons);
+    }
+    row.expected_note = s.inputs == inputs_zeros ? "above the random-data rate where a power cap binds: zeros toggle no bits (never the roof)"
+                                                 : "the data the roof is measured on";
+    rows.push_back(std::move(row));
+  }
 }
 
 /// The GEMM whose telemetry the clock and power rows read: the main precision's roof GEMM, else the
@@ -246,6 +317,8 @@ std::vector<record_row> record_table(const results& r) {
   bandwidth_rows(r, rows);
   const std::optional<std::int64_t> roof_n = roof_gemm_size(r, p1);
   gemm_row(r, rows, p1, roof_n, true);
+  gemm_at_clock_row(r, rows, p1, roof_n);
+  sustained_rows(r, rows, p1);
   if (roof_n != 512) gemm_row(r, rows, p1, 512, false);  // the small GEMM, unless it is the roof itself (--quick)
   gemm_row(r, rows, p2, roof_gemm_size(r, p2), true);
   telemetry_rows(r, rows, p1);

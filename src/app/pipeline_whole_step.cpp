@@ -159,14 +159,11 @@ void measure_whole_steps(backend& be, results& r, const model_config& cfg, const
   }
   scenarios.push_back({phase::prefill, 1, opt.seq});
   const bool cpu = r.device.kind == "cpu";
-  // a whole step is one long sample: few repeats (medians of 3–5 steps of ~1 ms–1 s each); on the GPU
-  // at least 0.2 s of replays, so the energy counter's window spans ten 50 Hz power samples
-  const timing_options timing = opt.quick ? quick_timing() : timing_options{1, cpu ? 3 : 10, cpu ? 10 : 200, 0.2, 2.0};
   // predicted step time above which it is not run
   const double budget_s = opt.step_budget_s > 0 ? opt.step_budget_s : opt.quick ? 0.02 : (cpu ? 5.0 : 1.0);
-  // the decode sweep's whole predicted cost (warm-ups + repeats × step), above which the larger
+  // the decode sweep's whole predicted cost (plan_step_replays' cost_s), above which the larger
   // batches are not run: a short run (TinyLlama on a CPU: batch 256 would hold 24 GB of fp32 KV cache
-  // and take minutes per step); on a GPU the sweep's replays take ~0.2 s per batch
+  // and take minutes per step); on a GPU the sweep's replays take ~1.05 s per batch (its energy window)
   const double sweep_budget_s = opt.step_budget_s > 0 ? 1e300 : cpu ? (opt.quick ? 1.0 : 10.0) : 30.0;
   double sweep_spent_s = 0;
   double sweep_wall_s = 0;  // wall time of the decode steps run: setup, verification and replays
@@ -221,7 +218,9 @@ void measure_whole_steps(backend& be, results& r, const model_config& cfg, const
     w.flops = flops, w.bytes = bytes;
     const std::string label = fmt::format("whole step: {} batch {} {} {}", w.phase, sc.batch,
                                           sc.ph == phase::decode ? "context" : "seq", sc.len);
-    const double cost_s = w.predicted_s * (timing.warmups + timing.min_repeats);
+    // every GPU decode step replayed long enough for its energy reading (plan_step_replays)
+    const step_replay_plan replay = plan_step_replays(!cpu, opt.quick, sc.ph == phase::decode, w.predicted_s, min_energy_window_s);
+    const double cost_s = replay.cost_s;
     if (lost) {
       w.note = "not run (device lost earlier in the run)";
     } else if (interrupted()) {
@@ -244,12 +243,8 @@ void measure_whole_steps(backend& be, results& r, const model_config& cfg, const
       progress(label, 0.96);
       if (sc.ph == phase::decode) sweep_spent_s += cost_s;
       const double wall0 = now_s();
-      // Three decode batches of the GPU sweep (1, 16, 256: the slope, the knee's region, the top) are
-      // replayed long enough for an energy reading (min_energy_window_s); the others 0.2 s, for time.
-      const bool energy_batch = !cpu && !opt.quick && sc.ph == phase::decode && (sc.batch == 1 || sc.batch == 16 || sc.batch == 256);
-      const timing_options energy_timing{1, 10, 100000, 1.05 * min_energy_window_s, 4.0};
       try {
-        const op_timing t = be.run_step(step, energy_batch ? energy_timing : timing);
+        const op_timing t = be.run_step(step, replay.timing);
         w.measured_s = t.seconds;
         w.best_s = t.best_seconds;
         w.note = t.note;

@@ -137,8 +137,16 @@ void row_energy_from(const json& j, Row& v) {
 }
 void energy_extras_to(json& j, const bandwidth_result& v) { row_energy_to(j, v); }
 void energy_extras_from(const json& j, bandwidth_result& v) { row_energy_from(j, v); }
-void energy_extras_to(json& j, const compute_result& v) { row_energy_to(j, v); }
-void energy_extras_from(const json& j, compute_result& v) { row_energy_from(j, v); }
+void energy_extras_to(json& j, const compute_result& v) {
+  row_energy_to(j, v);
+  write_present(j, "inputs", v.inputs), write_present(j, "repeat_clock", v.repeat_clock);
+  if (!v.sustained_by_input.empty()) j["sustained_by_input"] = v.sustained_by_input;
+}
+void energy_extras_from(const json& j, compute_result& v) {
+  row_energy_from(j, v);
+  read_present(j, "inputs", v.inputs), read_present(j, "repeat_clock", v.repeat_clock);
+  read_field(j, "sustained_by_input", v.sustained_by_input, std::vector<sustained_run>{});
+}
 void energy_extras_to(json& j, const measured_roofs& v) { write_present(j, "idle_energy", v.idle_energy); }
 void energy_extras_from(const json& j, measured_roofs& v) { read_present(j, "idle_energy", v.idle_energy); }
 void energy_extras_to(json& j, const whole_step_result& v) {
@@ -185,6 +193,9 @@ RL_JSON(telemetry_summary, samples, sample_hz, sm_clock_mhz, mem_clock_mhz, powe
 RL_JSON_EXTRA(bandwidth_result, energy_extras, pattern, level, working_set_bytes, bytes_per_s, median_bytes_per_s, spread,
         repeats, bytes_convention, verified, burst_bytes_per_s, telemetry, flags, rejected,
         rejected_reason, across_runs)
+RL_JSON(repeat_clocks, repeats, resolved, period_s, fastest_mhz, fastest_low_mhz, fastest_high_mhz, fastest_window_s,
+        fastest_why, resolved_flops_per_s, resolved_mhz)
+RL_JSON(sustained_run, inputs, flops_per_s, duration_s, telemetry, energy)
 RL_JSON_EXTRA(compute_result, energy_extras, precision, engine, size, flops_per_s, median_flops_per_s, spread, repeats,
         verified, method, algo, burst_flops_per_s, telemetry, flags, rejected, rejected_reason, across_runs)
 RL_JSON(launch_result, kernel_s, graph_s, back_to_back_s, method)

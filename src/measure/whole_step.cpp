@@ -75,6 +75,19 @@ std::string step_implementations(const std::vector<op_desc>& step, const std::ve
   return out;
 }
 
+step_replay_plan plan_step_replays(bool gpu, bool quick, bool decode, double predicted_s, double energy_window_s) {
+  step_replay_plan p;
+  if (quick) p.timing = quick_timing();
+  else if (!gpu) p.timing = {1, 3, 10, 0.2, 2.0};
+  else if (decode) p.timing = {1, 10, 100000, 1.05 * energy_window_s, 4.0}, p.energy = true;
+  else p.timing = {1, 10, 200, 0.2, 2.0};
+  const double step = std::max(predicted_s, 0.0);
+  // a GPU's replays run until min_time_s (host clock); a CPU's are few and long: its repeats dominate
+  const double replays = gpu && !quick ? std::max(p.timing.min_repeats * step, p.timing.min_time_s) : p.timing.min_repeats * step;
+  p.cost_s = p.timing.warmups * step + replays;
+  return p;
+}
+
 double sum_predicted(const std::vector<op_result>& placed) {
   double s = 0;
   for (const auto& op : placed) s += op.predicted_s * static_cast<double>(op.count);

@@ -59,11 +59,19 @@ std::string machine_sentence(const machine_verdict& m) {
   if (!m.compute_measured) return s + ".";  // no GEMM whose limit to name
   // The binding limit and its evidence.
   const bool clocks = m.clock_mhz && m.clock_nominal_mhz && *m.clock_nominal_mhz > 0;
+  // The rate against the peak at the clock of the same interval (analysis: match_clock), never above 100 %.
   std::string at_clock;  // "so the peak at that clock is 762 TFLOP/s, of which the GEMM reached 92%"
-  if (clocks && m.compute_nominal && m.compute_measured) {
-    const double matched = *m.compute_nominal * *m.clock_mhz / *m.clock_nominal_mhz;
-    at_clock = fmt::format(", so the peak at that clock is {}, of which the GEMM reached {}", rate(matched),
-                           percent(*m.compute_measured / matched));
+  const clock_matched& a = m.at_clock;
+  if (a.fraction && a.interval == clock_interval::timed_runs) {
+    if (clocks) at_clock = fmt::format(", so the peak at that clock is {}, of which the GEMM reached {}", rate(*a.peak), percent(*a.fraction));
+  } else if (a.fraction && a.interval == clock_interval::fastest_repeat) {
+    at_clock = fmt::format("; its fastest repeat ran at {}, where the peak is {}, of which it reached {}", value(*a.clock_mhz, "MHz"),
+                           rate(*a.peak), percent(*a.fraction));
+  } else if (a.fraction) {
+    at_clock = fmt::format("; {}, and the fastest repeat the telemetry resolves ran {} at {}, {} of the {} peak at that clock",
+                           a.fastest_uncertain, rate(*a.rate), value(*a.clock_mhz, "MHz"), percent(*a.fraction), rate(*a.peak));
+  } else if (!a.uncertain.empty() && clocks) {
+    at_clock = "; " + a.uncertain + ", so no peak at its clock is given";
   }
   const std::string clock_text =
       clocks ? fmt::format("{} of {}", value(*m.clock_mhz, "MHz"), value(*m.clock_nominal_mhz, "MHz")) : std::string();

@@ -84,6 +84,15 @@ TEST(GpuProbes, GemmVerifiedAndPlausible) {
     EXPECT_TRUE(c.algo.contains("layout") && (c.algo["layout"] == "TN" || c.algo["layout"] == "NN")) << c.algo.dump();
     EXPECT_TRUE(c.algo.contains("tile")) << c.algo.dump();
     EXPECT_GE(c.algo.value("candidates_tried", 0), 1) << c.algo.dump();
+    // the data every rate was measured on, and each repeat paired with its own clock where NVML samples
+    EXPECT_EQ(c.inputs.value_or(""), c.precision == "int8" ? "uniform integers in [−16, 15]" : "normal(0,1)");
+    if (c.telemetry && c.telemetry->sm_clock_mhz) {
+      ASSERT_TRUE(c.repeat_clock) << c.precision << " n=" << *c.size;
+      EXPECT_EQ(c.repeat_clock->repeats, c.repeats);
+      EXPECT_LE(c.repeat_clock->resolved, c.repeats);
+      EXPECT_TRUE(c.repeat_clock->fastest_mhz || !c.repeat_clock->fastest_why.empty());
+    }
+    EXPECT_TRUE(c.sustained_by_input.empty()) << "--quick runs no sustained runs";
   }
   // gemm/attention: the fused attention op's own rate, fp16 and bf16 (quick: head_dim 64, 2048 tokens)
   ASSERT_EQ(m.gemm_attention.size(), 2u);
@@ -110,4 +119,36 @@ TEST(GpuProbes, LaunchFloor) {
   EXPECT_LT(*m.launch->graph_s, m.launch->kernel_s);
   EXPECT_DOUBLE_EQ(be->launch_floor_s(), *m.launch->graph_s) << "ops are timed as graph replays: their floor is the graph per-kernel time";
   EXPECT_TRUE(m.telemetry.contains("nvml"));
+}
+
+TEST(GpuProbes, TheModelsGemmRunsSustainedOnRandomAndOnZeroInputs) {
+  // gemm/fp16 at full size (not --quick) for a model in fp16: at n = 8192, after the 1.5 s burst-versus-
+  // sustained run on normal(0,1) inputs, the same algorithm 1.5 s on all-zero inputs (checked: D exactly 0).
+  // The roof stays the random-data rate; zeros toggle no bits, so where a power cap binds they run faster.
+  ROOFLINE_REQUIRE_GPU();
+  auto be = make_cuda_backend(0);
+  probe_options o;
+  o.timing = default_timing();
+  o.model_precision = "fp16";
+  measured_roofs m;
+  for (const auto& p : be->probes(o))
+    if (p.name == "gemm/fp16") p.run(m);
+  const compute_result* g = nullptr;
+  for (const auto& c : m.compute)
+    if (c.size == 8192) g = &c;
+  if (!g) GTEST_SKIP() << "n = 8192 not run on this GPU (memory)";
+  ASSERT_EQ(g->sustained_by_input.size(), 2u);
+  EXPECT_EQ(g->sustained_by_input[0].inputs, "normal(0,1)");
+  EXPECT_EQ(g->sustained_by_input[1].inputs, "zeros");
+  for (const auto& s : g->sustained_by_input) {
+    EXPECT_GT(s.flops_per_s, 10e12) << s.inputs;
+    EXPECT_GT(s.duration_s, 1.0) << s.inputs;
+    if (g->telemetry) {
+      ASSERT_TRUE(s.telemetry && s.telemetry->sm_clock_mhz) << s.inputs;
+      EXPECT_GT(s.telemetry->sm_clock_mhz->median, 0) << s.inputs;
+    }
+  }
+  for (const auto& c : m.compute) {  // only n = 8192 of the model's precision runs the zeros
+    if (c.size != 8192) EXPECT_TRUE(c.sustained_by_input.empty()) << "n=" << c.size.value_or(0);
+  }
 }

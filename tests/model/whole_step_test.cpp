@@ -101,3 +101,37 @@ TEST(WholeStep, TheStepAddsTheSwitchCostPerKernelToItsOps) {
   EXPECT_DOUBLE_EQ(predict_step({a, b}, 333, 0), sum_predicted({a, b}));     // not measured: the ops alone
   EXPECT_DOUBLE_EQ(predict_step({a, b}, 333, -1e-6), sum_predicted({a, b}));  // never below the ops
 }
+
+TEST(StepReplays, EveryGpuDecodeStepReplaysLongEnoughForItsEnergyReading) {
+  // A 1.23 ms decode step (TinyLlama at batch 1 on the H200, bench/results/h200/2026-12-04-9a7aff7) and the
+  // 1 s energy window: at least 1.05 s of replays, so every batch of the sweep gets a J/token, not only 1, 16
+  // and 256; its cost is the warm-up plus that window, 1.23 ms + 1.05 s = 1.05123 s.
+  for (const double step : {1.23e-3, 2.45e-3, 29e-3}) {  // every step under 0.105 s: the window decides
+    const step_replay_plan p = plan_step_replays(true, false, true, step, 1.0);
+    EXPECT_TRUE(p.energy);
+    EXPECT_DOUBLE_EQ(p.timing.min_time_s, 1.05);
+    EXPECT_EQ(p.timing.warmups, 1);
+    EXPECT_EQ(p.timing.min_repeats, 10);
+    EXPECT_NEAR(p.cost_s, step + 1.05, 1e-12);
+  }
+  // a step so long that its ten repeats outlast the window: they are the cost (0.2 s × 11)
+  EXPECT_NEAR(plan_step_replays(true, false, true, 0.2, 1.0).cost_s, 0.2 + 10 * 0.2, 1e-12);
+}
+
+TEST(StepReplays, PrefillQuickAndCpuStepsAreTimedForTheirTimeAlone) {
+  const step_replay_plan prefill = plan_step_replays(true, false, false, 7.29e-3, 1.0);
+  EXPECT_FALSE(prefill.energy);
+  EXPECT_DOUBLE_EQ(prefill.timing.min_time_s, 0.2);
+  EXPECT_EQ(prefill.timing.max_repeats, 200);
+  EXPECT_NEAR(prefill.cost_s, 7.29e-3 + 0.2, 1e-12);  // ten 7.29 ms repeats take 72.9 ms: the 0.2 s stands
+  const step_replay_plan quick = plan_step_replays(true, true, true, 1.23e-3, 1.0);
+  EXPECT_FALSE(quick.energy);
+  EXPECT_EQ(quick.timing.min_repeats, quick_timing().min_repeats);
+  EXPECT_NEAR(quick.cost_s, 1.23e-3 * (quick_timing().warmups + quick_timing().min_repeats), 1e-15);
+  // a CPU: 1 warm-up and 3 repeats of the step (TinyLlama decode on a 2-vCPU guest: ~60 ms)
+  const step_replay_plan cpu = plan_step_replays(false, false, true, 0.06, 1.0);
+  EXPECT_FALSE(cpu.energy);
+  EXPECT_EQ(cpu.timing.min_repeats, 3);
+  EXPECT_EQ(cpu.timing.max_repeats, 10);
+  EXPECT_NEAR(cpu.cost_s, 4 * 0.06, 1e-12);
+}

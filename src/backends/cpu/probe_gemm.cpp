@@ -84,6 +84,7 @@ compute_result measure_gemm(const std::string& precision, std::int64_t n, const 
   c.repeats = r.repeats;
   c.verified = true;
   c.energy = rapl_meter::system().between(e0, e1);
+  c.inputs = "uniform [−1, 1)";
   c.method = fmt::format("{} ({}), row-major NN, random inputs in [-1,1), {}, FLOPs = 2n^3",
                          fp32 ? "cblas_sgemm" : "cblas_dgemm", openblas_version(), openblas_threading(threads));
   return c;

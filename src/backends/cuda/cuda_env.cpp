@@ -67,6 +67,19 @@ void cuda_env::publish(measured_roofs& out) const {
   out.telemetry["burst"] = burst;
 }
 
+std::optional<repeat_clocks> cuda_env::repeat_clock(double work, const std::vector<double>& seconds,
+                                                    const std::vector<host_window>& windows) const {
+  if (!sampler || !sampler->available() || windows.empty() || windows.size() != seconds.size()) return std::nullopt;
+  const double period = sampler->period_s(), first = windows.front().t0_s, last = windows.back().t1_s;
+  // the last repeat needs a sample after it: the sampler takes one within a period
+  while (sampler->samples(last, last + 1e9).empty() && now_s() < last + 2.5 * period)
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  std::vector<clock_point> pts;
+  for (const auto& s : sampler->samples(first - 3 * period, last + 3 * period))
+    if (s.sm_clock_mhz) pts.push_back({s.t_s, *s.sm_clock_mhz});
+  return pair_repeat_clocks(work, seconds, windows, pts, period);
+}
+
 burst_outcome run_burst(cuda_env& env, const std::string& probe, const std::function<void()>& enqueue_once,
                         double work, double est_call_s, double duration_s, double idle_s, double burst_s) {
   if (!(est_call_s > 0)) throw probe_error(probe + ": burst run needs a positive estimate of one call's time");
@@ -121,6 +134,7 @@ burst_outcome run_burst(cuda_env& env, const std::string& probe, const std::func
     const auto s = env.sampler->summary(t_start + 0.5 * total, t_start + total);
     o.record["telemetry_burst"] = b ? json(*b) : json(nullptr);
     o.record["telemetry_sustained"] = s ? json(*s) : json(nullptr);
+    o.sustained_telemetry = s;
   } else {
     o.record["telemetry"] = "unavailable (" + (env.sampler ? env.sampler->why() : std::string("no sampler")) + ")";
   }

@@ -15,6 +15,7 @@
 #include "backends/cuda/device_memory.hpp"
 #include "backends/cuda/telemetry_sampler.hpp"
 #include "roofline/backend.hpp"
+#include "roofline/repeat_clock.hpp"
 
 namespace roofline::cuda {
 
@@ -41,6 +42,12 @@ struct cuda_env {
   energy_window energy(const energy_mark& a, const energy_mark& b) const;
   /// Writes the device-wide telemetry facts and the burst records into out.telemetry.
   void publish(measured_roofs& out) const;
+  /// Each timed repeat paired with the SM clock of its own window (pair_repeat_clocks,
+  /// roofline/repeat_clock.hpp): `seconds` and `windows` as time_repeated's samples and their host
+  /// windows, `work` per second of `seconds`. Waits up to 2.5 sampling periods for a sample after the
+  /// last window. nullopt without telemetry or windows.
+  std::optional<repeat_clocks> repeat_clock(double work, const std::vector<double>& seconds,
+                                            const std::vector<host_window>& windows) const;
 };
 
 /// The cuBLASLt workspace every GEMM gets (32 MiB is NVIDIA's recommendation for Hopper, cuBLAS
@@ -63,6 +70,7 @@ struct burst_outcome {
   json record;                ///< {probe, burst_rate, sustained_rate, duration_s, telemetry_burst, telemetry_sustained}
   energy_window energy;       ///< the energy counter over the whole run (idle pause excluded)
   double mean_rate = 0;       ///< work/s over the whole run (calls × work ÷ GPU time)
+  std::optional<telemetry_summary> sustained_telemetry;  ///< over the second half (record's telemetry_sustained)
 };
 
 /// After `idle_s` of idleness (so the power controller starts from rest), enqueues `enqueue_once`

@@ -1,6 +1,7 @@
 // Helpers of the GEMM probe (host interface; defined in gemm_kernels.cu):
-//  - random inputs from a counter hash (SplitMix64 finaliser, Steele et al., OOPSLA 2014), never zeros
-//    in bulk: uniform in [−1, 1) for floating types, integers in [−16, 15] for int8;
+//  - random inputs from a counter hash (SplitMix64 finaliser, Steele et al., OOPSLA 2014): normal(0,1)
+//    for floating types (Box–Muller, what torch.randn draws), integers uniform in [−16, 15] for int8
+//    (gemm_plan.hpp gemm_inputs names them); the probe's all-zero run clears the buffers with a memset;
 //  - a reference for a few output entries computed in double from the same (already rounded) inputs.
 // Layouts (column-major, B stored K×N (ldb = K), D stored M×N (ldd = M)):
 //   "TN": op(A) = Aᵀ with A stored K×M (lda = K): D(i,j) = Σ_k A[k + i·K] · B[k + j·K];
