@@ -397,8 +397,12 @@ struct device_info {
 
 struct model_summary {
   std::string name;
-  std::string source;  ///< path of the config.json
+  std::string source;  ///< path of the config.json on the machine that ran it
   std::string family;  ///< llama | gpt2 | ...
+  /// The model's parsed config (every field of model_config, roofline/model.hpp), written by `run`
+  /// (model_config_json, roofline/model_record.hpp) and read back typed (model_config_from_json), so
+  /// that the analysis rebuilds the model's catalogue from the file alone. Files written before it was
+  /// stored hold an 8-key summary with HuggingFace names (hidden_size, …) here: not a parsed config.
   json config = json::object();
   std::int64_t parameters = 0;
 };

@@ -23,6 +23,7 @@
 #include "roofline/fleet.hpp"
 #include "roofline/latency.hpp"
 #include "roofline/model.hpp"
+#include "roofline/model_record.hpp"
 #include "roofline/sanity.hpp"
 #include "roofline/timing_windows.hpp"
 #include "roofline/units.hpp"
@@ -363,10 +364,7 @@ results run_pipeline(const run_options& opt, const model_config& cfg, const std:
   ms.source = model_path;
   ms.family = cfg.family;
   ms.parameters = cfg.parameters();
-  ms.config = {{"hidden_size", cfg.hidden},         {"intermediate_size", cfg.intermediate},
-               {"num_hidden_layers", cfg.layers},   {"num_attention_heads", cfg.heads},
-               {"num_key_value_heads", cfg.kv_heads}, {"head_dim", cfg.head_dim},
-               {"vocab_size", cfg.vocab},           {"tie_word_embeddings", cfg.tied_embeddings}};
+  ms.config = model_config_json(cfg);  // the config the ops ran with: analyse() rebuilds the model from it, anywhere
   r.model = ms;
 
   const latency_model floor = op_latency_model(*be, r, precision);
