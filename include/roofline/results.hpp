@@ -12,7 +12,7 @@
 
 namespace roofline {
 
-inline constexpr const char* schema_version = "1.1";
+inline constexpr const char* schema_version = "1.2";
 
 /// One factor of a nominal-peak derivation, e.g. {"SMs", 132, "", "NVIDIA H200 datasheet"}.
 struct factor {
