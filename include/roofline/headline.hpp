@@ -63,7 +63,11 @@ struct time_split {
   /// whole_step_result::disturbed_s): the scenario is then not headlined (no step time, no shares).
   int disturbed_ops = 0;
   bool step_disturbed = false;
-  bool disturbed() const { return disturbed_ops > 0 || step_disturbed; }
+  int timed_ops = 0;  ///< ops with a measured time
+  /// On a busy machine (results.interference.busy), a scenario none of whose ops or whole step was
+  /// timed: its "step" would be predictions alone, from roofs the busy machine left standing or none.
+  bool untimed_on_busy = false;
+  bool disturbed() const { return disturbed_ops > 0 || step_disturbed || untimed_on_busy; }
   double total_s() const { return known_s() + unknown_s; }
 };
 

@@ -84,6 +84,7 @@ headline compute_headline(const results& r) {
     const double s = static_cast<double>(op.count) * op_time(op);
     ++it->ops;
     if (op.disturbed_s) ++it->disturbed_ops;
+    if (op.measured_s) ++it->timed_ops;
     if (op.bound == "compute") it->compute_s += s;
     else if (op.bound == "latency") it->latency_s += s;
     else if (op.bound == "bandwidth" || op.bound == "memory") it->bandwidth_s += s;  // "memory": older files' word
@@ -100,6 +101,7 @@ headline compute_headline(const results& r) {
       if (w.disturbed_s) t.step_disturbed = true;
     }
     if (!t.step_s && t.total_s() > 0) t.step_s = t.total_s(), t.step_source = "sum of ops";
+    t.untimed_on_busy = h.machine.busy && t.timed_ops == 0 && t.step_source != "whole step";
     if (bw > 0) t.bytes_alone_s = t.bytes / bw;
   }
   // The next step: per scenario, the time above the roof summed by advice; the advice whose ops lose

@@ -123,13 +123,19 @@ std::string time_sentence(const std::vector<time_split>& ts) {
     if (t.step_disturbed) what += what.empty() ? "its whole step" : " and its whole step";
     return what;
   };
+  // why a scenario is not headlined, after "is not timed here: " (the first) or in parentheses (the others)
+  auto not_timed = [&](const time_split& t, bool first) {
+    if (t.disturbed_ops == 0 && !t.step_disturbed) return std::string("none of its ops was timed on this busy machine");
+    const bool many = t.disturbed_ops + (t.step_disturbed ? 1 : 0) > 1;
+    return first ? fmt::format("{} {} taken while the machine was busy and {} kept out", kept_out(t), many ? "were" : "was",
+                               many ? "are" : "is")
+                 : kept_out(t) + " taken while the machine was busy";
+  };
   const time_split& t = ts.front();
   std::string s = capitalised(scenario_words(t.phase, t.batch, t.seq));
   if (t.phase == "decode" && t.context > 0) s += fmt::format(" (context {})", t.context);
   if (t.disturbed()) {
-    s += fmt::format(" is not timed here: {} {} taken while the machine was busy and {} kept out", kept_out(t),
-                     t.disturbed_ops + (t.step_disturbed ? 1 : 0) > 1 ? "were" : "was",
-                     t.disturbed_ops + (t.step_disturbed ? 1 : 0) > 1 ? "are" : "is");
+    s += " is not timed here: " + not_timed(t, true);
   } else {
     if (t.step_s) s += fmt::format(" takes {} per step ({})", seconds(*t.step_s), t.step_source == "whole step" ? "whole step measured" : "sum of its ops");
     if (t.bytes_alone_s && t.step_s) s += fmt::format(" where its bytes alone need {}", seconds(*t.bytes_alone_s));
@@ -138,7 +144,7 @@ std::string time_sentence(const std::vector<time_split>& ts) {
   for (std::size_t i = 1; i < ts.size(); ++i) {
     const time_split& o = ts[i];
     if (o.disturbed()) {
-      s += "; " + scenario_words(o.phase, o.batch, o.seq) + ": not timed (" + kept_out(o) + " taken while the machine was busy)";
+      s += "; " + scenario_words(o.phase, o.batch, o.seq) + ": not timed (" + not_timed(o, false) + ")";
       continue;
     }
     s += "; " + scenario_words(o.phase, o.batch, o.seq) + (o.step_s ? ": " + seconds(*o.step_s) + ", " : ": ") + shares(o);
