@@ -33,7 +33,7 @@ constexpr std::size_t field_count() {
   if constexpr (braces_take<T>(std::make_index_sequence<N + 1>{})) return field_count<T, N + 1>();
   else return N;
 }
-static_assert(field_count<model_config>() == 49, "model_config changed: write and read the new field in model_record.cpp");
+static_assert(field_count<model_config>() == 52, "model_config changed: write and read the new field in model_record.cpp");
 static_assert(field_count<weight_scheme>() == 7, "weight_scheme changed: write and read the new field in model_record.cpp");
 static_assert(field_count<weight_quant>() == 11, "weight_quant changed: write and read the new field in model_record.cpp");
 
@@ -147,6 +147,9 @@ json model_config_json(const model_config& c) {
           {"vocab", c.vocab},
           {"head_dim", c.head_dim},
           {"max_positions", c.max_positions},
+          {"context_limit", c.context_limit},
+          {"context_limit_source", c.context_limit_source},
+          {"defaults_used", c.defaults_used},
           {"tied_embeddings", c.tied_embeddings},
           {"attention_bias", c.attention_bias},
           {"mlp_bias", c.mlp_bias},
@@ -212,6 +215,8 @@ model_config model_config_from_json(const json& config, const std::string& file)
   in.get("model_type", c.model_type);
   in.get("hidden", c.hidden), in.get("intermediate", c.intermediate), in.get("layers", c.layers), in.get("heads", c.heads);
   in.get("kv_heads", c.kv_heads), in.get("vocab", c.vocab), in.get("head_dim", c.head_dim), in.get("max_positions", c.max_positions);
+  in.get("context_limit", c.context_limit), in.get("context_limit_source", c.context_limit_source);
+  in.get("defaults_used", c.defaults_used);
   in.get("tied_embeddings", c.tied_embeddings), in.get("attention_bias", c.attention_bias), in.get("mlp_bias", c.mlp_bias);
   in.get("o_proj_bias", c.o_proj_bias), in.get("rms_norm_eps", c.rms_norm_eps);
   in.get("sliding_window", c.sliding_window), in.get("sliding_layers", c.sliding_layers);
