@@ -30,5 +30,5 @@ for arg in sys.argv[1:]:
     wall, att = run.get("median_wall_s"), run.get("median_attainable_s")
     ratio = f"{wall / att:.2f}×" if wall and att else "—"
     print(f"| {name} | {n} | {ms(total)} | {pct(share)} | {pct(share_m) if m else '—'} | "
-          f"{len(steps)} by {run.get('step_rule', '—')} ({sum(1 for s in steps if s['kind'] == main)} {main}) | {ms(wall)} | "
+          f"{len(steps)} by {run.get('step_rule', '—')} ({sum(1 for s in steps if s['kind'] == main)} {main}) | {ms(wall) if wall else '—'} | "
           f"{pct(run.get('median_mfu'))} | {pct(run.get('median_hfu'))} | {pct(run.get('median_mbu'))} | {ms(att)} | {ratio} |")

@@ -10,8 +10,8 @@ T=$(mktemp -d)
 H1=tests/data/h100-2026-12-05 H2=tests/data/h200-2026-12-03
 place() {  # NAME FILE ROOFS MODEL [more place args]
   local name=$1 f=$2 roofs=$3 model=$4; shift 4
-  "$R" place "$f" --results "$roofs" --json "$@" > "$T/$name.json"
-  "$R" place "$f" --results "$roofs" --model "$model" --json "$@" > "$T/$name-model.json"
+  "$R" place $f --results "$roofs" --json "$@" > "$T/$name.json"
+  "$R" place $f --results "$roofs" --model "$model" --json "$@" > "$T/$name-model.json"
   args+=("$name=$T/$name.json,$T/$name-model.json")
 }
 args=()

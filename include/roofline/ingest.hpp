@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace roofline::ingest {
@@ -171,6 +172,11 @@ const std::vector<std::string>& recommended_ncu_metrics();
 /// Reads a Kineto chrome trace (.json or .json.gz), streaming: bounded memory in the number of
 /// events. Throws input_error naming the file on a truncated or non-trace JSON.
 ingest_result read_torch_trace(const std::string& path);
+
+/// The element type a PyTorch kernel's functor names first, as a precision ("bf16", "fp32", …):
+/// multi_tensor_apply's `FusedAdamMathFunctor<c10::BFloat16, 4, …>` → "bf16" (TensorList inputs
+/// record no dtype, the kernel's template does); "" when the name has no functor or an unknown type.
+std::string functor_precision(std::string_view kernel_name);
 
 /// Reads roofline's own CSV (name, flops, bytes, time_s or seconds; optional precision): one record
 /// per row, flops (engine "") and dram bytes with source counter, duration > 0 s. Throws input_error

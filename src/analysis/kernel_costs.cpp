@@ -152,6 +152,7 @@ void from_previous_step(ingest::ingest_result& in, cost_fill& out) {
   if (orphans.empty() || step.empty()) return;
   orphans = by_start(ks, orphans), step = by_start(ks, step);
   std::size_t matched = 0;
+  std::map<std::size_t, std::size_t> twin;  // a step kernel -> the orphan copied from it
   for (std::size_t j = 0; j < orphans.size() && j < step.size(); ++j) {
     auto& k = ks[orphans[orphans.size() - 1 - j]];
     const auto& s = ks[step[step.size() - 1 - j]];
@@ -160,7 +161,21 @@ void from_previous_step(ingest::ingest_result& in, cost_fill& out) {
     if (has_cost(k) || !has_cost(s)) continue;
     copy_cost(k, s, count_source::same_kernel, 1.0,
               fmt::format("same kernel: the same launch of the next step ({}, kernel {} from its end)", first.name, j + 1));
+    twin[step[step.size() - 1 - j]] = orphans[orphans.size() - 1 - j];
     ++out.same_kernel;
+  }
+  // a launch whose op is counted on a sibling (cuDNN's reductions beside its attention kernel) is counted
+  // with the sibling's twin, as in the step
+  for (const auto& [s, o] : twin) {
+    const auto c = ks[s].counted_with;
+    if (!c) continue;
+    const auto t = twin.find(*c);
+    if (t == twin.end()) {
+      ks[o].note = "its op's counts are on a kernel that is not in the trace (it ran before the first recorded kernel)";
+      continue;
+    }
+    ks[o].counted_with = t->second;
+    ks[o].note = fmt::format("one kernel of its op: the op's counts are on kernel id {}, as in {}", ks[t->second].id, first.name);
   }
   if (matched < orphans.size())
     out.notes.push_back(fmt::format("{} kernels before {} have no recorded launch and do not repeat its last kernels",

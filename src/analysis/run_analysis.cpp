@@ -57,6 +57,12 @@ bool is_optimizer(const kernel_record& k) {
          contains(op, "aten::_fused_sgd") || contains(op, "Optimizer.step");
 }
 
+/// The first kernel Inductor generated for a compiled graph: a Triton kernel whose name ends in "_0"
+/// (Inductor appends the kernel's index in the graph to the fused ops' names).
+bool is_inductor_first(const std::string& name) {
+  return name.rfind("triton_", 0) == 0 && name.size() > 2 && name.compare(name.size() - 2, 2, "_0") == 0;
+}
+
 bool is_backward(const kernel_record& k) { return k.dims.backward || contains(k.framework_op, "backward"); }
 
 /// A kernel that only finishes another one's work (split-K reduction, cuDNN's lean reduction).
@@ -178,7 +184,6 @@ std::vector<run_step> split_steps(const ingest::ingest_result& in, step_rule& ru
     if (!cur.kernels.empty()) steps.push_back(std::move(cur));
     cur = run_step{};
   };
-  std::int64_t prev_call = -2;
   bool after_replay = false;
   for (auto i : order) {
     const auto& k = ks[i];
@@ -196,12 +201,11 @@ std::vector<run_step> split_steps(const ingest::ingest_result& in, step_rule& ru
       after_replay = true;
       continue;
     }
-    // a forward starts at an eager embedding op, or at a compiled call whose first kernel is Inductor's
-    // fused embedding (later kernels of the same call may name "embedding" too: they do not start one)
-    const bool new_call = k.op_call != prev_call;
-    prev_call = k.op_call;
+    // a forward starts at an eager embedding op, or at a compiled graph whose first kernel is Inductor's
+    // fused embedding: Inductor numbers a graph's kernels from 0 (triton_red_fused_…_embedding_…_0); its
+    // later kernels name "embedding" too (the residual stream's provenance) and do not start one
     const bool embedding = !is_backward(k) && (k.cost_model == "embedding_op" || k.framework_op == "aten::embedding" ||
-                                               (new_call && contains(lower(k.name), "triton_") && contains(lower(k.name), "embedding")));
+                                               (is_inductor_first(k.name) && contains(lower(k.name), "embedding")));
     // a forward has begun once it ran a GEMM or attention kernel: an embedding after that starts the next one
     // (GPT-2's position embedding right after the token embedding does not)
     if (embedding && (after_replay || std::any_of(cur.kernels.begin(), cur.kernels.end(), [&](std::size_t j) {
@@ -296,11 +300,14 @@ std::map<std::size_t, std::string> join_by_order(std::vector<kernel_record>& ks,
   });
   // anchors: main GEMM and attention kernels
   std::vector<std::size_t> gk, ak;  // positions in `order`
+  // an fp32 SIMT GEMM in a 16-bit step is none of the model's GEMMs (HF's rotary embedding multiplies
+  // inv_freq by the positions in fp32): it joins the ops around it
+  const bool half_step = seq.front()->dtype != "fp32";
   for (std::size_t j = 0; j < order.size(); ++j) {
     const auto& k = ks[order[j]];
     if (is_auxiliary(k.name)) continue;
     if (is_attention_kernel(k)) ak.push_back(j);
-    else if (is_gemm_kernel(k)) gk.push_back(j);
+    else if (is_gemm_kernel(k) && !(half_step && contains(lower(k.name), "sgemm"))) gk.push_back(j);
   }
   std::vector<std::size_t> ge, ae;  // positions in `seq`
   for (std::size_t j = 0; j < seq.size(); ++j) {
@@ -514,6 +521,56 @@ std::vector<run_step> find_steps(const ingest::ingest_result& in, step_rule& rul
   return steps;
 }
 
+namespace {
+
+/// A fused optimizer's kernels (aten::_fused_adam_, _fused_adamw_) that carry no cost because the
+/// profiler did not record the parameter lists' shapes (it writes `[]` for a long TensorList): with the
+/// model named, one optimizer update of all the model's parameters (optimizer_op, model.hpp) is that
+/// call's cost, the element type from the kernels' functor (ingest::functor_precision). multi_tensor_apply
+/// gives each block one chunk of 65,536 elements (ATen's MultiTensorApply.cuh, kChunkSize), so the cost
+/// is shared over the launches by grid blocks, work and not time: each launch is judged at its own rate.
+/// Returns the cost per grid block by kernel name, for the launches outside every step (the warm-up
+/// tail), which hold the same chunks.
+std::map<std::string, std::pair<double, double>> cost_optimizer_from_model(std::vector<kernel_record>& ks, const run_step& s,
+                                                                           const model_config& cfg) {
+  std::map<std::string, std::pair<double, double>> per_block;  // name -> (FLOPs, bytes) per block
+  std::vector<std::size_t> opt;
+  for (auto i : s.kernels) {
+    const std::string op = strip_aten(ks[i].framework_op);
+    if (op == "_fused_adam_" || op == "_fused_adamw_") opt.push_back(i);
+    else if (is_optimizer(ks[i]) && op.rfind("_fused_", 0) == 0) return per_block;  // another fused optimizer in the step
+  }
+  if (opt.empty()) return per_block;
+  double blocks = 0;
+  std::string precision;
+  for (auto i : opt) {
+    const auto& k = ks[i];
+    if (has_cost(k) || !k.grid_blocks || *k.grid_blocks <= 0) return per_block;  // recorded shapes, or no grid: nothing to add
+    const std::string p = ingest::functor_precision(k.name);
+    if (p.empty() || (!precision.empty() && p != precision)) return per_block;  // no element type, or lists of two types
+    precision = p;
+    if (strip_aten(k.framework_op) != strip_aten(ks[opt.front()].framework_op)) return per_block;
+    blocks += double(*k.grid_blocks);
+  }
+  const optimizer_kind kind = strip_aten(ks[opt.front()].framework_op) == "_fused_adamw_" ? optimizer_kind::adamw : optimizer_kind::adam;
+  const int b = dtype_bytes(precision);
+  const op_desc op = optimizer_op(kind, "optimizer", double(cfg.parameters()), b, b, b);
+  for (auto i : opt) {
+    auto& k = ks[i];
+    const double share = double(*k.grid_blocks) / blocks;
+    k.model_flops = {{precision, "", op.flops * share, ingest::count_source::catalogue, "optimizer_op"}};
+    k.bytes = {{"dram", op.bytes() * share, ingest::count_source::catalogue, "optimizer_op"}};
+    k.cost_model = "optimizer_op";
+    k.cost_from = fmt::format("catalogue: {} update of the model's {} parameters ({}, from the kernel's functor), "
+                              "{} of {} grid blocks of the step's {} launches",
+                              to_string(kind), cfg.parameters(), precision, *k.grid_blocks, blocks, opt.size());
+    per_block[k.name] = {op.flops / blocks, op.bytes() / blocks};
+  }
+  return per_block;
+}
+
+}  // namespace
+
 void join_model(ingest::ingest_result& in, std::vector<run_step>& steps, const run_model& model) {
   auto& ks = in.kernels;
   auto shapes_of = [&](const std::vector<std::size_t>& idx) -> std::optional<ingest::op_dims> {
@@ -533,6 +590,11 @@ void join_model(ingest::ingest_result& in, std::vector<run_step>& steps, const r
         if (f.precision == "bf16" || f.precision == "fp16" || f.precision == "fp32") return f.precision;
     return std::string("fp16");
   };
+  struct block_cost {
+    double flops, bytes;
+    std::string step;
+  };
+  std::map<std::string, block_cost> optimizer_per_block;  // fused optimizer kernel name -> its cost per grid block
   for (auto& s : steps) {
     if (s.kind == step_kind::unknown && model.kind != step_kind::unknown) s.kind = model.kind, s.kind_from = "--phase";
     if (s.kind == step_kind::unknown) {
@@ -540,6 +602,9 @@ void join_model(ingest::ingest_result& in, std::vector<run_step>& steps, const r
       continue;
     }
     const phase ph = s.kind == step_kind::train ? phase::train : s.kind == step_kind::prefill ? phase::prefill : phase::decode;
+    if (ph == phase::train)
+      for (const auto& [name, c] : cost_optimizer_from_model(ks, s, model.cfg))
+        if (!optimizer_per_block.count(name)) optimizer_per_block[name] = {c.first, c.second, s.name};
     if (const auto d = shapes_of(s.kernels)) {
       s.batch = d->batch;
       if (ph == phase::decode) s.context = d->kv_len;
@@ -580,6 +645,23 @@ void join_model(ingest::ingest_result& in, std::vector<run_step>& steps, const r
     } catch (const std::exception& e) {
       s.model_why = e.what();
     }
+  }
+  // the same fused optimizer's launches outside every step (the profiler's warm-up tail): the same
+  // chunks of the same update, at the step's cost per grid block
+  if (optimizer_per_block.empty()) return;
+  std::vector<bool> in_step(ks.size());
+  for (const auto& s : steps)
+    for (auto i : s.kernels) in_step[i] = true;
+  for (std::size_t i = 0; i < ks.size(); ++i) {
+    auto& k = ks[i];
+    const auto it = optimizer_per_block.find(k.name);
+    if (in_step[i] || has_cost(k) || it == optimizer_per_block.end() || !k.grid_blocks || *k.grid_blocks <= 0) continue;
+    const double n = double(*k.grid_blocks);
+    k.model_flops = {{ingest::functor_precision(k.name), "", it->second.flops * n, ingest::count_source::catalogue, "optimizer_op"}};
+    k.bytes = {{"dram", it->second.bytes * n, ingest::count_source::catalogue, "optimizer_op"}};
+    k.cost_model = "optimizer_op";
+    k.cost_from = fmt::format("catalogue: the optimizer update's cost per grid block in {}, × {} blocks", it->second.step, *k.grid_blocks);
+    if (k.framework_op.empty()) k.framework_op = "optimizer (outside the steps)";
   }
 }
 
@@ -658,6 +740,15 @@ run_answer analyse_run(const ingest::ingest_result& in, const std::vector<kernel
         s.hfu = s.hardware_flops / s.wall_s / a.peak_flops;
       }
       if (ph == phase::decode && a.bandwidth > 0 && s.wall_s > 0) s.mbu = decode_cost(cat).bytes / s.wall_s / a.bandwidth;
+      // above the peak is impossible: the step is not the model's step (its boundaries, its kind or its
+      // shapes are wrong); said, and no utilization shown
+      for (auto [name, u] : {std::pair<const char*, std::optional<double>*>{"MFU", &s.mfu}, {"HFU", &s.hfu}, {"MBU", &s.mbu}})
+        if (*u && **u > 1.0) {
+          s.model_why += fmt::format("{}impossible: {} {:.1f}% is above the peak, so this step is not the model's {} step "
+                                     "of batch {} × {} tokens (its boundaries or shapes are wrong)",
+                                     s.model_why.empty() ? "" : "; ", name, 100 * **u, to_string(s.kind), *s.batch, T);
+          u->reset();
+        }
       std::optional<ops_step> predicted;
       if (model->roofs && s.wall_s > 0) {  // a file without kernel times (a partial Nsight Compute step): no step to predict
         try {

@@ -802,7 +802,8 @@ const foreach_row* find_foreach(const std::string& op) {
 
 std::optional<aten_cost> foreach_op(const aten_call& c, const foreach_row& row, std::string_view kernel, std::string& why) {
   const auto* list = first_list(c);
-  if (!list) return why = c.name + ": the TensorList's shapes not recorded", std::nullopt;
+  // an empty list: the profiler wrote `[]` for a TensorList it did not record (a long list), not a list of none
+  if (!list || list->list.empty()) return why = c.name + ": the TensorList's shapes not recorded", std::nullopt;
   const auto f = functor_of(kernel);
   if (!f || f->args.size() < 2) return why = c.name + ": the kernel does not name its element type and lists (…Functor<T, depth, reads, out>)", std::nullopt;
   const double e = list_elements(*list), b = f->dtype->bytes;
@@ -905,3 +906,12 @@ std::string format_shapes(const aten_call& c) {
 }
 
 }  // namespace roofline::ingest::detail
+
+namespace roofline::ingest {
+
+std::string functor_precision(std::string_view kernel_name) {
+  const auto f = detail::functor_of(kernel_name);
+  return f ? std::string(f->dtype->precision) : std::string();
+}
+
+}  // namespace roofline::ingest

@@ -214,6 +214,11 @@ TEST(AtenCost, ForeachListsFromTheKernelsFunctor) {
   const auto r = cost({"aten::_foreach_addcmul_", {list(p), list(p), list(p), scalar("0.001")}}, kernel);
   EXPECT_DOUBLE_EQ(r.op.bytes(), 1400946688.0);
   EXPECT_DOUBLE_EQ(r.op.flops, 2 * 175118336.0);
+  // a long list is written `[]` by the profiler (the full Qwen2.5-0.5B's 290 step counters in
+  // aten::_foreach_add_): shapes not recorded, not a list of no tensors costing 0 B
+  std::string why;
+  EXPECT_FALSE(cost_aten_op({"aten::_foreach_add_", {list({}), scalar("1")}}, kernel, why));
+  EXPECT_NE(why.find("shapes not recorded"), std::string::npos) << why;
 }
 
 // A KV-cache append: aten::index_copy_(cache [1,4,528,64] fp16, 2, pos [1], k [1,4,1,64]): 256 values
