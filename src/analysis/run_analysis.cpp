@@ -661,7 +661,6 @@ void join_model(ingest::ingest_result& in, std::vector<run_step>& steps, const r
     k.bytes = {{"dram", it->second.bytes * n, ingest::count_source::catalogue, "optimizer_op"}};
     k.cost_model = "optimizer_op";
     k.cost_from = fmt::format("catalogue: the optimizer update's cost per grid block in {}, × {} blocks", it->second.step, *k.grid_blocks);
-    if (k.framework_op.empty()) k.framework_op = "optimizer (outside the steps)";
   }
 }
 
