@@ -19,6 +19,8 @@
 #include <string_view>
 #include <vector>
 
+#include "roofline/shared_string.hpp"
+
 namespace roofline::ingest {
 
 /// Where a count came from, in order of trust (docs/ingest.md, "Where a kernel's cost comes from").
@@ -36,11 +38,11 @@ std::string to_string(count_source s);
 /// (roofline/vocabulary.hpp names); engine: "tensor" (tensor cores: HMMA/HGMMA paths) | "vector"
 /// (the SASS FMA/ADD/MUL pipes, FMA = 2 FLOP) | "" (a shape model that does not know the engine).
 struct flop_count {
-  std::string precision;
-  std::string engine;
+  shared_string precision;
+  shared_string engine;
   double flops = 0;
   count_source source = count_source::none;
-  std::string metric;  ///< the counter(s) or the cost-model function it came from, for the derivation
+  shared_string metric;  ///< the counter(s) or the cost-model function it came from, for the derivation
   /// false when derived from rates the tool rounded (the ncu raw page's `.per_cycle_elapsed` SASS
   /// rates × cycles): then good to the bound written in the record's note, not to the last FLOP.
   bool exact = true;
@@ -48,7 +50,7 @@ struct flop_count {
 
 /// Bytes moved at one memory level: "dram" (device memory), "l2", "l1" (L1/TEX/shared).
 struct byte_count {
-  std::string level;
+  shared_string level;
   double bytes = 0;
   count_source source = count_source::none;
   std::string metric;
@@ -64,7 +66,7 @@ struct op_dims {
 
 /// One kernel launch (or one row of a user's CSV).
 struct kernel_record {
-  std::string name;                       ///< as the tool wrote it (demangled where it was)
+  shared_string name;                       ///< as the tool wrote it (demangled where it was)
   std::string id;                         ///< ncu "ID", the trace's correlation id, or the CSV row
   std::optional<double> start_s;          ///< seconds from the start of the file's first event (traces)
   double duration_s = 0;                  ///< > 0
@@ -76,9 +78,9 @@ struct kernel_record {
   /// Model FLOPs from the framework op's shapes (MFU counts them); empty when no cost model applies.
   std::vector<flop_count> model_flops;
   std::vector<byte_count> bytes;          ///< per level; a level absent = not known
-  std::string framework_op;               ///< the aten:: op (or Python scope) that launched it; "" unknown
-  std::string shapes;                     ///< its input shapes and types as read, e.g. "[[1,2048],[2048,2048]] fp16"
-  std::string cost_model;                 ///< the op-cost function used ("gemm_op", "attention_op", ...), "" none
+  shared_string framework_op;               ///< the aten:: op (or Python scope) that launched it; "" unknown
+  shared_string shapes;                     ///< its input shapes and types as read, e.g. "[[1,2048],[2048,2048]] fp16"
+  shared_string cost_model;                 ///< the op-cost function used ("gemm_op", "attention_op", ...), "" none
   op_dims dims;                           ///< the costed op's shape (traces: from the recorded shapes)
   bool graph_replay = false;              ///< launched by a CUDA-graph replay (no per-kernel op link)
   /// Traces: the host time (s, same origin as start_s) of the call that launched it (the runtime
@@ -89,7 +91,7 @@ struct kernel_record {
   std::optional<std::int64_t> replay;
   /// Where its FLOPs and bytes came from when not from its own counters or shapes: "capture: …",
   /// "same kernel: …", "catalogue: <model op>" ("" otherwise; the counts' source says which).
-  std::string cost_from;
+  shared_string cost_from;
   /// Traces: the framework op call (or the scope, for a Triton kernel) that launched it, as an index into
   /// the file's host intervals (kernels of one call share it; captured launches too); -1 when not linked.
   std::int64_t op_call = -1;
@@ -99,12 +101,12 @@ struct kernel_record {
   std::optional<std::size_t> counted_with;
   /// The model op it was matched to (a catalogue op name, "q_proj", "input_norm + q_proj …"), when the
   /// run was joined to a model (roofline/run_analysis.hpp); "" otherwise.
-  std::string model_op;
+  shared_string model_op;
   /// true when the file could not count one engine's FLOPs at all (an Nsight Compute export without
   /// the sm__ops_path_tensor_* metrics: tensor-core work is invisible to the SASS counters), so a
   /// kernel whose counted FLOPs are 0 may still have done tensor-core work.
   bool tensor_flops_not_counted = false;
-  std::string note;                       ///< how the numbers were read, what is missing
+  shared_string note;                       ///< how the numbers were read, what is missing
 };
 
 /// A host (CPU-side) interval of a trace, kept to say what the host did while the GPU idled.

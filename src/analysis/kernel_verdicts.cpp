@@ -201,7 +201,7 @@ kernel_verdict judge_kernel(const ingest::kernel_record& k, const results& r, co
   if (!placed) placed = largest(k.model_flops);
   if (placed) {
     v.flops = placed->flops;
-    v.precision = placed->precision.empty() ? default_precision : placed->precision;
+    v.precision = placed->precision.empty() ? default_precision : placed->precision.str();
     v.engine = placed->engine;
     v.flops_source = ingest::to_string(placed->source);
     v.flops_metric = placed->metric;

@@ -587,7 +587,7 @@ void join_model(ingest::ingest_result& in, std::vector<run_step>& steps, const r
   auto dtype_of = [&](const run_step& s) {
     for (auto i : s.kernels)
       for (const auto& f : ks[i].model_flops)
-        if (f.precision == "bf16" || f.precision == "fp16" || f.precision == "fp32") return f.precision;
+        if (f.precision == "bf16" || f.precision == "fp16" || f.precision == "fp32") return f.precision.str();
     return std::string("fp16");
   };
   struct block_cost {

@@ -16,6 +16,10 @@
 #include <cstdio>
 #include <cstring>
 #include <limits>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
+#include <deque>
 #include <map>
 #include <memory>
 #include <unordered_map>
@@ -25,6 +29,7 @@
 #include "ingest/kineto_scan.hpp"
 #include "roofline/error.hpp"
 #include "roofline/ingest.hpp"
+#include "roofline/shared_string.hpp"
 
 namespace roofline::ingest {
 
@@ -37,7 +42,7 @@ enum class host_kind : std::uint8_t { cpu_op, user_annotation, python_function }
 
 struct interval {
   double ts = 0, end = 0;  // µs
-  std::int64_t tid = 0, ext = -1;
+  std::int64_t tid = 0;
   std::uint32_t name = 0;
   host_kind kind = host_kind::cpu_op;
   std::int32_t parent = -1;
@@ -51,11 +56,52 @@ struct launch {  // a runtime / driver launch call, or an ac2g flow start
   bool from_flow = false;
 };
 
+// An integer the event did not carry: raw_kernel keeps sentinels, not std::optional (72 bytes a kernel
+// instead of 120, held for every kernel until the records are built).
+constexpr std::int64_t absent = std::numeric_limits<std::int64_t>::min();
+std::int64_t or_absent(const std::optional<std::int64_t>& v) { return v ? *v : absent; }
+std::optional<std::int64_t> present(std::int64_t v) { return v == absent ? std::nullopt : std::optional<std::int64_t>(v); }
+
 struct raw_kernel {
-  std::uint32_t name = 0;
   double ts = 0, dur = 0;
-  std::optional<std::int64_t> stream, device, corr, ext, grid, block;
+  std::int64_t stream = absent, device = absent, corr = absent, ext = absent, grid = absent, block = absent;
+  std::uint32_t name = 0;
 };
+
+/// What linking found for one kernel, kept until its record is built (the scan's tables are freed
+/// before the records are made: docs/ingest.md, "Read speed").
+struct kernel_link {
+  double launch_ts = std::numeric_limits<double>::quiet_NaN();  // µs; NaN: no launch recorded
+  std::int32_t op = -1;     // the host interval that launched it
+  std::int32_t group = -1;  // index into the op groups (kernels costed from their op)
+  std::uint32_t op_name = 0;
+  bool graph_replay = false;
+  shared_string note;
+};
+
+/// One op's kernels and the op's cost, shared out over them when their records are built.
+struct op_group {
+  std::size_t longest = 0, count = 0;
+  bool chunks = false, costed = false, has_flops = false;
+  double total = 0, flops = 0, bytes = 0;  // total: the kernels' time (µs)
+  std::uint32_t op_name = 0;
+  op_dims dims;
+  shared_string shapes, why, cost_model, precision, engine, note, counted_note, whole_note;
+};
+
+template <class V>
+void release(V& v) {
+  V().swap(v);
+}
+
+/// Hands the heap's free pages back to the system (glibc keeps freed small blocks, such as the scan's
+/// deque blocks, resident; the records that follow are one new mapping, so without this the resident
+/// memory would be the scan's tables plus the records).
+void return_free_memory() {
+#ifdef __GLIBC__
+  malloc_trim(0);
+#endif
+}
 
 std::vector<std::int64_t> int_list(const detail::json_tree& t) {
   std::vector<std::int64_t> v;
@@ -71,25 +117,38 @@ std::vector<std::int64_t> int_list(const detail::json_tree& t) {
 /// What the scan keeps of the events (kineto_scan.hpp hands them over one at a time).
 struct tables {
   std::vector<std::string> names;
-  std::vector<raw_kernel> kernels;
-  std::vector<kernel_record> memory_ops;
+  // deques, not vectors: they grow a block at a time, where a vector doubling holds up to three times
+  // its contents while it copies (the scan is the reader's memory peak: docs/ingest.md, "Read speed")
+  std::deque<raw_kernel> kernels;
+  std::deque<kernel_record> memory_ops;
   // correlation -> launch, ac2g flow id -> launch point, External id -> interval: flat vectors, sorted
   // once after the pass (finish()), looked up by binary search; fewer allocations than hash maps
-  std::vector<std::pair<std::int64_t, launch>> launches, flows;
-  std::vector<interval> intervals;
-  std::vector<std::pair<std::int64_t, std::int32_t>> by_ext;
+  std::deque<std::pair<std::int64_t, launch>> launches, flows;
+  std::deque<interval> intervals;
+  std::deque<std::pair<std::int64_t, std::int32_t>> by_ext;
   // the recorded shapes of the ops with a cost model, as written (parsed only for ops that ran kernels)
   struct raw_call {
-    std::uint32_t name = 0;
-    std::uint64_t off = 0;
+    std::uint32_t name = 0, chunk = 0, off = 0;  // arena[chunk], from off
     std::uint32_t len[4] = {0, 0, 0, 0};  // Input Dims, Input type, Input Strides, Concrete Inputs
   };
-  std::vector<raw_call> calls;
-  std::string arena;
+  std::deque<raw_call> calls;
+  static constexpr std::size_t arena_chunk = std::size_t(1) << 20;
+  std::vector<std::string> arena;  // chunks of arena_chunk bytes (more for a longer call); a call's text lies in one
   std::map<std::string, std::int64_t> ignored;  // category -> events not read
   double t_min = std::numeric_limits<double>::infinity(), t_max = -t_min;
   double gpu_min = t_min, gpu_max = -t_min;
   std::int64_t zero_duration = 0;
+
+  /// Name `id` as a shared_string: one copy of its characters however many records hold it.
+  const shared_string& text(std::uint32_t id) {
+    if (texts_.size() <= id) texts_.resize(names.size());
+    if (texts_[id].empty()) texts_[id] = names[id];
+    return texts_[id];
+  }
+
+  /// `s` as a shared_string, one copy for all equal strings of the read (for text that repeats: names,
+  /// shapes, the cost model's words).
+  shared_string shared(std::string_view s) { return s.empty() ? shared_string() : text(intern(s)); }
 
   std::uint32_t intern(std::string_view s) {
     auto it = name_ids_.find(s);
@@ -119,18 +178,19 @@ struct tables {
           raw_kernel k;
           k.name = intern(name);
           k.ts = ts, k.dur = dur;
-          k.stream = ev.stream, k.device = ev.device, k.corr = ev.corr, k.ext = ev.ext;
-          k.grid = ev.grid, k.block = ev.block;
+          k.stream = or_absent(ev.stream), k.device = or_absent(ev.device), k.corr = or_absent(ev.corr);
+          k.ext = or_absent(ev.ext), k.grid = or_absent(ev.grid), k.block = or_absent(ev.block);
           kernels.push_back(k);
         } else {
           kernel_record r;
-          r.name = std::string(name);
+          r.name = text(intern(name));
           if (ev.corr) r.id = std::to_string(*ev.corr);
           r.start_s = ts, r.duration_s = dur * us;  // start made relative at the end
           r.stream = ev.stream, r.device = ev.device;
           if (ev.bytes)
-            r.bytes.push_back({"dram", *ev.bytes, count_source::counter, "args.bytes (CUPTI " + std::string(cat) + " record)"});
-          r.note = std::string(cat);
+            r.bytes.push_back({text(intern("dram")), *ev.bytes, count_source::counter,
+                               text(intern("args.bytes (CUPTI " + std::string(cat) + " record)"))});
+          r.note = text(intern(cat));
           memory_ops.push_back(std::move(r));
         }
       } else if (cat == "cuda_runtime" || cat == "cuda_driver") {
@@ -140,15 +200,17 @@ struct tables {
         iv.ts = ts, iv.end = ts + dur, iv.tid = tid, iv.name = intern(name);
         iv.kind = cat == "cpu_op" ? host_kind::cpu_op : cat == "user_annotation" ? host_kind::user_annotation : host_kind::python_function;
         if (ev.ext && iv.kind != host_kind::python_function) {
-          iv.ext = *ev.ext;
           by_ext.emplace_back(*ev.ext, std::int32_t(intervals.size()));
         }
         if (iv.kind == host_kind::cpu_op && !ev.dims.empty() && detail::has_cost_model(name)) {
           iv.call = std::int32_t(calls.size());
           raw_call c;
-          c.name = iv.name, c.off = arena.size();
+          std::size_t len = 0;
           const std::string_view parts[4] = {ev.dims, ev.types, name == "aten::gather" ? ev.strides : std::string_view(), ev.concrete};
-          for (int j = 0; j < 4; ++j) c.len[j] = std::uint32_t(parts[j].size()), arena.append(parts[j]);
+          for (const auto& p : parts) len += p.size();
+          if (arena.empty() || arena.back().size() + len > arena_chunk) arena.emplace_back().reserve(std::max(arena_chunk, len));
+          c.name = iv.name, c.chunk = std::uint32_t(arena.size() - 1), c.off = std::uint32_t(arena.back().size());
+          for (int j = 0; j < 4; ++j) c.len[j] = std::uint32_t(parts[j].size()), arena.back().append(parts[j]);
           calls.push_back(c);
         }
         intervals.push_back(iv);
@@ -168,6 +230,7 @@ struct tables {
     std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
   };
   std::unordered_map<std::string, std::uint32_t, sv_hash, std::equal_to<>> name_ids_;
+  std::vector<shared_string> texts_;
 
  public:
   /// After the pass: the lookup vectors sorted (a later launch of one correlation wins, as a map's
@@ -178,14 +241,13 @@ struct tables {
     std::stable_sort(flows.begin(), flows.end(), by_key);
     std::stable_sort(by_ext.begin(), by_ext.end(), by_key);
     auto keep_last = [](auto& v) {
-      std::vector<typename std::decay_t<decltype(v)>::value_type> out;
-      out.reserve(v.size());
+      std::decay_t<decltype(v)> out;
       for (std::size_t i = 0; i < v.size(); ++i)
         if (i + 1 == v.size() || v[i + 1].first != v[i].first) out.push_back(v[i]);
       v.swap(out);
     };
     keep_last(launches), keep_last(flows);
-    std::vector<std::pair<std::int64_t, std::int32_t>> ext;
+    std::deque<std::pair<std::int64_t, std::int32_t>> ext;
     for (std::size_t i = 0; i < by_ext.size();) {
       std::size_t j = i;
       std::int32_t pick = by_ext[i].second;
@@ -207,8 +269,8 @@ struct tables {
   detail::aten_call call(std::size_t i) const {
     const raw_call& r = calls[i];
     std::string_view parts[4];
-    std::uint64_t off = r.off;
-    for (int j = 0; j < 4; ++j) parts[j] = std::string_view(arena).substr(off, r.len[j]), off += r.len[j];
+    std::size_t off = r.off;
+    for (int j = 0; j < 4; ++j) parts[j] = std::string_view(arena[r.chunk]).substr(off, r.len[j]), off += r.len[j];
     return make_call(names[r.name], parts[0], parts[1], parts[2], parts[3]);
   }
 
@@ -353,116 +415,51 @@ ingest_result read_torch_trace(const std::string& path) {
     }
   }
 
-  // ---- kernels: launch order (correlation ids grow with launches), links, costs ----
+  // ---- kernels: launch order (correlation ids grow with launches), then links ----
+  // Memory (docs/ingest.md, "Read speed"): what each kernel's record needs is first gathered into
+  // compact tables (kernel_link, op_group); the scan's tables are freed as soon as nothing reads them,
+  // and the records are made last. Text shared by many records (kernel names, ops, notes, shapes) is
+  // held once (shared_string).
   auto& ks = sax.kernels;
   std::stable_sort(ks.begin(), ks.end(), [](const raw_kernel& a, const raw_kernel& b) {
-    if (a.corr && b.corr && *a.corr != *b.corr) return *a.corr < *b.corr;
+    if (a.corr != absent && b.corr != absent && a.corr != b.corr) return a.corr < b.corr;
     return a.ts < b.ts;
   });
-  res.kernels.resize(ks.size());
+  const shared_string replay_note = "CUDA-graph replay: kernels not linked to ops",
+                      triton_note = "Triton kernel: no shapes in the trace",
+                      no_op_note = "not linked: no op encloses its launch",
+                      no_launch_note = "not linked: no launch with its correlation id",
+                      scope_note = "launched under a scope, not an aten op: no shapes";
+  const shared_string dram = "dram";
+  std::vector<kernel_link> links(ks.size());
   std::vector<std::int64_t> launched;  // correlation ids that ran a kernel (sorted below)
   launched.reserve(ks.size());
   std::vector<std::pair<std::int32_t, std::size_t>> op_kernel;  // (cpu_op, kernel), grouped by op below
   for (std::size_t i = 0; i < ks.size(); ++i) {
     const auto& k = ks[i];
-    auto& r = res.kernels[i];
-    r.name = names[k.name];
-    if (k.corr) r.id = std::to_string(*k.corr);
-    r.start_s = (k.ts - origin) * us;
-    r.duration_s = k.dur * us;
-    r.stream = k.stream, r.device = k.device;
-    r.grid_blocks = k.grid, r.block_threads = k.block;
+    auto& lk = links[i];
     const launch* l = nullptr;
-    if (k.corr) {
-      if (const launch* x = tables::find(sax.launches, *k.corr)) l = x;
-      else if (const launch* f = tables::find(sax.flows, *k.corr)) l = f;
+    if (k.corr != absent) {
+      if (const launch* x = tables::find(sax.launches, k.corr)) l = x;
+      else if (const launch* f = tables::find(sax.flows, k.corr)) l = f;
+      launched.push_back(k.corr);
     }
-    const std::string launch_name = l && !l->from_flow ? names[l->name] : "";
-    r.graph_replay = launch_name.find("GraphLaunch") != std::string::npos;
-    if (l) r.launch_s = (l->ts - origin) * us;
-    if (r.graph_replay && k.corr) r.replay = *k.corr;
-    if (k.corr) launched.push_back(*k.corr);
+    lk.graph_replay = l && !l->from_flow && names[l->name].find("GraphLaunch") != std::string::npos;
+    if (l) lk.launch_ts = l->ts;
     std::int32_t op = -1;
-    const std::int64_t ext = k.ext.value_or(l ? l->ext : -1);
-    if (!r.graph_replay && ext >= 0)
+    const std::int64_t ext = k.ext != absent ? k.ext : l ? l->ext : -1;
+    if (!lk.graph_replay && ext >= 0)
       if (const auto* x = tables::find(sax.by_ext, ext)) op = *x;
     if (op < 0 && l) op = enclosing(l->tid, l->ts, false);
     if (op < 0 && l) op = enclosing(l->tid, l->ts, true);
-    if (op >= 0) r.framework_op = names[iv[std::size_t(op)].name], r.op_call = op;
-    if (r.graph_replay) {
-      r.note = "CUDA-graph replay: kernels not linked to ops";
-    } else if (is_triton(r.name)) {
-      r.note = "Triton kernel: no shapes in the trace";
-    } else if (op < 0) {
-      r.note = l ? "not linked: no op encloses its launch" : "not linked: no launch with its correlation id";
-    } else if (iv[std::size_t(op)].kind != host_kind::cpu_op) {
-      r.note = "launched under a scope, not an aten op: no shapes";
-    } else {
-      r.op_call = op;
-      op_kernel.emplace_back(op, i);
-    }
+    if (op >= 0) lk.op = op, lk.op_name = iv[std::size_t(op)].name;
+    if (lk.graph_replay) lk.note = replay_note;
+    else if (is_triton(names[k.name])) lk.note = triton_note;
+    else if (op < 0) lk.note = l ? no_op_note : no_launch_note;
+    else if (iv[std::size_t(op)].kind != host_kind::cpu_op) lk.note = scope_note;
+    else op_kernel.emplace_back(op, i);
   }
-  // One op's FLOPs and bytes are counted once. Kernels of different names (a GEMM + split-K reduce,
-  // cuDNN attention + its reduction): all on the longest. One kernel launched several times over
-  // chunks of the work (multi_tensor_apply over a TensorList, a fused optimizer): split over the
-  // launches in proportion to their time, so that each launch is judged at the op's own rate.
   std::sort(launched.begin(), launched.end());
-  std::stable_sort(op_kernel.begin(), op_kernel.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-  std::vector<std::size_t> list;
-  for (std::size_t g = 0; g < op_kernel.size();) {
-    const std::int32_t op = op_kernel[g].first;
-    list.clear();
-    for (; g < op_kernel.size() && op_kernel[g].first == op; ++g) list.push_back(op_kernel[g].second);
-    const auto& x = iv[std::size_t(op)];
-    const std::size_t longest = *std::max_element(list.begin(), list.end(), [&](std::size_t a, std::size_t b) {
-      return ks[a].dur < ks[b].dur;
-    });
-    const bool chunks = list.size() > 1 && std::all_of(list.begin(), list.end(), [&](std::size_t i) {
-      return ks[i].name == ks[longest].name;
-    });
-    double total = 0;
-    for (auto i : list) total += ks[i].dur;
-    std::string why;
-    std::optional<detail::aten_cost> cost;
-    std::string shapes;
-    if (x.call >= 0) {
-      const auto call = sax.call(std::size_t(x.call));
-      shapes = detail::format_shapes(call);
-      cost = detail::cost_aten_op(call, res.kernels[longest].name, why);
-    } else {
-      why = detail::has_cost_model(names[x.name]) ? names[x.name] + ": no Input Dims recorded (record_shapes=False?)"
-                                                  : "no cost model for " + names[x.name];
-    }
-    for (auto i : list) {
-      auto& r = res.kernels[i];
-      r.shapes = shapes;
-      if (!cost) {
-        r.note = why;
-        continue;
-      }
-      r.cost_model = cost->cost_model;
-      r.dims = dims_of(*cost);
-      if (!chunks && i != longest) {
-        r.note = fmt::format("one of {} kernels of this {}: its {} counts are on the longest kernel (id {})",
-                             list.size(), names[x.name], cost->cost_model, res.kernels[longest].id);
-        r.counted_with = longest;
-        continue;
-      }
-      const double share = chunks && total > 0 ? ks[i].dur / total : 1.0;
-      if (!cost->precision.empty() && cost->op.flops > 0)
-        r.model_flops.push_back(
-            {cost->precision, cost->engine, cost->op.flops * share, count_source::shape_model, cost->cost_model});
-      r.bytes.push_back({"dram", cost->op.bytes() * share, count_source::shape_model, cost->cost_model});
-      r.note = cost->note;
-      if (chunks)
-        r.note += std::string(r.note.empty() ? "" : "; ") +
-                  fmt::format("one of {} launches of this {}: {:.1f}% of its cost, its share of the launches' time",
-                              list.size(), names[x.name], 100 * share);
-      else if (list.size() > 1)
-        r.note += std::string(r.note.empty() ? "" : "; ") +
-                  fmt::format("the op's whole cost, on its longest of {} kernels", list.size());
-    }
-  }
 
   // ---- launches that ran no kernel: captured into a CUDA graph (capture records the launch, runs
   // nothing); each costed from its op like a kernel, for the replays (count_source::capture) ----
@@ -476,6 +473,8 @@ ingest_result read_torch_trace(const std::string& path) {
       idle.emplace_back(corr, &l);
     }
     std::sort(idle.begin(), idle.end());
+    const shared_string no_op = "captured launch: no op encloses it",
+                        scope = "captured launch under a scope, not an aten op: no shapes";
     std::unordered_map<std::int32_t, std::vector<std::size_t>> cap_by_op;
     for (const auto& [corr, l] : idle) {
       kernel_record r;
@@ -485,9 +484,9 @@ ingest_result read_torch_trace(const std::string& path) {
       if (l->ext >= 0)
         if (const auto* x = tables::find(sax.by_ext, l->ext)) op = *x;
       if (op < 0) op = enclosing(l->tid, l->ts, false);
-      if (op >= 0) r.framework_op = names[iv[std::size_t(op)].name], r.op_call = op;
+      if (op >= 0) r.framework_op = sax.text(iv[std::size_t(op)].name), r.op_call = op;
       if (op >= 0 && iv[std::size_t(op)].kind == host_kind::cpu_op) cap_by_op[op].push_back(res.captured.size());
-      else r.note = op < 0 ? "captured launch: no op encloses it" : "captured launch under a scope, not an aten op: no shapes";
+      else r.note = op < 0 ? no_op : scope;
       res.captured.push_back(std::move(r));
     }
     // Each launch carries its op's whole cost and the op's call (op_call): a replay shares it out
@@ -496,39 +495,141 @@ ingest_result read_torch_trace(const std::string& path) {
       const auto& x = iv[std::size_t(op)];
       std::string why;
       std::optional<detail::aten_cost> cost;
-      std::optional<detail::aten_call> call;
-      if (x.call >= 0) call = sax.call(std::size_t(x.call)), cost = detail::cost_aten_op(*call, "", why);
-      else why = "no cost model for " + names[x.name];
+      shared_string shapes;
+      if (x.call >= 0) {
+        const auto call = sax.call(std::size_t(x.call));
+        shapes = detail::format_shapes(call);
+        cost = detail::cost_aten_op(call, "", why);
+      } else {
+        why = "no cost model for " + names[x.name];
+      }
+      const shared_string note = cost ? cost->note : why, model = cost ? cost->cost_model : "";
+      const shared_string precision = cost ? cost->precision : "", engine = cost ? cost->engine : "";
       for (auto j : list) {
         auto& r = res.captured[j];
         r.op_call = op;
-        if (call) r.shapes = detail::format_shapes(*call);
-        if (!cost) {
-          r.note = why;
-          continue;
-        }
-        r.cost_model = cost->cost_model;
+        r.shapes = shapes;
+        r.note = note;
+        if (!cost) continue;
+        r.cost_model = model;
         r.dims = dims_of(*cost);
-        if (!cost->precision.empty() && cost->op.flops > 0)
-          r.model_flops.push_back({cost->precision, cost->engine, cost->op.flops, count_source::shape_model, cost->cost_model});
-        r.bytes.push_back({"dram", cost->op.bytes(), count_source::shape_model, cost->cost_model});
-        r.note = cost->note;
+        if (!precision.empty() && cost->op.flops > 0)
+          r.model_flops.push_back({precision, engine, cost->op.flops, count_source::shape_model, model});
+        r.bytes.push_back({dram, cost->op.bytes(), count_source::shape_model, model});
       }
     }
   }
+  // what the links and the captured launches needed, no longer read
+  release(sax.launches), release(sax.flows), release(sax.by_ext), release(launched), release(order);
 
   // ---- step marks: torch.profiler's ProfilerStep#N annotations (user_annotation) ----
   for (const auto& x : iv)
     if (x.kind == host_kind::user_annotation && starts_with(names[x.name], "ProfilerStep#"))
       res.step_marks.push_back({names[x.name], (x.ts - origin) * us, (x.end - x.ts) * us});
   std::sort(res.step_marks.begin(), res.step_marks.end(), [](const host_interval& a, const host_interval& b) { return a.start_s < b.start_s; });
+
+  // ---- costs: one op's FLOPs and bytes are counted once ----
+  // Kernels of different names (a GEMM + split-K reduce, cuDNN attention + its reduction): all on the
+  // longest. One kernel launched several times over chunks of the work (multi_tensor_apply over a
+  // TensorList, a fused optimizer): split over the launches in proportion to their time, so that each
+  // launch is judged at the op's own rate.
+  std::stable_sort(op_kernel.begin(), op_kernel.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::vector<op_group> groups;
+  std::vector<std::size_t> list;
+  for (std::size_t g = 0; g < op_kernel.size();) {
+    const std::int32_t op = op_kernel[g].first;
+    list.clear();
+    for (; g < op_kernel.size() && op_kernel[g].first == op; ++g) list.push_back(op_kernel[g].second);
+    const auto& x = iv[std::size_t(op)];
+    op_group& grp = groups.emplace_back();
+    grp.op_name = x.name;
+    grp.count = list.size();
+    grp.longest = *std::max_element(list.begin(), list.end(), [&](std::size_t a, std::size_t b) { return ks[a].dur < ks[b].dur; });
+    grp.chunks = list.size() > 1 && std::all_of(list.begin(), list.end(), [&](std::size_t i) { return ks[i].name == ks[grp.longest].name; });
+    for (auto i : list) grp.total += ks[i].dur, links[i].group = std::int32_t(groups.size() - 1);
+    std::string why;
+    std::optional<detail::aten_cost> cost;
+    if (x.call >= 0) {
+      const auto call = sax.call(std::size_t(x.call));
+      grp.shapes = sax.shared(detail::format_shapes(call));
+      cost = detail::cost_aten_op(call, names[ks[grp.longest].name], why);
+    } else {
+      why = detail::has_cost_model(names[x.name]) ? names[x.name] + ": no Input Dims recorded (record_shapes=False?)"
+                                                  : "no cost model for " + names[x.name];
+    }
+    if (!cost) {
+      grp.why = sax.shared(why);
+      continue;
+    }
+    grp.costed = true;
+    grp.cost_model = sax.shared(cost->cost_model);
+    grp.dims = dims_of(*cost);
+    grp.has_flops = !cost->precision.empty() && cost->op.flops > 0;
+    grp.precision = sax.shared(cost->precision), grp.engine = sax.shared(cost->engine);
+    grp.flops = cost->op.flops, grp.bytes = cost->op.bytes();
+    grp.note = sax.shared(cost->note);
+    const std::int64_t longest_corr = ks[grp.longest].corr;
+    if (list.size() > 1 && !grp.chunks)  // names the longest kernel's id: one string per op call
+      grp.counted_note = fmt::format("one of {} kernels of this {}: its {} counts are on the longest kernel (id {})", list.size(),
+                                     names[x.name], cost->cost_model, longest_corr != absent ? std::to_string(longest_corr) : "");
+    if (list.size() > 1)
+      grp.whole_note = sax.shared(cost->note + (cost->note.empty() ? "" : "; ") +
+                                  fmt::format("the op's whole cost, on its longest of {} kernels", list.size()));
+  }
+  // the host intervals and the recorded shapes, no longer read
+  release(op_kernel), release(sax.intervals), release(sax.calls), release(sax.arena);
+  return_free_memory();
+
+  // ---- the records ----
+  res.kernels.reserve(ks.size());
+  for (std::size_t i = 0; i < ks.size(); ++i) {
+    const auto& k = ks[i];
+    const auto& lk = links[i];
+    auto& r = res.kernels.emplace_back();
+    r.name = sax.text(k.name);
+    if (k.corr != absent) r.id = std::to_string(k.corr);
+    r.start_s = (k.ts - origin) * us;
+    r.duration_s = k.dur * us;
+    r.stream = present(k.stream), r.device = present(k.device);
+    r.grid_blocks = present(k.grid), r.block_threads = present(k.block);
+    r.graph_replay = lk.graph_replay;
+    if (!std::isnan(lk.launch_ts)) r.launch_s = (lk.launch_ts - origin) * us;
+    if (r.graph_replay && k.corr != absent) r.replay = k.corr;
+    if (lk.op >= 0) r.framework_op = sax.text(lk.op_name), r.op_call = lk.op;
+    r.note = lk.note;
+    if (lk.group < 0) continue;
+    const op_group& g = groups[std::size_t(lk.group)];
+    r.shapes = g.shapes;
+    if (!g.costed) {
+      r.note = g.why;
+      continue;
+    }
+    r.cost_model = g.cost_model;
+    r.dims = g.dims;
+    if (!g.chunks && i != g.longest) {
+      r.note = g.counted_note;
+      r.counted_with = g.longest;
+      continue;
+    }
+    const double share = g.chunks && g.total > 0 ? k.dur / g.total : 1.0;
+    if (g.has_flops) r.model_flops.push_back({g.precision, g.engine, g.flops * share, count_source::shape_model, g.cost_model});
+    r.bytes.push_back({dram, g.bytes * share, count_source::shape_model, g.cost_model});
+    if (g.chunks)
+      r.note = g.note + (g.note.empty() ? "" : "; ") +
+               fmt::format("one of {} launches of this {}: {:.1f}% of its cost, its share of the launches' time", g.count,
+                           names[g.op_name], 100 * share);
+    else if (g.count > 1)
+      r.note = g.whole_note;
+    else
+      r.note = g.note;
+  }
+  release(ks), release(links), release(groups);
   if (!meta.devices.empty()) res.gpu = meta.devices.front();
 
   for (auto& m : sax.memory_ops) {
     m.start_s = (*m.start_s - origin) * us;
     res.gpu_memory_ops.push_back(std::move(m));
   }
-
   // ---- span, and what was not read ----
   if (std::isfinite(sax.gpu_min)) res.span_s = (sax.gpu_max - sax.gpu_min) * us;
   else if (std::isfinite(sax.t_min)) res.span_s = (sax.t_max - sax.t_min) * us;

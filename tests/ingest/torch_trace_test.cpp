@@ -112,7 +112,7 @@ TEST(TorchTrace, RealTraceSpanIsTheGpuActivity) {
 // aten::mm ops also launch 66 cublasLt::splitKreduce_kernel (690 mm/bmm kernels), which are not GEMMs.
 TEST(TorchTrace, RealTraceGemmKernels) {
   const std::regex gemm("nvjet|gemm|cutlass|sm90_xmma", std::regex::icase);
-  const auto g = where([&](const kernel_record& k) { return std::regex_search(k.name, gemm); });
+  const auto g = where([&](const kernel_record& k) { return std::regex_search(k.name.str(), gemm); });
   ASSERT_EQ(g.size(), 624u);
   double t = 0;
   for (const auto* k : g) {
