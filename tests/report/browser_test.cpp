@@ -46,8 +46,9 @@ std::string console_errors(const std::string& log) {
 /// Opens every <details> of `html` at `width` px and reports the layout: "viewport=W pagefits=B
 /// unscrolled=N broken=M: …": pagefits, the page needs no horizontal scroll; unscrolled, tables wider than
 /// their space that are not inside a horizontally scrolling div.tw; broken, the words of table cells laid
-/// out on more than one line (a word: a run without spaces, cut at hyphens and slashes, where browsers
-/// may break; a number and its unit joined by a no-break space count as one word), each named.
+/// out on more than one line, each named. A word: a run of letters, digits, "_", ".", "%", "µ" and "×"
+/// ("nominal", "64x24", "1.49", "bfloat16_copy_kernel_cuda"); a C++ kernel name may still wrap at its
+/// punctuation ("::", "(", ","), where the browser's line breaking allows it.
 std::string layout_check(const std::string& browser, const std::string& html, const test::temp_dir& d, int width) {
   const std::string probe =
       "<script>(function(){Array.prototype.forEach.call(document.querySelectorAll('details'),function(x){x.open=true;});"
@@ -55,7 +56,7 @@ std::string layout_check(const std::string& browser, const std::string& html, co
       "Array.prototype.forEach.call(document.querySelectorAll('table'),function(t){var p=t.parentNode;"
       "if(t.scrollWidth>p.clientWidth+1&&!(p.classList.contains('tw')&&getComputedStyle(p).overflowX==='auto'))unscrolled.push(t.scrollWidth+'>'+p.clientWidth);});"
       "var w=document.createTreeWalker(document.body,NodeFilter.SHOW_TEXT),n;"
-      "while((n=w.nextNode())){if(!n.parentNode.closest('td,th'))continue;var re=/[^ \\t\\n\\r\\-\\/]+/g,m;"
+      "while((n=w.nextNode())){if(!n.parentNode.closest('td,th'))continue;var re=/[A-Za-z0-9_.%\\u00b5\\u00d7]+/g,m;"
       "while((m=re.exec(n.nodeValue))){var r=document.createRange();r.setStart(n,m.index);r.setEnd(n,m.index+m[0].length);"
       "var tops={},k=0;Array.prototype.forEach.call(r.getClientRects(),function(c){if(c.width>0){var y=Math.round(c.top);if(!tops[y]){tops[y]=1;k++;}}});"
       "if(k>1)broken.push(m[0]);}}"
