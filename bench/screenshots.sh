@@ -22,7 +22,9 @@ shot() {
     page="${file%.html}-shot.html"
     sed "s#</head>#<style>$css</style></head>#" "$file" >"$page"
   fi
-  timeout 120 chromium --headless --no-sandbox --disable-gpu --hide-scrollbars --no-first-run --user-data-dir="$prof" \
+  local bars=--hide-scrollbars  # html pages keep theirs: a wide table shows that it scrolls
+  case $file in *.html) bars= ;; esac
+  timeout 120 chromium --headless --no-sandbox --disable-gpu $bars --no-first-run --user-data-dir="$prof" \
     --window-size=1400,"$height" --virtual-time-budget=3000 --screenshot="$out/$png" "file://$(readlink -f "$page")" >/dev/null 2>&1
   pngquant --force --strip --speed 1 32 --output "$out/$png" "$out/$png"
   echo "$png: 1400 x $height px, $(stat -c %s "$out/$png") B" >&2
