@@ -101,11 +101,6 @@ double wave_efficiency(std::int64_t tiles, std::int64_t sms);
 /// Tile quantization efficiency: m·n ÷ (padded m × padded n) (1 when both are tile multiples).
 double tile_efficiency(std::int64_t m, std::int64_t n, tile_shape t);
 
-/// The model config of a results file: results.model.source, else the shipped models/ copy of the
-/// same name (a shipped model is recorded relative to the tree it ran in). nullopt with `why` when
-/// there is no model or its config is not readable here.
-std::optional<model_config> model_config_of(const results& r, std::string* why = nullptr);
-
 /// Everything the report explains, computed once into the typed blocks (roofline/waterfall.hpp,
 /// ridge_analysis.hpp, decode_mfu.hpp, fusion_analysis.hpp, accuracy.hpp, batch_sweep.hpp,
 /// record_table.hpp), the members of r.analysis (roofline/analysis_results.hpp; keys: docs/results-schema.md).

@@ -47,6 +47,7 @@ struct machine_verdict {
   bool busy = false;
   std::string busy_summary;
   int rejected_results = 0;
+  int ops_kept_out = 0, steps_kept_out = 0;  ///< timings taken busy, kept out (results.interference)
 };
 
 /// Sentence 2, one per scenario (decode at each batch, prefill): the op time by class, the step time
@@ -62,6 +63,15 @@ struct time_split {
   std::string step_source;       ///< "whole step" | "sum of ops"
   double bytes = 0, flops = 0;   ///< per step
   std::optional<double> bytes_alone_s;  ///< bytes ÷ the measured device-memory bandwidth
+  /// Timings of this scenario taken while the machine was busy and kept out (op_result::disturbed_s,
+  /// whole_step_result::disturbed_s): the scenario is then not headlined (no step time, no shares).
+  int disturbed_ops = 0;
+  bool step_disturbed = false;
+  int timed_ops = 0;  ///< ops with a measured time
+  /// On a busy machine (results.interference.busy), a scenario none of whose ops or whole step was
+  /// timed: its "step" would be predictions alone, from roofs the busy machine left standing or none.
+  bool untimed_on_busy = false;
+  bool disturbed() const { return disturbed_ops > 0 || step_disturbed || untimed_on_busy; }
   double total_s() const { return known_s() + unknown_s; }
 };
 
@@ -79,8 +89,9 @@ struct headline {
   machine_verdict machine;
   std::vector<time_split> time;  ///< in op-table order of scenarios
   std::optional<next_step> next;
-  /// The next step when a roof is missing because the machine was busy: re-run on a quiet machine
-  /// (results.interference.busy, and no compute or no memory roof stands). Takes the place of `next`.
+  /// The next step when the machine was busy and a roof is missing or a scenario's timings were kept
+  /// out: re-run on a quiet machine (results.interference.busy, and no compute or no memory roof
+  /// stands, or time_split::disturbed()). Takes the place of `next`.
   bool rerun_quiet = false;
 };
 

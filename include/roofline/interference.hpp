@@ -65,4 +65,27 @@ bool disturbed(const interference_sample& s, const interference_policy& p = {});
 /// "other processes used 48 % of the CPU time, steal 0 %" — the words used everywhere.
 std::string describe_interference(const interference_sample& s);
 
+/// The one line of results.interference.summary, from the report's numbers: busy ("the machine was
+/// busy: 3 of 14 probe(s) stayed disturbed after a re-run, 9 result(s) kept out of the roofs; 40 op
+/// timing(s) and 2 whole step(s) kept out; before measuring, other processes used …"), else the
+/// results whose repeats disagreed, else quiet (`cpu_judged`: "the machine was quiet: no probe was
+/// disturbed"; a GPU whose processes were watched: "no result was unreliable"). Sets nothing: the
+/// caller stores it (and r.busy: busy_verdict).
+std::string summarize_interference(const interference_report& r, bool cpu_judged);
+/// "46 op timing(s) and 4 whole step(s)", "46 op timing(s)", "4 whole step(s)": the timings kept out,
+/// a count of zero left out ("" when both are).
+std::string kept_out_timings(int ops, int steps);
+/// The probes of `r` that stayed disturbed after their re-run (verdict "unreliable: machine busy …").
+int busy_probes(const interference_report& r);
+/// True when the report shows a busy machine: the idle check before measuring found it busy, a probe
+/// stayed disturbed after its re-run, or an op or whole-step timing was kept out.
+bool busy_verdict(const interference_report& r);
+
+/// Moves a timing taken while the machine was busy out of `measured` into `disturbed` and says so at
+/// the front of `note` ("kept out: timed at 7.96 ms while the machine was busy (other processes used
+/// 85 % of the CPU time, steal 0 %, over 0.21 s)", the old note after "; "). Nothing when `measured`
+/// is empty (a timing that failed or was not run stays as it is). True when a time was kept out.
+bool keep_out_timing(std::optional<double>& measured, std::optional<double>& disturbed, std::string& note,
+                     const interference_sample& s);
+
 }  // namespace roofline

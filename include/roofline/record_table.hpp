@@ -34,6 +34,9 @@ struct record_row {
   std::string nominal_note;   ///< why nominal is unknown, or where it came from
   std::string measured_note;  ///< why not measured, or what the measurement is (TPOT source, throttling)
   bool rejected = false;      ///< measured, then kept out of the roofs (measured_note: "rejected: <why>")
+  /// Measured above the usual range (measured > expected_high): that it is, by how much, and the reason
+  /// where the row's own record shows one (above_usual_reason); empty otherwise.
+  std::string above_usual;
   std::optional<double> seconds;  ///< tpot_mfu: the TPOT the measured rate comes from
   /// measured ÷ nominal; nullopt without both or with nominal ≤ 0
   std::optional<double> ratio() const {

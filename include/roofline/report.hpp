@@ -33,6 +33,12 @@ std::string render_place_svg(const results& r, const std::string& title);
 /// where modelled). `where` names the
 /// full report ("" = not mentioned).
 std::string render_summary(const results& r, const std::string& where = "");
+/// Why the run failed (judge_run, roofline/run_verdict.hpp), in one line: "the machine was busy, so no
+/// roof stands and 46 op timing(s) and 4 whole step(s) were kept out (14 of 14 probe(s) stayed disturbed
+/// after a re-run; before measuring, other processes used 93 % of the CPU time, …)",
+/// "no fp32 compute roof stands: every fp32 result was rejected (…)"; "" when the run stands. The
+/// terminal summary's first line, the last line `run` prints and report.md's first warning.
+std::string run_failure(const results& r);
 /// One progress line of a run: "[roofline  42% · ETA 3 min 07 s] what" (the percent of `fraction`,
 /// 0..1, rounded, width 3; then " · took D" when `took_s`, else " · ETA D" when `eta_s`; D rounded
 /// to the second: "42 s", "3 min 07 s", "1 h 05 min").

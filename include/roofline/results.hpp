@@ -12,7 +12,7 @@
 
 namespace roofline {
 
-inline constexpr const char* schema_version = "1.1";
+inline constexpr const char* schema_version = "1.2";
 
 /// One factor of a nominal-peak derivation, e.g. {"SMs", 132, "", "NVIDIA H200 datasheet"}.
 struct factor {
@@ -68,14 +68,21 @@ struct interference_sample {
   std::vector<std::string> device_processes;
 };
 
-/// The run-level verdict on interference: read before measuring (an idle check) and summed over
-/// every probe. `busy` is true when any probe stayed disturbed after its re-run.
+/// The run-level verdict on interference: read before measuring (an idle check), summed over every
+/// probe and over the windows the op and whole-step timings were judged in. `busy` is true when the
+/// idle check found the machine busy, a probe stayed disturbed after its re-run, or a timing was kept out.
 struct interference_report {
   bool busy = false;
-  std::string summary;  ///< one line for the report's top and the exit status text
+  std::string summary;  ///< one line for the report's top and the exit status text (summarize_interference)
   interference_sample before;
   int unreliable_results = 0;  ///< bandwidth/compute rows kept out of the roofs
   std::vector<interference_sample> probes;
+  /// The windows (at least interference_policy::min_wall_s each) the op, batch-sweep and whole-step
+  /// timings were judged in (CPU runs of `run`); `probe` names the timings ("ops 1–14 of 60"). Empty in
+  /// older files and where nothing was timed.
+  std::vector<interference_sample> timings;
+  int ops_kept_out = 0;    ///< op timings (ops[], the linear batch sweep) taken busy: kept out (op_result::disturbed_s)
+  int steps_kept_out = 0;  ///< whole-step timings taken busy: kept out (whole_step_result::disturbed_s)
 };
 
 /// Telemetry (NVML on GPUs, cpufreq/measured on CPUs) over one probe.
@@ -361,6 +368,10 @@ struct op_result {
   /// "" for an op of the model's step; else the op(s) of the same scenario it is measured beside
   /// (e.g. silu_mul beside "silu + mul"): shown in the op table, never added to a step total.
   std::string alternative_to;
+  /// The time measured while the machine was busy (results.interference.timings), kept out of
+  /// `measured_s` (then null, `measured_note` saying why): every view treats the op as not measured,
+  /// as a rejected probe is not a roof. Absent when the timing was clean or not judged.
+  std::optional<double> disturbed_s;
 };
 
 /// One measured whole step (decode: every layer's ops against a real KV cache of `context` tokens;
@@ -380,6 +391,9 @@ struct whole_step_result {
   /// FLOPs and bytes of the whole step (Σ op × count of the catalogue), for its energy prediction;
   /// absent in files written before they were recorded.
   std::optional<double> flops, bytes;
+  /// The median step time measured while the machine was busy, kept out of `measured_s` (then null,
+  /// `note` saying why), as op_result::disturbed_s. Absent when clean or not judged.
+  std::optional<double> disturbed_s;
 };
 
 /// What `roofline run` planned for the decode step sweep (results.step_sweep): the batches asked for,
@@ -428,8 +442,12 @@ struct device_info {
 
 struct model_summary {
   std::string name;
-  std::string source;  ///< path of the config.json
+  std::string source;  ///< path of the config.json on the machine that ran it
   std::string family;  ///< llama | gpt2 | ...
+  /// The model's parsed config (every field of model_config, roofline/model.hpp), written by `run`
+  /// (model_config_json, roofline/model_record.hpp) and read back typed (model_config_from_json), so
+  /// that the analysis rebuilds the model's catalogue from the file alone. Files written before it was
+  /// stored hold an 8-key summary with HuggingFace names (hidden_size, …) here: not a parsed config.
   json config = json::object();
   std::int64_t parameters = 0;
 };

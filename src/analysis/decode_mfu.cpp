@@ -3,6 +3,7 @@
 
 #include "roofline/analysis.hpp"
 #include "roofline/decode_mfu.hpp"
+#include "roofline/model_record.hpp"
 #include "roofline/units.hpp"
 #include "roofline/vocabulary.hpp"
 
@@ -56,7 +57,7 @@ decode_mfu analyse_mfu(const results& r) {
   if (r.model) {
     std::string why;
     try {
-      if (const auto cfg = model_config_of(r, &why)) {
+      if (const auto cfg = stored_model_config(r, &why)) {
         const token_flops f = model_flops_per_token(*cfg, phase::decode, context > 0 ? context : 1);
         out.rule_of_thumb_flops_per_token = f.weights;
         out.rule_of_thumb = fmt::format("2N FLOPs per generated token, attention excluded: the weights term of "

@@ -1,51 +1,25 @@
 // Fusion: measured (unfused SiLU + mul vs the fused SiLU·mul kernel) and predicted (the model
 // catalogue's fusion_savings() timed at the roofs). docs/formulas-analysis.md §5, §7.4.
 #include <algorithm>
-#include <filesystem>
 #include <map>
 #include <set>
 
 #include "roofline/analysis.hpp"
 #include "roofline/fusion_analysis.hpp"
 #include "roofline/latency.hpp"
+#include "roofline/model_record.hpp"
 
 namespace roofline {
-
-std::optional<model_config> model_config_of(const results& r, std::string* why) {
-  // A run executes its ops with weights in its dtype (runnable_weights): a quantization_config is not what ran.
-  const auto load_model_config = [](const std::string& path) {
-    model_config c = roofline::load_model_config(path);
-    c.weights = weight_scheme{};
-    return c;
-  };
-  auto fail = [&](const std::string& w) -> std::optional<model_config> {
-    if (why) *why = w;
-    return std::nullopt;
-  };
-  if (!r.model || r.model->source.empty()) return fail("no model in the results");
-  try {
-    return load_model_config(r.model->source);
-  } catch (const std::exception& e) {
-    // A shipped model is recorded relative to the tree it ran in ("models/NAME.json"): read the
-    // shipped copy of the same name, so `roofline report` gives the same answer from any directory.
-    const std::filesystem::path src(r.model->source);
-    try {
-      if (src.parent_path() != "models") throw;
-      return load_model_config(resolve_model_path(src.stem().string()));  // the same file's content
-    } catch (const std::exception&) {
-      return fail(std::string("model config not readable here: ") + e.what());
-    }
-  }
-}
 
 namespace {
 
 /// The model module's fusion_savings() for the scenarios in the op table (decode batches; prefill
 /// with naive attention so the FlashAttention saving shows), each saving's bytes turned into time at
-/// the bandwidth the ops are placed against. Needs the model's config.json (results.model.source).
+/// the bandwidth the ops are placed against. Needs the model's parsed config stored in the results
+/// (model.config: stored_model_config); without it the note says why.
 predicted_fusion predict_fusion(const results& r) {
   predicted_fusion out;
-  const auto cfg = model_config_of(r, &out.note);
+  const auto cfg = stored_model_config(r, &out.note);
   if (!cfg) return out;
   const double bw = r.roofline.bandwidth_measured > 0 ? r.roofline.bandwidth_measured
                                                       : r.roofline.bandwidth_nominal.value_or(0);

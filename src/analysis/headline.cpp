@@ -27,8 +27,10 @@ machine_verdict machine_of(const results& r) {
   if (const bandwidth_result* b = best_device_bandwidth(r.measured)) m.bandwidth_measured = b->bytes_per_s, m.bandwidth_pattern = b->pattern;
   m.clock_nominal_mhz = nominal_clock_mhz(r.nominal, p);
   m.power_limit_w = property_number(r, {"power_limit_w", "enforced_power_limit_w", "power_limit", "tdp_w"});
-  if (r.interference && r.interference->busy)
+  if (r.interference && r.interference->busy) {
     m.busy = true, m.busy_summary = r.interference->summary, m.rejected_results = r.interference->unreliable_results;
+    m.ops_kept_out = r.interference->ops_kept_out, m.steps_kept_out = r.interference->steps_kept_out;
+  }
   if (c) m.at_clock = match_clock(r.nominal, p, *c);
   if (!c || !c->telemetry) return m;
   const telemetry_summary& t = *c->telemetry;
@@ -82,6 +84,8 @@ headline compute_headline(const results& r) {
     }
     const double s = static_cast<double>(op.count) * op_time(op);
     ++it->ops;
+    if (op.disturbed_s) ++it->disturbed_ops;
+    if (op.measured_s) ++it->timed_ops;
     if (op.bound == "compute") it->compute_s += s;
     else if (op.bound == "latency") it->latency_s += s;
     else if (op.bound == "bandwidth" || op.bound == "memory") it->bandwidth_s += s;  // "memory": older files' word
@@ -90,11 +94,15 @@ headline compute_headline(const results& r) {
     it->flops += static_cast<double>(op.count) * op.flops;
   }
   for (time_split& t : h.time) {
-    for (const auto& w : r.whole_step)
-      if (w.phase == t.phase && w.batch == t.batch && w.measured_s &&
-          (t.phase == "decode" ? w.context.value_or(t.context) == t.context : w.seq.value_or(t.seq) == t.seq))
-        t.step_s = w.measured_s, t.step_source = "whole step";
+    for (const auto& w : r.whole_step) {
+      if (w.phase != t.phase || w.batch != t.batch ||
+          !(t.phase == "decode" ? w.context.value_or(t.context) == t.context : w.seq.value_or(t.seq) == t.seq))
+        continue;
+      if (w.measured_s) t.step_s = w.measured_s, t.step_source = "whole step";
+      if (w.disturbed_s) t.step_disturbed = true;
+    }
     if (!t.step_s && t.total_s() > 0) t.step_s = t.total_s(), t.step_source = "sum of ops";
+    t.untimed_on_busy = h.machine.busy && t.timed_ops == 0 && t.step_source != "whole step";
     if (bw > 0) t.bytes_alone_s = t.bytes / bw;
   }
   // The next step: per scenario, the time above the roof summed by advice; the advice whose ops lose
@@ -117,7 +125,8 @@ headline compute_headline(const results& r) {
       if (share > best_share) best_share = share, h.next = n;
     }
   }
-  h.rerun_quiet = h.machine.busy && (!h.machine.compute_measured || !h.machine.bandwidth_measured);
+  const bool kept_out = std::any_of(h.time.begin(), h.time.end(), [](const time_split& t) { return t.disturbed(); });
+  h.rerun_quiet = h.machine.busy && (!h.machine.compute_measured || !h.machine.bandwidth_measured || kept_out);
   return h;
 }
 

@@ -12,6 +12,58 @@ namespace roofline {
 
 namespace {
 
+bool starts_with(const std::string& s, const char* p) { return s.rfind(p, 0) == 0; }
+
+/// "95.6% of nominal, above the usual 75–90% of nominal" — the opening of every above_usual text
+/// (`usual`: the row's expected_note).
+std::string above_words(double measured, double nominal, const std::string& usual) {
+  return fmt::format("{} of nominal, above the usual {}", units::percent(measured / nominal), usual);
+}
+
+/// Why a device-memory result reads above the usual range, from its own record (the probe's flags):
+/// the kernel's access width and bytes in flight, the working set against the last cache. On a GPU
+/// whose kernel keeps 16-byte (or TMA bulk) accesses in flight that is the known cause: a stream of wide accesses
+/// with enough bytes in flight to cover the memory latency (Little's law) keeps every HBM channel
+/// busy, and its bytes are those DRAM moves (Nsight Compute's dram__bytes read 4.295 GB for a 4 GiB
+/// read by this probe's kernel on an H200: bench/results/h200/2026-12-01-l2-write/bench.md;
+/// BabelStream and gpu-benches read within 1% of it: bench/results/h200/2026-12-01-peers/bench.md).
+std::string bandwidth_above_reason(const results& r, const bandwidth_result& b) {
+  std::string kernel, working_set;  // the kernel's flag; the working set against the last cache
+  for (const auto& f : b.flags) {
+    if (starts_with(f, "kernel: ")) kernel = f.substr(8);
+    else if (const auto at = f.find("working set is "); at != std::string::npos) {  // GPU: "hbm: working set is 68.27× L2 (…)"
+      const std::string rest = f.substr(at + 15);
+      working_set = "a working set " + rest.substr(0, rest.find(" ("));
+    } else if (starts_with(f, "DRAM: ")) {  // CPU: "DRAM: 128 MiB in total >= 4× the 32 MiB last-level cache"
+      working_set = f.substr(6);
+    }
+  }
+  const bool wide = kernel.find("16 B") != std::string::npos || kernel.find("TMA bulk") != std::string::npos;
+  const std::string where = working_set.empty() ? std::string() : " (" + working_set + ")";
+  if (r.device.kind != "cpu" && wide)
+    return fmt::format("its kernel keeps enough 16-byte or bulk accesses in flight to cover the memory latency{}, and Nsight "
+                       "Compute's DRAM counters match the bytes it counts (bench/results/h200/2026-12-01-l2-write)",
+                       where);
+  return fmt::format("no cause recorded: check the nominal bandwidth's factors{}{}", where,
+                     kernel.empty() ? "" : " and the kernel (" + kernel + ")");
+}
+
+/// Why a GEMM reads above the usual 70–85%: a clock above the one the nominal peak is computed at
+/// (its telemetry), else on a CPU the library's kernel (GotoBLAS-style GEMMs spend all but packing and
+/// edge blocks in an FMA micro-kernel and reach 90% of a core's peak and more: Goto and van de Geijn,
+/// "Anatomy of high-performance matrix multiplication", ACM TOMS 34(3), 2008, §8).
+std::string gemm_above_reason(const results& r, const compute_result& c, const nominal_peak* p) {
+  const auto nominal_mhz = nominal_clock_mhz(r.nominal, p);
+  if (nominal_mhz && c.telemetry && c.telemetry->sm_clock_mhz && c.telemetry->sm_clock_mhz->median > *nominal_mhz)
+    return fmt::format("the clock during the GEMM, a median {} MHz, was above the {} MHz the nominal peak is computed at",
+                       units::fixed(c.telemetry->sm_clock_mhz->median, 0), units::fixed(*nominal_mhz, 0));
+  if (r.device.kind == "cpu")
+    return fmt::format("a tuned BLAS GEMM ({}) spends all but its packing and edge blocks in an FMA micro-kernel: such kernels "
+                       "reach 90% of a core's peak and more (Goto and van de Geijn, ACM TOMS 34(3), 2008)",
+                       c.method.empty() ? "the library's" : c.method);
+  return "no cause recorded";
+}
+
 std::string sizes_run(const results& r, const std::string& precision) {
   std::string s;
   for (const auto& c : r.measured.compute)
@@ -41,6 +93,8 @@ void bandwidth_rows(const results& r, std::vector<record_row>& rows) {
     }
     if (b) {
       row.measured = b->bytes_per_s;
+      if (row.expected_high && b->bytes_per_s > *row.expected_high)
+        row.above_usual = above_words(b->bytes_per_s, *nom, row.expected_note) + ": " + bandwidth_above_reason(r, *b);
     } else {
       row.measured_note = why_missing(r, {pattern}, "no " + std::string(pattern) + " result at " + level);
       if (const bandwidth_result* x = rejected_device_bandwidth(r.measured, pattern)) {  // measured, then kept out: say why
@@ -97,6 +151,8 @@ void gemm_row(const results& r, std::vector<record_row>& rows, const std::string
   }
   if (c) {
     row.measured = c->flops_per_s;
+    if (usual && p && row.expected_high && c->flops_per_s > *row.expected_high)
+      row.above_usual = above_words(c->flops_per_s, p->flops_per_s, row.expected_note) + ": " + gemm_above_reason(r, *c, p);
   } else if (const compute_result* run = n ? fastest_gemm_run(r, precision, n) : nullptr; run && run->rejected) {
     row.rejected = true;  // measured, then kept out of the roofs: say why, and which sizes ran
     row.measured_note = "rejected: " + (run->rejected_reason.empty() ? std::string("no reason recorded") : run->rejected_reason) + "; " +
@@ -251,6 +307,16 @@ void ridge_record_row(const results& r, std::vector<record_row>& rows, const std
   else row.nominal_note = "nominal ridge: " + std::string(!rp.peak_nominal ? "no nominal " + precision + " peak" : "nominal memory bandwidth unknown");
   if (!rp.measured)
     row.measured_note = !rp.peak_measured ? "no " + precision + " compute measured" : "no device-memory bandwidth measured";
+  // Above the usual ±20%: the compute roof kept more of its nominal than the memory roof did, and the
+  // ridge (peak ÷ bandwidth) moves by their ratio.
+  if (rp.measured && row.expected_high && *rp.measured > *row.expected_high && rp.peak_measured && rp.peak_nominal &&
+      rp.bw_measured && rp.bw_nominal && *rp.peak_nominal > 0 && *rp.bw_nominal > 0) {
+    const double pf = *rp.peak_measured / *rp.peak_nominal, bf = *rp.bw_measured / *rp.bw_nominal;
+    row.above_usual = above_words(*rp.measured, *rp.nominal, row.expected_note) +
+                      fmt::format(": the compute roof kept {} of its nominal and the memory roof {}, and the ridge moves by "
+                                  "their ratio ({})",
+                                  units::percent(pf), units::percent(bf), units::ratio(pf / bf));
+  }
   rows.push_back(std::move(row));
 }
 

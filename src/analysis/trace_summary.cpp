@@ -48,6 +48,10 @@ std::optional<read_write> dram_rw(const ingest::kernel_record& k) {
 /// one launch instead of several).
 bool fusable(const kernel_verdict& v) {
   if (v.gemm_like) return false;
+  // an optimizer update or an embedding gather/scatter is not an elementwise neighbour to fuse into: it
+  // breaks the run (the run between a step's last GEMM and the next step's first holds the update)
+  for (const char* op : {"aten::_foreach_", "aten::_fused_adam", "aten::_fused_sgd", "aten::embedding", "Optimizer.step"})
+    if (v.framework_op.rfind(op, 0) == 0) return false;
   const bool memory_bound = !v.binding.empty() && v.binding != "compute";
   return memory_bound || v.cls == verdict_class::below_both || v.cls == verdict_class::launch_bound;
 }

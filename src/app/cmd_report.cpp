@@ -14,6 +14,7 @@
 #include "roofline/error.hpp"
 #include "roofline/export.hpp"
 #include "roofline/io.hpp"
+#include "roofline/model_record.hpp"
 #include "roofline/report.hpp"
 
 namespace roofline::app {
@@ -35,7 +36,10 @@ void add_report(CLI::App& app, context& ctx) {
   sub->callback([file, out, precisions, tpot, batch, &ctx] {
     check_output_dir(*out);
     const double user_tpot = tpot->empty() ? 0.0 : parse_duration(*tpot, "--tpot");
-    results r = load_results(*file);
+    // A file written before model.config stored the parsed config: rebuilt from its model.source where
+    // readable here, so analyse() (which reads nothing but r) renders every section; where it is not,
+    // the sections that need the model say so.
+    results r = load_results_with_model(*file);
     if (user_tpot > 0)  // placed on the measured step curve by the report's step-sweep section
       r.analysis.step_input = user_step_time{user_tpot, *batch, "report --tpot (the user's measured time per output token)"};
     // The analysis is a pure function of the measured inputs: recomputed with this tool, so a re-rendered

@@ -63,6 +63,12 @@ int finish(const results& r, const std::string& out_dir) {
   fmt::print(stderr, "roofline: wrote {}\n", written_files(out_dir, files));
   std::fputs(render_summary(r, out_dir + "/report.html").c_str(), stdout);
   std::fflush(stdout);
+  // A run whose results do not stand (a busy machine, a roof with no result standing) failed: exit 1,
+  // the reason first in the summary and last here (roofline/run_verdict.hpp).
+  if (const std::string failure = run_failure(r); !failure.empty()) {
+    fmt::print(stderr, "roofline: run failed: {}\n", failure);
+    return 1;
+  }
   if (r.interference && r.interference->busy)
     fmt::print(stderr, "roofline: warning: {}\n", r.interference->summary);
   if (r.status == "complete") {  // the summary's first line already says "run complete"

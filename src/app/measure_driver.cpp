@@ -244,6 +244,7 @@ bool measure_probes(const std::vector<probe>& probes, const measure_plan& plan, 
     if (!report.before.device_processes.empty()) report.before.verdict = "busy";
     else if (report.before.verdict.empty()) report.before.verdict = "idle";
   }
+  if (report.before.verdict == "busy" && plan.on_busy_before) plan.on_busy_before(report.before);  // said at once
   bool lost = false;
   std::vector<measured_roofs> runs;
   for (int run = 0; run < repeat; ++run) {
@@ -284,17 +285,8 @@ bool measure_probes(const std::vector<probe>& probes, const measure_plan& plan, 
   r.measured = combine_runs(runs);
   for (const auto& b : r.measured.bandwidth) report.unreliable_results += b.rejected && b.rejected_reason.rfind("unreliable", 0) == 0;
   for (const auto& c : r.measured.compute) report.unreliable_results += c.rejected && c.rejected_reason.rfind("unreliable", 0) == 0;
-  int busy_probes = 0;
-  for (const auto& s : report.probes) busy_probes += s.verdict.find("machine busy") != std::string::npos;
-  report.busy = busy_probes > 0 || report.before.verdict == "busy";
-  if (report.busy)
-    report.summary = fmt::format("the machine was busy: {} of {} probe(s) stayed disturbed after a re-run, {} result(s) kept out of the roofs{}",
-                                 busy_probes, report.probes.size(), report.unreliable_results,
-                                 report.before.verdict == "busy" ? "; before measuring, " + describe_interference(report.before) : "");
-  else if (report.unreliable_results > 0)
-    report.summary = fmt::format("{} result(s) kept out of the roofs: their repeats disagreed twice", report.unreliable_results);
-  else
-    report.summary = plan.judge_cpu_interference ? "the machine was quiet: no probe was disturbed" : "no result was unreliable";
+  report.busy = busy_verdict(report);
+  report.summary = summarize_interference(report, plan.judge_cpu_interference);
   const bool device_shared =
       !report.before.device_processes.empty() ||
       std::any_of(report.probes.begin(), report.probes.end(), [](const interference_sample& s) { return !s.device_processes.empty(); });

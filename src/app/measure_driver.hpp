@@ -30,6 +30,9 @@ struct measure_plan {
   std::string fail_probe;          ///< test hook: a probe whose name contains this throws
   std::function<bool()> interrupted;    ///< polled between probes
   progress_fn progress;
+  /// Called at once when the idle check before the probes finds the machine busy (CPU), with its
+  /// sample: the run says so before the long probes, not only at the end.
+  std::function<void(const interference_sample&)> on_busy_before;
 };
 
 /// True when `only` (--only: probe groups or names) is empty or names p's group or p itself.

@@ -23,7 +23,9 @@
 #include "roofline/fleet.hpp"
 #include "roofline/latency.hpp"
 #include "roofline/model.hpp"
+#include "roofline/model_record.hpp"
 #include "roofline/sanity.hpp"
+#include "roofline/timing_windows.hpp"
 #include "roofline/units.hpp"
 #include "roofline/vocabulary.hpp"
 
@@ -129,9 +131,12 @@ struct op_runner {
   const run_options& opt;
   timing_options timing;
   bool& lost;
+  timing_windows& windows;  ///< judges the timings for interference (CPU), in windows of ≥ 0.1 s
 
   /// Measures `op` into `res` (measured_s, or measured_note saying why not); errors are recorded.
-  void measure(const op_desc& op, op_result& res, const std::string& label) {
+  /// True when it was timed (or failed while timed): the caller then closes the timing with
+  /// windows.end once the result is stored, so a busy window can keep it out.
+  bool measure(const op_desc& op, op_result& res, const std::string& label) {
     if (!opt.measure_ops) {
       res.measured_note = "not run (ops measurement disabled)";
     } else if (lost) {
@@ -143,6 +148,7 @@ struct op_runner {
     } else if (opt.quick && res.predicted_s > 0.02) {
       res.measured_note = "not run (--quick skips ops predicted over 20 ms; predicted " + units::general(res.predicted_s, 3) + " s)";
     } else {
+      windows.begin();
       try {
         const op_timing t = be.run_op(op, timing);
         res.measured_s = t.seconds;
@@ -157,7 +163,9 @@ struct op_runner {
         res.measured_note = std::string("failed: ") + e.what();
         r.errors.push_back({label, e.what()});
       }
+      return true;
     }
+    return false;
   }
 };
 
@@ -179,14 +187,17 @@ batch_sweep measure_batch_sweep(op_runner& run, const model_config& cfg, const s
   const int b = dtype_bytes(dtype);
   batch_sweep out;
   for (const auto& sh : shapes) {
-    sweep_shape shp{sh.label, sh.k, sh.n, dtype, {}, std::nullopt, std::nullopt};
+    out.shapes.push_back({sh.label, sh.k, sh.n, dtype, {}, std::nullopt, std::nullopt});
+    const std::size_t si = out.shapes.size() - 1;
     std::string stop;  // why the larger batches are predicted only
     for (const auto B : batches) {
       const op_desc op = gemm_op("sweep " + sh.label, B, sh.n, sh.k, b);
       op_result res = place_op(op, run.r.roofline, floor);
       progress(fmt::format("batch sweep: {} B={}", sh.label, B), 0.95);
+      const std::string label = fmt::format("batch sweep {} B={}", sh.label, B);
+      bool timed = false;
       if (!stop.empty()) res.measured_note = stop;
-      else run.measure(op, res, fmt::format("batch sweep {} B={}", sh.label, B));
+      else timed = run.measure(op, res, label);
       // Each batch doubles the work: once one point takes longer than the sweep's per-point budget
       // (past the knee on a small CPU), the larger ones are predicted only.
       if (stop.empty() && res.measured_s && *res.measured_s > sweep_point_budget_s)
@@ -195,10 +206,19 @@ batch_sweep measure_batch_sweep(op_runner& run, const model_config& cfg, const s
       sweep_point p{B, op.intensity(), op.flops, op.bytes(), res.predicted_s, res.measured_s, std::nullopt,
                     res.measured_note, res.implementation};
       if (res.measured_s) p.measured_flops_per_s = op.flops / *res.measured_s;
-      shp.points.push_back(std::move(p));
+      out.shapes[si].points.push_back(std::move(p));
+      const std::size_t pi = out.shapes[si].points.size() - 1;
+      if (timed)
+        run.windows.end(label, [&out, si, pi](const interference_sample& s) {
+          sweep_point& x = out.shapes[si].points[pi];
+          std::optional<double> disturbed;
+          if (!keep_out_timing(x.measured_s, disturbed, x.note, s)) return false;
+          x.measured_flops_per_s.reset();
+          return true;
+        });
     }
-    out.shapes.push_back(std::move(shp));
   }
+  run.windows.close();  // every point judged before the sweep leaves
   return out;
 }
 
@@ -224,7 +244,7 @@ void fill_provenance(results& r, const std::string& command) {
   r.host.command = command;
 }
 
-progress_fn stderr_progress() {
+progress_fn stderr_progress(std::function<void(const std::string&)>* warn) {
   // A fleet rank's lines carry "[rank r/n] " (fleet::progress_label(); "" outside a fleet run) and are
   // plain lines: several ranks share one terminal.
   const bool fleet_rank = !fleet::progress_label().empty();
@@ -235,6 +255,11 @@ progress_fn stderr_progress() {
   auto meter = std::make_shared<progress_meter>(tty, [] {
     return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
   }, columns);
+  if (warn)  // a warning line of its own: a progress line left open on a terminal is ended first
+    *warn = [meter](const std::string& line) {
+      std::fputs((meter->finish() + fleet::progress_label() + "roofline: warning: " + line + "\n").c_str(), stderr);
+      std::fflush(stderr);
+    };
   return [meter](const std::string& what, double fraction) {
     std::fputs((fleet::progress_label() + meter->update(what, fraction)).c_str(), stderr);
     std::fflush(stderr);
@@ -252,7 +277,8 @@ model_config load_run_model(const run_options& opt, std::string& model_path) {
 
 results run_pipeline(const run_options& opt, const model_config& cfg, const std::string& model_path) {
   signal_guard guard;
-  const auto progress = stderr_progress();
+  std::function<void(const std::string&)> warn;
+  const auto progress = stderr_progress(&warn);
   results r;
   fill_provenance(r, opt.command);
   if (r.tool.build_type != "Release")  // recorded in tool.build_type; the report warns beside the device
@@ -308,6 +334,11 @@ results run_pipeline(const run_options& opt, const model_config& cfg, const std:
   plan.fail_probe = opt.fail_probe;
   plan.interrupted = interrupted;
   plan.progress = progress;
+  plan.on_busy_before = [&warn](const interference_sample& s) {  // said before the long probes, not only at the end
+    warn("the machine is busy before measuring (" + describe_interference(s) +
+         "): each probe is judged and re-run once, and what stays disturbed, op and step timings included, is kept "
+         "out of the roofs and the headline");
+  };
   measure_idle_energy(*be, r, opt);  // before the probes warm the device
   const auto idle_energy = r.measured.idle_energy;
   bool lost = measure_probes(probes, plan, r);  // replaces r.measured with the probes' results
@@ -333,17 +364,17 @@ results run_pipeline(const run_options& opt, const model_config& cfg, const std:
   ms.source = model_path;
   ms.family = cfg.family;
   ms.parameters = cfg.parameters();
-  ms.config = {{"hidden_size", cfg.hidden},         {"intermediate_size", cfg.intermediate},
-               {"num_hidden_layers", cfg.layers},   {"num_attention_heads", cfg.heads},
-               {"num_key_value_heads", cfg.kv_heads}, {"head_dim", cfg.head_dim},
-               {"vocab_size", cfg.vocab},           {"tie_word_embeddings", cfg.tied_embeddings}};
+  ms.config = model_config_json(cfg);  // the config the ops ran with: analyse() rebuilds the model from it, anywhere
   r.model = ms;
 
   const latency_model floor = op_latency_model(*be, r, precision);
   std::vector<std::string> alternative_to;
   const auto ops = scenario_ops(cfg, opt, precision, alternative_to);
   const timing_options op_repeats = opt.quick ? quick_timing() : ops_timing();
-  op_runner runner{*be, r, opt, op_repeats, lost};
+  // The op and step timings judged for interference like the probes, in windows of ≥ 0.1 s: a timing
+  // taken while the machine was busy is kept out (op_result::disturbed_s), never headlined.
+  timing_windows op_windows(plan.judge_cpu_interference, plan.policy), step_windows(plan.judge_cpu_interference, plan.policy);
+  op_runner runner{*be, r, opt, op_repeats, lost, op_windows};
   for (std::size_t i = 0; i < ops.size(); ++i) {
     const op_desc& op = ops[i];
     op_result res = place_op(op, r.roofline, floor);
@@ -351,12 +382,26 @@ results run_pipeline(const run_options& opt, const model_config& cfg, const std:
     res.advice = op_advice(op, res.bound, r.device.kind);  // the backend's own words
     const std::string label = fmt::format("op {}/{}: {} {} b{}", i + 1, ops.size(), to_string(op.ph), op.name, op.batch);
     progress(label, 0.6 + 0.33 * i / std::max<std::size_t>(1, ops.size()));
-    runner.measure(op, res, label);
+    const bool timed = runner.measure(op, res, label);
     r.ops.push_back(std::move(res));
+    if (timed)
+      op_windows.end(label, [&r, k = r.ops.size() - 1](const interference_sample& s) {
+        op_result& o = r.ops[k];
+        return keep_out_timing(o.measured_s, o.disturbed_s, o.measured_note, s);
+      });
   }
+  op_windows.close();
   std::optional<batch_sweep> sweep;
   if (opt.measure_ops) sweep = measure_batch_sweep(runner, cfg, precision, floor, progress);
-  if (opt.measure_ops) measure_whole_steps(*be, r, cfg, precision, floor, opt, lost, progress, interrupted);
+  if (opt.measure_ops) measure_whole_steps(*be, r, cfg, precision, floor, opt, lost, progress, interrupted, step_windows);
+  if (r.interference && plan.judge_cpu_interference) {  // the timings' windows join the probes' verdict
+    interference_report& in = *r.interference;
+    for (const auto* w : {&op_windows, &step_windows}) in.timings.insert(in.timings.end(), w->windows().begin(), w->windows().end());
+    in.ops_kept_out = op_windows.kept_out();
+    in.steps_kept_out = step_windows.kept_out();
+    in.busy = busy_verdict(in);
+    in.summary = summarize_interference(in, true);
+  }
 
   progress("analysing", 0.97);
   flag_results(r);

@@ -8,6 +8,7 @@
 #include "roofline/latency.hpp"
 #include "roofline/model.hpp"
 #include "roofline/results.hpp"
+#include "roofline/timing_windows.hpp"
 
 namespace roofline::app {
 
@@ -70,15 +71,18 @@ void measure_idle_energy(backend& be, results& r, const run_options& opt);
 /// bounded by the KV-cache capacity and, on a CPU, by a time budget) and prefill of opt.seq, each run
 /// as one unit through backend::run_step, into r.whole_step with the prediction (Σ placed op time ×
 /// count), the step's FLOPs and bytes, the sum of the isolated measured ops and the energy counter
-/// around the replays; the plan into r.step_sweep. Failures go to r.errors.
+/// around the replays; the plan into r.step_sweep. Failures go to r.errors. Each step timing (and the
+/// drift check's) is judged in `windows`: one taken while the machine was busy is kept out
+/// (whole_step_result::disturbed_s; the drift check: not recorded, a note says why).
 void measure_whole_steps(backend& be, results& r, const model_config& cfg, const std::string& precision,
                          const latency_model& lat, const run_options& opt, bool& lost, const progress_fn& progress,
-                         const std::function<bool()>& interrupted);
+                         const std::function<bool()>& interrupted, timing_windows& windows);
 
 /// Header fields every results.json carries (tool, host).
 void fill_provenance(results& r, const std::string& command);
 
-/// Progress on stderr: "[roofline  42%] bandwidth/copy: 64 MiB".
-progress_fn stderr_progress();
+/// Progress on stderr: "[roofline  42%] bandwidth/copy: 64 MiB". With `warn`, also sets it to write
+/// "roofline: warning: LINE" on a line of its own (a progress line open on a terminal is ended first).
+progress_fn stderr_progress(std::function<void(const std::string&)>* warn = nullptr);
 
 }  // namespace roofline::app

@@ -138,7 +138,7 @@ void measure_idle_energy(backend& be, results& r, const run_options& opt) {
 
 void measure_whole_steps(backend& be, results& r, const model_config& cfg, const std::string& precision,
                          const latency_model& lat, const run_options& opt, bool& lost, const progress_fn& progress,
-                         const std::function<bool()>& interrupted) {
+                         const std::function<bool()>& interrupted, timing_windows& windows) {
   struct scenario { phase ph; std::int64_t batch, len; };
   step_sweep_plan plan = plan_step_sweep(r, cfg, precision, opt);
   progress(fmt::format("whole steps: KV-cache capacity at context {}: {}", plan.context,
@@ -185,6 +185,7 @@ void measure_whole_steps(backend& be, results& r, const model_config& cfg, const
     const op_result* table = table_op(r, placed, used);
     if (table && table->measured_s && *table->measured_s > 0) {
       progress(fmt::format("whole steps: drift check, {} (decode b{}) again", big->name, first_decode->batch), 0.96);
+      windows.begin();
       try {
         const op_timing t = be.run_op(*big, opt.quick ? quick_timing() : ops_timing());
         if (!std::isfinite(t.seconds) || !(t.seconds > 0))  // impossible: say so, write no check
@@ -198,6 +199,16 @@ void measure_whole_steps(backend& be, results& r, const model_config& cfg, const
       } catch (const probe_error& e) {
         r.errors.push_back({"whole steps: drift check", e.what()});
       }
+      // taken while the machine was busy, the time after the sweep says nothing about the machine moving
+      windows.end("whole steps: drift check", [&plan](const interference_sample& s) {
+        if (!plan.drift) return false;
+        std::optional<double> after = plan.drift->after_s, disturbed;
+        std::string note;
+        keep_out_timing(after, disturbed, note, s);
+        plan.notes.push_back("drift check (" + plan.drift->op + " again after the sweep): " + note);
+        plan.drift.reset();
+        return true;
+      });
     }
   };
   for (const auto& sc : scenarios) {
@@ -221,6 +232,7 @@ void measure_whole_steps(backend& be, results& r, const model_config& cfg, const
     // every GPU decode step replayed long enough for its energy reading (plan_step_replays)
     const step_replay_plan replay = plan_step_replays(!cpu, opt.quick, sc.ph == phase::decode, w.predicted_s, min_energy_window_s);
     const double cost_s = replay.cost_s;
+    bool timed = false;  // run_step ran: its window decides whether the time stands
     if (lost) {
       w.note = "not run (device lost earlier in the run)";
     } else if (interrupted()) {
@@ -243,6 +255,8 @@ void measure_whole_steps(backend& be, results& r, const model_config& cfg, const
       progress(label, 0.96);
       if (sc.ph == phase::decode) sweep_spent_s += cost_s;
       const double wall0 = now_s();
+      windows.begin();
+      timed = true;
       try {
         const op_timing t = be.run_step(step, replay.timing);
         w.measured_s = t.seconds;
@@ -262,8 +276,17 @@ void measure_whole_steps(backend& be, results& r, const model_config& cfg, const
     }
     if (sc.ph == phase::decode && !w.measured_s) plan.notes.push_back(fmt::format("decode batch {}: {}", sc.batch, w.note));
     r.whole_step.push_back(std::move(w));
+    if (timed)
+      windows.end(label, [&r, &plan, k = r.whole_step.size() - 1](const interference_sample& s) {
+        whole_step_result& x = r.whole_step[k];
+        if (!keep_out_timing(x.measured_s, x.disturbed_s, x.note, s)) return false;
+        x.best_s.reset();
+        if (x.phase == "decode") plan.notes.push_back(fmt::format("decode batch {}: {}", x.batch, x.note));
+        return true;
+      });
   }
   if (!drift_checked) drift_check_now();
+  windows.close();  // every step judged before the plan is stored
   if (sweep_run > 0)
     plan.notes.push_back(fmt::format("{} decode batches run in {} s of wall time (each step's ops allocated and "
                                      "verified, then its replays timed)",

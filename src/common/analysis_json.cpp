@@ -571,12 +571,13 @@ void to_json(json& j, const record_row& x) {
        {"expected_low", num_or_null(x.expected_low)}, {"expected_high", num_or_null(x.expected_high)},
        {"expected_note", x.expected_note}, {"ratio", num_or_null(x.ratio())}, {"nominal_note", x.nominal_note},
        {"measured_note", x.measured_note}, {"rejected", x.rejected}, {"seconds", num_or_null(x.seconds)}};
+  detail::write_if(j, "above_usual", x.above_usual);
 }
 
 void from_json(const json& j, record_row& v) {
   detail::require_block(j, "key");
   ROOFLINE_READ_FIELDS(key, label, unit, nominal, expected_low, expected_high, expected_note, nominal_note, measured_note,
-                       rejected, seconds)
+                       rejected, seconds, above_usual)
   v.measured.reset();
   v.measured_text.clear();
   if (const auto it = j.find("measured"); it != j.end()) {

@@ -151,9 +151,11 @@ void energy_extras_to(json& j, const measured_roofs& v) { write_present(j, "idle
 void energy_extras_from(const json& j, measured_roofs& v) { read_present(j, "idle_energy", v.idle_energy); }
 void energy_extras_to(json& j, const whole_step_result& v) {
   write_present(j, "energy", v.energy), write_present(j, "flops", v.flops), write_present(j, "bytes", v.bytes);
+  write_present(j, "disturbed_s", v.disturbed_s);
 }
 void energy_extras_from(const json& j, whole_step_result& v) {
   read_present(j, "energy", v.energy), read_present(j, "flops", v.flops), read_present(j, "bytes", v.bytes);
+  read_present(j, "disturbed_s", v.disturbed_s);
 }
 
 void energy_extras_to(json& j, const small_work_result& v) { write_present(j, "floor_switch_s", v.floor_switch_s); }
@@ -168,10 +170,25 @@ void energy_extras_to(json& j, const gemm_rows_result& v) { write_present(j, "li
 void energy_extras_from(const json& j, gemm_rows_result& v) { read_present(j, "linears", v.linears); }
 void energy_extras_to(json& j, const results& v) { write_present(j, "step_sweep", v.step_sweep); }
 void energy_extras_from(const json& j, results& v) { read_present(j, "step_sweep", v.step_sweep); }
-void choice_extras_to(json& j, const op_result& v) { write_present(j, "choice", v.choice); }
-void choice_extras_from(const json& j, op_result& v) { read_present(j, "choice", v.choice); }
+void choice_extras_to(json& j, const op_result& v) {
+  write_present(j, "choice", v.choice), write_present(j, "disturbed_s", v.disturbed_s);
+}
+void choice_extras_from(const json& j, op_result& v) {
+  read_present(j, "choice", v.choice), read_present(j, "disturbed_s", v.disturbed_s);
+}
 void choice_extras_to(json& j, const kernel_choice& v) { write_present(j, "chosen_s", v.chosen_s), write_present(j, "over_s", v.over_s); }
 void choice_extras_from(const json& j, kernel_choice& v) { read_present(j, "chosen_s", v.chosen_s), read_present(j, "over_s", v.over_s); }
+// The timing windows came with the op and step judging: written when there are any, so an older
+// file re-renders to the same document.
+void timing_extras_to(json& j, const interference_report& v) {
+  if (v.timings.empty() && v.ops_kept_out == 0 && v.steps_kept_out == 0) return;
+  j["timings"] = v.timings, j["ops_kept_out"] = v.ops_kept_out, j["steps_kept_out"] = v.steps_kept_out;
+}
+void timing_extras_from(const json& j, interference_report& v) {
+  read_field(j, "timings", v.timings, {});
+  read_field(j, "ops_kept_out", v.ops_kept_out, 0);
+  read_field(j, "steps_kept_out", v.steps_kept_out, 0);
+}
 void drift_extras_to(json& j, const step_sweep_plan& v) { write_present(j, "drift", v.drift); }
 void drift_extras_from(const json& j, step_sweep_plan& v) { read_present(j, "drift", v.drift); }
 
@@ -187,7 +204,7 @@ RL_JSON(nominal_roofs, device_name, source, factors, peaks, memory_bandwidth_byt
         memory_bandwidth_reason, memory_bandwidth_formula, memory_factors, notes)
 RL_JSON(stats_summary, n, min, max, median, mean, spread, range)
 RL_JSON(interference_sample, probe, wall_s, other_cpu_fraction, steal_fraction, attempts, verdict, device_processes)
-RL_JSON(interference_report, busy, summary, before, unreliable_results, probes)
+RL_JSON_EXTRA(interference_report, timing_extras, busy, summary, before, unreliable_results, probes)
 RL_JSON(telemetry_summary, samples, sample_hz, sm_clock_mhz, mem_clock_mhz, power_w, temperature_c,
         throttle_reasons, throttled_fraction)
 RL_JSON_EXTRA(bandwidth_result, energy_extras, pattern, level, working_set_bytes, bytes_per_s, median_bytes_per_s, spread,

@@ -307,10 +307,12 @@ decode_step decode_step_at(const results& r, std::int64_t batch) {
   decode_step d;
   d.batch = batch;
   double sum = 0;
+  int kept_out = 0;  // timed while the machine was busy (op_result::disturbed_s)
   for (const auto& op : r.ops) {
     if (op.phase != "decode" || op.batch != batch || !op.alternative_to.empty()) continue;
     const double c = static_cast<double>(op.count);
     ++d.ops;
+    kept_out += op.disturbed_s.has_value();
     d.flops += op.flops * c;
     d.bytes += op.bytes * c;
     d.predicted_s += op.predicted_s * c;
@@ -337,7 +339,11 @@ decode_step decode_step_at(const results& r, std::int64_t batch) {
   } else if (d.sum_of_ops_s) {
     d.tpot_s = d.sum_of_ops_s, d.tpot_source = "sum of isolated ops";
   } else {
-    d.why = std::to_string(d.ops - d.measured) + " of " + std::to_string(d.ops) + " decode ops not run";
+    const int not_run = d.ops - d.measured - kept_out;
+    if (kept_out == 0) d.why = std::to_string(not_run) + " of " + std::to_string(d.ops) + " decode ops not run";
+    else
+      d.why = std::to_string(kept_out) + " of " + std::to_string(d.ops) + " decode op timings kept out (taken while the machine was busy)" +
+              (not_run > 0 ? ", " + std::to_string(not_run) + " not run" : "");
   }
   return d;
 }

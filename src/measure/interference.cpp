@@ -131,4 +131,50 @@ std::string describe_interference(const interference_sample& s) {
   return out;
 }
 
+std::string kept_out_timings(int ops, int steps) {
+  const std::string o = ops > 0 ? fmt::format("{} op timing(s)", ops) : "", w = steps > 0 ? fmt::format("{} whole step(s)", steps) : "";
+  return o.empty() ? w : w.empty() ? o : o + " and " + w;
+}
+
+int busy_probes(const interference_report& r) {
+  int n = 0;
+  for (const auto& s : r.probes) n += s.verdict.find("machine busy") != std::string::npos;
+  return n;
+}
+
+bool busy_verdict(const interference_report& r) {
+  return busy_probes(r) > 0 || r.before.verdict == "busy" || r.ops_kept_out > 0 || r.steps_kept_out > 0;
+}
+
+std::string summarize_interference(const interference_report& r, bool cpu_judged) {
+  if (busy_verdict(r)) {
+    std::string s = "the machine was busy";
+    const char* sep = ": ";
+    if (busy_probes(r) > 0 || r.unreliable_results > 0) {
+      s += fmt::format("{}{} of {} probe(s) stayed disturbed after a re-run, {} result(s) kept out of the roofs", sep, busy_probes(r),
+                       r.probes.size(), r.unreliable_results);
+      sep = "; ";
+    }
+    if (r.ops_kept_out > 0 || r.steps_kept_out > 0) {
+      s += fmt::format("{}{} taken while it was busy kept out", sep, kept_out_timings(r.ops_kept_out, r.steps_kept_out));
+      sep = "; ";
+    }
+    if (r.before.verdict == "busy") s += std::string(sep) + "before measuring, " + describe_interference(r.before);
+    return s;
+  }
+  if (r.unreliable_results > 0)
+    return fmt::format("{} result(s) kept out of the roofs: their repeats disagreed twice", r.unreliable_results);
+  return cpu_judged ? "the machine was quiet: no probe was disturbed" : "no result was unreliable";
+}
+
+bool keep_out_timing(std::optional<double>& measured, std::optional<double>& disturbed, std::string& note,
+                     const interference_sample& s) {
+  if (!measured) return false;
+  disturbed = measured;
+  measured.reset();
+  note = fmt::format("kept out: timed at {} while the machine was busy ({}){}", units::seconds(*disturbed),
+                     describe_interference(s), note.empty() ? "" : "; " + note);
+  return true;
+}
+
 }  // namespace roofline

@@ -10,6 +10,9 @@
 
 #include "report/sections.hpp"
 #include "report/units.hpp"
+#include "roofline/interference.hpp"
+#include "roofline/report.hpp"
+#include "roofline/run_verdict.hpp"
 
 namespace roofline::report {
 
@@ -121,25 +124,59 @@ std::string time_sentence(const std::vector<time_split>& ts) {
     return fmt::format("{} of the {} op(s) with a known bound ({} of {} ops of unknown bound)", s, t.ops - t.unknown_ops,
                        t.unknown_ops, t.ops);
   };
+  // A scenario whose timings were taken while the machine was busy is not headlined: no step time,
+  // no shares (they would be the busy machine's, or predictions standing in for kept-out timings).
+  auto kept_out = [](const time_split& t) {
+    std::string what = t.disturbed_ops > 0 ? fmt::format("{} of its {} op timings", t.disturbed_ops, t.ops) : std::string();
+    if (t.step_disturbed) what += what.empty() ? "its whole step" : " and its whole step";
+    return what;
+  };
+  // why a scenario is not headlined, after "is not timed here: " (the first) or in parentheses (the others)
+  auto not_timed = [&](const time_split& t, bool first) {
+    if (t.disturbed_ops == 0 && !t.step_disturbed) return std::string("none of its ops was timed on this busy machine");
+    const bool many = t.disturbed_ops + (t.step_disturbed ? 1 : 0) > 1;
+    return first ? fmt::format("{} {} taken while the machine was busy and {} kept out", kept_out(t), many ? "were" : "was",
+                               many ? "are" : "is")
+                 : kept_out(t) + " taken while the machine was busy";
+  };
   const time_split& t = ts.front();
   std::string s = capitalised(scenario_words(t.phase, t.batch, t.seq));
   if (t.phase == "decode" && t.context > 0) s += fmt::format(" (context {})", t.context);
-  if (t.step_s) s += fmt::format(" takes {} per step ({})", seconds(*t.step_s), t.step_source == "whole step" ? "whole step measured" : "sum of its ops");
-  if (t.bytes_alone_s && t.step_s) s += fmt::format(" where its bytes alone need {}", seconds(*t.bytes_alone_s));
-  s += "; its op time is " + shares(t);
+  if (t.disturbed()) {
+    s += " is not timed here: " + not_timed(t, true);
+  } else {
+    if (t.step_s) s += fmt::format(" takes {} per step ({})", seconds(*t.step_s), t.step_source == "whole step" ? "whole step measured" : "sum of its ops");
+    if (t.bytes_alone_s && t.step_s) s += fmt::format(" where its bytes alone need {}", seconds(*t.bytes_alone_s));
+    s += "; its op time is " + shares(t);
+  }
   for (std::size_t i = 1; i < ts.size(); ++i) {
     const time_split& o = ts[i];
+    if (o.disturbed()) {
+      s += "; " + scenario_words(o.phase, o.batch, o.seq) + ": not timed (" + not_timed(o, false) + ")";
+      continue;
+    }
     s += "; " + scenario_words(o.phase, o.batch, o.seq) + (o.step_s ? ": " + seconds(*o.step_s) + ", " : ": ") + shares(o);
   }
   return s + ".";
 }
 
-/// The next step when the machine was busy and a roof is missing: without the roof no op can be
-/// judged against it, so measuring again is the step.
+/// The next step when the machine was busy and a roof is missing or timings were kept out: without
+/// the roof no op can be judged against it, without the timings no step can be told, so measuring
+/// again is the step.
 std::string rerun_sentence(const machine_verdict& m) {
-  return fmt::format("The most valuable next step is to re-run on a quiet machine: other processes ran while it measured, so "
-                     "{} result(s) were kept out of the roofs and {} stands to judge the ops against.",
-                     m.rejected_results, !m.compute_measured && !m.bandwidth_measured ? "no roof" : !m.compute_measured ? "no compute roof" : "no memory roof");
+  std::vector<std::string> lost;
+  if (m.rejected_results > 0 || !m.compute_measured || !m.bandwidth_measured)
+    lost.push_back(fmt::format("{} result(s) were kept out of the roofs{}", m.rejected_results,
+                               !m.compute_measured && !m.bandwidth_measured ? " and no roof stands to judge the ops against"
+                               : !m.compute_measured                       ? " and no compute roof stands to judge the ops against"
+                               : !m.bandwidth_measured                     ? " and no memory roof stands to judge the ops against"
+                                                                           : ""));
+  if (m.ops_kept_out > 0 || m.steps_kept_out > 0)
+    lost.push_back(kept_out_timings(m.ops_kept_out, m.steps_kept_out) + " were kept out of the analysis");
+  std::string what;
+  for (std::size_t i = 0; i < lost.size(); ++i) what += (i == 0 ? "" : "; ") + lost[i];
+  return "The most valuable next step is to re-run on a quiet machine: other processes ran while it measured" +
+         (what.empty() ? std::string() : ", so " + what) + ".";
 }
 
 /// The op table's note number of `advice` (ops_section numbers each advice once, under the table).
@@ -168,6 +205,33 @@ std::string next_sentence(const results& r, const std::optional<next_step>& n, b
 
 }  // namespace
 
+namespace {
+
+/// run_failure's words for a verdict; `in` the run's interference report (the busy details), if any.
+std::string run_failure_text(const run_verdict& v, const std::optional<interference_report>& in) {
+  if (v.stands) return "";
+  std::vector<std::string> what;  // what the run lacks
+  if (v.no_compute_roof && v.no_memory_roof) what.push_back("no roof stands");
+  else if (v.no_compute_roof) what.push_back(fmt::format("no {} compute roof stands", v.precision));
+  else if (v.no_memory_roof) what.push_back("no memory roof stands");
+  if (v.ops_kept_out > 0 || v.steps_kept_out > 0)
+    what.push_back(kept_out_timings(v.ops_kept_out, v.steps_kept_out) + " were kept out");
+  std::string lacks = what.front();
+  if (what.size() > 1) lacks += " and " + what[1];
+  if (v.busy) {
+    std::vector<std::string> why;  // the evidence: the probes that stayed disturbed, the idle check
+    if (in && busy_probes(*in) > 0)
+      why.push_back(fmt::format("{} of {} probe(s) stayed disturbed after a re-run", busy_probes(*in), in->probes.size()));
+    if (in && in->before.verdict == "busy") why.push_back("before measuring, " + describe_interference(in->before));
+    std::string detail;
+    for (const auto& w : why) detail += (detail.empty() ? "" : "; ") + w;
+    return fmt::format("the machine was busy, so {}{}", lacks, detail.empty() ? std::string() : " (" + detail + ")");
+  }
+  return fmt::format("{}{}", lacks, v.rejection.empty() ? std::string() : ": every such result was rejected (" + v.rejection + ")");
+}
+
+}  // namespace
+
 std::vector<std::string> headline_sentences(const results& r, bool advice_by_reference) {
   const headline h = compute_headline(r);
   std::vector<std::string> v = {machine_sentence(h.machine)};
@@ -179,3 +243,9 @@ std::vector<std::string> headline_sentences(const results& r, bool advice_by_ref
 }
 
 }  // namespace roofline::report
+
+namespace roofline {
+
+std::string run_failure(const results& r) { return report::run_failure_text(judge_run(r), r.interference); }
+
+}  // namespace roofline

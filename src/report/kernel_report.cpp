@@ -106,11 +106,14 @@ std::string render_kernel_text(const kernel_report& k, std::size_t top_n) {
     if (t.launch_floor_total_s)
       out += fmt::format("; launch floor {} × {} = {}", units::seconds(*t.floors.launch_s), t.kernels, units::seconds(*t.launch_floor_total_s));
     out += "\n";
-    out += "time by class:";
+    std::string by_class;
     for (const auto c : verdict_classes()) {
       const double s = t.time_by_class[static_cast<std::size_t>(c)];
-      if (s > 0) out += fmt::format("  {} {} ({})", to_string(c), units::seconds(s), units::percent(t.kernel_time_s > 0 ? s / t.kernel_time_s : 0));
+      if (s > 0)
+        by_class += fmt::format("{}{} {} ({})", by_class.empty() ? "" : "; ", to_string(c), units::seconds(s),
+                                units::percent(t.kernel_time_s > 0 ? s / t.kernel_time_s : 0));
     }
+    out += "time by class: " + by_class;
     out += "\n";
     if (t.gemm_share) out += fmt::format("GEMM/attention share of kernel time: {}\n", units::percent(*t.gemm_share));
     if (!t.gaps.empty()) {

@@ -19,9 +19,12 @@ document build_document(const results& r) {
   if (r.tool.build_type != "Release" && !r.tool.build_type.empty())
     d.warnings.push_back("not a Release build (" + r.tool.build_type + "): measured numbers may be low.");
   // What people came for first: the record table, the figure, the op table; then the detail.
+  if (const std::string failure = run_failure(r); !failure.empty())
+    d.warnings.push_back("the run failed: " + failure + ".");
   if (r.interference && r.interference->busy)
     d.warnings.push_back("busy machine: " + r.interference->summary +
-                         ". Results measured while other processes ran are marked unreliable and are not roofs.");
+                         ". Results measured while other processes ran are marked unreliable and are not roofs; op and "
+                         "step timings taken then are kept out of the analysis and the figures.");
   if (r.repeat > 1)
     d.warnings.push_back(std::to_string(r.repeat) + " whole measurements (--repeat): each roof is the median run's; "
                          "results.json gives the spread across runs (across_runs).");

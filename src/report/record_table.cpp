@@ -34,10 +34,12 @@ cell usual_cell(table& t, const record_row& x) {
   if (x.expected_low && x.expected_high && *x.expected_low == *x.expected_high && x.nominal && *x.nominal > 0)
     return with_note(t, "≈ " + percent(*x.expected_low / *x.nominal), *x.expected_low, x.expected_note);
   if (x.expected_low && x.expected_high) {
+    // a measured value above the range is said, with its cause where known, never left under it silently
     const bool si_unit = x.unit == "B/s" || x.unit == "FLOP/s" || x.unit == "OP/s";
-    return cell(si_unit ? si_range(*x.expected_low, *x.expected_high, x.unit)
-                        : fmt::format("{}–{} {}", sig(*x.expected_low), sig(*x.expected_high), x.unit),
-                *x.expected_low);
+    return with_note(t,
+                     si_unit ? si_range(*x.expected_low, *x.expected_high, x.unit)
+                             : fmt::format("{}–{} {}", sig(*x.expected_low), sig(*x.expected_high), x.unit),
+                     *x.expected_low, x.above_usual.empty() ? "" : "measured " + x.above_usual);
   }
   return cell(x.expected_note);
 }

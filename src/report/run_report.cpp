@@ -46,8 +46,14 @@ std::string peak_words(const run_answer& a) {
 
 }  // namespace
 
+/// A pattern's ops, the first 12 and how many more.
+static std::string ops_text(const std::vector<std::string>& ops) {
+  if (ops.size() <= 12) return join(ops, ", ");
+  return join(std::vector<std::string>(ops.begin(), ops.begin() + 12), ", ") + fmt::format(", … {} more", ops.size() - 12);
+}
+
 std::string fusion_pattern_line(const fusion_pattern& p) {
-  return fmt::format("{} ({}) × {} run{}: {} not moved = {}", p.name, join(p.ops, ", "), p.runs, p.runs == 1 ? "" : "s",
+  return fmt::format("{} ({}) × {} run{}: {} not moved = {}", p.name, ops_text(p.ops), p.runs, p.runs == 1 ? "" : "s",
                      units::si(p.bytes_saved, "B"), units::seconds(p.time_saved_s));
 }
 
@@ -131,7 +137,7 @@ std::vector<std::string> run_sentences(const run_answer& a) {
       const auto& p = a.fusion.front();
       const double steps = double(std::max<std::size_t>(1, a.steps.size()));
       o.push_back({p.time_saved_s / steps,
-                   fmt::format("fuse the {} ({}): {} not moved per step = {}", p.name, join(p.ops, ", "),
+                   fmt::format("fuse the {} ({}): {} not moved per step = {}", p.name, ops_text(p.ops),
                                units::si(p.bytes_saved / steps, "B"), units::seconds(p.time_saved_s / steps))});
     }
     for (const auto& g : m->ops)

@@ -1,6 +1,7 @@
 // Device + provenance, the nominal derivation, and what did not run.
 #include <fmt/format.h>
 
+#include "roofline/model_record.hpp"
 #include "roofline/vocabulary.hpp"
 #include "report/sections.hpp"
 #include "report/units.hpp"
@@ -51,8 +52,9 @@ section device_section(const results& r) {
         "model: " + or_unknown(m.name) + (m.family.empty() ? "" : " (" + m.family + ")"),
         "parameters: " + si(static_cast<double>(m.parameters), ""),
         "config: " + or_unknown(m.source)};
-    if (m.config.is_object())
-      for (auto it = m.config.begin(); it != m.config.end(); ++it) items.push_back(it.key() + ": " + property_text(it.key(), it.value()));
+    const json sizes = model_sizes(m.config);  // the main sizes; the whole parsed config is in results.json
+    if (sizes.is_object())
+      for (auto it = sizes.begin(); it != sizes.end(); ++it) items.push_back(it.key() + ": " + property_text(it.key(), it.value()));
     s.bullets(items);
   }
   return s;

@@ -22,6 +22,10 @@ std::string op_name(const op_result& op) {
 cell measured_cell(table& t, const op_result& op) {
   if (op.measured_s) return cell(seconds(*op.measured_s), *op.measured_s);
   const std::string& n = op.measured_note;
+  if (op.disturbed_s) {  // timed while the machine was busy: shown, struck from every sum, the window said once
+    const auto busy = n.find("while the machine was busy");
+    return cell(seconds(*op.disturbed_s) + " kept out " + t.note(busy == std::string::npos ? n : "timed " + n.substr(busy)));
+  }
   const bool failed = n.rfind("failed", 0) == 0;
   std::string why = n;
   if (n.rfind("not run (", 0) == 0 && n.back() == ')') why = n.substr(9, n.size() - 10);

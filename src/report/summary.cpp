@@ -124,10 +124,13 @@ std::string sweep_line(const results& r) {
 
 std::string render_summary(const results& r, const std::string& where) {
   using namespace report;
-  std::string o = fmt::format("roofline: {} ({}), run {}", r.device.name.empty() ? "unknown device" : r.device.name,
-                              r.device.kind.empty() ? "?" : r.device.kind, r.status);
-  if (!where.empty()) o += " · full report: " + where;
-  o += "\n";
+  // The first line: the device and how the run went; a run whose results do not stand says why here,
+  // before anything else (run_failure: a busy machine, a roof that does not stand).
+  const std::string failure = run_failure(r);
+  std::string first = fmt::format("roofline: {} ({}), run {}", r.device.name.empty() ? "unknown device" : r.device.name,
+                                  r.device.kind.empty() ? "?" : r.device.kind, failure.empty() ? r.status : "failed: " + failure);
+  if (!where.empty()) first += " · full report: " + where;
+  std::string o = failure.empty() ? first + "\n" : wrap_words(first, summary_width, "", "  ");
   for (const auto& h : headline_sentences(r, false)) o += wrap_words(h, summary_width, "", "  ");
   const section s = record_section(r);
   for (const auto& b : s.blocks) {
@@ -148,13 +151,22 @@ std::string render_summary(const results& r, const std::string& where) {
     }
     o += fmt::format("  {}  {}  {}  {}\n", pad("", w0, false), pad("nominal", w1, true), pad("measured", w2, true), "÷ nominal");
     std::vector<std::size_t> said;  // a reason shared by several rows is printed under the first
+    std::vector<std::string> said_text;
     for (std::size_t k = 0; k < rows.size(); ++k) {
       const auto& c = rows[k];
       o += fmt::format("  {}  {}  {}  {}\n", pad(c[0], w0, false), pad(c[1], w1, true), pad(c[2], w2, true), pad(c[3], 9, true));
       for (std::size_t n : notes[k]) {
         if (n < 1 || n > t.notes.size() || std::find(said.begin(), said.end(), n) != said.end()) continue;
         said.push_back(n);
-        o += wrap_words(t.notes[n - 1], summary_width, "      ↳ ", "        ");
+        // A result rejected because the machine was busy: said once, in words every such row shares (the
+        // numbers of each probe's interference are in report.html and results.json), so that a busy run's
+        // terminal is not a list of them.
+        std::string text = t.notes[n - 1];
+        if (text.rfind("rejected: unreliable: machine busy", 0) == 0)
+          text = "rejected: measured while the machine was busy, twice (each probe's share of the CPU: report.html)";
+        if (std::find(said_text.begin(), said_text.end(), text) != said_text.end()) continue;
+        said_text.push_back(text);
+        o += wrap_words(text, summary_width, "      ↳ ", "        ");
       }
     }
   }

@@ -2,6 +2,7 @@
 
 #include "fixtures.hpp"
 #include "roofline/analysis.hpp"
+#include "roofline/model_record.hpp"
 
 using namespace roofline;
 
@@ -145,6 +146,7 @@ TEST(Fusion, PredictedSavingsComeFromTheModelCatalogue) {
   model_summary m;
   m.name = "TinyLlama-1.1B";
   m.source = resolve_model_path("tinyllama-1.1b");
+  m.config = model_config_json(load_model_config(m.source));  // as `run` stores it: the analysis reads nothing else
   r.model = m;
   r.ops = {measured_op("q_proj", 32, 1, 1, 22, 0, std::nullopt)};
   r.ops[0].dtype = "fp16";

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <string>
 
 #include "roofline/command_roofs.hpp"
@@ -133,4 +134,50 @@ TEST(RunAnalysis, GraphReplaysAreCostedFromTheModel) {
               100 * unattributed_share(with));
   EXPECT_GT(unattributed_share(without), 0.3);
   EXPECT_LE(unattributed_share(with), 0.10);
+}
+
+// A CUDA-graph capture inside the profiled region (what vLLM and a hand-written torch.cuda.graph do when
+// the capture is profiled): capture records each launch (a cudaLaunchKernel with its aten op and shapes)
+// and runs nothing; each later cudaGraphLaunch runs the captured kernels. The replays' kernels are costed
+// from the captured launches, in order: aten::mm [8×64]·[64×32] fp32 = 2·8·32·64 = 32,768 FLOP and
+// (8·64 + 64·32 + 8·32)·4 = 11,264 B; aten::add of two [8, 32] fp32 = 3·256·4 = 3,072 B.
+TEST(RunAnalysis, ReplaysAreCostedFromTheirCapture) {
+  const std::string path = testing::TempDir() + "roofline_capture.json";
+  {
+    std::FILE* f = std::fopen(path.c_str(), "w");
+    ASSERT_TRUE(f);
+    std::fputs(R"({"traceEvents": [
+    {"ph":"X","cat":"cpu_op","name":"aten::mm","pid":1,"tid":1,"ts":100,"dur":10,
+     "args":{"External id":1,"Input Dims":[[8,64],[64,32]],"Input type":["float","float"]}},
+    {"ph":"X","cat":"cuda_runtime","name":"cudaLaunchKernel","pid":1,"tid":1,"ts":102,"dur":2,"args":{"correlation":10,"External id":1}},
+    {"ph":"X","cat":"cpu_op","name":"aten::add","pid":1,"tid":1,"ts":120,"dur":10,
+     "args":{"External id":2,"Input Dims":[[8,32],[8,32],[]],"Input type":["float","float","Scalar"]}},
+    {"ph":"X","cat":"cuda_runtime","name":"cudaLaunchKernel","pid":1,"tid":1,"ts":122,"dur":2,"args":{"correlation":11,"External id":2}},
+    {"ph":"X","cat":"cuda_runtime","name":"cudaGraphLaunch","pid":1,"tid":1,"ts":200,"dur":5,"args":{"correlation":20}},
+    {"ph":"X","cat":"kernel","name":"gemm_kernel","pid":0,"tid":7,"ts":210,"dur":5,"args":{"stream":7,"correlation":20}},
+    {"ph":"X","cat":"kernel","name":"add_kernel","pid":0,"tid":7,"ts":216,"dur":1,"args":{"stream":7,"correlation":20}},
+    {"ph":"X","cat":"cuda_runtime","name":"cudaGraphLaunch","pid":1,"tid":1,"ts":300,"dur":5,"args":{"correlation":21}},
+    {"ph":"X","cat":"kernel","name":"gemm_kernel","pid":0,"tid":7,"ts":310,"dur":5,"args":{"stream":7,"correlation":21}},
+    {"ph":"X","cat":"kernel","name":"add_kernel","pid":0,"tid":7,"ts":316,"dur":1,"args":{"stream":7,"correlation":21}}
+  ]})", f);
+    std::fclose(f);
+  }
+  auto in = ingest::read_torch_trace(path);
+  ASSERT_EQ(in.captured.size(), 2u);
+  ASSERT_EQ(in.kernels.size(), 4u);
+  const auto fill = fill_costs(in);
+  EXPECT_EQ(fill.capture, 4u);
+  for (const auto& k : in.kernels) {
+    ASSERT_FALSE(k.bytes.empty()) << k.name;
+    EXPECT_EQ(k.bytes[0].source, ingest::count_source::capture);
+    if (k.name == "gemm_kernel") {
+      EXPECT_DOUBLE_EQ(k.model_flops.at(0).flops, 32768.0);
+      EXPECT_DOUBLE_EQ(k.bytes[0].bytes, 11264.0);
+      EXPECT_EQ(k.framework_op, "aten::mm");
+    } else {
+      EXPECT_DOUBLE_EQ(k.bytes[0].bytes, 3072.0);
+    }
+    EXPECT_EQ(k.cost_from.rfind("capture: launch ", 0), 0u) << k.cost_from;
+  }
+  std::remove(path.c_str());
 }

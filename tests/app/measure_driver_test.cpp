@@ -14,6 +14,7 @@
 #include "app/measure_driver.hpp"
 #include "common/run_binary.hpp"
 #include "roofline/io.hpp"
+#include "roofline/report.hpp"
 
 namespace fs = std::filesystem;
 using namespace roofline;
@@ -319,4 +320,9 @@ TEST(MeasureBesideAHog, RunIsFlaggedAndNoPollutedValueBecomesARoof) {
     EXPECT_NE(c.rejected_reason.find("machine busy"), std::string::npos) << c.rejected_reason;
   }
   EXPECT_DOUBLE_EQ(r.roofline.peak_measured, 0.0) << "a polluted value became the compute roof";
+  // No compute roof stands: the run failed, exit 1, the busy reason on the summary's first line.
+  EXPECT_EQ(run.code, 1) << run.err;
+  const std::string first = run.out.substr(0, run.out.find('\n'));
+  EXPECT_NE(first.find("run failed: the machine was busy"), std::string::npos) << run.out;
+  EXPECT_NE(run_failure(r).find("so no fp32 compute roof stands"), std::string::npos) << run_failure(r);
 }

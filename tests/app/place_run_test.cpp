@@ -2,7 +2,7 @@
 // no list of kernel numbers; the GPU from the file; another GPU's roofs refused; a baseline compared per
 // step; an Nsight Compute export with the model (model beside hardware FLOPs) and one that failed
 // half-way. The files: tests/data/h100-2026-12-05 and tests/data/h200-2026-12-03 (their READMEs).
-// Goldens (tests/golden/place-*.txt, the data directory written as DATA):
+// Goldens (tests/golden/place-*.txt, run from the data directory so no path is in them):
 //   ROOFLINE_UPDATE_GOLDEN=1 ./build/cpu/tests/test_app --gtest_filter='PlaceRun.Golden*'
 #include <gtest/gtest.h>
 
@@ -15,6 +15,7 @@
 #include "roofline/io.hpp"
 
 using roofline::read_file;
+using roofline::test::run_command;
 using roofline::test::run_roofline;
 
 namespace {
@@ -81,13 +82,14 @@ TEST(PlaceRun, EveryRealTraceOpensWithTheAnswerAndFitsTheTerminal) {
 // The answer of a training trace and of a CUDA-graph decode trace, pinned: the sentences, the steps and the
 // time per model op (golden files; review a diff before updating).
 TEST(PlaceRun, GoldenTrainingAndDecode) {
-  const auto t = run_roofline("place --trace " + h100 + "train-qwen2-2l.json.gz --results " + h100 + "results.json --model " + h100 +
-                              "qwen2-2l.json --top 5");
+  // Run from the data directory with relative file names: the wrapped lines must not depend on where the
+  // repository was cloned (a longer path moves a line break).
+  const std::string in_h100 = "cd " + h100 + " && " + std::string(ROOFLINE_BINARY) + " place ";
+  const auto t = run_command(in_h100 + "--trace train-qwen2-2l.json.gz --results results.json --model qwen2-2l.json --top 5");
   ASSERT_EQ(t.code, 0) << t.all();
   const std::string train = golden("place-train-qwen2-2l.txt", t.out);
   EXPECT_EQ(train, read_file(std::string(ROOFLINE_SOURCE_DIR) + "/tests/golden/place-train-qwen2-2l.txt"));
-  const auto d = run_roofline("place --trace " + h100 + "trace-tinyllama-graphs-h100.json.gz --results " + h100 +
-                              "results.json --model tinyllama-1.1b --top 5");
+  const auto d = run_command(in_h100 + "--trace trace-tinyllama-graphs-h100.json.gz --results results.json --model tinyllama-1.1b --top 5");
   ASSERT_EQ(d.code, 0) << d.all();
   const std::string decode = golden("place-decode-tinyllama-graphs.txt", d.out);
   EXPECT_EQ(decode, read_file(std::string(ROOFLINE_SOURCE_DIR) + "/tests/golden/place-decode-tinyllama-graphs.txt"));

@@ -59,8 +59,11 @@ TEST(StepSweepCpu, TinyModelSweepsEveryQuickBatchWithEnergyAndPlan) {
   bool lost = false;
   measure_idle_energy(*be, r, opt);
   ASSERT_TRUE(r.measured.idle_energy);
+  // the mechanics, not the machine's load: the timings are not judged for interference here (the
+  // windows' judging is tested on scripted readings, tests/common/interference_test.cpp)
+  timing_windows unjudged(false);
   measure_whole_steps(
-      *be, r, cfg, "fp32", lat, opt, lost, [](const std::string&, double) {}, [] { return false; });
+      *be, r, cfg, "fp32", lat, opt, lost, [](const std::string&, double) {}, [] { return false; }, unjudged);
   ::unsetenv("ROOFLINE_CPU_ROTATION_BYTES");
 
   ASSERT_TRUE(r.step_sweep);

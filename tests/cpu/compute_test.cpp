@@ -1,27 +1,15 @@
 // FMA peak against the nominal arithmetic from the detected factors, and a small verified GEMM.
 #include <gtest/gtest.h>
 
-#include <fstream>
-
 #include "backends/cpu/cpu_buffers.hpp"
 #include "backends/cpu/cpu_detect.hpp"
 #include "backends/cpu/fma_kernels.hpp"
 #include "backends/cpu/probes.hpp"
 #include "roofline/error.hpp"
+#include "roofline/interference.hpp"
 
 using namespace roofline;
 using namespace roofline::cpu;
-
-namespace {
-double load_average() {
-  std::ifstream f("/proc/loadavg");
-  double l = 0;
-  f >> l;
-  return l;
-}
-/// More runnable work than cores: an all-core peak cannot be measured now.
-bool busy() { return load_average() > 1.5 * worker_threads(); }
-}  // namespace
 
 TEST(CpuCompute, ChainSumIsTheClosedForm) {
   const fma_kernel k = fma_kernel_for(detect_cpu().desc.isa);
@@ -42,15 +30,20 @@ TEST(CpuCompute, FmaPeakWithinNominalBand) {
     const int lanes = d.simd_bits / (std::string(prec) == "fp32" ? 32 : 64);
     // cores × FMA units × lanes × 2 FLOP × clock (spec.hpp cpu_nominal)
     const double nominal = static_cast<double>(worker_threads()) * d.fma_units * lanes * 2.0 * d.clock_hz;
+    // Judged like a probe (roofline/interference.hpp): what other processes took of the machine while it ran.
+    const cpu_accounting a = read_cpu_accounting();
     const compute_result r = measure_fma_peak(prec, timing_options{1, 10, 100, 0.3, 1.0}, false);
+    const interference_sample load = interference_between(a, read_cpu_accounting());
     EXPECT_TRUE(r.verified);
     EXPECT_GT(r.flops_per_s, 0);
     if (sanitized) continue;
-    if (r.flops_per_s < 0.3 * nominal && busy())
-      GTEST_SKIP() << "machine busy (load average " << load_average() << " on " << worker_threads() << " cores): " << prec
-                   << " " << r.flops_per_s / 1e9 << " GFLOP/s vs nominal " << nominal / 1e9 << " is not a peak measurement";
-    EXPECT_GT(r.flops_per_s, 0.3 * nominal) << prec << ": " << r.flops_per_s / 1e9 << " vs nominal " << nominal / 1e9;
+    // True under any load: no chain outruns the cores' FMA units (a busy machine only lowers the rate).
     EXPECT_LT(r.flops_per_s, 1.2 * nominal) << prec << ": " << r.flops_per_s / 1e9 << " vs nominal " << nominal / 1e9;
+    // The floor holds on a machine that was quiet while it measured; beside other work the rate is the
+    // share the chain got, not a peak, and only the bounds above are asserted.
+    if (!disturbed(load) && a.valid)
+      EXPECT_GT(r.flops_per_s, 0.3 * nominal) << prec << ": " << r.flops_per_s / 1e9 << " vs nominal " << nominal / 1e9
+                                              << " on a machine quiet while it ran (" << describe_interference(load) << ")";
   }
 }
 

@@ -5,6 +5,7 @@
 
 #include "roofline/analysis.hpp"
 #include "roofline/error.hpp"
+#include "roofline/model_record.hpp"
 #include "roofline/report.hpp"
 #include "roofline/spec.hpp"
 #include "test_util.hpp"
@@ -20,7 +21,7 @@ TEST(ReportCli, RerendersAllFourOutputs) {
   const auto r = test::run_command(bin + " report " + test::data("results-gpu.json") + " --out " + (d / "out"));
   ASSERT_EQ(r.code, 0) << r.err;
   for (const char* f : {"results.json", "report.md", "roofline.svg", "report.html"}) EXPECT_TRUE(fs::exists(d / ("out/" + std::string(f)))) << f;
-  results loaded = load_results(test::data("results-gpu.json"));
+  results loaded = load_results_with_model(test::data("results-gpu.json"));  // as `report` reads it
   ASSERT_TRUE(reanalyse_if_older(loaded));  // a schema 1.0 file: `report` re-analyses it
   EXPECT_EQ(read_file(d / "out/report.md"), render_markdown(loaded));
   EXPECT_EQ(read_file(d / "out/roofline.svg"), render_svg(loaded));

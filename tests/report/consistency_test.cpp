@@ -188,7 +188,7 @@ TEST(OneValue, TheRoofGemmIsOneNumberInTheFigureTheRecordTableTheHeadlineAndTheS
   // (sw_power_cap in every sample, but 577 W is 82.4% of the 700 W limit: not named the binding limit)
   EXPECT_NE(md.find("the clock was 1410 MHz of 1830 MHz during the GEMM"), std::string::npos);
   EXPECT_NE(md.find("median 577 W"), std::string::npos);
-  EXPECT_NE(md.find("| 700 W | 577 W [1] |"), std::string::npos);
+  EXPECT_NE(md.find("| 700 W | 577 W ["), std::string::npos);  // its note after those of the rows above (HBM above the usual range)
   // the report opens with the three sentences, and stays short
   EXPECT_EQ(md.find("**The NVIDIA H200 reached"), md.find("\n\n") + 2);
   EXPECT_NE(md.find("**Decode at batch 1 (context 2048) takes 1.23 ms per step (whole step measured) where its bytes alone need 452 µs"),

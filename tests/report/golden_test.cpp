@@ -7,6 +7,7 @@
 #include <cstdlib>
 
 #include "roofline/analysis.hpp"
+#include "roofline/model_record.hpp"
 #include "roofline/report.hpp"
 #include "test_util.hpp"
 
@@ -28,7 +29,7 @@ void check_golden(const std::string& rendered, const std::string& name) {
 /// A fixture's measured inputs with the analysis analyse() writes today (never a frozen analysis
 /// block): what a user gets from `roofline report` on that file.
 results analysed(const std::string& fixture) {
-  results r = load_results(test::data(fixture));
+  results r = load_results_with_model(test::data(fixture));
   analyse(r);
   return r;
 }

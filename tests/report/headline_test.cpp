@@ -11,8 +11,10 @@
 
 #include "report/sections.hpp"
 #include "roofline/analysis.hpp"
+#include "roofline/interference.hpp"
 #include "roofline/record_table.hpp"
 #include "roofline/report.hpp"
+#include "roofline/run_verdict.hpp"
 #include "roofline/vocabulary.hpp"
 #include "test_util.hpp"
 
@@ -254,6 +256,58 @@ TEST(Headline, ABusyRunWithEveryRoofRejectedSaysSoAndTheNextStepIsAQuietReRun) {
   results quiet = load_results(test::data("results-cpu.json"));
   EXPECT_FALSE(compute_headline(quiet).rerun_quiet);
   EXPECT_EQ(report::headline_sentences(quiet).at(0).find("disturbed"), std::string::npos);
+}
+
+// Timings taken while the machine was busy are kept out (op_result::disturbed_s) and never headlined:
+// the busy run of the issue printed "Decode at batch 1 … takes 3.42 s per step" from op timings 19×
+// their quiet value (q_proj 7.96 ms against 0.417 ms) with every roof rejected, and exited 0.
+TEST(Headline, ABusyRunsKeptOutTimingsAreNotHeadlinedAndTheRunFailsWithTheReasonFirst) {
+  results r = busy_cpu();
+  int kept = 0, decode_b1 = 0, decode_b1_kept = 0;  // the fixture measured 6 of its 10 decode ops
+  for (auto& op : r.ops) {
+    const bool b1 = op.phase == "decode" && op.batch == 1 && op.alternative_to.empty();
+    decode_b1 += b1;
+    if (keep_out_timing(op.measured_s, op.disturbed_s, op.measured_note, interference_sample{"", 0.21, 0.85}))
+      ++kept, decode_b1_kept += b1;
+  }
+  ASSERT_GT(kept, 0);
+  r.interference->ops_kept_out = kept;
+  interference_sample busy_probe{"fma/fp32", 8.01, 0.62};
+  busy_probe.verdict = "unreliable: machine busy while measured, twice (…)";
+  r.interference->probes.assign(11, busy_probe);
+  r.interference->summary = summarize_interference(*r.interference, true);
+  const headline h = compute_headline(r);
+  ASSERT_FALSE(h.time.empty());
+  EXPECT_TRUE(h.time[0].disturbed());
+  EXPECT_TRUE(h.rerun_quiet);
+  const auto v = report::headline_sentences(r);
+  ASSERT_EQ(v.size(), 3u);
+  const std::string decode = v[1].substr(0, v[1].find(';'));  // the decode scenario
+  // prefill, none of whose ops the fixture timed: its "step" would be predictions alone, not headlined
+  EXPECT_NE(v[1].find("; prefill of 2048 tokens: not timed (none of its ops was timed on this busy machine)."), std::string::npos)
+      << v[1];
+  EXPECT_EQ(decode.find(" takes "), std::string::npos) << "no decode headline from busy timings: " << v[1];
+  EXPECT_EQ(decode.find("-bound"), std::string::npos) << v[1];
+  EXPECT_EQ(v[1].rfind(fmt::format("Decode at batch 1 (context 2048) is not timed here: {} of its {} op timings were taken while "
+                                   "the machine was busy and are kept out",
+                                   decode_b1_kept, decode_b1),
+                       0),
+            0u)
+      << v[1];
+  EXPECT_NE(v[2].find(fmt::format("{} op timing(s) were kept out of the analysis", kept)), std::string::npos) << v[2];
+  // The run fails (exit 1) and says why on the summary's first line: the busy reason, before anything else.
+  EXPECT_FALSE(judge_run(r).stands);
+  const std::string summary = render_summary(r);
+  const std::string first = summary.substr(0, summary.find('\n'));
+  EXPECT_NE(first.find("run failed: the machine was busy, so"), std::string::npos) << summary;
+  EXPECT_EQ(summary.find("Decode at batch 1 (context 2048) takes"), std::string::npos) << summary;
+  EXPECT_EQ(run_failure(r), "the machine was busy, so no roof stands and " + std::to_string(kept) +
+                                " op timing(s) were kept out (11 of 11 probe(s) stayed disturbed after a re-run)");
+  // The quiet run stands: no failure line, the summary's first line as before.
+  const results quiet = load_results(test::data("results-cpu.json"));
+  EXPECT_TRUE(judge_run(quiet).stands);
+  EXPECT_EQ(run_failure(quiet), "");
+  EXPECT_EQ(render_summary(quiet).rfind("roofline: Intel(R) Xeon(R) Platinum 8370C CPU @ 2.80GHz (cpu), run complete\n", 0), 0u) << render_summary(quiet);
 }
 
 // A row measured and then rejected says "rejected" and why, never "not measured".
