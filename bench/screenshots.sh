@@ -20,7 +20,7 @@ shot() {
   local page=$file
   if [ -n "$css" ]; then
     page="${file%.html}-shot.html"
-    sed "s#</head>#<style>$css</style></head>#" "$file" >"$page"
+    CSS="$css" perl -pe 's#</head>#<style>$ENV{CSS}</style></head>#' "$file" >"$page"  # the CSS may hold '#'; perl inserts it literally
   fi
   local bars=--hide-scrollbars  # html pages keep theirs: a wide table shows that it scrolls
   case $file in *.html) bars= ;; esac
@@ -50,7 +50,7 @@ for o in r["ops"]:
 "$bin" place --csv "$render/cpu-ops.csv" --results "$cpu" --out "$render/cpu-place" >/dev/null 2>&1
 
 for side in h100 cpu; do
-  shot "$side-report.png" "$render/$side/report.html" 1500
+  shot "$side-report.png" "$render/$side/report.html" 1300
   shot "$side-report-mfu.png" "$render/$side/report.html" 900 "$(only '#mfu')"
   shot "$side-roofline.png" "$render/$side/roofline.svg" "$(svg_height "$render/$side/roofline.svg")"
   [ -f "$render/$side/batch.svg" ] && shot "$side-batch.png" "$render/$side/batch.svg" "$(svg_height "$render/$side/batch.svg")"
@@ -60,4 +60,6 @@ shot h100-compare-html.png "$render/h100-vs-h200/compare.html" 1000
 shot cpu-compare.png "$render/cpu-vs-earlier/compare.svg" "$(svg_height "$render/cpu-vs-earlier/compare.svg")"
 shot cpu-compare-html.png "$render/cpu-vs-earlier/compare.html" 1000
 shot h100-place.png "$render/h100-place/place.html" 1600
-shot cpu-place.png "$render/cpu-place/place.html" 1300
+# the trace's page puts its figure under the steps' tables, below the first screen: place.svg alone
+shot h100-place-figure.png "$render/h100-place/place.svg" "$(svg_height "$render/h100-place/place.svg")"
+shot cpu-place.png "$render/cpu-place/place.html" 1000

@@ -23,6 +23,7 @@ table { border-collapse: collapse; font-size: 0.88rem; font-variant-numeric: tab
 th, td { border: 1px solid #d8dde3; padding: 0.3rem 0.55rem; text-align: left; vertical-align: top; overflow-wrap: normal; word-break: normal; hyphens: manual; }
 th.num, td.num { text-align: right; }
 td.num { white-space: nowrap; }
+td > div.long { max-width: 26em; }
 ol.notes { font-size: 0.85rem; color: #444; margin-top: -0.4rem; }
 details { margin: 0.8rem 0; border-top: 1px solid #d8dde3; }
 details > summary { cursor: pointer; padding: 0.3rem 0; }

@@ -107,8 +107,8 @@ struct plot {
 /// The axes fit the data: each runs from a "nice" value (1, 2 or 5 × 10^k) at or below the smallest
 /// value drawn to one at or above the largest, so the margin is under a decade. A figure with roofs
 /// pads its x axis for the roof labels (× 2.5 right of the last point) and keeps at least four decades
-/// of x and three of y, so that a memory roof's diagonal shows; its y axis reaches down to where the
-/// lowest memory roof enters. Ticks: every decade when an axis spans three decades or more, else
+/// of x and three of y, so that a memory roof's diagonal shows; its y axis reaches down to the lowest
+/// point or where the lowest memory roof enters, whichever is lower, and no further. Ticks: every decade when an axis spans three decades or more, else
 /// 1, 2 and 5 × 10^k; `x_ticks` replaces the x rule.
 std::string draw_svg(const plot& p);
 

@@ -160,7 +160,7 @@ axes make_axes(const plot& p) {
     if (a.lx1 - a.lx0 > p.max_x_decades) a.lx0 = a.lx1 - p.max_x_decades;
     if (top <= 0) top = 1e12;
     a.ly1 = std::log10(nice_up(top * 2.5));  // room above the highest roof for its label
-    double low = top / 1e4;
+    double low = top;  // the lowest point or memory roof entry sets it (at least three decades below)
     for (double y : ys) low = std::min(low, y / 1.5);
     for (const auto& r : p.roofs)
       if (r.bw && *r.bw > 0) low = std::min(low, std::max(*r.bw * std::pow(10.0, a.lx0), top / 1e6));

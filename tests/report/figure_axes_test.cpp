@@ -72,6 +72,14 @@ TEST(FigureAxes, RooflineOfTheH100RunKeepsUnderADecadeOfMarginOnY) {
   EXPECT_EQ(y.back(), "1 PFLOP/s");
 }
 
+TEST(FigureAxes, RooflineOfACpuRunStartsUnderADecadeBelowItsLowestOp) {
+  // tests/data/results-cpu.json: the ops span 2.14 GFLOP/s (k_proj, decode b1, measured) … the
+  // 171 GFLOP/s fp32 roof, the memory roofs enter above them: 1 GFLOP/s … 100 GFLOP/s labelled. The axis
+  // used to reach four decades under the top whatever the data (10 MFLOP/s, two empty decades).
+  const std::string svg = render_svg(load_results(test::data("results-cpu.json")));
+  EXPECT_EQ(texts_of(svg, "y-tick"), (std::vector<std::string>{"1 GFLOP/s", "10 GFLOP/s", "100 GFLOP/s"}));
+}
+
 TEST(Compare, H100AgainstH200SaysWhatDiffersAndWhatItDoesToDecode) {
   const compare_side a = load_compare_side(test::data("h100-2026-12-05/results.json"));
   const compare_side b = load_compare_side(test::data("h200-2026-12-03/results.json"));
