@@ -1,22 +1,32 @@
 # roofline: the two commands of the README, plus a few conveniences.
-#   make run   — install dependencies, build (Release), run the main job: out/{results.json,report.md,roofline.svg,report.html}
-#   make test  — install dependencies, build, run every test that needs no GPU; then the same unit
-#                tests under AddressSanitizer + UndefinedBehaviorSanitizer and the libFuzzer targets
+#   make run   — install what the run needs (scripts/setup.sh run: no test-only package), build the tool
+#                alone (Release, tests off), run the main job: out/{results.json,report.md,roofline.svg,report.html}
+#   make test  — install the test packages too (scripts/setup.sh test), build with the tests, run every
+#                test that needs no GPU; then the same unit tests under AddressSanitizer +
+#                UndefinedBehaviorSanitizer and the libFuzzer targets
 #   make test-fast — the Release tests only (for development)
 PRESET ?= release
 JOBS ?= $(shell nproc)
 ARGS ?=
 
-.PHONY: run test test-fast sanitize build setup gpu-test clean
+.PHONY: run test test-fast sanitize build build-tool setup setup-run gpu-test clean
 
 setup:
-	@bash scripts/setup.sh
+	@bash scripts/setup.sh test
+
+setup-run:
+	@bash scripts/setup.sh run
+
+# the tool alone: no GoogleTest, no test targets
+build-tool: setup-run
+	@cmake --preset $(PRESET) --log-level=NOTICE -DROOFLINE_TESTS=OFF
+	@cmake --build --preset $(PRESET) -j $(JOBS) --target roofline
 
 build: setup
-	@cmake --preset $(PRESET) --log-level=NOTICE
+	@cmake --preset $(PRESET) --log-level=NOTICE -DROOFLINE_TESTS=ON
 	@cmake --build --preset $(PRESET) -j $(JOBS)
 
-run: build
+run: build-tool
 	./build/$(PRESET)/roofline run --out out $(ARGS)
 
 test: test-fast sanitize

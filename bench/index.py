@@ -23,7 +23,8 @@ was run, on what, what it found: the tables and the notes), and where kept `resu
 output, compact JSON) and `report.md`. `roofline report results.json --out DIR` renders report.md, the
 figure and the html page again with the current code. Logs, html pages, figures and the runs a later run
 superseded are not kept here: each `bench.md` names the commit whose tree still has them
-(`git show 5a02f62:bench/results/<old name>/`).
+(`git show 5a02f62:bench/results/<old name>/`). Screenshots of the pages at 1400 px (`bench/screenshots.sh`,
+32-colour PNGs) are, in the `-ux` folders, each described in its `bench.md`.
 
 To add a run: copy its `results.json`, `report.md` and the benchmark's table (`$OUT/bench.md` from
 `bench/device.sh`) into a new `<device>/<date>-<commit>/`, put a title line and a `Machine: ...; date: ...`

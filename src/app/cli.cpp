@@ -9,7 +9,8 @@
 namespace roofline::app {
 
 int run_cli(int argc, char** argv) {
-  CLI::App app{"roofline: how fast this machine can go, how fast it goes, and why the two differ"};
+  // named "roofline" (not argv[0]): the help reads the same from any path (docs/cli.md is generated from it)
+  CLI::App app{"roofline: how fast this machine can go, how fast it goes, and why the two differ", "roofline"};
   app.set_version_flag("--version", std::string("roofline ") + ROOFLINE_VERSION);
   app.require_subcommand(1);
   context ctx;
@@ -21,6 +22,7 @@ int run_cli(int argc, char** argv) {
   add_place(app, ctx);
   add_report(app, ctx);
   add_compare(app, ctx);
+  add_export(app, ctx);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -192,7 +192,8 @@ void add_place(CLI::App& app, context& ctx) {
   auto o = std::make_shared<place_options>();
   auto* sub = app.add_subcommand("place",
                                  "place your own run on the roofline: a PyTorch profiler trace (--trace), an Nsight Compute "
-                                 "export (--ncu), a CSV of kernels (--csv), or one kernel (--flops --bytes --time)");
+                                 "export (--ncu), a CSV of kernels (--csv), or one kernel (--flops --bytes --time); on the "
+                                 "roofs of --results or --device, joined to --model, diffed against --baseline");
   auto* flops = sub->add_option("--flops", o->flops, "FLOPs the kernel performs");
   auto* bytes = sub->add_option("--bytes", o->bytes, "bytes it reads + writes to device memory");
   auto* time = sub->add_option("--time", o->seconds, "its run time in seconds");

@@ -1,4 +1,5 @@
-// `roofline report results.json [--out DIR]` (DIR default out, as everywhere): re-render every output from a results file, without
+// `roofline export results.json (--format F | --out DIR)`: the measured roofs in other tools' formats
+// (roofline/export.hpp). `roofline report results.json [--out DIR]` (DIR default out, as everywhere): re-render every output from a results file, without
 // measuring. `roofline compare A B [--out DIR]`: two devices (results files, spec --json files or
 // GPU names) side by side. Every file is re-analysed (analyse()) before it is rendered. Bad input (unreadable, malformed, old schema) throws input_error: exit 2,
 // nothing written.
@@ -10,6 +11,8 @@
 #include "app/commands.hpp"
 #include "app/options.hpp"
 #include "roofline/analysis.hpp"
+#include "roofline/error.hpp"
+#include "roofline/export.hpp"
 #include "roofline/io.hpp"
 #include "roofline/model_record.hpp"
 #include "roofline/report.hpp"
@@ -70,6 +73,41 @@ void add_compare(CLI::App& app, context& ctx) {
     std::fputs(render_compare_text(sa, sb).c_str(), stdout);
     std::fflush(stdout);
     fmt::print(stderr, "roofline: wrote {}\n", written_files(*out, "compare.md,compare.svg,compare.html"));
+    ctx.exit_code = 0;
+  });
+}
+
+void add_export(CLI::App& app, context& ctx) {
+  auto file = std::make_shared<std::string>();
+  auto format = std::make_shared<std::string>();
+  auto out = std::make_shared<std::string>();
+  auto* sub = app.add_subcommand("export",
+                                 "the measured roofs in other tools' formats: torchao roofline specs, TraceLens arch file, "
+                                 "Prometheus gauges for vLLM's MFU counters, CSV");
+  sub->add_option("results", *file, "results.json written by roofline run / measure")->required();
+  auto* fmt_opt = sub->add_option("--format", *format, "one format on stdout: torchao, tracelens, vllm or csv")
+                      ->check(CLI::IsMember(export_formats()));
+  auto* out_opt = sub->add_option("--out", *out,
+                                  "write every format into DIR: torchao-specs.json, tracelens-arch.json, vllm-roofs.prom, roofs.csv");
+  fmt_opt->excludes(out_opt);
+  sub->callback([file, format, out, &ctx] {
+    if (format->empty() && out->empty()) throw input_error("", "--format", "give --format F (stdout) or --out DIR (every format)");
+    if (!out->empty()) check_output_dir(*out);
+    results r = load_results(*file);
+    analyse(r);
+    if (!format->empty()) {
+      std::fputs(render_export(r, *format, *file).c_str(), stdout);
+      ctx.exit_code = 0;
+      return;
+    }
+    std::vector<std::pair<std::string, std::string>> files;  // rendered first: a format that cannot be written writes nothing
+    std::string names;
+    for (const auto& f : export_formats()) {
+      files.emplace_back(export_file_name(f), render_export(r, f, *file));
+      names += (names.empty() ? "" : ",") + export_file_name(f);
+    }
+    write_files(files, *out);
+    fmt::print(stderr, "roofline: wrote {}\n", written_files(*out, names));
     ctx.exit_code = 0;
   });
 }

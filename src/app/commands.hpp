@@ -17,6 +17,7 @@ void add_mfu(CLI::App& app, context& ctx);      // src/app/cmd_mfu.cpp
 void add_place(CLI::App& app, context& ctx);    // src/app/cmd_place.cpp
 void add_report(CLI::App& app, context& ctx);   // src/app/cmd_report.cpp
 void add_compare(CLI::App& app, context& ctx);  // src/app/cmd_report.cpp
+void add_export(CLI::App& app, context& ctx);   // src/app/cmd_report.cpp
 
 /// main() minus the process exit: parses argv, runs the subcommand, returns the exit code
 /// (0 ok, 1 measurement failed, 2 bad input). Errors go to stderr as one line.

@@ -1,5 +1,7 @@
-// `roofline compare`: two devices (measured results or spec-only) in one table and one figure.
-// Every row shows A, B and B ÷ A. Ops of a side are also predicted on the other side's roofs
+// `roofline compare`: two devices (measured results or spec-only): the opening sentences (what
+// differs, by how much, what it does to each step; numbers from analysis/device_comparison.cpp), one
+// table, and the figure: the ops' precision with both devices' roofs and op points, the ratio B ÷ A of
+// every roof, and (compare.html) one small panel per other precision. Every row shows A, B and B ÷ A. Ops of a side are also predicted on the other side's roofs
 // (max(FLOPs ÷ peak, bytes ÷ bandwidth); Williams, Waterman, Patterson, CACM 2009), measured
 // roofs where that side has them, else nominal.
 #include <fmt/format.h>
@@ -10,6 +12,8 @@
 #include "report/document.hpp"
 #include "report/html_page.hpp"
 #include "report/plot_results.hpp"
+#include "report/sections.hpp"
+#include "roofline/device_comparison.hpp"
 #include "roofline/vocabulary.hpp"
 #include "report/units.hpp"
 #include "roofline/error.hpp"
@@ -66,9 +70,78 @@ std::optional<double> predict_on(const compare_side& s, const std::string& preci
   return std::max(flops / *peak, bytes / *bw);
 }
 
+/// "0.930× (756 TFLOP/s → 703 TFLOP/s)" or "the same (989 TFLOP/s)"
+std::string pair_words(std::optional<double> a, std::optional<double> b, std::string (*f)(double)) {
+  if (!a || !b) return "";
+  if (f(*a) == f(*b)) return "the same (" + f(*a) + ")";
+  return fmt::format("{} ({} → {})", ratio(*b / *a), f(*a), f(*b));
+}
+
+/// The opening sentences: the roofs that differ and by how much, then what it does to each scenario
+/// both devices ran (the first decode batch and the first prefill), with A's time by bound and the
+/// speedup the roofs' ratios predict for it (device_comparison.hpp).
+std::vector<std::string> compare_sentences(const device_comparison& c, const compare_side& a, const compare_side& b) {
+  std::vector<std::string> out;
+  const std::string& p = c.precision;
+  auto rate = p == "int8" ? rate_ops : rate_flops;
+  std::string s = fmt::format("From A ({}) to B ({}):", a.label, b.label);
+  std::vector<std::string> parts;
+  if (c.bandwidth_nominal_a && c.bandwidth_nominal_b) {
+    std::string t = "device-memory bandwidth " + pair_words(c.bandwidth_nominal_a, c.bandwidth_nominal_b, rate_bytes) + " nominal";
+    if (c.bandwidth_measured_a && c.bandwidth_measured_b)
+      t += " and " + pair_words(c.bandwidth_measured_a, c.bandwidth_measured_b, rate_bytes) + " measured";
+    parts.push_back(t);
+  } else if (c.bandwidth_measured_a && c.bandwidth_measured_b) {
+    parts.push_back("device-memory bandwidth " + pair_words(c.bandwidth_measured_a, c.bandwidth_measured_b, rate_bytes) + " measured");
+  }
+  if (c.compute_nominal_a && c.compute_nominal_b) {
+    std::string t = p + " compute " + pair_words(c.compute_nominal_a, c.compute_nominal_b, rate) + " nominal";
+    if (c.compute_measured_a && c.compute_measured_b)
+      t += " and " + pair_words(c.compute_measured_a, c.compute_measured_b, rate) + " measured (the roof GEMMs)";
+    parts.push_back(t);
+  }
+  if (parts.empty()) return out;
+  for (std::size_t i = 0; i < parts.size(); ++i) s += (i == 0 ? " " : "; ") + parts[i];
+  const auto rb = c.bandwidth_ratio(), rc = c.compute_ratio();
+  if (rb && rc)
+    s += fmt::format(". A bandwidth-bound op runs {} as fast on B, a compute-bound one {}.", ratio(*rb), ratio(*rc));
+  else
+    s += ".";
+  out.push_back(s);
+  const compared_step* decode = nullptr;
+  const compared_step* prefill = nullptr;
+  for (const auto& st : c.steps) {
+    if (st.phase == "decode" && !decode) decode = &st;
+    if (st.phase == "prefill" && !prefill) prefill = &st;
+  }
+  for (const compared_step* st : {decode, prefill}) {
+    if (!st) continue;
+    std::string t = capitalised(scenario_words(st->phase, st->batch, st->seq));
+    if (st->phase == "decode") t += fmt::format(" (context {})", st->context);
+    const double sp = st->speedup();
+    t += fmt::format(" takes {} on A and {} on B: {} {}", seconds(st->a_s), seconds(st->b_s), ratio(sp >= 1 ? sp : 1 / sp),
+                     sp >= 1 ? "faster on B" : "slower on B");
+    t += fmt::format("; A's step is {} bandwidth-bound, {} latency-bound and {} compute-bound", percent(st->bandwidth_share),
+                     percent(st->latency_share), percent(st->compute_share));
+    if (st->expected_speedup) {
+      t += fmt::format(", so scaling each share by its roof's ratio (bandwidth {}, compute {}, latency unchanged) expects {}", ratio(*rb),
+                       ratio(*rc), ratio(*st->expected_speedup));
+      // the share that keeps the step from the ratio of its main roof
+      const bool bw_main = st->bandwidth_share >= st->compute_share;
+      const double main_ratio = bw_main ? *rb : *rc;
+      if (main_ratio > 1.02 && sp < main_ratio * 0.97 && st->latency_share >= 0.1)
+        t += fmt::format(": less than the {} of the {} because {} of the step is latency-bound", ratio(main_ratio), bw_main ? "bandwidth" : "compute",
+                         percent(st->latency_share));
+    }
+    out.push_back(t + ".");
+  }
+  return out;
+}
+
 document compare_document(const compare_side& a, const compare_side& b) {
   document d;
   d.title = "Roofline comparison: " + a.label + " vs " + b.label;
+  d.headline = compare_sentences(compare_devices(a.r, b.r), a, b);
   d.intro.push_back("A = " + a.label + " (" + a.source + "); B = " + b.label + " (" + b.source + "). Every row: A, B and B ÷ A.");
   section s{"Roofs side by side", "roofs", {}};
   table t;
@@ -217,15 +290,30 @@ compare_side load_compare_side(const std::string& arg) {
   }
 }
 
+namespace {
+std::string compare_precision(const compare_side& a, const compare_side& b);
+std::vector<std::string> compare_precisions(const compare_side& a, const compare_side& b, const std::string& main);
+}  // namespace
+
 std::string render_compare_markdown(const compare_side& a, const compare_side& b) {
   document d = compare_document(a, b);
-  d.figure_markdown = "![both devices on one roofline](compare.svg)";
+  d.figure_markdown = "![both devices' roofs and ops, and B ÷ A of every roof](compare.svg)";
+  d.figure_after = 0;
   return to_markdown(d);
 }
 
 std::string render_compare_text(const compare_side& a, const compare_side& b) {
   const document d = compare_document(a, b);
   std::string o = d.title + "\n";
+  for (const auto& h : d.headline) o += wrap_words(h, 100, "", "  ");
+  // The terminal keeps the rows of the ops' precision, bandwidth and steps; every precision's rows
+  // are in compare.md and compare.html (a row of another precision starts with its name).
+  const std::string prec = compare_precision(a, b);
+  const auto precs = compare_precisions(a, b, prec);
+  const auto other_precision = [&](const std::string& q) {
+    return std::any_of(precs.begin() + 1, precs.end(), [&](const std::string& p) { return q.rfind(p + " ", 0) == 0; });
+  };
+  std::size_t left_out = 0;
   for (const auto& s : d.sections) {
     for (const auto& blk : s.blocks) {
       if (blk.k != block::kind::table) continue;
@@ -252,11 +340,16 @@ std::string render_compare_text(const compare_side& a, const compare_side& b) {
       };
       o += "\n" + s.title + ":\n" + line(t.header);
       for (const auto& row : t.rows) {
+        if (!row.empty() && other_precision(row[0].text)) {
+          ++left_out;
+          continue;
+        }
         std::vector<std::string> cells;
         for (const auto& c : row) cells.push_back(c.text);
         o += line(cells);
       }
       for (std::size_t i = 0; i < t.notes.size(); ++i) o += fmt::format("  [{}] {}\n", i + 1, t.notes[i]);
+      if (left_out > 0) o += fmt::format("  ({} rows of the other precisions: compare.md)\n", left_out);
       break;  // the first table of a section: the rest is in compare.md
     }
     break;  // the roofs side by side; the ops tables are in compare.md and compare.html
@@ -264,22 +357,126 @@ std::string render_compare_text(const compare_side& a, const compare_side& b) {
   return o;
 }
 
-std::string render_compare_svg(const compare_side& a, const compare_side& b) {
+namespace {
+
+/// The precision the ops ran in (the main panel's), else fp16.
+std::string compare_precision(const compare_side& a, const compare_side& b) { return compare_devices(a.r, b.r).precision; }
+
+/// Every precision either side has a roof of, the main one first.
+std::vector<std::string> compare_precisions(const compare_side& a, const compare_side& b, const std::string& main) {
+  std::vector<std::string> v{main};
+  for (const compare_side* s : {&a, &b})
+    for (const auto& p : s->measured ? measured_precisions(s->r.measured) : nominal_precisions(s->r.nominal))
+      if (std::find(v.begin(), v.end(), p) == v.end()) v.push_back(p);
+  return v;
+}
+
+/// One panel: precision `prec`'s compute roof and the device-memory roof of both devices (nominal
+/// dashed, measured solid; A blue, B orange), with, when `ops`, each op of A's table on both devices at
+/// the same intensity: A a circle, B a square, a grey line between them (filled = measured, hollow =
+/// predicted on that device's roofs).
+std::string compare_panel(const compare_side& a, const compare_side& b, const std::string& prec, bool ops) {
   plot p;
-  p.title = "Roofline: A = " + a.label + " vs B = " + b.label;
-  p.subtitle = "dashed = nominal, solid = measured; blue = A, orange = B; hollow = predicted op, filled = measured op";
-  add_device_roofs(p, a.r, "A: ", 0, spec_precisions(a, b));
-  add_device_roofs(p, b.r, "B: ", 1, spec_precisions(b, a));
-  const int sa = add_ops(p, a.r, "A: ", false, 0), sb = add_ops(p, b.r, "B: ", false, 1);
-  p.legend.push_back({legend_item::kind::filled, device_color(0, false), "A ops", "dev0-ops"});
-  p.legend.push_back({legend_item::kind::filled, device_color(1, false), "B ops", "dev1-ops"});
-  if (sa + sb > 0) p.notes.push_back(fmt::format("{} op(s) not plotted (0 FLOP or 0 B)", sa + sb));
+  p.title = fmt::format("{}: A = {} vs B = {}", prec, a.label, b.label);
+  p.subtitle = ops ? "dashed = nominal, solid = measured; blue = A, orange = B; each op of the model on both devices at its intensity "
+                     "(A circle, B square, linked; filled = measured, hollow = predicted)"
+                   : "dashed = nominal, solid = measured; blue = A, orange = B; compute and device-memory roofs";
+  add_device_roofs(p, a.r, "A: ", 0, spec_precisions(a, b), {prec}, true);
+  add_device_roofs(p, b.r, "B: ", 1, spec_precisions(b, a), {prec}, true);
+  if (!ops) return draw_svg(p);
+  const compare_side& base = !a.r.ops.empty() ? a : b;
+  const compare_side& other = &base == &a ? b : a;
+  int skipped = 0;
+  for (const auto& op : base.r.ops) {
+    if (op.flops <= 0 || op.bytes <= 0) {
+      ++skipped;
+      continue;
+    }
+    const op_result* peer = nullptr;
+    for (const auto& q : other.r.ops)
+      if (q.name == op.name && q.phase == op.phase && q.batch == op.batch && q.seq == op.seq && q.context == op.context) peer = &q;
+    const double x = op.flops / op.bytes;
+    std::optional<std::pair<double, bool>> at[2];  // (FLOP/s, measured) on A and on B
+    for (int side = 0; side < 2; ++side) {
+      const compare_side& dev = side == 0 ? a : b;
+      const op_result* o = &dev == &base ? &op : peer;
+      if (o && o->measured_s && *o->measured_s > 0) at[side] = std::pair{op.flops / *o->measured_s, true};
+      else if (auto t = o ? std::optional<double>(o->predicted_s) : predict_on(dev, prec, op.flops, op.bytes); t && *t > 0)
+        at[side] = std::pair{op.flops / *t, false};
+    }
+    const std::string scen = op.phase == "decode" ? fmt::format("decode b{}", op.batch) : fmt::format("{} s{}", op.phase, op.seq);
+    for (int side = 0; side < 2; ++side) {
+      if (!at[side]) continue;
+      const auto [y, measured] = *at[side];
+      p.points.push_back({x, y, measured, device_color(side, false), side == 0 ? "circle" : "square", side == 0 ? 4.5 : 3.8,
+                          fmt::format("dev{}-ops", side),
+                          fmt::format("{}: {} ({}): {}, {}, {}; {} {}", side == 0 ? "A" : "B", op.name, scen, flop_count(op.flops), bytes_binary(op.bytes),
+                                      intensity(x), rate_flops(y), measured ? "measured" : "predicted"),
+                          "", 0, -1, ""});
+    }
+    if (at[0] && at[1]) p.links.push_back({x, at[0]->first, x, at[1]->first, "#888888"});
+  }
+  p.legend.push_back({legend_item::kind::filled, device_color(0, false), "A ops (circle)", "dev0-ops"});
+  p.legend.push_back({legend_item::kind::square, device_color(1, false), "B ops (square)", "dev1-ops"});
+  if (skipped > 0) p.notes.push_back(fmt::format("{} op(s) not plotted (0 FLOP or 0 B)", skipped));
   return draw_svg(p);
+}
+
+/// B ÷ A of every roof both sides have (measured where both measured it, else nominal), and of the
+/// steps both ran.
+std::vector<ratio_bar> compare_ratios(const compare_side& a, const compare_side& b, const std::string& main) {
+  std::vector<ratio_bar> bars;
+  auto add = [&](const std::string& label, std::optional<double> va, std::optional<double> vb, std::string (*f)(double)) {
+    if (va && vb && *va > 0 && *vb > 0) bars.push_back({label, *vb / *va, f(*va) + " → " + f(*vb)});
+  };
+  for (const auto& p : compare_precisions(a, b, main)) {
+    auto rate = p == "int8" ? rate_ops : rate_flops;
+    const compute_result* ma = best_compute(a.r.measured, p);
+    const compute_result* mb = best_compute(b.r.measured, p);
+    if (ma && mb) {
+      add(p + " compute roof, measured", ma->flops_per_s, mb->flops_per_s, rate);
+      continue;
+    }
+    const nominal_peak* na = peak_for(a.r.nominal, p);
+    const nominal_peak* nb = peak_for(b.r.nominal, p);
+    if (na && nb) add(p + " peak, nominal", na->flops_per_s, nb->flops_per_s, rate);
+  }
+  add("device memory, nominal", opt_rate(a.r.nominal.memory_bandwidth_bytes_per_s), opt_rate(b.r.nominal.memory_bandwidth_bytes_per_s), rate_bytes);
+  const bandwidth_result* da = best_device_bandwidth(a.r.measured);
+  const bandwidth_result* db = best_device_bandwidth(b.r.measured);
+  if (da && db) add("device memory, measured", da->bytes_per_s, db->bytes_per_s, rate_bytes);
+  for (const auto& lvl : union_of(cache_levels(a.r.measured), cache_levels(b.r.measured))) {
+    const bandwidth_result* la = best_level_bandwidth(a.r.measured, lvl);
+    const bandwidth_result* lb = best_level_bandwidth(b.r.measured, lvl);
+    if (la && lb) add(memory_level_label(lvl) + " bandwidth, measured", la->bytes_per_s, lb->bytes_per_s, rate_bytes);
+  }
+  for (const auto& st : compare_devices(a.r, b.r).steps)
+    add(scenario_words(st.phase, st.batch, st.seq) + " step time", st.a_s, st.b_s, seconds);
+  return bars;
+}
+
+}  // namespace
+
+std::string render_compare_svg(const compare_side& a, const compare_side& b) {
+  const std::string prec = compare_precision(a, b);
+  std::vector<std::string> parts{compare_panel(a, b, prec, true)};
+  const auto bars = compare_ratios(a, b, prec);
+  if (!bars.empty())
+    parts.push_back(draw_ratio_svg(fmt::format("B ÷ A: {} against {}", b.label, a.label),
+                                   "each roof both devices have (measured where both measured it, else nominal) and each step both ran; "
+                                   "a step time below 1× is faster on B",
+                                   bars));
+  return stack_svgs(parts, "two devices compared");
 }
 
 std::string render_compare_html(const compare_side& a, const compare_side& b) {
   document d = compare_document(a, b);
   d.figure_html = render_compare_svg(a, b);
+  d.figure_after = 0;
+  const std::string prec = compare_precision(a, b);
+  const auto precs = compare_precisions(a, b, prec);
+  for (std::size_t i = 1; i < precs.size(); ++i) d.multiples_html.push_back(compare_panel(a, b, precs[i], false));
+  if (!d.multiples_html.empty()) d.multiples_summary = "The other precisions, one panel each (roofs only)";
   return html_page(d.title, to_html(d));
 }
 

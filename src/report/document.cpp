@@ -80,6 +80,27 @@ std::string md_section(const section& s, const std::string& level) {
   return o;
 }
 
+/// Text cells longer than this many characters are held to `div.long`'s width (html_page's CSS), so
+/// that one long name (a C++ kernel's) does not push the other columns out of sight.
+constexpr std::size_t long_cell_chars = 60;
+/// In a word longer than this (wider than div.long's 26 em hold), a line may break after "::", "(",
+/// "<" and "," (a C++ kernel name: `at::native::unrolled_elementwise_kernel<at::native::direct_copy_kernel_cuda(…)::{lambda()#3}…`),
+/// never inside a run of letters, digits and "_"; a shorter word (`aten::scaled_dot_product_attention`) stays whole.
+constexpr std::size_t long_word_chars = 48;
+
+/// True when an escaped text `e` may break after position `i` (a <wbr> follows): `i` ends "::", "(",
+/// "&lt;" or "," inside a word longer than long_word_chars.
+bool breaks_after(const std::string& e, std::size_t i) {
+  const char c = e[i];
+  const bool mark = (c == ':' && i > 0 && e[i - 1] == ':' && (i + 1 >= e.size() || e[i + 1] != ':')) || c == '(' || c == ',' ||
+                    (c == ';' && i >= 3 && e.compare(i - 3, 4, "&lt;") == 0);
+  if (!mark || i + 1 >= e.size() || e[i + 1] == ' ' || e[i + 1] == ')') return false;
+  const std::size_t from = e.rfind(' ', i);
+  const std::size_t a0 = from == std::string::npos ? 0 : from + 1;
+  const std::size_t b1 = std::min(e.find(' ', i), e.size());
+  return b1 - a0 > long_word_chars;
+}
+
 std::string html_table(const table& t) {
   std::string o = "<div class=\"tw\"><table class=\"sortable\">\n<thead><tr>";
   std::vector<bool> num(t.header.size());
@@ -95,7 +116,8 @@ std::string html_table(const table& t) {
       if (num[i]) o += " class=\"num\"";
       if (c.key) o += fmt::format(" data-v=\"{:.17g}\"", *c.key);
       o += '>';
-      o += html_text(c.text);
+      const bool held = !num[i] && c.text.size() > long_cell_chars;
+      o += held ? "<div class=\"long\">" + html_text(c.text) + "</div>" : html_text(c.text);
       o += "</td>";
     }
     o += "</tr>\n";
@@ -148,6 +170,7 @@ std::string html_text(const std::string& s) {
       code = !code;
     } else {
       o += c;
+      if (breaks_after(e, i)) o += "<wbr>";
     }
   }
   if (code) o += "</code>";

@@ -16,8 +16,6 @@
 
 namespace roofline::report {
 
-namespace {
-
 std::string scenario_words(const std::string& phase, std::int64_t batch, std::int64_t seq) {
   if (phase == "decode") return fmt::format("decode at batch {}", batch);
   return batch > 1 ? fmt::format("{} of {} × {} tokens", phase, batch, seq) : fmt::format("{} of {} tokens", phase, seq);
@@ -27,6 +25,8 @@ std::string capitalised(std::string s) {
   if (!s.empty() && s[0] >= 'a' && s[0] <= 'z') s[0] = static_cast<char>(s[0] - 'a' + 'A');
   return s;
 }
+
+namespace {
 
 std::string reasons_text(const machine_verdict& m) {
   std::string s;

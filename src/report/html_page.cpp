@@ -18,11 +18,12 @@ nav a { color: #1f4fa8; text-decoration: none; } nav a:hover { text-decoration: 
 figure { margin: 1.5rem 0; overflow-x: auto; } figure svg { max-width: 100%; height: auto; border: 1px solid #e3e6ea; }
 div.multiples { display: grid; grid-template-columns: repeat(auto-fill, minmax(560px, 1fr)); gap: 0.5rem; } div.multiples figure { margin: 0.5rem 0; }
 code { background: #f2f4f7; padding: 0.05rem 0.3rem; border-radius: 3px; font-size: 0.9em; }
-.tw { overflow-x: auto; margin: 0.6rem 0 1rem; }
-table { border-collapse: collapse; font-size: 0.88rem; font-variant-numeric: tabular-nums; max-width: 100%; }
-th, td { border: 1px solid #d8dde3; padding: 0.3rem 0.55rem; text-align: left; vertical-align: top; overflow-wrap: anywhere; }
+.tw { overflow-x: auto; margin: 0.6rem 0 1rem; max-width: 100%; }
+table { border-collapse: collapse; font-size: 0.88rem; font-variant-numeric: tabular-nums; }
+th, td { border: 1px solid #d8dde3; padding: 0.3rem 0.55rem; text-align: left; vertical-align: top; overflow-wrap: normal; word-break: normal; hyphens: manual; }
 th.num, td.num { text-align: right; }
 td.num { white-space: nowrap; }
+td > div.long { max-width: 26em; }
 ol.notes { font-size: 0.85rem; color: #444; margin-top: -0.4rem; }
 details { margin: 0.8rem 0; border-top: 1px solid #d8dde3; }
 details > summary { cursor: pointer; padding: 0.3rem 0; }

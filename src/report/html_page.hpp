@@ -5,7 +5,8 @@
 
 namespace roofline::report {
 
-/// A full HTML5 page. `body` is trusted HTML (already escaped). Clicking a header of any
+/// A full HTML5 page. Tables wrap only at word boundaries (never inside a word); a table wider than
+/// the page scrolls sideways inside its `div.tw`, the page itself never does. `body` is trusted HTML (already escaped). Clicking a header of any
 /// `table.sortable` sorts it by the cells' data-v numbers (else their text); when the script has
 /// run it appends `<div id="roofline-js-ok">` (the browser test looks for it).
 std::string html_page(const std::string& title, const std::string& body);

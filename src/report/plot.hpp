@@ -55,6 +55,14 @@ struct plot_trace {  ///< a polyline, e.g. the decode batch sweep
   std::string color, label, cls = "sweep";
 };
 
+/// A vertical line across the whole chart at x (a knee), its label inside the frame at the top (or
+/// the bottom), so that it reads without the legend.
+struct plot_vline {
+  double x = 0;
+  std::string color, label, cls;
+  bool label_at_top = true;
+};
+
 /// A legend entry. `ref` is a class token of the drawn elements it stands for: draw_svg keeps an
 /// entry only when an element with that token was drawn, so the legend never promises more.
 struct legend_item {
@@ -74,6 +82,7 @@ struct plot {
   std::string title, subtitle;
   std::vector<plot_roof> roofs;
   std::vector<plot_trace> traces;
+  std::vector<plot_vline> vlines;
   std::vector<plot_link> links;
   std::vector<plot_point> points;  ///< drawn in order; labels placed in order
   std::vector<legend_item> legend;
@@ -88,10 +97,36 @@ struct plot {
   std::string x_unit;             ///< x tick labels: "" plain numbers (0.1, 1, 10), else SI with this unit ("1 kB")
   std::string y_unit = "FLOP/s";  ///< y tick labels: SI with this unit
   int max_x_decades = 9;          ///< widest x range drawn (the left end is cut beyond it)
+  /// Explicit x ticks, ascending (the batches of a sweep: 1, 2, 4, … 256): the x axis then runs from the
+  /// first to the last, and only these are labelled. Empty: the axes rule of draw_svg.
+  std::vector<double> x_ticks;
 };
 
 /// Draws the figure, 1200 px wide. Deterministic (fixed-precision coordinates, input order).
+///
+/// The axes fit the data: each runs from a "nice" value (1, 2 or 5 × 10^k) at or below the smallest
+/// value drawn to one at or above the largest, so the margin is under a decade. A figure with roofs
+/// pads its x axis for the roof labels (× 2.5 right of the last point) and keeps at least four decades
+/// of x and three of y, so that a memory roof's diagonal shows; its y axis reaches down to the lowest
+/// point or where the lowest memory roof enters, whichever is lower, and no further. Ticks: every decade when an axis spans three decades or more, else
+/// 1, 2 and 5 × 10^k; `x_ticks` replaces the x rule.
 std::string draw_svg(const plot& p);
+
+/// Stacks SVG documents (draw_svg's, draw_ratio_svg's) vertically in one: each becomes a nested <svg>
+/// at its y offset; empty parts are skipped; "" when all are. `title` is the whole figure's <title>.
+std::string stack_svgs(const std::vector<std::string>& parts, const std::string& title);
+
+/// One bar of a ratio chart: B ÷ A of one quantity.
+struct ratio_bar {
+  std::string label;  ///< the quantity ("fp16 compute roof, measured")
+  double ratio = 0;   ///< B ÷ A (> 0)
+  std::string detail; ///< the two values, shown after the ratio ("756 → 703 TFLOP/s")
+};
+
+/// A horizontal bar chart of ratios on a log axis centred on 1× (bars right of it: B is higher),
+/// 1200 px wide, one row per bar; the axis spans the nearest 1-2-5 bounds around the bars, at least
+/// 0.5×–2×. Plain SVG 1.1 like draw_svg.
+std::string draw_ratio_svg(const std::string& title, const std::string& subtitle, const std::vector<ratio_bar>& bars);
 
 /// Colour of a precision (fp64 purple, fp32 blue, tf32 teal, bf16 brown, fp16 red, fp8 green, …).
 std::string precision_color(const std::string& precision);

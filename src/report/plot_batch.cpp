@@ -1,12 +1,13 @@
 // batch.svg: the decode step against batch (results.analysis.step_sweep) in three stacked log-log
 // charts — step time, tokens/s and J/token — measured (filled points) and predicted (hollow points on
-// a dashed line), the knees of both curves marked (docs/formulas-analysis.md §8.1, §10). Drawn with
+// a dashed line), the knees of both curves marked across each chart and labelled in it
+// (docs/formulas-analysis.md §8.1, §10). The x axis runs from the first batch of the sweep to the last,
+// each batch a tick; each y axis fits its data (plot.hpp, draw_svg). Drawn with
 // the roofline figure's machinery (plot.hpp); every number through roofline/units.hpp.
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <cmath>
-#include <cstdlib>
 #include <functional>
 
 #include "report/plot.hpp"
@@ -43,44 +44,46 @@ std::string chart(const step_sweep_analysis& s, const std::string& title, const 
   p.x_unit = "";
   p.y_unit = y_unit;
   p.max_x_decades = 5;
+  for (const auto& pt : s.points)  // the batches (1 … 256), ascending
+    if (p.x_ticks.empty() || static_cast<double>(pt.batch) > p.x_ticks.back()) p.x_ticks.push_back(static_cast<double>(pt.batch));
   plot_trace pred_line;
   pred_line.color = predicted_color;
   pred_line.cls = "batch-pred-line";
   pred_line.label = "predicted";
   int n_meas = 0, n_pred = 0;
-  double lo = 0, hi = 0;
   for (const auto& pt : s.points) {
     const double b = static_cast<double>(pt.batch);
     if (auto m = measured(pt); m && *m > 0) {
       p.points.push_back({b, *m, true, measured_color, "circle", 5, "batch-meas",
                           fmt::format("batch {}: measured {}", pt.batch, fmt_value(*m)), "", 0, -1, ""});
       ++n_meas;
-      lo = lo > 0 ? std::min(lo, *m) : *m, hi = std::max(hi, *m);
     }
     if (auto q = predicted(pt); q && *q > 0) {
       p.points.push_back({b, *q, false, predicted_color, "circle", 5, "batch-pred",
                           fmt::format("batch {}: predicted {}", pt.batch, fmt_value(*q)), "", 0, -1, ""});
       pred_line.pts.emplace_back(b, *q);
       ++n_pred;
-      lo = lo > 0 ? std::min(lo, *q) : *q, hi = std::max(hi, *q);
     }
   }
   if (n_meas < 2 && n_pred < 2) return "";
   p.traces.push_back(std::move(pred_line));
   p.legend.push_back({legend_item::kind::filled, measured_color, "measured", "batch-meas"});
   p.legend.push_back({legend_item::kind::hollow, predicted_color, "predicted", "batch-pred"});
-  auto knee = [&](const std::optional<double>& k, const char* which, const char* color, const char* cls) {
-    if (!k || !(*k > 0) || !(lo > 0)) return;
-    plot_trace t;
-    t.color = color;
-    t.cls = cls;
-    t.label = fmt::format("{} knee: batch {}", which, units::sig(*k));
-    t.pts = {{*k, lo}, {*k, hi}};
-    p.legend.push_back({legend_item::kind::dashed, color, t.label, cls});
-    p.traces.push_back(std::move(t));
+  // The knees: a dashed line across the whole chart, labelled in the chart (the measured one at the
+  // top, the predicted one at the bottom, so that two close knees keep both labels).
+  auto knee = [&](const std::optional<double>& k, const char* which, const char* color, const char* cls, bool top) {
+    if (!k || !(*k > 0)) return;
+    report::plot_vline v;
+    v.x = *k;
+    v.color = color;
+    v.cls = cls;
+    v.label = fmt::format("{} knee: batch {}", which, units::sig(*k));
+    v.label_at_top = top;
+    p.legend.push_back({legend_item::kind::dashed, color, v.label, cls});
+    p.vlines.push_back(std::move(v));
   };
-  knee(s.knee_measured, "measured", measured_color, "batch-knee-meas");
-  knee(s.knee_predicted, "predicted", predicted_color, "batch-knee-pred");
+  knee(s.knee_measured, "measured", measured_color, "batch-knee-meas", true);
+  knee(s.knee_predicted, "predicted", predicted_color, "batch-knee-pred", false);
   if (target && *target > 0 && !s.points.empty()) {  // the TPOT target across the batches
     plot_trace t;
     t.color = target_color;
@@ -100,31 +103,6 @@ std::string chart(const step_sweep_analysis& s, const std::string& title, const 
   return report::draw_svg(p);
 }
 
-/// Stacks SVG documents vertically in one: each becomes a nested <svg> at its y offset.
-std::string stack(const std::vector<std::string>& parts) {
-  double y = 0, width = 0;
-  std::string body;
-  for (const auto& part : parts) {
-    if (part.empty()) continue;
-    const auto num_attr = [&](const char* key) {
-      const auto at = part.find(key);
-      if (at == std::string::npos) return 0.0;
-      return std::atof(part.c_str() + at + std::char_traits<char>::length(key));
-    };
-    const double h = num_attr(" height=\""), w = num_attr(" width=\"");
-    std::string s = part;
-    s.replace(s.find("<svg "), 5, fmt::format("<svg x=\"0\" y=\"{:.1f}\" ", y));
-    body += s;
-    y += h;
-    width = std::max(width, w);
-  }
-  if (body.empty()) return "";
-  return fmt::format(
-      "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"{0:.1f}\" height=\"{1:.1f}\" "
-      "viewBox=\"0 0 {0:.1f} {1:.1f}\">\n<title>decode step against batch</title>\n{2}</svg>\n",
-      width, y, body);
-}
-
 }  // namespace
 
 std::string render_batch_svg(const results& r) {
@@ -133,7 +111,7 @@ std::string render_batch_svg(const results& r) {
   const auto secs = [](double x) { return units::seconds(x); };
   const auto rate = [](double x) { return units::sig(x) + " tokens/s"; };
   const auto joules = [](double x) { return units::si(x, "J"); };
-  return stack({
+  return report::stack_svgs({
       chart(
           *s, "Decode step time against batch (TPOT)", "step time = TPOT (s, log scale)", "s",
           [](const step_sweep_point& p) { return p.measured_s; },
@@ -146,7 +124,7 @@ std::string render_batch_svg(const results& r) {
           *s, "Energy per token against batch", "J/token (log scale)", "J",
           [](const step_sweep_point& p) { return p.j_per_token_measured; },
           [](const step_sweep_point& p) { return p.j_per_token_predicted; }, joules),
-  });
+  }, "decode step against batch");
 }
 
 }  // namespace roofline

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 
 #include "report/document.hpp"
 #include "report/plot.hpp"
@@ -75,9 +76,38 @@ std::string fit(const std::string& s, double size, double width) {
 std::string esc(const std::string& s) { return html_escape(s); }
 std::string num(double v) { return fmt::format("{:.1f}", v); }
 
+/// The largest of 1, 2, 5 × 10^k at or below v (v > 0), and the smallest at or above it.
+double nice_down(double v) {
+  const double d = std::pow(10.0, std::floor(std::log10(v) + 1e-9));
+  for (double m : {5.0, 2.0, 1.0})
+    if (m * d <= v * (1 + 1e-9)) return m * d;
+  return d;
+}
+double nice_up(double v) {
+  const double d = std::pow(10.0, std::floor(std::log10(v) - 1e-9));
+  for (double m : {1.0, 2.0, 5.0, 10.0})
+    if (m * d >= v * (1 - 1e-9)) return m * d;
+  return 10 * d;
+}
+
+/// Tick values in [10^l0, 10^l1]: every decade when the range spans three decades or more, else
+/// 1, 2 and 5 × 10^k.
+std::vector<double> log_ticks(double l0, double l1) {
+  std::vector<double> t;
+  const bool decades = l1 - l0 >= 3 - 1e-9;
+  for (int k = static_cast<int>(std::floor(l0)) - 1; k <= static_cast<int>(std::ceil(l1)); ++k)
+    for (double m : decades ? std::vector<double>{1} : std::vector<double>{1, 2, 5}) {
+      const double v = m * std::pow(10.0, k), lv = std::log10(v);
+      if (lv >= l0 - 1e-9 && lv <= l1 + 1e-9) t.push_back(v);
+    }
+  return t;
+}
+
 struct axes {
   double lx0, lx1, ly0, ly1;
-  double x(double v) const { return X0 + (std::log10(v) - lx0) / (lx1 - lx0) * (X1 - X0); }
+  std::vector<double> xt, yt;  ///< labelled ticks (values)
+  double inset = 0;            ///< px between the frame and the ends of the x range (explicit x ticks)
+  double x(double v) const { return X0 + inset + (std::log10(v) - lx0) / (lx1 - lx0) * (X1 - X0 - 2 * inset); }
   double y(double v) const { return Y1 - (std::log10(v) - ly0) / (ly1 - ly0) * (Y1 - Y0); }
 };
 
@@ -92,37 +122,73 @@ axes make_axes(const plot& p) {
       if (x > 0) xs.push_back(x);
       if (y > 0) ys.push_back(y);
     }
-  double top = 0;
-  for (const auto& r : p.roofs) {
-    top = std::max(top, r.peak);
-    if (r.bw && *r.bw > 0 && r.peak > 0) xs.push_back(r.peak / *r.bw);
-  }
-  for (double y : ys) top = std::max(top, y);
+  for (const auto& v : p.vlines)
+    if (v.x > 0) xs.push_back(v.x);
   axes a{};
-  if (xs.empty()) {
-    a.lx0 = -2;
-    a.lx1 = 4;
+  const bool roofs = !p.roofs.empty();
+  if (!roofs) {
+    // A chart of data alone: each axis from the nice value below its smallest value to the one above
+    // its largest (a single value: the nice values around it).
+    auto span = [](const std::vector<double>& v, double& l0, double& l1) {
+      if (v.empty()) {
+        l0 = 0, l1 = 1;
+        return;
+      }
+      const auto [lo, hi] = std::minmax_element(v.begin(), v.end());
+      l0 = std::log10(nice_down(*lo));
+      l1 = std::log10(nice_up(*hi));
+      if (l1 - l0 < 0.3) l0 = std::log10(nice_down(*lo / 1.5)), l1 = std::log10(nice_up(*hi * 1.5));
+    };
+    span(xs, a.lx0, a.lx1);
+    span(ys, a.ly0, a.ly1);
   } else {
-    a.lx0 = std::floor(std::log10(*std::min_element(xs.begin(), xs.end()) / 1.5));
-    a.lx1 = std::ceil(std::log10(*std::max_element(xs.begin(), xs.end()) * 2.5));
+    double top = 0;
+    for (const auto& r : p.roofs) {
+      top = std::max(top, r.peak);
+      if (r.bw && *r.bw > 0 && r.peak > 0) xs.push_back(r.peak / *r.bw);
+    }
+    for (double y : ys) top = std::max(top, y);
+    if (xs.empty()) {
+      a.lx0 = -2;
+      a.lx1 = 4;
+    } else {
+      // room left of the first point, and right of the last one for the roofs' labels on their flat part
+      a.lx0 = std::log10(nice_down(*std::min_element(xs.begin(), xs.end()) / 1.5));
+      a.lx1 = std::log10(nice_up(*std::max_element(xs.begin(), xs.end()) * 2.5));
+    }
+    if (a.lx1 - a.lx0 < 4) a.lx0 = a.lx1 - 4;
+    if (a.lx1 - a.lx0 > p.max_x_decades) a.lx0 = a.lx1 - p.max_x_decades;
+    if (top <= 0) top = 1e12;
+    a.ly1 = std::log10(nice_up(top * 2.5));  // room above the highest roof for its label
+    double low = top;  // the lowest point or memory roof entry sets it (at least three decades below)
+    for (double y : ys) low = std::min(low, y / 1.5);
+    for (const auto& r : p.roofs)
+      if (r.bw && *r.bw > 0) low = std::min(low, std::max(*r.bw * std::pow(10.0, a.lx0), top / 1e6));
+    a.ly0 = std::log10(nice_down(low));
+    if (a.ly1 - a.ly0 > 8) a.ly0 = a.ly1 - 8;
+    if (a.ly1 - a.ly0 < 3) a.ly0 = a.ly1 - 3;
   }
-  if (a.lx1 - a.lx0 < 4) a.lx0 = a.lx1 - 4;
-  if (a.lx1 - a.lx0 > p.max_x_decades) a.lx0 = a.lx1 - p.max_x_decades;
-  if (top <= 0) top = 1e12;
-  a.ly1 = std::ceil(std::log10(top * 1.8));
-  double low = top / 1e4;
-  for (double y : ys) low = std::min(low, y / 1.5);
-  for (const auto& r : p.roofs)
-    if (r.bw && *r.bw > 0) low = std::min(low, std::max(*r.bw * std::pow(10.0, a.lx0), top / 1e6));
-  a.ly0 = std::floor(std::log10(low));
-  if (a.ly1 - a.ly0 > 8) a.ly0 = a.ly1 - 8;
-  if (a.ly1 - a.ly0 < 3) a.ly0 = a.ly1 - 3;
+  if (!p.x_ticks.empty()) {
+    a.lx0 = std::log10(p.x_ticks.front());
+    a.lx1 = std::log10(p.x_ticks.back());
+    if (a.lx1 - a.lx0 < 0.3) a.lx0 -= 0.15, a.lx1 += 0.15;
+    a.xt = p.x_ticks;
+    a.inset = 14;
+  } else {
+    a.xt = log_ticks(a.lx0, a.lx1);
+  }
+  a.yt = log_ticks(a.ly0, a.ly1);
   return a;
 }
 
-std::string x_tick(int k) {
-  if (k < -3 || k > 5) return fmt::format("1e{}", k);
-  return sig(std::pow(10.0, k), 1);
+/// An x tick's label without a unit: "0.1", "1", "256", "1e6".
+std::string x_tick(double v) {
+  const double lv = std::log10(v);
+  if (lv < -3 - 1e-9 || lv > 5 + 1e-9) {
+    if (std::abs(lv - std::round(lv)) < 1e-9) return fmt::format("1e{}", static_cast<int>(std::round(lv)));
+    return fmt::format("{:.0e}", v);
+  }
+  return fmt::format("{:g}", std::round(v * 1e3) / 1e3);
 }
 
 std::string marker(const plot_point& p, double cx, double cy) {
@@ -165,6 +231,30 @@ std::string text_at(const rect& r, double size, const std::string& color, const 
 }
 
 }  // namespace
+
+std::string stack_svgs(const std::vector<std::string>& parts, const std::string& title) {
+  double y = 0, width = 0;
+  std::string body;
+  for (const auto& part : parts) {
+    if (part.empty()) continue;
+    const auto num_attr = [&](const char* key) {
+      const auto at = part.find(key);
+      if (at == std::string::npos) return 0.0;
+      return std::atof(part.c_str() + at + std::char_traits<char>::length(key));
+    };
+    const double h = num_attr(" height=\""), w = num_attr(" width=\"");
+    std::string s = part;
+    s.replace(s.find("<svg "), 5, fmt::format("<svg x=\"0\" y=\"{:.1f}\" ", y));
+    body += s;
+    y += h;
+    width = std::max(width, w);
+  }
+  if (body.empty()) return "";
+  return fmt::format(
+      "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"{0:.1f}\" height=\"{1:.1f}\" "
+      "viewBox=\"0 0 {0:.1f} {1:.1f}\">\n<title>{2}</title>\n{3}</svg>\n",
+      width, y, esc(title), body);
+}
 
 std::string precision_color(const std::string& p) {
   if (p == "fp64") return "#6a3d9a";
@@ -354,40 +444,38 @@ std::string draw_svg(const plot& p) {
   };
   std::vector<std::pair<int, std::string>> numbered;
   const double line_h = 18;
-  // grid, ticks and tick labels
+  // grid (every 1 … 9 × 10^k inside the range, the ticks darker), ticks and tick labels
+  const auto inside_x = [&](double v) { const double l = std::log10(v); return l >= a.lx0 - 1e-9 && l <= a.lx1 + 1e-9; };
+  const auto inside_y = [&](double v) { const double l = std::log10(v); return l >= a.ly0 - 1e-9 && l <= a.ly1 + 1e-9; };
   o += "<g class=\"grid\" stroke=\"#e6e6e6\" stroke-width=\"1\">\n";
-  for (int k = static_cast<int>(a.lx0); k < static_cast<int>(a.lx1); ++k)
-    for (int m = 2; m <= 9; ++m) {
-      const double x = a.x(m * std::pow(10.0, k));
-      o += fmt::format("<line x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\" stroke=\"#f3f3f3\"/>\n", num(x), num(Y0), num(Y1));
-    }
-  for (int k = static_cast<int>(a.ly0); k < static_cast<int>(a.ly1); ++k)
-    for (int m = 2; m <= 9; ++m) {
-      const double y = a.y(m * std::pow(10.0, k));
-      o += fmt::format("<line x1=\"{0}\" y1=\"{1}\" x2=\"{2}\" y2=\"{1}\" stroke=\"#f3f3f3\"/>\n", num(X0), num(y), num(X1));
-    }
-  for (int k = static_cast<int>(a.lx0); k <= static_cast<int>(a.lx1); ++k) {
-    const double x = a.x(std::pow(10.0, k));
-    o += fmt::format("<line x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\"/>\n", num(x), num(Y0), num(Y1));
-  }
-  for (int k = static_cast<int>(a.ly0); k <= static_cast<int>(a.ly1); ++k) {
-    const double y = a.y(std::pow(10.0, k));
-    o += fmt::format("<line x1=\"{0}\" y1=\"{1}\" x2=\"{2}\" y2=\"{1}\"/>\n", num(X0), num(y), num(X1));
-  }
+  for (int k = static_cast<int>(std::floor(a.lx0)); k < static_cast<int>(std::ceil(a.lx1)); ++k)
+    for (int m = 1; m <= 9; ++m)
+      if (const double v = m * std::pow(10.0, k); inside_x(v) && std::find(a.xt.begin(), a.xt.end(), v) == a.xt.end())
+        o += fmt::format("<line x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\" stroke=\"#f3f3f3\"/>\n", num(a.x(v)), num(Y0), num(Y1));
+  for (int k = static_cast<int>(std::floor(a.ly0)); k < static_cast<int>(std::ceil(a.ly1)); ++k)
+    for (int m = 1; m <= 9; ++m)
+      if (const double v = m * std::pow(10.0, k); inside_y(v) && std::find(a.yt.begin(), a.yt.end(), v) == a.yt.end())
+        o += fmt::format("<line x1=\"{0}\" y1=\"{1}\" x2=\"{2}\" y2=\"{1}\" stroke=\"#f3f3f3\"/>\n", num(X0), num(a.y(v)), num(X1));
+  for (double v : a.xt) o += fmt::format("<line x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\"/>\n", num(a.x(v)), num(Y0), num(Y1));
+  for (double v : a.yt) o += fmt::format("<line x1=\"{0}\" y1=\"{1}\" x2=\"{2}\" y2=\"{1}\"/>\n", num(X0), num(a.y(v)), num(X1));
   o += "</g>\n";
   o += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"none\" stroke=\"#333333\" stroke-width=\"1.2\"/>\n", num(X0),
                    num(Y0), num(X1 - X0), num(Y1 - Y0));
   o += fmt::format("<g class=\"ticks\" font-size=\"{}\" fill=\"#333333\">\n", num(FONT));
-  for (int k = static_cast<int>(a.lx0); k <= static_cast<int>(a.lx1); ++k) {
-    const double x = a.x(std::pow(10.0, k));
+  double last_label = -1e9;  // a tick label closer than 34 px to the previous one is left out (its tick stays)
+  for (double v : a.xt) {
+    const double x = a.x(v);
     o += fmt::format("<line x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\" stroke=\"#333333\"/>", num(x), num(Y1), num(Y1 + 6));
-    o += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}</text>\n", num(x), num(Y1 + 21), esc(p.x_unit.empty() ? x_tick(k) : si(std::pow(10.0, k), p.x_unit, 1)));
+    if (x - last_label < 34) continue;
+    last_label = x;
+    o += fmt::format("<text class=\"x-tick\" x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}</text>\n", num(x), num(Y1 + 21),
+                     esc(p.x_unit.empty() ? x_tick(v) : si(v, p.x_unit, 1)));
   }
-  for (int k = static_cast<int>(a.ly0); k <= static_cast<int>(a.ly1); ++k) {
-    const double y = a.y(std::pow(10.0, k));
+  for (double v : a.yt) {
+    const double y = a.y(v);
     o += fmt::format("<line x1=\"{0}\" y1=\"{1}\" x2=\"{2}\" y2=\"{1}\" stroke=\"#333333\"/>", num(X0 - 6), num(y), num(X0));
-    o += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"end\">{}</text>\n", num(X0 - 9), num(y + 4.5),
-                     esc(si(std::pow(10.0, k), p.y_unit, 1)));
+    o += fmt::format("<text class=\"y-tick\" x=\"{}\" y=\"{}\" text-anchor=\"end\">{}</text>\n", num(X0 - 9), num(y + 4.5),
+                     esc(si(v, p.y_unit, 1)));
   }
   o += "</g>\n";
   o += fmt::format("<text x=\"{}\" y=\"{}\" font-size=\"{}\" text-anchor=\"middle\" fill=\"#222222\">{}</text>\n",
@@ -487,6 +575,28 @@ std::string draw_svg(const plot& p) {
       if (std::any_of(blocked.begin(), blocked.end(), [&](const rect& t) { return t.hits(box); })) continue;
       taken.push_back(box);
       labels += text_at(box, SMALL, r.color, r.short_label, "roof-label");
+      break;
+    }
+  }
+  // vertical lines (knees) across the whole chart, each labelled inside the frame beside it
+  for (const auto& v : p.vlines) {
+    if (!(v.x > 0) || std::log10(v.x) < a.lx0 || std::log10(v.x) > a.lx1) continue;
+    const double x = a.x(v.x);
+    o += fmt::format("<path class=\"vline {}\" d=\"M{} {}L{} {}\" stroke=\"{}\" stroke-width=\"1.6\" stroke-dasharray=\"6,4\"><title>{}</title></path>\n",
+                     v.cls, num(x), num(Y0), num(x), num(Y1), v.color, esc(v.label));
+    mark_drawn(v.cls);
+    const double w = text_width(v.label, SMALL), h = SMALL * 1.1;
+    for (double y0 : v.label_at_top ? std::vector<double>{Y0 + 6, Y0 + 8 + h, Y0 + 10 + 2 * h}
+                                    : std::vector<double>{Y1 - 6 - h, Y1 - 8 - 2 * h, Y1 - 10 - 3 * h}) {
+      std::optional<rect> box;
+      for (const rect r : {rect{x + 5, y0, x + 5 + w, y0 + h}, rect{x - 5 - w, y0, x - 5, y0 + h}})
+        if (r.x0 >= X0 + 2 && r.x1 <= X1 - 2 && std::none_of(taken.begin(), taken.end(), [&](const rect& t) { return t.hits(r); })) {
+          box = r;
+          break;
+        }
+      if (!box) continue;
+      taken.push_back(*box);
+      labels += text_at(*box, SMALL, v.color, v.label, "vline-label");
       break;
     }
   }
@@ -611,8 +721,8 @@ std::string draw_svg(const plot& p) {
   }
   std::vector<std::string> notes = p.notes;
   if (outside > 0)
-    notes.push_back(fmt::format("{} point(s) outside the plotted range ({} … {}, {} … {}) drawn hollow on its edge, an arrow pointing the way out", outside, x_tick(static_cast<int>(a.lx0)),
-                                x_tick(static_cast<int>(a.lx1)), si(std::pow(10.0, a.ly0), p.y_unit, 1), si(std::pow(10.0, a.ly1), p.y_unit, 1)));
+    notes.push_back(fmt::format("{} point(s) outside the plotted range ({} … {}, {} … {}) drawn hollow on its edge, an arrow pointing the way out", outside, x_tick(std::pow(10.0, a.lx0)),
+                                x_tick(std::pow(10.0, a.lx1)), si(std::pow(10.0, a.ly0), p.y_unit, 1), si(std::pow(10.0, a.ly1), p.y_unit, 1)));
   if (unlabelled > 0)
     notes.push_back(p.key.empty() ? fmt::format("{} point label(s) not drawn (no room beside the point)", unlabelled)
                                   : fmt::format("{} op number(s) not drawn (no room beside the point); the key lists every op", unlabelled));

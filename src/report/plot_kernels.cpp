@@ -11,6 +11,7 @@
 #include "report/plot.hpp"
 #include "roofline/analysis.hpp"
 #include "roofline/kernel_report.hpp"
+#include "roofline/run_report.hpp"
 #include "roofline/units.hpp"
 #include "roofline/vocabulary.hpp"
 
@@ -165,6 +166,12 @@ std::string render_kernel_svg(const kernel_report& k, const results& r, const st
   std::stable_sort(longest.begin(), longest.end(), [](auto* a, auto* b) { return a->seconds > b->seconds; });
   if (longest.size() > top_n) longest.resize(top_n);
   std::set<std::size_t> numbered;
+  // the key's names as the terminal's kernel table shortens them (namespaces and `void ` dropped, a tag
+  // where two kernels would read the same): "cunn_SoftMaxBackward<4, float, …", not "void at::native::(anonymous nam…"
+  std::vector<std::string> full_names;
+  for (const auto* v : longest) full_names.push_back(v->name);
+  const auto key_names = short_kernel_names(full_names, 32);
+  std::size_t key_i = 0;
   for (const auto* v : longest) {
     numbered.insert(v->number);
     const std::string prec = v->precision.empty() ? "no precision" : v->precision;
@@ -178,7 +185,7 @@ std::string render_kernel_svg(const kernel_report& k, const results& r, const st
                                   ? fmt::format(" {} · model {} of hardware FLOPs", v->model_op.substr(0, 24), units::percent(*v->model_over_hardware))
                                   : " " + v->model_op.substr(0, 24);
     g->entries.emplace_back(static_cast<int>(v->number),
-                            fmt::format("{} ({}){}", shorten(v->name, 32), units::seconds(v->seconds), model));
+                            fmt::format("{} ({}){}", key_names[key_i++], units::seconds(v->seconds), model));
   }
   p.key_title = fmt::format("Key: the {} longest kernels", longest.size());
   // unnumbered first, so the numbered points are drawn on top and labelled first

@@ -42,7 +42,7 @@ std::string device_color(int i, bool nominal) {
 }
 
 void add_device_roofs(plot& p, const results& r, const std::string& tag, int palette, const std::vector<std::string>& extra_nominal,
-                      const std::vector<std::string>& only) {
+                      const std::vector<std::string>& only, bool device_memory_only) {
   const auto nom_bw = r.nominal.memory_bandwidth_bytes_per_s && *r.nominal.memory_bandwidth_bytes_per_s > 0
                           ? r.nominal.memory_bandwidth_bytes_per_s
                           : std::nullopt;
@@ -94,7 +94,7 @@ void add_device_roofs(plot& p, const results& r, const std::string& tag, int pal
     for (const auto& pair : pairs) {
       if (!pair.nominal && !pair.meas) continue;
       // the vector pair of a tensor precision is drawn only where both sides exist (a 2nd line pair)
-      if (pair.engine == "vector" && tensor_peak && !(pair.nominal && pair.meas)) continue;
+      if (pair.engine == "vector" && tensor_peak && (device_memory_only || !(pair.nominal && pair.meas))) continue;
       const std::string eng = " " + pair.engine;
       const std::string id = pair.engine == "tensor" || !tensor_peak ? pr : pr + "-vector";
       const rate_fn rate = pr == "int8" ? rate_ops : rate_flops;
@@ -162,7 +162,8 @@ void add_device_roofs(plot& p, const results& r, const std::string& tag, int pal
   }
   const double top = std::max(top_measured, top_nominal);
   std::vector<std::pair<std::string, const bandwidth_result*>> levels;
-  for (const auto& lvl : cache_levels(r.measured)) levels.emplace_back(lvl, best_level_bandwidth(r.measured, lvl));
+  if (!device_memory_only)
+    for (const auto& lvl : cache_levels(r.measured)) levels.emplace_back(lvl, best_level_bandwidth(r.measured, lvl));
   if (dram) levels.emplace_back(dram->level, dram);
   for (const auto& [lvl, b] : levels) {
     if (!b || top <= 0) continue;

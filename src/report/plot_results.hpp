@@ -17,8 +17,12 @@ namespace roofline::report {
 /// Each measured roof is paired with the nominal peak of the same engine: a GEMM with the tensor peak
 /// (the vector peak where the precision has no tensor one), an FMA chain with the vector peak; every
 /// label names the engine. `only` non-empty: the compute roofs of those precisions alone (one panel).
+/// `device_memory_only`: of the memory roofs only device memory's (nominal and measured), of the
+/// compute roofs only the precision's roof engine (no second vector pair): two devices on one panel
+/// (compare) stay at four roofs each.
 void add_device_roofs(plot& p, const results& r, const std::string& tag, int palette,
-                      const std::vector<std::string>& extra_nominal = {}, const std::vector<std::string>& only = {});
+                      const std::vector<std::string>& extra_nominal = {}, const std::vector<std::string>& only = {},
+                      bool device_memory_only = false);
 
 /// Adds every measured bandwidth point (working set, B/s, level, pattern; rejected ones marked) for
 /// the second chart, with legend entries for the patterns and levels drawn.

@@ -18,6 +18,10 @@ namespace roofline::report {
 /// advice [1] under the op table"), the advice stated once there (report.md, report.html); false
 /// where no op table is shown (the terminal summary): the advice is stated in the sentence.
 std::vector<std::string> headline_sentences(const results& r, bool advice_by_reference = true);
+/// headline.cpp: a scenario in words: "decode at batch 1", "prefill of 2048 tokens", "prefill of 4 × 512 tokens".
+std::string scenario_words(const std::string& phase, std::int64_t batch, std::int64_t seq);
+/// headline.cpp: `s` with its first letter upper-case (ASCII).
+std::string capitalised(std::string s);
 section record_section(const results& r);       ///< record_table.cpp: nominal, expected, measured, ratio
 section device_section(const results& r);       ///< sections_device.cpp: device + how measured
 section nominal_section(const results& r);      ///< sections_device.cpp: nominal derivation

@@ -192,6 +192,35 @@ TEST(Html, ANumberAndItsUnitAreJoinedByANonBreakingSpace) {
   EXPECT_EQ(html.find("fp16&nbsp;tensor"), std::string::npos);
 }
 
+// A C++ kernel name from the H100 training trace (tests/data/h100-2026-12-05/train-qwen2-2l.json.gz) is
+// one 130-character "word" up to its first space: in place.html's kernel table it set the column's
+// width and pushed time, class and verdict off the page. In a word longer than 48 characters (wider than
+// div.long holds) a line may break after "::", "(", "<" and ","; never inside a run of letters, digits
+// and "_", and never in a shorter word. A text cell over 60 characters is held to div.long's width.
+TEST(Html, ALongKernelNameMayBreakAtItsPunctuationAndItsCellIsHeldNarrow) {
+  const std::string name =
+      "void at::native::unrolled_elementwise_kernel<at::native::direct_copy_kernel_cuda(at::TensorIteratorBase&)::{lambda()#3}"
+      "::operator()() const::{lambda()#7}, std::array<char*, 2ul>, 4>(int)";
+  const std::string html = report::html_text(name);
+  EXPECT_NE(html.find("at::<wbr>native::<wbr>unrolled_elementwise_kernel&lt;<wbr>at::<wbr>native::<wbr>direct_copy_kernel_cuda(<wbr>"
+                      "at::<wbr>TensorIteratorBase&amp;)::<wbr>{lambda()#3}::<wbr>operator()()"),
+            std::string::npos)
+      << html;
+  EXPECT_EQ(html.find("unrolled_<wbr>"), std::string::npos);   // "_" binds: the name's parts stay whole
+  EXPECT_EQ(html.find("()<wbr>"), std::string::npos);          // nor between "(" and ")"
+  EXPECT_NE(html.find("std::array&lt;char*, 2ul&gt;"), std::string::npos) << html;  // short words as they are
+  EXPECT_EQ(report::html_text("aten::scaled_dot_product_attention(q, k, v)"), "aten::scaled_dot_product_attention(q, k, v)");
+  EXPECT_EQ(test::count(html, "<wbr>"), 9u) << html;  // the nine above, in the one long word only
+
+  report::document d;
+  report::section s{"Kernels", "kernels"};
+  s.add(report::table{{"kernel", "time"}, {{name, {"1.67 ms", 1.67e-3}}, {"nvjet_sm90_tst_128x256_64x4_1x2_h_bz_coopA_NTN", {"837 µs", 8.37e-4}}}});
+  d.sections.push_back(s);
+  const std::string page = report::to_html(d);
+  EXPECT_EQ(test::count(page, "<div class=\"long\">"), 1u) << page;  // the 47-character name is not held
+  EXPECT_NE(page.find("<td><div class=\"long\">void at::<wbr>native"), std::string::npos) << page;
+}
+
 namespace {
 
 /// results-cpu.json measured on a busy machine: every bandwidth and compute result rejected for

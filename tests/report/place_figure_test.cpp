@@ -117,6 +117,27 @@ std::vector<roof_path> roofs(const std::string& svg) {
   return out;
 }
 
+TEST(PlaceFigure, TheKeyNamesEachKernelAsTheKernelTableShortensIt) {
+  // The H100 training trace (tests/data/h100-2026-12-05/README.md): its four longest kernels are two
+  // softmax backward and two forward passes whose names start "void at::native::(anonymous namespace)::";
+  // cut at 32 characters they read the same four times. The key takes short_kernel_names' form (the
+  // kernel table's): namespaces and `void ` dropped, a tag where two different kernels would read alike.
+  test::temp_dir d("place-figure-key");
+  const std::string data = test::data("h100-2026-12-05");
+  const auto r = test::run_command(bin + " place --trace " + data + "/train-qwen2-2l.json.gz --results " + data +
+                                   "/results.json --out " + (d / "out"));
+  ASSERT_EQ(r.code, 0) << r.err;
+  const std::string svg = read_file(d / "out/place.svg");
+  EXPECT_NE(svg.find("data-n=\"304\">304 cunn_SoftMaxBackward&lt;4, float, … (1.67 ms)<"), std::string::npos) << svg;
+  EXPECT_NE(svg.find("data-n=\"299\">299 cunn_SoftMaxForward&lt;4, float, f… (1.64 ms)<"), std::string::npos);
+  EXPECT_EQ(svg.find(">304 void at::native"), std::string::npos);
+  // two nvjet GEMMs whose first 26 characters agree: each with its tag, different
+  const std::regex tagged("data-n=\"(306|307)\">[0-9]+ nvjet_sm90_tst_128x256_64x…(~[0-9a-f]{4}) ");
+  std::set<std::string> tags;
+  for (auto it = std::sregex_iterator(svg.begin(), svg.end(), tagged); it != std::sregex_iterator(); ++it) tags.insert((*it)[2]);
+  EXPECT_EQ(tags.size(), 2u) << "306 and 307 are different kernels and read differently";
+}
+
 TEST(PlaceFigure, EveryRoofIsInTheLegendAndMemoryIsItsOwnLabelledRoof) {
   // The H200's DRAM roof was the diagonal of the fp32 roof, unlabelled and in fp32's blue: every
   // drawn roof has its legend entry, a sloped roof is a memory roof (its entry a bandwidth), and

@@ -10,6 +10,7 @@
 #include "backends/cuda/cuda_env.hpp"
 #include "backends/cuda/cuda_ops.hpp"
 #include "backends/cuda/probe_latency.hpp"
+#include "backends/cuda/probe_plan.hpp"
 #include "backends/cuda/probes.hpp"
 #include "backends/cuda/telemetry_sampler.hpp"
 #include "roofline/backend.hpp"
@@ -84,6 +85,10 @@ class cuda_backend final : public backend {
                      env_.publish(m);
                    }});
     all.push_back({"gemm/attention", "gemm", [this, opt](measured_roofs& m) {
+                     if (const auto why = cuda::fused_attention_not_applicable(env_.prop.major, env_.prop.minor)) {
+                       m.skipped.push_back({"gemm/attention", "not applicable", *why});  // a T4: no mma.sync m16n8k16
+                       return;
+                     }
                      env_.activate();
                      auto a = cuda::measure_attention_rates(context(), opt.timing, opt.quick, opt.model_precision);
                      m.gemm_attention.insert(m.gemm_attention.end(), a.begin(), a.end());

@@ -23,6 +23,7 @@
 #include "backends/cuda/cublaslt_names.hpp"
 #include "backends/cuda/gemm_kernels.hpp"
 #include "backends/cuda/gemm_plan.hpp"
+#include "backends/cuda/probe_plan.hpp"
 #include "backends/cuda/probes.hpp"
 #include "roofline/measure.hpp"
 
@@ -37,8 +38,6 @@ struct gemm_case {
   gemm_elem in, out;
   cudaDataType_t ab_type, cd_type, scale_type;
   cublasComputeType_t compute;
-  int min_cc;             // major·10 + minor
-  const char* cc_reason;
   double tol_scale, tol_rel;
 };
 
@@ -47,22 +46,16 @@ struct gemm_case {
 // ~2^-10, random sign, so the sum by ~2^-10·sqrt(Σ(a·b)²)); fp16 accumulation adds ~2^-11 per partial sum
 // (~0.05·scale at K = 16384). Each bound has a 5–20× margin; a wrong index gives errors ~1·scale.
 const gemm_case cases[] = {
-    {"fp16", "fp16", "fp32", gemm_elem::fp16, gemm_elem::fp16, CUDA_R_16F, CUDA_R_16F, CUDA_R_32F, CUBLAS_COMPUTE_32F, 70,
-     "fp16 tensor cores need compute capability 7.0", 0.01, 1.0 / 512},
-    {"fp16-acc16", "fp16", "fp16", gemm_elem::fp16, gemm_elem::fp16, CUDA_R_16F, CUDA_R_16F, CUDA_R_16F, CUBLAS_COMPUTE_16F,
-     70, "fp16 tensor cores need compute capability 7.0", 0.25, 1.0 / 256},
-    {"bf16", "bf16", "fp32", gemm_elem::bf16, gemm_elem::bf16, CUDA_R_16BF, CUDA_R_16BF, CUDA_R_32F, CUBLAS_COMPUTE_32F, 80,
-     "bf16 tensor cores need compute capability 8.0 (Ampere)", 0.01, 1.0 / 128},
+    {"fp16", "fp16", "fp32", gemm_elem::fp16, gemm_elem::fp16, CUDA_R_16F, CUDA_R_16F, CUDA_R_32F, CUBLAS_COMPUTE_32F, 0.01, 1.0 / 512},
+    {"fp16-acc16", "fp16", "fp16", gemm_elem::fp16, gemm_elem::fp16, CUDA_R_16F, CUDA_R_16F, CUDA_R_16F, CUBLAS_COMPUTE_16F, 0.25, 1.0 / 256},
+    {"bf16", "bf16", "fp32", gemm_elem::bf16, gemm_elem::bf16, CUDA_R_16BF, CUDA_R_16BF, CUDA_R_32F, CUBLAS_COMPUTE_32F, 0.01, 1.0 / 128},
     // Plain fp32 (SGEMM on the CUDA cores: CUBLAS_COMPUTE_32F without the TF32 fast path); fp32
     // accumulation of K products leaves ~sqrt(K)·2^-24 relative error.
-    {"fp32", "fp32", "fp32", gemm_elem::fp32, gemm_elem::fp32, CUDA_R_32F, CUDA_R_32F, CUDA_R_32F, CUBLAS_COMPUTE_32F, 50,
-     "fp32 GEMM needs compute capability 5.0", 0.01, 1e-4},
+    {"fp32", "fp32", "fp32", gemm_elem::fp32, gemm_elem::fp32, CUDA_R_32F, CUDA_R_32F, CUDA_R_32F, CUBLAS_COMPUTE_32F, 0.01, 1e-4},
     {"tf32", "tf32", "fp32", gemm_elem::fp32, gemm_elem::fp32, CUDA_R_32F, CUDA_R_32F, CUDA_R_32F,
-     CUBLAS_COMPUTE_32F_FAST_TF32, 80, "tf32 tensor cores need compute capability 8.0 (Ampere)", 0.01, 1e-3},
-    {"fp8", "fp8", "fp32", gemm_elem::fp8_e4m3, gemm_elem::bf16, CUDA_R_8F_E4M3, CUDA_R_16BF, CUDA_R_32F, CUBLAS_COMPUTE_32F,
-     89, "fp8 (e4m3) tensor cores need compute capability 8.9 (Ada) or 9.0 (Hopper)", 0.01, 1.0 / 128},
-    {"int8", "int8", "int32", gemm_elem::int8, gemm_elem::int32, CUDA_R_8I, CUDA_R_32I, CUDA_R_32I, CUBLAS_COMPUTE_32I, 75,
-     "int8 tensor cores (IMMA) need compute capability 7.5", 0.0, 0.0},
+     CUBLAS_COMPUTE_32F_FAST_TF32, 0.01, 1e-3},
+    {"fp8", "fp8", "fp32", gemm_elem::fp8_e4m3, gemm_elem::bf16, CUDA_R_8F_E4M3, CUDA_R_16BF, CUDA_R_32F, CUBLAS_COMPUTE_32F, 0.01, 1.0 / 128},
+    {"int8", "int8", "int32", gemm_elem::int8, gemm_elem::int32, CUDA_R_8I, CUDA_R_32I, CUDA_R_32I, CUBLAS_COMPUTE_32I, 0.0, 0.0},
 };
 
 template <class T, void (*Destroy)(T)>
@@ -108,11 +101,9 @@ class gemm_runner {
 
   void run(measured_roofs& out) {
     env_.activate();
-    const int cc = env_.prop.major * 10 + env_.prop.minor;
     const std::string name = std::string("gemm/") + c_.probe;
-    if (cc < c_.min_cc) {
-      out.skipped.push_back({name, "not applicable",
-                             fmt::format("{}; this GPU is {}.{}", c_.cc_reason, env_.prop.major, env_.prop.minor)});
+    if (const auto why = gemm_not_applicable(c_.probe, env_.prop.major, env_.prop.minor)) {
+      out.skipped.push_back({name, "not applicable", *why});
       env_.publish(out);
       return;
     }
@@ -494,8 +485,7 @@ gemm_choice::gemm_choice(cuda_env& env, const std::string& probe, std::int64_t n
   const auto it = std::find_if(std::begin(cases), std::end(cases), [&](const gemm_case& c) { return probe == c.probe; });
   if (it == std::end(cases)) throw probe_error(fmt::format("gemm/{}: no such GEMM probe", probe));
   env.activate();
-  const int cc = env.prop.major * 10 + env.prop.minor;
-  if (cc < it->min_cc) throw probe_error(fmt::format("gemm/{}: {}; this GPU is {}.{}", probe, it->cc_reason, env.prop.major, env.prop.minor));
+  if (const auto why = gemm_not_applicable(it->probe, env.prop.major, env.prop.minor)) throw probe_error(fmt::format("gemm/{}: {}", probe, *why));
   impl_ = std::make_unique<impl>(env, *it);
   probe_status skip;
   if (!impl_->runner.select(n, impl_->ch, skip)) throw probe_error(fmt::format("{}: {} ({})", skip.probe, skip.reason, skip.status));
