@@ -764,6 +764,42 @@ run_answer analyse_run(const ingest::ingest_result& in, const std::vector<kernel
           groups[g].group = g;
           groups[g].predicted_s = groups[g].predicted_s.value_or(0) + predicted->placed[i].terms.total_s * double(predicted->ops[i].count);
         }
+      // the catalogue's training step is forward, backward and loss; the optimizer update is part of the
+      // step too, at its attainable cost: one pass over the parameters, gradients and states. A fused
+      // optimizer's kernels are that pass (their costed FLOPs and bytes); a foreach optimizer's many list
+      // ops are not, so the update of its kind (optimizer_op over the model's parameters, the element type
+      // from its kernels' functor) stands for it. Placed as one op on the same roofs and added.
+      if (predicted && ph == phase::train) {
+        double flops = 0, bytes = 0;
+        bool fused = false, foreach_ops = false, adam_ops = false, mul_ops = false;
+        std::string precision;
+        for (auto i : s.kernels) {
+          if (!is_optimizer(ks[i])) continue;
+          flops += v[i].flops, bytes += v[i].dram_bytes.value_or(0);
+          const std::string op = strip_aten(ks[i].framework_op);
+          fused = fused || op.rfind("_fused_", 0) == 0;  // its step counters' _foreach_add_ beside it are its own
+          if (op.rfind("_foreach_", 0) == 0) {
+            foreach_ops = true;
+            adam_ops = adam_ops || contains(op, "addcmul") || contains(op, "sqrt") || contains(op, "lerp");
+            mul_ops = mul_ops || contains(op, "_foreach_mul");
+          }
+          if (precision.empty()) precision = ingest::functor_precision(ks[i].name);
+        }
+        if (foreach_ops && !fused && !precision.empty()) {
+          const optimizer_kind kind = adam_ops ? optimizer_kind::adam : mul_ops ? optimizer_kind::sgd_momentum : optimizer_kind::sgd;
+          const int b = dtype_bytes(precision);
+          const op_desc one_pass = optimizer_op(kind, "optimizer", double(model->cfg.parameters()), b, b, b);
+          flops = one_pass.flops, bytes = one_pass.bytes();
+        }
+        if (bytes > 0) {
+          op_desc update = tensor_op("optimizer update", bytes, 0, 0, 0);
+          update.flops = flops;
+          const double t = model->roofs->lat.predict(update, model->roofs->peak, model->roofs->bandwidth).total_s;
+          *s.attainable_s += t;
+          groups["optimizer"].group = "optimizer";
+          groups["optimizer"].predicted_s = t;
+        }
+      }
       for (auto i : s.kernels) {
         std::string g = !ks[i].model_op.empty() ? joined_group(ks[i].model_op)
                         : v[i].cls == verdict_class::unattributed ? "unattributed"

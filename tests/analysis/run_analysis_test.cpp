@@ -316,3 +316,30 @@ TEST(RunAnalysis, CompiledForwardsAreFoundAndCostedFromTheModel) {
   EXPECT_GT(unattributed_share(without), 0.15);
   EXPECT_LE(unattributed_share(p), 0.03);
 }
+
+// The attainable training step holds the optimizer update at one pass over parameters, gradients and
+// states. Qwen2 (fused AdamW): its kernels are that pass, 165,960,320 × 14 B = 2,323,444,480 B. The
+// TinyLlama layer (foreach Adam: _foreach_lerp_/addcmul_/sqrt_/div_ … each a pass over lists): not that
+// pass, so Adam's one-pass update over the model's 175,118,336 parameters (tinyllama-1l.json), bf16 from
+// the kernels' functor: 175,118,336 × 7 × 2 B = 2,451,656,704 B. Each at the measured DRAM roof (plus
+// the latency model's floor), and the step's attainable time is the catalogue's plus that.
+TEST(RunAnalysis, TheAttainableTrainingStepHoldsTheOptimizerUpdate) {
+  const auto roofs = resolve_placement_roofs({"", dir + "results.json", "", "--precision", true});
+  const struct {
+    std::string file, model;
+    double bytes;
+  } cases[] = {{"train-qwen2-2l.json.gz", dir + "qwen2-2l.json", 165960320.0 * 14},
+               {"train-llama-1l-flash.json.gz", dir + "tinyllama-1l.json", 175118336.0 * 14}};
+  for (const auto& c : cases) {
+    const auto p = place(c.file, c.model);
+    ASSERT_FALSE(p.run.steps.empty());
+    const auto& s = p.run.steps[0];
+    const auto it = std::find_if(s.ops.begin(), s.ops.end(), [](const model_op_time& m) { return m.group == "optimizer"; });
+    ASSERT_NE(it, s.ops.end()) << c.file;
+    ASSERT_TRUE(it->predicted_s) << c.file;
+    ASSERT_TRUE(roofs);
+    const double at_roof = c.bytes / roofs->bandwidth;
+    EXPECT_GE(*it->predicted_s, at_roof * 0.999) << c.file;
+    EXPECT_LE(*it->predicted_s, at_roof * 1.1) << c.file;
+  }
+}
