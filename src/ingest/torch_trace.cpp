@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <charconv>
 #include <cstdlib>
 #include <cmath>
@@ -68,25 +69,32 @@ struct raw_kernel {
   std::uint32_t name = 0;
 };
 
+/// Why a kernel is not costed from its op, when linking says so (the record's note; none: costed, or
+/// its op's group says why not).
+enum class link_note : std::uint8_t { none, replay, triton, no_op, no_launch, scope };
+
 /// What linking found for one kernel, kept until its record is built (the scan's tables are freed
-/// before the records are made: docs/ingest.md, "Read speed").
+/// before the records are made: docs/ingest.md, "Read speed"). 24 bytes.
 struct kernel_link {
   double launch_ts = std::numeric_limits<double>::quiet_NaN();  // µs; NaN: no launch recorded
   std::int32_t op = -1;     // the host interval that launched it
   std::int32_t group = -1;  // index into the op groups (kernels costed from their op)
   std::uint32_t op_name = 0;
   bool graph_replay = false;
-  shared_string note;
+  link_note note = link_note::none;
 };
 
-/// One op's kernels and the op's cost, shared out over them when their records are built.
+/// One op's kernels and the op's cost, shared out over them when their records are built. Its texts
+/// are ids of the read's interned strings (tables::text), its shape an index into a table of the
+/// distinct shapes: 80 bytes an op, held for every costed op while the records are made.
 struct op_group {
-  std::size_t longest = 0, count = 0;
+  std::uint32_t longest = 0, count = 0;  // longest: a kernel index (< 2^32 kernels: a 10 TB trace)
+  std::uint32_t op_name = 0, dims = 0;   // dims: index into the distinct op_dims
+  // ids (tables::intern); `note` is why the op was not costed when !costed
+  std::uint32_t shapes = 0, note = 0, cost_model = 0, precision = 0, engine = 0, whole_note = 0;
   bool chunks = false, costed = false, has_flops = false;
   double total = 0, flops = 0, bytes = 0;  // total: the kernels' time (µs)
-  std::uint32_t op_name = 0;
-  op_dims dims;
-  shared_string shapes, why, cost_model, precision, engine, note, counted_note, whole_note;
+  shared_string counted_note;  // names the longest kernel's id: one string per op call, not interned
 };
 
 template <class V>
@@ -425,13 +433,14 @@ ingest_result read_torch_trace(const std::string& path) {
     if (a.corr != absent && b.corr != absent && a.corr != b.corr) return a.corr < b.corr;
     return a.ts < b.ts;
   });
-  const shared_string replay_note = "CUDA-graph replay: kernels not linked to ops",
-                      triton_note = "Triton kernel: no shapes in the trace",
-                      no_op_note = "not linked: no op encloses its launch",
-                      no_launch_note = "not linked: no launch with its correlation id",
-                      scope_note = "launched under a scope, not an aten op: no shapes";
+  const shared_string link_notes[] = {"",
+                                      "CUDA-graph replay: kernels not linked to ops",
+                                      "Triton kernel: no shapes in the trace",
+                                      "not linked: no op encloses its launch",
+                                      "not linked: no launch with its correlation id",
+                                      "launched under a scope, not an aten op: no shapes"};
   const shared_string dram = "dram";
-  std::vector<kernel_link> links(ks.size());
+  std::deque<kernel_link> links(ks.size());  // a deque: freed from the front as the records are made
   std::vector<std::int64_t> launched;  // correlation ids that ran a kernel (sorted below)
   launched.reserve(ks.size());
   std::vector<std::pair<std::int32_t, std::size_t>> op_kernel;  // (cpu_op, kernel), grouped by op below
@@ -453,10 +462,10 @@ ingest_result read_torch_trace(const std::string& path) {
     if (op < 0 && l) op = enclosing(l->tid, l->ts, false);
     if (op < 0 && l) op = enclosing(l->tid, l->ts, true);
     if (op >= 0) lk.op = op, lk.op_name = iv[std::size_t(op)].name;
-    if (lk.graph_replay) lk.note = replay_note;
-    else if (is_triton(names[k.name])) lk.note = triton_note;
-    else if (op < 0) lk.note = l ? no_op_note : no_launch_note;
-    else if (iv[std::size_t(op)].kind != host_kind::cpu_op) lk.note = scope_note;
+    if (lk.graph_replay) lk.note = link_note::replay;
+    else if (is_triton(names[k.name])) lk.note = link_note::triton;
+    else if (op < 0) lk.note = l ? link_note::no_op : link_note::no_launch;
+    else if (iv[std::size_t(op)].kind != host_kind::cpu_op) lk.note = link_note::scope;
     else op_kernel.emplace_back(op, i);
   }
   std::sort(launched.begin(), launched.end());
@@ -535,6 +544,21 @@ ingest_result read_torch_trace(const std::string& path) {
   // launch is judged at the op's own rate.
   std::stable_sort(op_kernel.begin(), op_kernel.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
   std::vector<op_group> groups;
+  {
+    std::size_t n = 0;  // one group per op: reserved exactly, not doubled
+    for (std::size_t g = 0; g < op_kernel.size(); ++g) n += g == 0 || op_kernel[g].first != op_kernel[g - 1].first;
+    groups.reserve(n);
+  }
+  // the distinct op shapes (a training step repeats its layers' shapes): groups hold an index
+  std::vector<op_dims> all_dims(1);
+  std::map<std::array<std::int64_t, 9>, std::uint32_t> dims_ids{{{}, 0}};
+  auto dims_id = [&](const op_dims& d) {
+    const std::array<std::int64_t, 9> key{d.m, d.n, d.k, d.batch, d.heads, d.q_len, d.kv_len, d.last, d.backward};
+    auto [it, added] = dims_ids.emplace(key, std::uint32_t(all_dims.size()));
+    if (added) all_dims.push_back(d);
+    return it->second;
+  };
+  const std::uint32_t no_text = sax.intern("");
   std::vector<std::size_t> list;
   for (std::size_t g = 0; g < op_kernel.size();) {
     const std::int32_t op = op_kernel[g].first;
@@ -543,37 +567,38 @@ ingest_result read_torch_trace(const std::string& path) {
     const auto& x = iv[std::size_t(op)];
     op_group& grp = groups.emplace_back();
     grp.op_name = x.name;
-    grp.count = list.size();
-    grp.longest = *std::max_element(list.begin(), list.end(), [&](std::size_t a, std::size_t b) { return ks[a].dur < ks[b].dur; });
+    grp.shapes = no_text;
+    grp.count = std::uint32_t(list.size());
+    grp.longest = std::uint32_t(*std::max_element(list.begin(), list.end(), [&](std::size_t a, std::size_t b) { return ks[a].dur < ks[b].dur; }));
     grp.chunks = list.size() > 1 && std::all_of(list.begin(), list.end(), [&](std::size_t i) { return ks[i].name == ks[grp.longest].name; });
     for (auto i : list) grp.total += ks[i].dur, links[i].group = std::int32_t(groups.size() - 1);
     std::string why;
     std::optional<detail::aten_cost> cost;
     if (x.call >= 0) {
       const auto call = sax.call(std::size_t(x.call));
-      grp.shapes = sax.shared(detail::format_shapes(call));
+      grp.shapes = sax.intern(detail::format_shapes(call));
       cost = detail::cost_aten_op(call, names[ks[grp.longest].name], why);
     } else {
       why = detail::has_cost_model(names[x.name]) ? names[x.name] + ": no Input Dims recorded (record_shapes=False?)"
                                                   : "no cost model for " + names[x.name];
     }
     if (!cost) {
-      grp.why = sax.shared(why);
+      grp.note = sax.intern(why);
       continue;
     }
     grp.costed = true;
-    grp.cost_model = sax.shared(cost->cost_model);
-    grp.dims = dims_of(*cost);
+    grp.cost_model = sax.intern(cost->cost_model);
+    grp.dims = dims_id(dims_of(*cost));
     grp.has_flops = !cost->precision.empty() && cost->op.flops > 0;
-    grp.precision = sax.shared(cost->precision), grp.engine = sax.shared(cost->engine);
+    grp.precision = sax.intern(cost->precision), grp.engine = sax.intern(cost->engine);
     grp.flops = cost->op.flops, grp.bytes = cost->op.bytes();
-    grp.note = sax.shared(cost->note);
+    grp.note = sax.intern(cost->note);
     const std::int64_t longest_corr = ks[grp.longest].corr;
     if (list.size() > 1 && !grp.chunks)  // names the longest kernel's id: one string per op call
       grp.counted_note = fmt::format("one of {} kernels of this {}: its {} counts are on the longest kernel (id {})", list.size(),
                                      names[x.name], cost->cost_model, longest_corr != absent ? std::to_string(longest_corr) : "");
     if (list.size() > 1)
-      grp.whole_note = sax.shared(cost->note + (cost->note.empty() ? "" : "; ") +
+      grp.whole_note = sax.intern(cost->note + (cost->note.empty() ? "" : "; ") +
                                   fmt::format("the op's whole cost, on its longest of {} kernels", list.size()));
   }
   // the host intervals and the recorded shapes, no longer read
@@ -581,10 +606,13 @@ ingest_result read_torch_trace(const std::string& path) {
   return_free_memory();
 
   // ---- the records ----
+  // Each kernel's raw entry and link are freed (from the front of their deques) as its record is made:
+  // the records grow while those shrink.
   res.kernels.reserve(ks.size());
-  for (std::size_t i = 0; i < ks.size(); ++i) {
-    const auto& k = ks[i];
-    const auto& lk = links[i];
+  const std::size_t n_kernels = ks.size();
+  for (std::size_t i = 0; i < n_kernels; ++i, ks.pop_front(), links.pop_front()) {
+    const auto& k = ks.front();
+    const auto& lk = links.front();
     auto& r = res.kernels.emplace_back();
     r.name = sax.text(k.name);
     if (k.corr != absent) r.id = std::to_string(k.corr);
@@ -596,32 +624,35 @@ ingest_result read_torch_trace(const std::string& path) {
     if (!std::isnan(lk.launch_ts)) r.launch_s = (lk.launch_ts - origin) * us;
     if (r.graph_replay && k.corr != absent) r.replay = k.corr;
     if (lk.op >= 0) r.framework_op = sax.text(lk.op_name), r.op_call = lk.op;
-    r.note = lk.note;
+    r.note = link_notes[std::size_t(lk.note)];
     if (lk.group < 0) continue;
     const op_group& g = groups[std::size_t(lk.group)];
-    r.shapes = g.shapes;
+    r.shapes = sax.text(g.shapes);
     if (!g.costed) {
-      r.note = g.why;
+      r.note = sax.text(g.note);
       continue;
     }
-    r.cost_model = g.cost_model;
-    r.dims = g.dims;
+    const shared_string model = sax.text(g.cost_model);
+    r.cost_model = model;
+    r.dims = all_dims[g.dims];
     if (!g.chunks && i != g.longest) {
       r.note = g.counted_note;
       r.counted_with = g.longest;
       continue;
     }
     const double share = g.chunks && g.total > 0 ? k.dur / g.total : 1.0;
-    if (g.has_flops) r.model_flops.push_back({g.precision, g.engine, g.flops * share, count_source::shape_model, g.cost_model});
-    r.bytes.push_back({dram, g.bytes * share, count_source::shape_model, g.cost_model});
+    if (g.has_flops)
+      r.model_flops.push_back({sax.text(g.precision), sax.text(g.engine), g.flops * share, count_source::shape_model, model});
+    r.bytes.push_back({dram, g.bytes * share, count_source::shape_model, model});
+    const shared_string note = sax.text(g.note);
     if (g.chunks)
-      r.note = g.note + (g.note.empty() ? "" : "; ") +
+      r.note = note + (note.empty() ? "" : "; ") +
                fmt::format("one of {} launches of this {}: {:.1f}% of its cost, its share of the launches' time", g.count,
                            names[g.op_name], 100 * share);
     else if (g.count > 1)
-      r.note = g.whole_note;
+      r.note = sax.text(g.whole_note);
     else
-      r.note = g.note;
+      r.note = note;
   }
   release(ks), release(links), release(groups);
   if (!meta.devices.empty()) res.gpu = meta.devices.front();
