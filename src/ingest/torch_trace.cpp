@@ -23,6 +23,7 @@
 #include <deque>
 #include <map>
 #include <memory>
+#include <new>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -88,13 +89,68 @@ struct kernel_link {
 /// are ids of the read's interned strings (tables::text), its shape an index into a table of the
 /// distinct shapes: 80 bytes an op, held for every costed op while the records are made.
 struct op_group {
-  std::uint32_t longest = 0, count = 0;  // longest: a kernel index (< 2^32 kernels: a 10 TB trace)
+  std::uint32_t longest = 0, last = 0, count = 0;  // kernel indices (< 2^32 kernels: a 10 TB trace)
   std::uint32_t op_name = 0, dims = 0;   // dims: index into the distinct op_dims
   // ids (tables::intern); `note` is why the op was not costed when !costed
   std::uint32_t shapes = 0, note = 0, cost_model = 0, precision = 0, engine = 0, whole_note = 0;
   bool chunks = false, costed = false, has_flops = false;
   double total = 0, flops = 0, bytes = 0;  // total: the kernels' time (µs)
   shared_string counted_note;  // names the longest kernel's id: one string per op call, not interned
+};
+
+/// Blocks of 1 MiB from which a deque's nodes are cut, so that a table kept after the scan does not
+/// leave one 512-byte node on every page of the heap the scan's other tables shared (such pages stay
+/// resident when those tables are freed); a block is freed when its last node is.
+class node_pool {
+ public:
+  static constexpr std::size_t block = std::size_t(1) << 20;
+  node_pool() = default;
+  node_pool(const node_pool&) = delete;
+  node_pool& operator=(const node_pool&) = delete;
+  ~node_pool() {
+    for (auto& [p, live] : blocks_) std::free(p);
+  }
+  void* get(std::size_t n) {
+    n = (n + 15) & ~std::size_t(15);
+    if (!cur_ || used_ + n > block) {
+      if (cur_ && blocks_[cur_] == 0) std::free(cur_), blocks_.erase(cur_);
+      cur_ = static_cast<char*>(std::malloc(block));
+      if (!cur_) throw std::bad_alloc();
+      blocks_[cur_] = 0, used_ = 0;
+    }
+    ++blocks_[cur_];
+    return cur_ + std::exchange(used_, used_ + n);
+  }
+  void put(void* p) {
+    auto it = std::prev(blocks_.upper_bound(static_cast<char*>(p)));
+    if (--it->second == 0 && it->first != cur_) std::free(it->first), blocks_.erase(it);
+  }
+
+ private:
+  std::map<char*, std::size_t> blocks_;  // block -> live nodes
+  char* cur_ = nullptr;
+  std::size_t used_ = 0;
+};
+
+/// An allocator for std::deque: its nodes (512 bytes) from a node_pool, anything else (the deque's
+/// map of node pointers) from the heap.
+template <class T>
+struct pool_allocator {
+  using value_type = T;
+  node_pool* pool;
+  explicit pool_allocator(node_pool* p) : pool(p) {}
+  template <class U>
+  pool_allocator(const pool_allocator<U>& o) : pool(o.pool) {}
+  T* allocate(std::size_t n) {
+    const std::size_t bytes = n * sizeof(T);
+    return static_cast<T*>(bytes <= 512 ? pool->get(bytes) : ::operator new(bytes));
+  }
+  void deallocate(T* p, std::size_t n) {
+    if (n * sizeof(T) <= 512) pool->put(p);
+    else ::operator delete(p);
+  }
+  template <class U>
+  bool operator==(const pool_allocator<U>& o) const { return pool == o.pool; }
 };
 
 template <class V>
@@ -127,8 +183,10 @@ struct tables {
   std::vector<std::string> names;
   // deques, not vectors: they grow a block at a time, where a vector doubling holds up to three times
   // its contents while it copies (the scan is the reader's memory peak: docs/ingest.md, "Read speed")
-  std::deque<raw_kernel> kernels;
-  std::deque<kernel_record> memory_ops;
+  // the kernels and GPU memory operations are kept after the scan: their nodes from their own blocks
+  node_pool kernel_nodes, memory_op_nodes;
+  std::deque<raw_kernel, pool_allocator<raw_kernel>> kernels{pool_allocator<raw_kernel>(&kernel_nodes)};
+  std::deque<kernel_record, pool_allocator<kernel_record>> memory_ops{pool_allocator<kernel_record>(&memory_op_nodes)};
   // correlation -> launch, ac2g flow id -> launch point, External id -> interval: flat vectors, sorted
   // once after the pass (finish()), looked up by binary search; fewer allocations than hash maps
   std::deque<std::pair<std::int64_t, launch>> launches, flows;
@@ -440,7 +498,9 @@ ingest_result read_torch_trace(const std::string& path) {
                                       "not linked: no launch with its correlation id",
                                       "launched under a scope, not an aten op: no shapes"};
   const shared_string dram = "dram";
-  std::deque<kernel_link> links(ks.size());  // a deque: freed from the front as the records are made
+  // a deque: freed from the front as the records are made
+  node_pool link_nodes;
+  std::deque<kernel_link, pool_allocator<kernel_link>> links(ks.size(), kernel_link{}, pool_allocator<kernel_link>(&link_nodes));
   std::vector<std::int64_t> launched;  // correlation ids that ran a kernel (sorted below)
   launched.reserve(ks.size());
   std::vector<std::pair<std::int32_t, std::size_t>> op_kernel;  // (cpu_op, kernel), grouped by op below
@@ -543,12 +603,14 @@ ingest_result read_torch_trace(const std::string& path) {
   // TensorList, a fused optimizer): split over the launches in proportion to their time, so that each
   // launch is judged at the op's own rate.
   std::stable_sort(op_kernel.begin(), op_kernel.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-  std::vector<op_group> groups;
-  {
-    std::size_t n = 0;  // one group per op: reserved exactly, not doubled
-    for (std::size_t g = 0; g < op_kernel.size(); ++g) n += g == 0 || op_kernel[g].first != op_kernel[g - 1].first;
-    groups.reserve(n);
-  }
+  // The groups in the order of their first kernel, so that the records, made in kernel order, free
+  // each group from the front of its deque once its last kernel's record is made.
+  node_pool group_nodes;
+  std::deque<op_group, pool_allocator<op_group>> groups{pool_allocator<op_group>(&group_nodes)};
+  std::vector<std::pair<std::size_t, std::size_t>> firsts;  // (first kernel, its op's start in op_kernel)
+  for (std::size_t g = 0; g < op_kernel.size(); ++g)
+    if (g == 0 || op_kernel[g].first != op_kernel[g - 1].first) firsts.emplace_back(op_kernel[g].second, g);
+  std::sort(firsts.begin(), firsts.end());
   // the distinct op shapes (a training step repeats its layers' shapes): groups hold an index
   std::vector<op_dims> all_dims(1);
   std::map<std::array<std::int64_t, 9>, std::uint32_t> dims_ids{{{}, 0}};
@@ -560,15 +622,16 @@ ingest_result read_torch_trace(const std::string& path) {
   };
   const std::uint32_t no_text = sax.intern("");
   std::vector<std::size_t> list;
-  for (std::size_t g = 0; g < op_kernel.size();) {
-    const std::int32_t op = op_kernel[g].first;
+  for (const auto& [first, start] : firsts) {
+    const std::int32_t op = op_kernel[start].first;
     list.clear();
-    for (; g < op_kernel.size() && op_kernel[g].first == op; ++g) list.push_back(op_kernel[g].second);
+    for (std::size_t g = start; g < op_kernel.size() && op_kernel[g].first == op; ++g) list.push_back(op_kernel[g].second);
     const auto& x = iv[std::size_t(op)];
     op_group& grp = groups.emplace_back();
     grp.op_name = x.name;
     grp.shapes = no_text;
     grp.count = std::uint32_t(list.size());
+    grp.last = std::uint32_t(*std::max_element(list.begin(), list.end()));
     grp.longest = std::uint32_t(*std::max_element(list.begin(), list.end(), [&](std::size_t a, std::size_t b) { return ks[a].dur < ks[b].dur; }));
     grp.chunks = list.size() > 1 && std::all_of(list.begin(), list.end(), [&](std::size_t i) { return ks[i].name == ks[grp.longest].name; });
     for (auto i : list) grp.total += ks[i].dur, links[i].group = std::int32_t(groups.size() - 1);
@@ -602,15 +665,20 @@ ingest_result read_torch_trace(const std::string& path) {
                                   fmt::format("the op's whole cost, on its longest of {} kernels", list.size()));
   }
   // the host intervals and the recorded shapes, no longer read
-  release(op_kernel), release(sax.intervals), release(sax.calls), release(sax.arena);
+  release(op_kernel), release(firsts), release(sax.intervals), release(sax.calls), release(sax.arena);
   return_free_memory();
 
   // ---- the records ----
-  // Each kernel's raw entry and link are freed (from the front of their deques) as its record is made:
-  // the records grow while those shrink.
+  // Each kernel's raw entry and link are freed (from the front of their deques) as its record is made,
+  // and each op group after its last kernel's: the records grow while those shrink.
   res.kernels.reserve(ks.size());
   const std::size_t n_kernels = ks.size();
-  for (std::size_t i = 0; i < n_kernels; ++i, ks.pop_front(), links.pop_front()) {
+  std::size_t groups_done = 0;  // popped from the front of groups
+  auto next = [&](std::size_t i) {  // kernel i's record is made
+    ks.pop_front(), links.pop_front();
+    for (; !groups.empty() && groups.front().last <= i; ++groups_done) groups.pop_front();
+  };
+  for (std::size_t i = 0; i < n_kernels; next(i), ++i) {
     const auto& k = ks.front();
     const auto& lk = links.front();
     auto& r = res.kernels.emplace_back();
@@ -626,7 +694,7 @@ ingest_result read_torch_trace(const std::string& path) {
     if (lk.op >= 0) r.framework_op = sax.text(lk.op_name), r.op_call = lk.op;
     r.note = link_notes[std::size_t(lk.note)];
     if (lk.group < 0) continue;
-    const op_group& g = groups[std::size_t(lk.group)];
+    const op_group& g = groups[std::size_t(lk.group) - groups_done];
     r.shapes = sax.text(g.shapes);
     if (!g.costed) {
       r.note = sax.text(g.note);
@@ -654,7 +722,7 @@ ingest_result read_torch_trace(const std::string& path) {
     else
       r.note = note;
   }
-  release(ks), release(links), release(groups);
+  ks.shrink_to_fit(), links.shrink_to_fit(), groups.shrink_to_fit();
   if (!meta.devices.empty()) res.gpu = meta.devices.front();
 
   for (auto& m : sax.memory_ops) {
