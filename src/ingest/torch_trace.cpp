@@ -68,7 +68,9 @@ struct raw_kernel {
   double ts = 0, dur = 0;
   std::int64_t stream = absent, device = absent, corr = absent, ext = absent, grid = absent, block = absent;
   std::uint32_t name = 0;
+  std::uint32_t seq = 0;  // its place in the file (in the padding): the sort's tie-break
 };
+static_assert(sizeof(raw_kernel) == 72);
 
 /// Why a kernel is not costed from its op, when linking says so (the record's note; none: costed, or
 /// its op's group says why not).
@@ -243,6 +245,7 @@ struct tables {
         if (cat == "kernel") {
           raw_kernel k;
           k.name = intern(name);
+          k.seq = std::uint32_t(kernels.size());
           k.ts = ts, k.dur = dur;
           k.stream = or_absent(ev.stream), k.device = or_absent(ev.device), k.corr = or_absent(ev.corr);
           k.ext = or_absent(ev.ext), k.grid = or_absent(ev.grid), k.block = or_absent(ev.block);
@@ -306,14 +309,15 @@ struct tables {
     std::stable_sort(launches.begin(), launches.end(), by_key);
     std::stable_sort(flows.begin(), flows.end(), by_key);
     std::stable_sort(by_ext.begin(), by_ext.end(), by_key);
+    // compacted in place (no second copy of a table): the kept entries moved to the front, the rest cut
     auto keep_last = [](auto& v) {
-      std::decay_t<decltype(v)> out;
+      std::size_t w = 0;
       for (std::size_t i = 0; i < v.size(); ++i)
-        if (i + 1 == v.size() || v[i + 1].first != v[i].first) out.push_back(v[i]);
-      v.swap(out);
+        if (i + 1 == v.size() || v[i + 1].first != v[i].first) v[w++] = v[i];
+      v.resize(w);
     };
     keep_last(launches), keep_last(flows);
-    std::deque<std::pair<std::int64_t, std::int32_t>> ext;
+    std::size_t w = 0;
     for (std::size_t i = 0; i < by_ext.size();) {
       std::size_t j = i;
       std::int32_t pick = by_ext[i].second;
@@ -321,10 +325,10 @@ struct tables {
         if (intervals[std::size_t(by_ext[j].second)].kind == host_kind::cpu_op &&
             intervals[std::size_t(pick)].kind != host_kind::cpu_op)
           pick = by_ext[j].second;
-      ext.emplace_back(by_ext[i].first, pick);
+      by_ext[w++] = {by_ext[i].first, pick};
       i = j;
     }
-    by_ext.swap(ext);
+    by_ext.resize(w);
   }
   template <class V>
   static auto find(const V& v, std::int64_t key) -> decltype(&v.front().second) {
@@ -487,10 +491,19 @@ ingest_result read_torch_trace(const std::string& path) {
   // and the records are made last. Text shared by many records (kernel names, ops, notes, shapes) is
   // held once (shared_string).
   auto& ks = sax.kernels;
-  std::stable_sort(ks.begin(), ks.end(), [](const raw_kernel& a, const raw_kernel& b) {
-    if (a.corr != absent && b.corr != absent && a.corr != b.corr) return a.corr < b.corr;
-    return a.ts < b.ts;
-  });
+  // in place when every kernel has a correlation id: (correlation, start, place in the file) orders
+  // them as the stable sort does, without its buffer of half the kernels
+  if (std::all_of(ks.begin(), ks.end(), [](const raw_kernel& k) { return k.corr != absent; }))
+    std::sort(ks.begin(), ks.end(), [](const raw_kernel& a, const raw_kernel& b) {
+      if (a.corr != b.corr) return a.corr < b.corr;
+      if (a.ts != b.ts) return a.ts < b.ts;
+      return a.seq < b.seq;
+    });
+  else
+    std::stable_sort(ks.begin(), ks.end(), [](const raw_kernel& a, const raw_kernel& b) {
+      if (a.corr != absent && b.corr != absent && a.corr != b.corr) return a.corr < b.corr;
+      return a.ts < b.ts;
+    });
   const shared_string link_notes[] = {"",
                                       "CUDA-graph replay: kernels not linked to ops",
                                       "Triton kernel: no shapes in the trace",
