@@ -738,6 +738,7 @@ ingest_result read_torch_trace(const std::string& path) {
   ks.shrink_to_fit(), links.shrink_to_fit(), groups.shrink_to_fit();
   if (!meta.devices.empty()) res.gpu = meta.devices.front();
 
+  res.gpu_memory_ops.reserve(sax.memory_ops.size());  // exactly: a doubling vector would hold up to three times them
   for (auto& m : sax.memory_ops) {
     m.start_s = (*m.start_s - origin) * us;
     res.gpu_memory_ops.push_back(std::move(m));
