@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <charconv>
 #include <cstdlib>
 #include <cmath>
@@ -22,6 +23,7 @@
 #include <deque>
 #include <map>
 #include <memory>
+#include <new>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -66,27 +68,91 @@ struct raw_kernel {
   double ts = 0, dur = 0;
   std::int64_t stream = absent, device = absent, corr = absent, ext = absent, grid = absent, block = absent;
   std::uint32_t name = 0;
+  std::uint32_t seq = 0;  // its place in the file (in the padding): the sort's tie-break
 };
+static_assert(sizeof(raw_kernel) == 72);
+
+/// Why a kernel is not costed from its op, when linking says so (the record's note; none: costed, or
+/// its op's group says why not).
+enum class link_note : std::uint8_t { none, replay, triton, no_op, no_launch, scope };
 
 /// What linking found for one kernel, kept until its record is built (the scan's tables are freed
-/// before the records are made: docs/ingest.md, "Read speed").
+/// before the records are made: docs/ingest.md, "Read speed"). 24 bytes.
 struct kernel_link {
   double launch_ts = std::numeric_limits<double>::quiet_NaN();  // µs; NaN: no launch recorded
   std::int32_t op = -1;     // the host interval that launched it
   std::int32_t group = -1;  // index into the op groups (kernels costed from their op)
   std::uint32_t op_name = 0;
   bool graph_replay = false;
-  shared_string note;
+  link_note note = link_note::none;
 };
 
-/// One op's kernels and the op's cost, shared out over them when their records are built.
+/// One op's kernels and the op's cost, shared out over them when their records are built. Its texts
+/// are ids of the read's interned strings (tables::text), its shape an index into a table of the
+/// distinct shapes: 80 bytes an op, held for every costed op while the records are made.
 struct op_group {
-  std::size_t longest = 0, count = 0;
+  std::uint32_t longest = 0, last = 0, count = 0;  // kernel indices (< 2^32 kernels: a 10 TB trace)
+  std::uint32_t op_name = 0, dims = 0;   // dims: index into the distinct op_dims
+  // ids (tables::intern); `note` is why the op was not costed when !costed
+  std::uint32_t shapes = 0, note = 0, cost_model = 0, precision = 0, engine = 0, whole_note = 0;
   bool chunks = false, costed = false, has_flops = false;
   double total = 0, flops = 0, bytes = 0;  // total: the kernels' time (µs)
-  std::uint32_t op_name = 0;
-  op_dims dims;
-  shared_string shapes, why, cost_model, precision, engine, note, counted_note, whole_note;
+  shared_string counted_note;  // names the longest kernel's id: one string per op call, not interned
+};
+
+/// Blocks of 1 MiB from which a deque's nodes are cut, so that a table kept after the scan does not
+/// leave one 512-byte node on every page of the heap the scan's other tables shared (such pages stay
+/// resident when those tables are freed); a block is freed when its last node is.
+class node_pool {
+ public:
+  static constexpr std::size_t block = std::size_t(1) << 20;
+  node_pool() = default;
+  node_pool(const node_pool&) = delete;
+  node_pool& operator=(const node_pool&) = delete;
+  ~node_pool() {
+    for (auto& [p, live] : blocks_) std::free(p);
+  }
+  void* get(std::size_t n) {
+    n = (n + 15) & ~std::size_t(15);
+    if (!cur_ || used_ + n > block) {
+      if (cur_ && blocks_[cur_] == 0) std::free(cur_), blocks_.erase(cur_);
+      cur_ = static_cast<char*>(std::malloc(block));
+      if (!cur_) throw std::bad_alloc();
+      blocks_[cur_] = 0, used_ = 0;
+    }
+    ++blocks_[cur_];
+    return cur_ + std::exchange(used_, used_ + n);
+  }
+  void put(void* p) {
+    auto it = std::prev(blocks_.upper_bound(static_cast<char*>(p)));
+    if (--it->second == 0 && it->first != cur_) std::free(it->first), blocks_.erase(it);
+  }
+
+ private:
+  std::map<char*, std::size_t> blocks_;  // block -> live nodes
+  char* cur_ = nullptr;
+  std::size_t used_ = 0;
+};
+
+/// An allocator for std::deque: its nodes (512 bytes) from a node_pool, anything else (the deque's
+/// map of node pointers) from the heap.
+template <class T>
+struct pool_allocator {
+  using value_type = T;
+  node_pool* pool;
+  explicit pool_allocator(node_pool* p) : pool(p) {}
+  template <class U>
+  pool_allocator(const pool_allocator<U>& o) : pool(o.pool) {}
+  T* allocate(std::size_t n) {
+    const std::size_t bytes = n * sizeof(T);
+    return static_cast<T*>(bytes <= 512 ? pool->get(bytes) : ::operator new(bytes));
+  }
+  void deallocate(T* p, std::size_t n) {
+    if (n * sizeof(T) <= 512) pool->put(p);
+    else ::operator delete(p);
+  }
+  template <class U>
+  bool operator==(const pool_allocator<U>& o) const { return pool == o.pool; }
 };
 
 template <class V>
@@ -119,8 +185,10 @@ struct tables {
   std::vector<std::string> names;
   // deques, not vectors: they grow a block at a time, where a vector doubling holds up to three times
   // its contents while it copies (the scan is the reader's memory peak: docs/ingest.md, "Read speed")
-  std::deque<raw_kernel> kernels;
-  std::deque<kernel_record> memory_ops;
+  // the kernels and GPU memory operations are kept after the scan: their nodes from their own blocks
+  node_pool kernel_nodes, memory_op_nodes;
+  std::deque<raw_kernel, pool_allocator<raw_kernel>> kernels{pool_allocator<raw_kernel>(&kernel_nodes)};
+  std::deque<kernel_record, pool_allocator<kernel_record>> memory_ops{pool_allocator<kernel_record>(&memory_op_nodes)};
   // correlation -> launch, ac2g flow id -> launch point, External id -> interval: flat vectors, sorted
   // once after the pass (finish()), looked up by binary search; fewer allocations than hash maps
   std::deque<std::pair<std::int64_t, launch>> launches, flows;
@@ -177,6 +245,7 @@ struct tables {
         if (cat == "kernel") {
           raw_kernel k;
           k.name = intern(name);
+          k.seq = std::uint32_t(kernels.size());
           k.ts = ts, k.dur = dur;
           k.stream = or_absent(ev.stream), k.device = or_absent(ev.device), k.corr = or_absent(ev.corr);
           k.ext = or_absent(ev.ext), k.grid = or_absent(ev.grid), k.block = or_absent(ev.block);
@@ -240,14 +309,15 @@ struct tables {
     std::stable_sort(launches.begin(), launches.end(), by_key);
     std::stable_sort(flows.begin(), flows.end(), by_key);
     std::stable_sort(by_ext.begin(), by_ext.end(), by_key);
+    // compacted in place (no second copy of a table): the kept entries moved to the front, the rest cut
     auto keep_last = [](auto& v) {
-      std::decay_t<decltype(v)> out;
+      std::size_t w = 0;
       for (std::size_t i = 0; i < v.size(); ++i)
-        if (i + 1 == v.size() || v[i + 1].first != v[i].first) out.push_back(v[i]);
-      v.swap(out);
+        if (i + 1 == v.size() || v[i + 1].first != v[i].first) v[w++] = v[i];
+      v.resize(w);
     };
     keep_last(launches), keep_last(flows);
-    std::deque<std::pair<std::int64_t, std::int32_t>> ext;
+    std::size_t w = 0;
     for (std::size_t i = 0; i < by_ext.size();) {
       std::size_t j = i;
       std::int32_t pick = by_ext[i].second;
@@ -255,10 +325,10 @@ struct tables {
         if (intervals[std::size_t(by_ext[j].second)].kind == host_kind::cpu_op &&
             intervals[std::size_t(pick)].kind != host_kind::cpu_op)
           pick = by_ext[j].second;
-      ext.emplace_back(by_ext[i].first, pick);
+      by_ext[w++] = {by_ext[i].first, pick};
       i = j;
     }
-    by_ext.swap(ext);
+    by_ext.resize(w);
   }
   template <class V>
   static auto find(const V& v, std::int64_t key) -> decltype(&v.front().second) {
@@ -421,17 +491,29 @@ ingest_result read_torch_trace(const std::string& path) {
   // and the records are made last. Text shared by many records (kernel names, ops, notes, shapes) is
   // held once (shared_string).
   auto& ks = sax.kernels;
-  std::stable_sort(ks.begin(), ks.end(), [](const raw_kernel& a, const raw_kernel& b) {
-    if (a.corr != absent && b.corr != absent && a.corr != b.corr) return a.corr < b.corr;
-    return a.ts < b.ts;
-  });
-  const shared_string replay_note = "CUDA-graph replay: kernels not linked to ops",
-                      triton_note = "Triton kernel: no shapes in the trace",
-                      no_op_note = "not linked: no op encloses its launch",
-                      no_launch_note = "not linked: no launch with its correlation id",
-                      scope_note = "launched under a scope, not an aten op: no shapes";
+  // in place when every kernel has a correlation id: (correlation, start, place in the file) orders
+  // them as the stable sort does, without its buffer of half the kernels
+  if (std::all_of(ks.begin(), ks.end(), [](const raw_kernel& k) { return k.corr != absent; }))
+    std::sort(ks.begin(), ks.end(), [](const raw_kernel& a, const raw_kernel& b) {
+      if (a.corr != b.corr) return a.corr < b.corr;
+      if (a.ts != b.ts) return a.ts < b.ts;
+      return a.seq < b.seq;
+    });
+  else
+    std::stable_sort(ks.begin(), ks.end(), [](const raw_kernel& a, const raw_kernel& b) {
+      if (a.corr != absent && b.corr != absent && a.corr != b.corr) return a.corr < b.corr;
+      return a.ts < b.ts;
+    });
+  const shared_string link_notes[] = {"",
+                                      "CUDA-graph replay: kernels not linked to ops",
+                                      "Triton kernel: no shapes in the trace",
+                                      "not linked: no op encloses its launch",
+                                      "not linked: no launch with its correlation id",
+                                      "launched under a scope, not an aten op: no shapes"};
   const shared_string dram = "dram";
-  std::vector<kernel_link> links(ks.size());
+  // a deque: freed from the front as the records are made
+  node_pool link_nodes;
+  std::deque<kernel_link, pool_allocator<kernel_link>> links(ks.size(), kernel_link{}, pool_allocator<kernel_link>(&link_nodes));
   std::vector<std::int64_t> launched;  // correlation ids that ran a kernel (sorted below)
   launched.reserve(ks.size());
   std::vector<std::pair<std::int32_t, std::size_t>> op_kernel;  // (cpu_op, kernel), grouped by op below
@@ -453,10 +535,10 @@ ingest_result read_torch_trace(const std::string& path) {
     if (op < 0 && l) op = enclosing(l->tid, l->ts, false);
     if (op < 0 && l) op = enclosing(l->tid, l->ts, true);
     if (op >= 0) lk.op = op, lk.op_name = iv[std::size_t(op)].name;
-    if (lk.graph_replay) lk.note = replay_note;
-    else if (is_triton(names[k.name])) lk.note = triton_note;
-    else if (op < 0) lk.note = l ? no_op_note : no_launch_note;
-    else if (iv[std::size_t(op)].kind != host_kind::cpu_op) lk.note = scope_note;
+    if (lk.graph_replay) lk.note = link_note::replay;
+    else if (is_triton(names[k.name])) lk.note = link_note::triton;
+    else if (op < 0) lk.note = l ? link_note::no_op : link_note::no_launch;
+    else if (iv[std::size_t(op)].kind != host_kind::cpu_op) lk.note = link_note::scope;
     else op_kernel.emplace_back(op, i);
   }
   std::sort(launched.begin(), launched.end());
@@ -534,57 +616,84 @@ ingest_result read_torch_trace(const std::string& path) {
   // TensorList, a fused optimizer): split over the launches in proportion to their time, so that each
   // launch is judged at the op's own rate.
   std::stable_sort(op_kernel.begin(), op_kernel.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-  std::vector<op_group> groups;
+  // The groups in the order of their first kernel, so that the records, made in kernel order, free
+  // each group from the front of its deque once its last kernel's record is made.
+  node_pool group_nodes;
+  std::deque<op_group, pool_allocator<op_group>> groups{pool_allocator<op_group>(&group_nodes)};
+  std::vector<std::pair<std::size_t, std::size_t>> firsts;  // (first kernel, its op's start in op_kernel)
+  for (std::size_t g = 0; g < op_kernel.size(); ++g)
+    if (g == 0 || op_kernel[g].first != op_kernel[g - 1].first) firsts.emplace_back(op_kernel[g].second, g);
+  std::sort(firsts.begin(), firsts.end());
+  // the distinct op shapes (a training step repeats its layers' shapes): groups hold an index
+  std::vector<op_dims> all_dims(1);
+  std::map<std::array<std::int64_t, 9>, std::uint32_t> dims_ids{{{}, 0}};
+  auto dims_id = [&](const op_dims& d) {
+    const std::array<std::int64_t, 9> key{d.m, d.n, d.k, d.batch, d.heads, d.q_len, d.kv_len, d.last, d.backward};
+    auto [it, added] = dims_ids.emplace(key, std::uint32_t(all_dims.size()));
+    if (added) all_dims.push_back(d);
+    return it->second;
+  };
+  const std::uint32_t no_text = sax.intern("");
   std::vector<std::size_t> list;
-  for (std::size_t g = 0; g < op_kernel.size();) {
-    const std::int32_t op = op_kernel[g].first;
+  for (const auto& [first, start] : firsts) {
+    const std::int32_t op = op_kernel[start].first;
     list.clear();
-    for (; g < op_kernel.size() && op_kernel[g].first == op; ++g) list.push_back(op_kernel[g].second);
+    for (std::size_t g = start; g < op_kernel.size() && op_kernel[g].first == op; ++g) list.push_back(op_kernel[g].second);
     const auto& x = iv[std::size_t(op)];
     op_group& grp = groups.emplace_back();
     grp.op_name = x.name;
-    grp.count = list.size();
-    grp.longest = *std::max_element(list.begin(), list.end(), [&](std::size_t a, std::size_t b) { return ks[a].dur < ks[b].dur; });
+    grp.shapes = no_text;
+    grp.count = std::uint32_t(list.size());
+    grp.last = std::uint32_t(*std::max_element(list.begin(), list.end()));
+    grp.longest = std::uint32_t(*std::max_element(list.begin(), list.end(), [&](std::size_t a, std::size_t b) { return ks[a].dur < ks[b].dur; }));
     grp.chunks = list.size() > 1 && std::all_of(list.begin(), list.end(), [&](std::size_t i) { return ks[i].name == ks[grp.longest].name; });
     for (auto i : list) grp.total += ks[i].dur, links[i].group = std::int32_t(groups.size() - 1);
     std::string why;
     std::optional<detail::aten_cost> cost;
     if (x.call >= 0) {
       const auto call = sax.call(std::size_t(x.call));
-      grp.shapes = sax.shared(detail::format_shapes(call));
+      grp.shapes = sax.intern(detail::format_shapes(call));
       cost = detail::cost_aten_op(call, names[ks[grp.longest].name], why);
     } else {
       why = detail::has_cost_model(names[x.name]) ? names[x.name] + ": no Input Dims recorded (record_shapes=False?)"
                                                   : "no cost model for " + names[x.name];
     }
     if (!cost) {
-      grp.why = sax.shared(why);
+      grp.note = sax.intern(why);
       continue;
     }
     grp.costed = true;
-    grp.cost_model = sax.shared(cost->cost_model);
-    grp.dims = dims_of(*cost);
+    grp.cost_model = sax.intern(cost->cost_model);
+    grp.dims = dims_id(dims_of(*cost));
     grp.has_flops = !cost->precision.empty() && cost->op.flops > 0;
-    grp.precision = sax.shared(cost->precision), grp.engine = sax.shared(cost->engine);
+    grp.precision = sax.intern(cost->precision), grp.engine = sax.intern(cost->engine);
     grp.flops = cost->op.flops, grp.bytes = cost->op.bytes();
-    grp.note = sax.shared(cost->note);
+    grp.note = sax.intern(cost->note);
     const std::int64_t longest_corr = ks[grp.longest].corr;
     if (list.size() > 1 && !grp.chunks)  // names the longest kernel's id: one string per op call
       grp.counted_note = fmt::format("one of {} kernels of this {}: its {} counts are on the longest kernel (id {})", list.size(),
                                      names[x.name], cost->cost_model, longest_corr != absent ? std::to_string(longest_corr) : "");
     if (list.size() > 1)
-      grp.whole_note = sax.shared(cost->note + (cost->note.empty() ? "" : "; ") +
+      grp.whole_note = sax.intern(cost->note + (cost->note.empty() ? "" : "; ") +
                                   fmt::format("the op's whole cost, on its longest of {} kernels", list.size()));
   }
   // the host intervals and the recorded shapes, no longer read
-  release(op_kernel), release(sax.intervals), release(sax.calls), release(sax.arena);
+  release(op_kernel), release(firsts), release(sax.intervals), release(sax.calls), release(sax.arena);
   return_free_memory();
 
   // ---- the records ----
+  // Each kernel's raw entry and link are freed (from the front of their deques) as its record is made,
+  // and each op group after its last kernel's: the records grow while those shrink.
   res.kernels.reserve(ks.size());
-  for (std::size_t i = 0; i < ks.size(); ++i) {
-    const auto& k = ks[i];
-    const auto& lk = links[i];
+  const std::size_t n_kernels = ks.size();
+  std::size_t groups_done = 0;  // popped from the front of groups
+  auto next = [&](std::size_t i) {  // kernel i's record is made
+    ks.pop_front(), links.pop_front();
+    for (; !groups.empty() && groups.front().last <= i; ++groups_done) groups.pop_front();
+  };
+  for (std::size_t i = 0; i < n_kernels; next(i), ++i) {
+    const auto& k = ks.front();
+    const auto& lk = links.front();
     auto& r = res.kernels.emplace_back();
     r.name = sax.text(k.name);
     if (k.corr != absent) r.id = std::to_string(k.corr);
@@ -596,36 +705,40 @@ ingest_result read_torch_trace(const std::string& path) {
     if (!std::isnan(lk.launch_ts)) r.launch_s = (lk.launch_ts - origin) * us;
     if (r.graph_replay && k.corr != absent) r.replay = k.corr;
     if (lk.op >= 0) r.framework_op = sax.text(lk.op_name), r.op_call = lk.op;
-    r.note = lk.note;
+    r.note = link_notes[std::size_t(lk.note)];
     if (lk.group < 0) continue;
-    const op_group& g = groups[std::size_t(lk.group)];
-    r.shapes = g.shapes;
+    const op_group& g = groups[std::size_t(lk.group) - groups_done];
+    r.shapes = sax.text(g.shapes);
     if (!g.costed) {
-      r.note = g.why;
+      r.note = sax.text(g.note);
       continue;
     }
-    r.cost_model = g.cost_model;
-    r.dims = g.dims;
+    const shared_string model = sax.text(g.cost_model);
+    r.cost_model = model;
+    r.dims = all_dims[g.dims];
     if (!g.chunks && i != g.longest) {
       r.note = g.counted_note;
       r.counted_with = g.longest;
       continue;
     }
     const double share = g.chunks && g.total > 0 ? k.dur / g.total : 1.0;
-    if (g.has_flops) r.model_flops.push_back({g.precision, g.engine, g.flops * share, count_source::shape_model, g.cost_model});
-    r.bytes.push_back({dram, g.bytes * share, count_source::shape_model, g.cost_model});
+    if (g.has_flops)
+      r.model_flops.push_back({sax.text(g.precision), sax.text(g.engine), g.flops * share, count_source::shape_model, model});
+    r.bytes.push_back({dram, g.bytes * share, count_source::shape_model, model});
+    const shared_string note = sax.text(g.note);
     if (g.chunks)
-      r.note = g.note + (g.note.empty() ? "" : "; ") +
+      r.note = note + (note.empty() ? "" : "; ") +
                fmt::format("one of {} launches of this {}: {:.1f}% of its cost, its share of the launches' time", g.count,
                            names[g.op_name], 100 * share);
     else if (g.count > 1)
-      r.note = g.whole_note;
+      r.note = sax.text(g.whole_note);
     else
-      r.note = g.note;
+      r.note = note;
   }
-  release(ks), release(links), release(groups);
+  ks.shrink_to_fit(), links.shrink_to_fit(), groups.shrink_to_fit();
   if (!meta.devices.empty()) res.gpu = meta.devices.front();
 
+  res.gpu_memory_ops.reserve(sax.memory_ops.size());  // exactly: a doubling vector would hold up to three times them
   for (auto& m : sax.memory_ops) {
     m.start_s = (*m.start_s - origin) * us;
     res.gpu_memory_ops.push_back(std::move(m));
