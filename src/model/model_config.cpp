@@ -527,39 +527,55 @@ void parse_gpt2(const reader& r, model_config& c) {
 
 }  // namespace
 
+namespace {
+
+/// A parameter count from its terms, summed in long double (exact to 2^64 on x86-64): a config whose
+/// sizes give more parameters than an int64 holds is refused, not wrapped (the config fuzzer's
+/// vocab_size 3,200,044,444,444,444 × hidden 4,096).
+std::int64_t checked_count(long double n) {
+  if (!(n >= 0) || n > 4.0e18L)
+    throw input_error("", "config", "its sizes give " + std::to_string(double(n)) + " parameters: not a model this tool can count");
+  return static_cast<std::int64_t>(n);
+}
+
+}  // namespace
+
 std::int64_t model_config::parameters() const {
-  const std::int64_t h = hidden, q = heads * head_dim, kv = kv_heads * head_dim, f = intermediate;
-  const std::int64_t table = vocab * h;
+  using W = long double;
+  const W h = W(hidden), q = W(heads) * W(head_dim), kv = W(kv_heads) * W(head_dim), f = W(intermediate);
+  const W table = W(vocab) * h;
   if (family == "gpt2") {
-    const std::int64_t per_layer = 2 * h                 // ln_1 weight + bias
+    const W per_layer = 2 * h                 // ln_1 weight + bias
                                    + h * 3 * q + 3 * q   // c_attn
                                    + q * h + h           // attn.c_proj
                                    + 2 * h               // ln_2
                                    + h * f + f           // mlp.c_fc
                                    + f * h + h;          // mlp.c_proj
-    return table + max_positions * h + layers * per_layer + 2 * h + (tied_embeddings ? 0 : table);
+    return checked_count(table + W(max_positions) * h + W(layers) * per_layer + 2 * h + (tied_embeddings ? 0 : table));
   }
-  std::int64_t attn = h * q + 2 * h * kv + q * h;
+  W attn = h * q + 2 * h * kv + q * h;
   if (attention_bias) attn += q + 2 * kv;
   if (o_proj_bias) attn += h;
-  if (qk_norm) attn += 2 * head_dim;
-  if (mla()) attn = detail::mla_matmul_parameters(*this) + (q_lora_rank > 0 ? q_lora_rank : 0) + kv_lora_rank;  // + the 2 latent RMSNorms
-  if (attention_sinks) attn += heads;  // gpt_oss: one learned logit per head
-  std::int64_t mlp = 3 * h * f;
+  if (qk_norm) attn += 2 * W(head_dim);
+  if (mla()) attn = W(detail::mla_matmul_parameters(*this)) + W(q_lora_rank > 0 ? q_lora_rank : 0) + W(kv_lora_rank);  // + the 2 latent RMSNorms
+  if (attention_sinks) attn += W(heads);  // gpt_oss: one learned logit per head
+  W mlp = 3 * h * f;
   if (mlp_bias) mlp += 2 * f + h;
-  std::int64_t moe = 0;
+  W moe = 0;
   if (experts > 0) {  // every expert + the router [h × E] (+ bias) (+ a shared expert and its gate [h × 1])
-    moe = experts * expert_parameters() + h * experts + (expert_bias ? experts : 0);
-    if (shared_expert_intermediate > 0) moe += 3 * h * shared_expert_intermediate + (shared_expert_gate ? h : 0);
-    if (router_bias) moe += experts;  // e_score_correction_bias
+    const W e = W(experts);
+    moe = e * W(expert_parameters()) + h * e + (expert_bias ? e : 0);
+    if (shared_expert_intermediate > 0) moe += 3 * h * W(shared_expert_intermediate) + (shared_expert_gate ? h : 0);
+    if (router_bias) moe += e;  // e_score_correction_bias
   }
-  const std::int64_t norms = (sandwich_norms ? 4 : 2) * h;  // RMSNorm weights per layer
-  return table + layers * (attn + norms) + (layers - moe_layers) * mlp + moe_layers * moe + h +
-         (tied_embeddings ? 0 : table);
+  const W norms = (sandwich_norms ? 4 : 2) * h;  // RMSNorm weights per layer
+  return checked_count(table + W(layers) * (attn + norms) + W(layers - moe_layers) * mlp + W(moe_layers) * moe + h +
+                       (tied_embeddings ? 0 : table));
 }
 
 std::int64_t model_config::expert_parameters() const {
-  return 3 * hidden * expert_intermediate + (expert_bias ? 2 * expert_intermediate + hidden : 0);
+  using W = long double;
+  return checked_count(3 * W(hidden) * W(expert_intermediate) + (expert_bias ? 2 * W(expert_intermediate) + W(hidden) : 0));
 }
 
 std::int64_t model_config::active_parameters() const {
@@ -620,6 +636,13 @@ model_config parse_model_config(const std::string& text, const std::string& file
                       "gemma2, gemma3, gemma3_text, phi3, llama4, llama4_text, gpt_oss, deepseek_v2, deepseek_v3, gpt2)");
   // Quantized weights: honoured for every family, or refused naming the method (weight_format.hpp)
   if (r.has("quantization_config") && !j.at("quantization_config").empty()) c.weights = parse_quantization_config(j.at("quantization_config"), file);
+  // sizes whose products no count can hold are refused here, naming the file
+  try {
+    (void)c.parameters();
+  } catch (const input_error&) {
+    throw input_error(file, "config", "its sizes give more parameters than this tool can count (vocab_size, hidden_size, "
+                                      "intermediate_size, layers, experts)");
+  }
   return c;
 }
 

@@ -22,6 +22,19 @@ TEST(FuzzRegression, ModelConfigWithANumberThatOverflowsADouble) {
   EXPECT_THROW(parse_model_config(read_file(path), path), input_error);
 }
 
+// vocab_size 3,200,044,444,444,444 × hidden_size 4,096 overflows an int64 parameter count (UBSan: signed
+// overflow in model_config::parameters): refused at parse time, naming the file
+TEST(FuzzRegression, ModelConfigWhoseSizesOverflowTheParameterCount) {
+  const std::string path = std::string(ROOFLINE_TEST_DATA) + "/model-fuzz-parameter-overflow.json";
+  try {
+    (void)parse_model_config(read_file(path), path);
+    FAIL() << "parsed";
+  } catch (const input_error& e) {
+    EXPECT_NE(std::string(e.what()).find("model-fuzz-parameter-overflow.json"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("more parameters than this tool can count"), std::string::npos) << e.what();
+  }
+}
+
 TEST(FuzzRegression, AnIntegerFieldOutsideItsTypeIsAnInputErrorNamingIt) {
   // fuzz_results (2026-12-01): "batch": 2e48 reached nlohmann's static_cast<long>(double), which is
   // undefined behaviour (UBSan: "2e+48 is outside the range of representable values of type 'long'").
