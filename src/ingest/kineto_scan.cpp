@@ -287,7 +287,10 @@ struct cursor {
 
 bool key_is(std::string_view k, std::string_view want) { return k == want; }
 
-void read_args(cursor& c, kineto_event& ev) {
+/// Walks one JSON object at the cursor: for each member, `member(key)` reads its value; then the
+/// comma or the closing brace.
+template <class F>
+void for_each_member(cursor& c, F&& member) {
   c.expect('{');
   if (c.peek('}')) {
     ++c.p;
@@ -297,6 +300,19 @@ void read_args(cursor& c, kineto_event& ev) {
     bool esc = false;
     const std::string_view k = c.string(esc);
     c.expect(':');
+    member(k);
+    c.skip_ws();
+    if (c.p < c.e && *c.p == ',') {
+      ++c.p;
+      continue;
+    }
+    c.expect('}');
+    return;
+  }
+}
+
+void read_args(cursor& c, kineto_event& ev) {
+  for_each_member(c, [&](std::string_view k) {
     using K = kineto_keys;
     if (key_is(k, K::external_id)) ev.ext = c.integer();
     else if (key_is(k, K::correlation)) ev.corr = c.integer();
@@ -310,27 +326,13 @@ void read_args(cursor& c, kineto_event& ev) {
     else if (key_is(k, K::input_strides)) ev.strides = c.value_span();
     else if (key_is(k, K::concrete_inputs)) ev.concrete = c.value_span();
     else c.value_span();
-    c.skip_ws();
-    if (c.p < c.e && *c.p == ',') {
-      ++c.p;
-      continue;
-    }
-    c.expect('}');
-    return;
-  }
+  });
 }
 
 void read_event(cursor& c, kineto_event& ev) {
   ev = kineto_event{};
-  c.expect('{');
-  if (c.peek('}')) {
-    ++c.p;
-    return;
-  }
-  for (;;) {
+  for_each_member(c, [&](std::string_view k) {
     bool esc = false;
-    const std::string_view k = c.string(esc);
-    c.expect(':');
     using K = kineto_keys;
     if (key_is(k, K::ph)) {
       ev.ph = c.string(esc);
@@ -354,14 +356,7 @@ void read_event(cursor& c, kineto_event& ev) {
     } else {
       c.value_span();
     }
-    c.skip_ws();
-    if (c.p < c.e && *c.p == ',') {
-      ++c.p;
-      continue;
-    }
-    c.expect('}');
-    return;
-  }
+  });
 }
 
 }  // namespace
