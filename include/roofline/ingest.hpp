@@ -19,7 +19,9 @@
 #include <string_view>
 #include <vector>
 
+#include "roofline/packed_optional.hpp"
 #include "roofline/shared_string.hpp"
+#include "roofline/shared_value.hpp"
 
 namespace roofline::ingest {
 
@@ -53,7 +55,7 @@ struct byte_count {
   shared_string level;
   double bytes = 0;
   count_source source = count_source::none;
-  std::string metric;
+  shared_string metric;
 };
 
 /// The shape of the op a kernel was costed from, as its cost model read it (0 = not applicable).
@@ -68,11 +70,11 @@ struct op_dims {
 struct kernel_record {
   shared_string name;                       ///< as the tool wrote it (demangled where it was)
   std::string id;                         ///< ncu "ID", the trace's correlation id, or the CSV row
-  std::optional<double> start_s;          ///< seconds from the start of the file's first event (traces)
+  packed_optional<double> start_s;        ///< seconds from the start of the file's first event (traces)
   double duration_s = 0;                  ///< > 0
-  std::optional<std::int64_t> stream, device;
-  std::optional<double> sm_clock_hz;      ///< the SM clock it ran at, when recorded (ncu: sm__cycles_elapsed.avg.per_second)
-  std::optional<std::int64_t> grid_blocks, block_threads;  ///< launch configuration, when recorded
+  packed_optional<std::int64_t> stream, device;
+  packed_optional<double> sm_clock_hz;    ///< the SM clock it ran at, when recorded (ncu: sm__cycles_elapsed.avg.per_second)
+  packed_optional<std::int64_t> grid_blocks, block_threads;  ///< launch configuration, when recorded
   /// Hardware FLOPs (counters; HFU counts them) per precision and engine; empty when none counted.
   std::vector<flop_count> flops;
   /// Model FLOPs from the framework op's shapes (MFU counts them); empty when no cost model applies.
@@ -81,14 +83,14 @@ struct kernel_record {
   shared_string framework_op;               ///< the aten:: op (or Python scope) that launched it; "" unknown
   shared_string shapes;                     ///< its input shapes and types as read, e.g. "[[1,2048],[2048,2048]] fp16"
   shared_string cost_model;                 ///< the op-cost function used ("gemm_op", "attention_op", ...), "" none
-  op_dims dims;                           ///< the costed op's shape (traces: from the recorded shapes)
+  shared_value<op_dims> dims;             ///< the costed op's shape (traces: from the recorded shapes); read as k.dims->m
   bool graph_replay = false;              ///< launched by a CUDA-graph replay (no per-kernel op link)
   /// Traces: the host time (s, same origin as start_s) of the call that launched it (the runtime
   /// launch, or the cudaGraphLaunch of a replay); absent when the launch was not recorded (a kernel
   /// of the profiler's warm-up step whose host events were dropped).
-  std::optional<double> launch_s;
+  packed_optional<double> launch_s;
   /// Traces: the correlation id of the cudaGraphLaunch that replayed it (one id per replay).
-  std::optional<std::int64_t> replay;
+  packed_optional<std::int64_t> replay;
   /// Where its FLOPs and bytes came from when not from its own counters or shapes: "capture: …",
   /// "same kernel: …", "catalogue: <model op>" ("" otherwise; the counts' source says which).
   shared_string cost_from;
@@ -98,7 +100,7 @@ struct kernel_record {
   /// The kernel (index into the same list) that carries the counts of the op this kernel belongs to,
   /// when this one carries none itself (a split-K reduction beside its GEMM, cuDNN's lean reduction
   /// beside its attention kernel): the op is counted once, and this kernel is judged with it.
-  std::optional<std::size_t> counted_with;
+  packed_optional<std::size_t> counted_with;
   /// The model op it was matched to (a catalogue op name, "q_proj", "input_norm + q_proj …"), when the
   /// run was joined to a model (roofline/run_analysis.hpp); "" otherwise.
   shared_string model_op;

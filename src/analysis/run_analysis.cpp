@@ -63,7 +63,7 @@ bool is_inductor_first(const std::string& name) {
   return name.rfind("triton_", 0) == 0 && name.size() > 2 && name.compare(name.size() - 2, 2, "_0") == 0;
 }
 
-bool is_backward(const kernel_record& k) { return k.dims.backward || contains(k.framework_op, "backward"); }
+bool is_backward(const kernel_record& k) { return k.dims->backward || contains(k.framework_op, "backward"); }
 
 /// A kernel that only finishes another one's work (split-K reduction, cuDNN's lean reduction).
 bool is_auxiliary(const std::string& name) {
@@ -244,7 +244,7 @@ void classify(run_step& s, const std::vector<kernel_record>& ks) {
     replay = replay || k.graph_replay;
   }
   for (auto i : s.kernels) {
-    const auto& d = ks[i].dims;
+    const auto& d = *ks[i].dims;
     if (d.q_len > 0 && !d.backward) {
       s.kind = d.q_len == 1 ? step_kind::decode : step_kind::prefill;
       s.kind_from = fmt::format("attention with {} quer{} per sequence", d.q_len, d.q_len == 1 ? "y" : "ies");
@@ -449,14 +449,14 @@ std::string group_of(const kernel_record& k, const model_config& cfg, const std:
   if (contains(op, "log_softmax") || contains(op, "nll_loss") || contains(op, "cross_entropy")) return "loss";
   if (contains(k.cost_model, "attention")) return "attention";
   if (contains(k.cost_model, "embedding")) return "embedding";
-  if (k.cost_model == "gemm_op" && k.dims.m > 0) {
+  if (k.cost_model == "gemm_op" && k.dims->m > 0) {
     for (const auto& c : cat)
-      if (c.kind == op_kind::gemm && ((c.m == k.dims.m && c.n == k.dims.n && c.k == k.dims.k) ||
-                                     (c.m == k.dims.n && c.n == k.dims.m && c.k == k.dims.k)))
+      if (c.kind == op_kind::gemm && ((c.m == k.dims->m && c.n == k.dims->n && c.k == k.dims->k) ||
+                                     (c.m == k.dims->n && c.n == k.dims->m && c.k == k.dims->k)))
         return model_op_group(c.name);
     return "other";
   }
-  const std::int64_t last = k.dims.last;
+  const std::int64_t last = k.dims->last;
   if (last == 0) return "other";
   if (last == cfg.vocab) return training ? "loss" : "logits";
   if (last == cfg.intermediate || last == 2 * cfg.intermediate || (cfg.expert_intermediate && last == cfg.expert_intermediate))
@@ -575,14 +575,14 @@ void join_model(ingest::ingest_result& in, std::vector<run_step>& steps, const r
   auto& ks = in.kernels;
   auto shapes_of = [&](const std::vector<std::size_t>& idx) -> std::optional<ingest::op_dims> {
     for (auto i : idx)
-      if (ks[i].dims.q_len > 0 && !ks[i].dims.backward) return ks[i].dims;
+      if (ks[i].dims->q_len > 0 && !ks[i].dims->backward) return *ks[i].dims;
     return std::nullopt;
   };
   std::vector<std::size_t> all(ks.size());
   std::iota(all.begin(), all.end(), 0);
   const auto trace_dims = shapes_of(all);
   std::int64_t trace_kv = 0;
-  for (const auto& k : ks) trace_kv = std::max(trace_kv, k.dims.kv_len);
+  for (const auto& k : ks) trace_kv = std::max(trace_kv, k.dims->kv_len);
   // the step's dtype: its GEMMs' precision, else fp16
   auto dtype_of = [&](const run_step& s) {
     for (auto i : s.kernels)

@@ -42,21 +42,28 @@ constexpr double us = 1e-6;  // Kineto ts/dur are microseconds
 // ---- the compact tables the pass keeps ----
 enum class host_kind : std::uint8_t { cpu_op, user_annotation, python_function };
 
+// A thread's (or named lane's) events: its index among the trace's lanes (tables::lane), 16 bits so
+// that an interval is 32 bytes and a launch 24 (held for every event of those kinds until linked).
+using lane_id = std::uint16_t;
+
 struct interval {
   double ts = 0, end = 0;  // µs
-  std::int64_t tid = 0;
   std::uint32_t name = 0;
-  host_kind kind = host_kind::cpu_op;
   std::int32_t parent = -1;
-  std::int32_t call = -1;  // index into calls (ops with a cost model only)
+  std::int32_t call = -1;  // index into the distinct calls (ops with a cost model only; equal shapes share one)
+  lane_id tid = 0;
+  host_kind kind = host_kind::cpu_op;
 };
+static_assert(sizeof(interval) == 32);
 
 struct launch {  // a runtime / driver launch call, or an ac2g flow start
   double ts = 0;
-  std::int64_t tid = 0, ext = -1;
+  std::int64_t ext = -1;
   std::uint32_t name = 0;
+  lane_id tid = 0;
   bool from_flow = false;
 };
+static_assert(sizeof(launch) == 24);
 
 // An integer the event did not carry: raw_kernel keeps sentinels, not std::optional (72 bytes a kernel
 // instead of 120, held for every kernel until the records are built).
@@ -182,6 +189,7 @@ std::vector<std::int64_t> int_list(const detail::json_tree& t) {
 
 /// What the scan keeps of the events (kineto_scan.hpp hands them over one at a time).
 struct tables {
+  std::string file;  // for the errors
   std::vector<std::string> names;
   // deques, not vectors: they grow a block at a time, where a vector doubling holds up to three times
   // its contents while it copies (the scan is the reader's memory peak: docs/ingest.md, "Read speed")
@@ -232,7 +240,7 @@ struct tables {
     std::string unescaped;
     std::string_view name = ev.name;
     if (ev.name_escaped) unescaped = detail::json_unescape(ev.name), name = unescaped;
-    const std::int64_t tid = ev.tid_name.empty() ? ev.tid : -1 - std::int64_t(intern(ev.tid_name));  // a named lane: negative id
+    const lane_id tid = lane(ev.tid_name.empty() ? ev.tid : -1 - std::int64_t(intern(ev.tid_name)));  // a named lane: negative id
     if (ph == "X" && ev.ts) {
       const double ts = *ev.ts, dur = ev.dur.value_or(0);
       t_min = std::min(t_min, ts), t_max = std::max(t_max, ts + dur);
@@ -263,7 +271,7 @@ struct tables {
           memory_ops.push_back(std::move(r));
         }
       } else if (cat == "cuda_runtime" || cat == "cuda_driver") {
-        if (ev.corr) launches.emplace_back(*ev.corr, launch{ts, tid, ev.ext.value_or(-1), intern(name), false});
+        if (ev.corr) launches.emplace_back(*ev.corr, launch{.ts = ts, .ext = ev.ext.value_or(-1), .name = intern(name), .tid = tid});
       } else if (cat == "cpu_op" || cat == "user_annotation" || cat == "python_function") {
         interval iv;
         iv.ts = ts, iv.end = ts + dur, iv.tid = tid, iv.name = intern(name);
@@ -272,7 +280,6 @@ struct tables {
           by_ext.emplace_back(*ev.ext, std::int32_t(intervals.size()));
         }
         if (iv.kind == host_kind::cpu_op && !ev.dims.empty() && detail::has_cost_model(name)) {
-          iv.call = std::int32_t(calls.size());
           raw_call c;
           std::size_t len = 0;
           const std::string_view parts[4] = {ev.dims, ev.types, name == "aten::gather" ? ev.strides : std::string_view(), ev.concrete};
@@ -281,13 +288,17 @@ struct tables {
           c.name = iv.name, c.chunk = std::uint32_t(arena.size() - 1), c.off = std::uint32_t(arena.back().size());
           for (int j = 0; j < 4; ++j) c.len[j] = std::uint32_t(parts[j].size()), arena.back().append(parts[j]);
           calls.push_back(c);
+          // one entry for each distinct (op, shapes): the steps and layers of a run repeat them
+          const auto [it, added] = distinct_calls_.insert(std::uint32_t(calls.size() - 1));
+          if (!added) calls.pop_back(), arena.back().resize(c.off);
+          iv.call = std::int32_t(*it);
         }
         intervals.push_back(iv);
       } else {
         ++ignored[cat.empty() ? std::string(ph) : std::string(cat)];
       }
     } else if (ph == "s" && cat == "ac2g" && ev.id && ev.ts) {
-      flows.emplace_back(*ev.id, launch{*ev.ts, tid, -1, 0, true});
+      flows.emplace_back(*ev.id, launch{.ts = *ev.ts, .tid = tid, .from_flow = true});
     } else if (ph != "f" && ph != "M") {
       ++ignored[cat.empty() ? "ph " + std::string(ph) : std::string(cat)];
     }
@@ -300,6 +311,35 @@ struct tables {
   };
   std::unordered_map<std::string, std::uint32_t, sv_hash, std::equal_to<>> name_ids_;
   std::vector<shared_string> texts_;
+  std::unordered_map<std::int64_t, lane_id> lanes_;  // thread id (named lanes: negative) -> lane
+  lane_id lane(std::int64_t tid) {
+    const auto [it, added] = lanes_.emplace(tid, lane_id(lanes_.size()));
+    if (added && lanes_.size() - 1 > std::numeric_limits<lane_id>::max())
+      throw input_error(file, "tid", fmt::format("more than {} threads and lanes in one trace", std::numeric_limits<lane_id>::max()));
+    return it->second;
+  }
+  // the distinct calls, by their name and text (the four parts' lengths included)
+  std::string_view call_text(std::uint32_t i) const {
+    const raw_call& r = calls[i];
+    return std::string_view(arena[r.chunk]).substr(r.off, std::size_t(r.len[0]) + r.len[1] + r.len[2] + r.len[3]);
+  }
+  struct call_hash {
+    const tables* t;
+    std::size_t operator()(std::uint32_t i) const {
+      const raw_call& r = t->calls[i];
+      return std::hash<std::string_view>{}(t->call_text(i)) ^ (std::size_t(r.name) * 0x9E3779B97F4A7C15ull) ^
+             (std::size_t(r.len[0]) << 1) ^ (std::size_t(r.len[1]) << 21) ^ (std::size_t(r.len[2]) << 41);
+    }
+  };
+  struct call_eq {
+    const tables* t;
+    bool operator()(std::uint32_t a, std::uint32_t b) const {
+      const raw_call &x = t->calls[a], &y = t->calls[b];
+      return x.name == y.name && std::equal(std::begin(x.len), std::end(x.len), std::begin(y.len)) &&
+             t->call_text(a) == t->call_text(b);
+    }
+  };
+  std::unordered_set<std::uint32_t, call_hash, call_eq> distinct_calls_{16, call_hash{this}, call_eq{this}};
 
  public:
   /// After the pass: the lookup vectors sorted (a later launch of one correlation wins, as a map's
@@ -335,6 +375,8 @@ struct tables {
     auto it = std::lower_bound(v.begin(), v.end(), key, [](const auto& e, std::int64_t k) { return e.first < k; });
     return it != v.end() && it->first == key ? &it->second : nullptr;
   }
+  /// After the costs: the distinct-call index freed with the calls.
+  void forget_calls() { std::unordered_set<std::uint32_t, call_hash, call_eq>{0, call_hash{this}, call_eq{this}}.swap(distinct_calls_); }
   /// The recorded shapes of call i as the cost model reads them.
   detail::aten_call call(std::size_t i) const {
     const raw_call& r = calls[i];
@@ -394,6 +436,7 @@ op_dims dims_of(const detail::aten_cost& c) {
 
 ingest_result read_torch_trace(const std::string& path) {
   tables sax;
+  sax.file = path;
   std::string cut;
   const detail::kineto_meta meta = detail::scan_kineto(path, [&](const detail::kineto_event& ev) { sax.add(ev); }, cut);
   sax.finish();
@@ -625,7 +668,7 @@ ingest_result read_torch_trace(const std::string& path) {
     if (g == 0 || op_kernel[g].first != op_kernel[g - 1].first) firsts.emplace_back(op_kernel[g].second, g);
   std::sort(firsts.begin(), firsts.end());
   // the distinct op shapes (a training step repeats its layers' shapes): groups hold an index
-  std::vector<op_dims> all_dims(1);
+  std::vector<shared_value<op_dims>> all_dims(1);
   std::map<std::array<std::int64_t, 9>, std::uint32_t> dims_ids{{{}, 0}};
   auto dims_id = [&](const op_dims& d) {
     const std::array<std::int64_t, 9> key{d.m, d.n, d.k, d.batch, d.heads, d.q_len, d.kv_len, d.last, d.backward};
@@ -673,12 +716,16 @@ ingest_result read_torch_trace(const std::string& path) {
     if (list.size() > 1 && !grp.chunks)  // names the longest kernel's id: one string per op call
       grp.counted_note = fmt::format("one of {} kernels of this {}: its {} counts are on the longest kernel (id {})", list.size(),
                                      names[x.name], cost->cost_model, longest_corr != absent ? std::to_string(longest_corr) : "");
-    if (list.size() > 1)
+    if (grp.chunks)  // one text for every launch: its share is its bytes ÷ the op's (`place` shows both)
+      grp.whole_note = sax.intern(cost->note + (cost->note.empty() ? "" : "; ") +
+                                  fmt::format("one of {} launches of this {}: the op's cost shared over them by their time",
+                                              list.size(), names[x.name]));
+    else if (list.size() > 1)
       grp.whole_note = sax.intern(cost->note + (cost->note.empty() ? "" : "; ") +
                                   fmt::format("the op's whole cost, on its longest of {} kernels", list.size()));
   }
   // the host intervals and the recorded shapes, no longer read
-  release(op_kernel), release(firsts), release(sax.intervals), release(sax.calls), release(sax.arena);
+  release(op_kernel), release(firsts), release(sax.intervals), release(sax.calls), release(sax.arena), sax.forget_calls();
   return_free_memory();
 
   // ---- the records ----
@@ -725,15 +772,7 @@ ingest_result read_torch_trace(const std::string& path) {
     if (g.has_flops)
       r.model_flops.push_back({sax.text(g.precision), sax.text(g.engine), g.flops * share, count_source::shape_model, model});
     r.bytes.push_back({dram, g.bytes * share, count_source::shape_model, model});
-    const shared_string note = sax.text(g.note);
-    if (g.chunks)
-      r.note = note + (note.empty() ? "" : "; ") +
-               fmt::format("one of {} launches of this {}: {:.1f}% of its cost, its share of the launches' time", g.count,
-                           names[g.op_name], 100 * share);
-    else if (g.count > 1)
-      r.note = sax.text(g.whole_note);
-    else
-      r.note = note;
+    r.note = sax.text(g.count > 1 ? g.whole_note : g.note);
   }
   ks.shrink_to_fit(), links.shrink_to_fit(), groups.shrink_to_fit();
   if (!meta.devices.empty()) res.gpu = meta.devices.front();

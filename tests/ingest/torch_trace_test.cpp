@@ -15,6 +15,8 @@
 #include <regex>
 #include <string>
 
+#include <fmt/format.h>
+
 #include "roofline/error.hpp"
 #include "roofline/ingest.hpp"
 
@@ -456,4 +458,46 @@ TEST(TorchTrace, RealCompiledAndGraphTracesMarkWhatCannotBeCosted) {
     }
   EXPECT_EQ(replayed, 3432u);
   EXPECT_NEAR(replayed_us, 12669, 1);
+}
+
+// One op call per thread on 65,537 threads: the reader numbers threads in 16 bits (an interval is 32
+// bytes, a launch 24: docs/ingest.md, "Read speed") and refuses a trace with more, naming the field.
+TEST(TorchTrace, MoreThreadsThanLanesAreRefusedNamingTheField) {
+  auto events = [](int threads) {
+    std::string s = R"({"traceEvents":[)";
+    for (int t = 0; t < threads; ++t)
+      s += fmt::format(R"({}{{"ph":"X","cat":"cpu_op","name":"aten::mm","pid":1,"tid":{},"ts":{},"dur":1}})", t ? "," : "", t + 1, t);
+    return s + "]}";
+  };
+  const auto fits = write("lanes-65536.json", events(65536));
+  EXPECT_EQ(read_torch_trace(fits.string()).host.size(), roofline::ingest::max_host_intervals);
+  const auto over = write("lanes-65537.json", events(65537));
+  const auto e = error_of(over);
+  EXPECT_NE(e.find("lanes-65537.json: tid: more than 65535 threads and lanes in one trace"), std::string::npos) << e;
+}
+
+// The ops of a training step repeat their shapes (steps, layers): the reader keeps one copy of each
+// distinct (op, shapes) and costs every call from it. Two calls of one shape and one of another: each
+// kernel gets its own op's cost, as if every call were kept.
+TEST(TorchTrace, RepeatedShapesCostEachCall) {
+  const auto p = write("repeated.json", R"({"traceEvents":[
+    {"ph":"X","cat":"cpu_op","name":"aten::mm","pid":1,"tid":1,"ts":100,"dur":5,
+     "args":{"External id":1,"Input Dims":[[8,64],[64,32]],"Input type":["c10::BFloat16","c10::BFloat16"]}},
+    {"ph":"X","cat":"cpu_op","name":"aten::mm","pid":1,"tid":1,"ts":110,"dur":5,
+     "args":{"External id":2,"Input Dims":[[16,64],[64,32]],"Input type":["c10::BFloat16","c10::BFloat16"]}},
+    {"ph":"X","cat":"cpu_op","name":"aten::mm","pid":1,"tid":1,"ts":120,"dur":5,
+     "args":{"External id":3,"Input Dims":[[8,64],[64,32]],"Input type":["c10::BFloat16","c10::BFloat16"]}},
+    {"ph":"X","cat":"kernel","name":"gemm","pid":0,"tid":7,"ts":200,"dur":2,"args":{"correlation":1,"External id":1}},
+    {"ph":"X","cat":"kernel","name":"gemm","pid":0,"tid":7,"ts":210,"dur":2,"args":{"correlation":2,"External id":2}},
+    {"ph":"X","cat":"kernel","name":"gemm","pid":0,"tid":7,"ts":220,"dur":2,"args":{"correlation":3,"External id":3}}
+  ]})");
+  const auto r = read_torch_trace(p.string());
+  ASSERT_EQ(r.kernels.size(), 3u);
+  // 2·m·32·64 bf16 FLOPs: m = 8, 16, 8
+  EXPECT_EQ(total_flops(r.kernels[0]), 32768.0);
+  EXPECT_EQ(total_flops(r.kernels[1]), 65536.0);
+  EXPECT_EQ(total_flops(r.kernels[2]), 32768.0);
+  EXPECT_EQ(r.kernels[2].shapes, r.kernels[0].shapes);
+  EXPECT_EQ(r.kernels[0].dims->m, 8);
+  EXPECT_EQ(r.kernels[1].dims->m, 16);
 }
