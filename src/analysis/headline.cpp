@@ -5,12 +5,12 @@
 #include <map>
 
 #include "roofline/vocabulary.hpp"
+#include "roofline/text.hpp"
 
 namespace roofline {
 
 namespace {
 
-bool contains(const std::string& s, const char* w) { return s.find(w) != std::string::npos; }
 
 machine_verdict machine_of(const results& r) {
   machine_verdict m;

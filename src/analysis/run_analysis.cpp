@@ -15,6 +15,7 @@
 #include "roofline/mfu.hpp"
 #include "roofline/ops_step.hpp"
 #include "roofline/vocabulary.hpp"
+#include "roofline/text.hpp"
 
 namespace roofline {
 
@@ -42,7 +43,6 @@ namespace {
 
 using ingest::kernel_record;
 
-bool contains(const std::string& s, std::string_view w) { return s.find(w) != std::string::npos; }
 
 std::string lower(std::string s) {
   for (auto& c : s) c = char(std::tolower(static_cast<unsigned char>(c)));

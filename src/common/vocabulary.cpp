@@ -30,7 +30,7 @@ void sort_precisions(std::vector<std::string>& v) {
 }
 
 /// Cache levels first, nearest the core first (l1, l2, l3, llc); every other name after them.
-int level_rank(const std::string& l) {
+int cache_order(const std::string& l) {
   const memory_tier t = memory_tier_of(l);
   return t < memory_tier::device ? static_cast<int>(t) : 10;
 }
@@ -127,7 +127,7 @@ std::vector<std::string> cache_levels(const measured_roofs& m) {
   for (const auto& b : m.bandwidth)
     if (usable_as_roof(b) && !is_device_memory(b.level)) v.push_back(b.level);
   std::sort(v.begin(), v.end(), [](const std::string& a, const std::string& b) {
-    const int ra = level_rank(a), rb = level_rank(b);
+    const int ra = cache_order(a), rb = cache_order(b);
     return ra != rb ? ra < rb : a < b;
   });
   v.erase(std::unique(v.begin(), v.end()), v.end());

@@ -1,5 +1,6 @@
 // The views of `roofline place` over one kernel_report: terminal text, place.csv, place.json,
 // place.svg. Numbers through units.hpp; nothing here judges (roofline/kernel_analysis.hpp does).
+#include "report/units.hpp"
 #include "roofline/kernel_report.hpp"
 
 #include <fmt/format.h>
@@ -22,9 +23,6 @@ namespace roofline {
 
 namespace {
 
-std::string shorten(const std::string& s, std::size_t n) { return s.size() > n ? s.substr(0, n - 1) + "…" : s; }
-
-std::string rate(double v, const std::string& precision) { return units::compute_rate(v, precision.empty() ? "fp16" : precision); }
 
 std::string dram_bytes_source(const kernel_verdict& v) {
   for (const auto& l : v.levels)
@@ -120,7 +118,7 @@ std::string render_kernel_text(const kernel_report& k, std::size_t top_n) {
       out += "largest host gaps (GPU idle):\n";
       for (const auto& g : t.gaps) {
         std::string host;
-        for (const auto& [name, s] : g.host) host += (host.empty() ? "" : ", ") + shorten(name, 40) + " " + units::seconds(s);
+        for (const auto& [name, s] : g.host) host += (host.empty() ? "" : ", ") + report::shorten(name, 40) + " " + units::seconds(s);
         out += fmt::format("  {} at {}; host: {}\n", units::seconds(g.duration_s), units::seconds(g.start_s),
                            host.empty() ? "no host interval recorded" : host);
       }
@@ -153,7 +151,7 @@ std::string render_kernel_text(const kernel_report& k, std::size_t top_n) {
   out += fmt::format("{:>4}  {:<40} {:>10} {:>11} {:>16} {:>8} {:>13}  {}\n", "#", "kernel", "time", "FLOP/B", "achieved", "of roof", "class", "roof");
   for (const auto* v : order) {
     out += fmt::format("{:>4}  {:<40} {:>10} {:>11} {:>16} {:>8} {:>13}  {}\n", v->number, short_names[name_i++], units::seconds(v->seconds),
-                       v->intensity ? units::sig(*v->intensity) : "—", v->flops > 0 ? rate(v->achieved_flops_per_s, v->precision) : "—",
+                       v->intensity ? units::sig(*v->intensity) : "—", v->flops > 0 ? report::kernel_rate(v->achieved_flops_per_s, v->precision) : "—",
                        v->fraction ? units::percent(*v->fraction) : "—", to_string(v->cls) + (v->plausible ? "" : "!"),
                        v->binding.empty() ? "placed by time only" : v->binding == "compute" ? v->compute_roof_source : v->binding);
   }
@@ -182,7 +180,7 @@ std::string render_kernel_text(const kernel_report& k, std::size_t top_n) {
   bool impossible = false;
   for (const auto& v : k.verdicts)
     if (!v.plausible) {
-      out += fmt::format("IMPOSSIBLE #{} {}: {}\n", v.number, shorten(v.name, 40), v.causes.empty() ? "" : v.causes.front());
+      out += fmt::format("IMPOSSIBLE #{} {}: {}\n", v.number, report::shorten(v.name, 40), v.causes.empty() ? "" : v.causes.front());
       impossible = true;
     }
   if (impossible) {
@@ -223,7 +221,7 @@ std::string render_kernel_text(const kernel_report& k, std::size_t top_n) {
     auto m = d.matched;
     std::stable_sort(m.begin(), m.end(), [](const auto& a, const auto& b) { return std::abs(a.saved_s) > std::abs(b.saved_s); });
     for (std::size_t i = 0; i < m.size() && i < top_n; ++i)
-      out += fmt::format("  #{} {}: {} → {} ({} saved)\n", m[i].new_number, shorten(m[i].name, 40), units::seconds(m[i].old_s),
+      out += fmt::format("  #{} {}: {} → {} ({} saved)\n", m[i].new_number, report::shorten(m[i].name, 40), units::seconds(m[i].old_s),
                          units::seconds(m[i].new_s), units::seconds(m[i].saved_s));
   }
   if (!k.skipped.empty()) {

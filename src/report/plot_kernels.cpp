@@ -9,6 +9,7 @@
 #include <set>
 
 #include "report/plot.hpp"
+#include "report/units.hpp"
 #include "roofline/analysis.hpp"
 #include "roofline/kernel_report.hpp"
 #include "roofline/run_report.hpp"
@@ -16,16 +17,6 @@
 #include "roofline/vocabulary.hpp"
 
 namespace roofline {
-
-namespace {
-
-std::string shorten(const std::string& s, std::size_t n) { return s.size() > n ? s.substr(0, n - 1) + "…" : s; }
-
-std::string rate(double v, const std::string& precision) {
-  return units::compute_rate(v, precision.empty() ? "fp16" : precision);
-}
-
-}  // namespace
 
 std::string render_kernel_svg(const kernel_report& k, const results& r, const std::string& title, std::size_t top_n) {
   using namespace report;
@@ -68,8 +59,8 @@ std::string render_kernel_svg(const kernel_report& k, const results& r, const st
     plot_roof roof;
     const bool nominal = source.rfind("nominal", 0) == 0;
     const std::string ref = fmt::format("roof-{}-{}", prec.empty() ? "any" : prec, ++id);
-    roof.label = fmt::format("{} {}: {} ({})", prec, engine, rate(*v->compute_roof_unscaled, prec), source);
-    roof.short_label = fmt::format("{} {} {}", prec, engine, rate(*v->compute_roof_unscaled, prec));
+    roof.label = fmt::format("{} {}: {} ({})", prec, engine, report::kernel_rate(*v->compute_roof_unscaled, prec), source);
+    roof.short_label = fmt::format("{} {} {}", prec, engine, report::kernel_rate(*v->compute_roof_unscaled, prec));
     roof.color = precision_color(prec);
     roof.dashed = nominal;
     roof.peak = *v->compute_roof_unscaled;
@@ -98,7 +89,7 @@ std::string render_kernel_svg(const kernel_report& k, const results& r, const st
     plot_roof nr;
     const std::string ref = fmt::format("roof-{}-{}-nominal", key.first.empty() ? "any" : key.first, np->engine);
     nr.label = nr.short_label =
-        fmt::format("{} {} nominal {}", key.first, np->engine, rate(np->flops_per_s, key.first));
+        fmt::format("{} {} nominal {}", key.first, np->engine, report::kernel_rate(np->flops_per_s, key.first));
     nr.color = precision_color(key.first);
     nr.dashed = true;
     nr.peak = np->flops_per_s;
@@ -199,8 +190,8 @@ std::string render_kernel_svg(const kernel_report& k, const results& r, const st
                         num ? 4.5 : 3, "kernel",
                         fmt::format("#{} {}: {}, {}, {} → {} ({})", v.number, v.name, units::flop_count(v.flops),
                                     units::intensity(*v.intensity), units::seconds(v.seconds),
-                                    rate(v.achieved_flops_per_s, v.precision), to_string(v.cls)),
-                        "", num ? static_cast<int>(v.number) : 0, static_cast<int>(v.number), shorten(v.name, 44)});
+                                    report::kernel_rate(v.achieved_flops_per_s, v.precision), to_string(v.cls)),
+                        "", num ? static_cast<int>(v.number) : 0, static_cast<int>(v.number), report::shorten(v.name, 44)});
   }
   p.legend.push_back({legend_item::kind::filled, "#444444", "your kernel (colour = its precision)", "kernel"});
   // Baseline: a hollow point at the old place and a line to the new one.

@@ -1,6 +1,9 @@
 #include "backends/cpu/fma_table.hpp"
 
 #include <array>
+#include <string>
+
+#include "roofline/text.hpp"
 
 namespace roofline::cpu {
 
@@ -55,7 +58,6 @@ constexpr std::array<row, 30> rows{{
     {"neoverse_v2", 128, 4, "Arm Neoverse V2 SOG §3.15: four 128-bit FP/ASIMD/SVE2 pipes with FMA (V0–V3)"},
 }};
 
-bool contains(const std::string& s, const char* w) { return s.find(w) != std::string::npos; }
 
 }  // namespace
 

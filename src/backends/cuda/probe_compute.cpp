@@ -20,7 +20,7 @@ struct fma_case {
   int lanes;
 };
 
-constexpr fma_case cases[] = {{fma_type::fp64, "fp64", 1}, {fma_type::fp32, "fp32", 1}, {fma_type::fp16x2, "fp16", 2}};
+constexpr fma_case fma_cases[] = {{fma_type::fp64, "fp64", 1}, {fma_type::fp32, "fp32", 1}, {fma_type::fp16x2, "fp16", 2}};
 
 void run_fma(cuda_env& env, const fma_case& c, const probe_options& opt, measured_roofs& out) {
   env.activate();
@@ -83,7 +83,7 @@ void run_fma(cuda_env& env, const fma_case& c, const probe_options& opt, measure
 
 std::vector<probe> compute_probes(cuda_env& env, const probe_options& opt) {
   std::vector<probe> out;
-  for (const auto& c : cases)
+  for (const auto& c : fma_cases)
     out.push_back({std::string("compute/") + c.precision, "compute", [&env, c, opt](measured_roofs& m) { run_fma(env, c, opt, m); }});
   return out;
 }

@@ -45,7 +45,7 @@ struct gemm_case {
 // (fp16 2^-11, bf16 2^-9 relative); tf32 rounds each operand to 10 mantissa bits (products off by
 // ~2^-10, random sign, so the sum by ~2^-10·sqrt(Σ(a·b)²)); fp16 accumulation adds ~2^-11 per partial sum
 // (~0.05·scale at K = 16384). Each bound has a 5–20× margin; a wrong index gives errors ~1·scale.
-const gemm_case cases[] = {
+const gemm_case gemm_cases[] = {
     {"fp16", "fp16", "fp32", gemm_elem::fp16, gemm_elem::fp16, CUDA_R_16F, CUDA_R_16F, CUDA_R_32F, CUBLAS_COMPUTE_32F, 0.01, 1.0 / 512},
     {"fp16-acc16", "fp16", "fp16", gemm_elem::fp16, gemm_elem::fp16, CUDA_R_16F, CUDA_R_16F, CUDA_R_16F, CUBLAS_COMPUTE_16F, 0.25, 1.0 / 256},
     {"bf16", "bf16", "fp32", gemm_elem::bf16, gemm_elem::bf16, CUDA_R_16BF, CUDA_R_16BF, CUDA_R_32F, CUBLAS_COMPUTE_32F, 0.01, 1.0 / 128},
@@ -482,8 +482,8 @@ struct gemm_choice::impl {
 };
 
 gemm_choice::gemm_choice(cuda_env& env, const std::string& probe, std::int64_t n) {
-  const auto it = std::find_if(std::begin(cases), std::end(cases), [&](const gemm_case& c) { return probe == c.probe; });
-  if (it == std::end(cases)) throw probe_error(fmt::format("gemm/{}: no such GEMM probe", probe));
+  const auto it = std::find_if(std::begin(gemm_cases), std::end(gemm_cases), [&](const gemm_case& c) { return probe == c.probe; });
+  if (it == std::end(gemm_cases)) throw probe_error(fmt::format("gemm/{}: no such GEMM probe", probe));
   env.activate();
   if (const auto why = gemm_not_applicable(it->probe, env.prop.major, env.prop.minor)) throw probe_error(fmt::format("gemm/{}: {}", probe, *why));
   impl_ = std::make_unique<impl>(env, *it);
@@ -501,7 +501,7 @@ void gemm_choice::verify() { impl_->runner.verify_chosen(impl_->ch); }
 
 std::vector<probe> gemm_probes(cuda_env& env, const probe_options& opt) {
   std::vector<probe> out;
-  for (const auto& c : cases)
+  for (const auto& c : gemm_cases)
     out.push_back({std::string("gemm/") + c.probe, "gemm", [&env, c, opt](measured_roofs& m) {
                      gemm_runner r(env, c, opt);
                      r.run(m);
