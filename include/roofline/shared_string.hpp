@@ -9,7 +9,6 @@
 // others share). The empty string holds no allocation. Thread-safe as std::shared_ptr is: copies may
 // be made and dropped on several threads at once.
 #pragma once
-#include <atomic>
 #include <compare>
 #include <cstddef>
 #include <ostream>
@@ -19,6 +18,8 @@
 
 #include <fmt/core.h>
 
+#include "roofline/shared_value.hpp"
+
 namespace roofline {
 
 class shared_string {
@@ -27,23 +28,12 @@ class shared_string {
   static constexpr size_type npos = std::string::npos;
 
   shared_string() noexcept = default;
-  shared_string(std::string s) : b_(s.empty() ? nullptr : new block{{1}, std::move(s)}) {}
+  shared_string(std::string s) : v_(s.empty() ? shared_value<std::string>() : shared_value<std::string>(std::move(s))) {}
   shared_string(std::string_view s) : shared_string(std::string(s)) {}
   shared_string(const char* s) : shared_string(std::string(s)) {}
-  shared_string(const shared_string& o) noexcept : b_(o.b_) {
-    if (b_) b_->refs.fetch_add(1, std::memory_order_relaxed);
-  }
-  shared_string(shared_string&& o) noexcept : b_(std::exchange(o.b_, nullptr)) {}
-  shared_string& operator=(shared_string o) noexcept {
-    std::swap(b_, o.b_);
-    return *this;
-  }
   shared_string& operator=(std::string s) { return *this = shared_string(std::move(s)); }
   shared_string& operator=(std::string_view s) { return *this = shared_string(s); }
   shared_string& operator=(const char* s) { return *this = shared_string(s); }
-  ~shared_string() {
-    if (b_ && b_->refs.fetch_sub(1, std::memory_order_acq_rel) == 1) delete b_;
-  }
 
   /// A new string: this one's characters, then `s`.
   shared_string& operator+=(std::string_view s) {
@@ -51,11 +41,11 @@ class shared_string {
     return *this;
   }
 
-  const std::string& str() const noexcept { return b_ ? b_->s : empty_string(); }
+  const std::string& str() const noexcept { return *v_; }
   operator const std::string&() const noexcept { return str(); }
   operator std::string_view() const noexcept { return str(); }
 
-  bool empty() const noexcept { return b_ == nullptr; }
+  bool empty() const noexcept { return !v_.has_value(); }
   size_type size() const noexcept { return str().size(); }
   size_type length() const noexcept { return str().size(); }
   const char* c_str() const noexcept { return str().c_str(); }
@@ -76,7 +66,7 @@ class shared_string {
   int compare(std::string_view s) const noexcept { return std::string_view(str()).compare(s); }
 
   friend bool operator==(const shared_string& a, const shared_string& b) noexcept {
-    return a.b_ == b.b_ || a.str() == b.str();
+    return a.v_.same(b.v_) || a.str() == b.str();
   }
   friend bool operator==(const shared_string& a, std::string_view b) noexcept { return std::string_view(a.str()) == b; }
   friend bool operator==(const shared_string& a, const std::string& b) noexcept { return a.str() == b; }
@@ -96,15 +86,7 @@ class shared_string {
   friend std::ostream& operator<<(std::ostream& os, const shared_string& s) { return os << s.str(); }
 
  private:
-  struct block {
-    std::atomic<long> refs;
-    std::string s;
-  };
-  static const std::string& empty_string() noexcept {
-    static const std::string e;
-    return e;
-  }
-  block* b_ = nullptr;
+  shared_value<std::string> v_;  // none for the empty string
 };
 
 }  // namespace roofline

@@ -29,6 +29,10 @@ class shared_value {
   }
   const T& operator*() const noexcept { return b_ ? b_->v : empty(); }
   const T* operator->() const noexcept { return &**this; }
+  /// false for the default (no allocation); true once a value was given, even T{}.
+  bool has_value() const noexcept { return b_ != nullptr; }
+  /// Whether both share one copy (or both are the default).
+  bool same(const shared_value& o) const noexcept { return b_ == o.b_; }
 
  private:
   struct block {
