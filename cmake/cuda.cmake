@@ -36,6 +36,10 @@ if(ROOFLINE_HAVE_CUDA_BACKEND)
   set(CMAKE_CUDA_STANDARD_REQUIRED ON)
   file(GLOB ROOFLINE_CUDA_SOURCES CONFIGURE_DEPENDS src/backends/cuda/*.cu src/backends/cuda/*.cpp)
   add_library(roofline_cuda STATIC ${ROOFLINE_CUDA_SOURCES})
+  # A unity build (ROOFLINE_UNITY) batches the host sources only: CMake ≥ 3.31 would batch the .cu files
+  # too, and device code has not been checked for names shared between files.
+  file(GLOB _cu_sources CONFIGURE_DEPENDS src/backends/cuda/*.cu)
+  set_source_files_properties(${_cu_sources} TARGET_DIRECTORY roofline_cuda PROPERTIES SKIP_UNITY_BUILD_INCLUSION ON)
   target_include_directories(roofline_cuda PUBLIC include PRIVATE src)
   # roofline_spec: the backend derives its nominal roofs (gpu_nominal_live) from the live factors.
   target_link_libraries(roofline_cuda PUBLIC roofline_base CUDA::cudart CUDA::cublasLt CUDA::cublas ${CMAKE_DL_LIBS}
