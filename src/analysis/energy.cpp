@@ -7,9 +7,9 @@
 #include <cmath>
 
 #include "roofline/energy_analysis.hpp"
+#include "roofline/text.hpp"
 #include "roofline/units.hpp"
 #include "roofline/vocabulary.hpp"
-#include "roofline/text.hpp"
 
 namespace roofline {
 
@@ -42,7 +42,6 @@ std::optional<std::int64_t> largest_batch_within(const std::vector<batch_time>& 
 }
 
 namespace {
-
 
 /// Why a window gives no power: its own note, or too short (min_energy_window_s).
 std::string no_power_reason(const energy_window& w) {

@@ -4,13 +4,12 @@
 #include <algorithm>
 #include <map>
 
-#include "roofline/vocabulary.hpp"
 #include "roofline/text.hpp"
+#include "roofline/vocabulary.hpp"
 
 namespace roofline {
 
 namespace {
-
 
 machine_verdict machine_of(const results& r) {
   machine_verdict m;

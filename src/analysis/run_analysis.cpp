@@ -14,8 +14,8 @@
 #include "roofline/kernel_costs.hpp"
 #include "roofline/mfu.hpp"
 #include "roofline/ops_step.hpp"
-#include "roofline/vocabulary.hpp"
 #include "roofline/text.hpp"
+#include "roofline/vocabulary.hpp"
 
 namespace roofline {
 
@@ -42,7 +42,6 @@ std::string to_string(step_rule r) {
 namespace {
 
 using ingest::kernel_record;
-
 
 std::string lower(std::string s) {
   for (auto& c : s) c = char(std::tolower(static_cast<unsigned char>(c)));

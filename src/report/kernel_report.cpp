@@ -1,6 +1,5 @@
 // The views of `roofline place` over one kernel_report: terminal text, place.csv, place.json,
 // place.svg. Numbers through units.hpp; nothing here judges (roofline/kernel_analysis.hpp does).
-#include "report/units.hpp"
 #include "roofline/kernel_report.hpp"
 
 #include <fmt/format.h>
@@ -13,6 +12,7 @@
 #include "report/document.hpp"
 #include "report/html_page.hpp"
 #include "report/plot.hpp"
+#include "report/units.hpp"
 #include "roofline/analysis.hpp"
 #include "roofline/report.hpp"
 #include "roofline/units.hpp"

@@ -58,7 +58,6 @@ constexpr std::array<row, 30> rows{{
     {"neoverse_v2", 128, 4, "Arm Neoverse V2 SOG §3.15: four 128-bit FP/ASIMD/SVE2 pipes with FMA (V0–V3)"},
 }};
 
-
 }  // namespace
 
 fma_units_answer fma_units_for(const std::string& uarch, int simd_bits, const std::string& model_name) {
