@@ -6,10 +6,36 @@ if(NOT ROOFLINE_CUDA STREQUAL "OFF")
   if(NOT DEFINED CMAKE_CUDA_COMPILER AND EXISTS /usr/local/cuda/bin/nvcc)
     set(CMAKE_CUDA_COMPILER /usr/local/cuda/bin/nvcc)
   endif()
+  set(_arch_why "CMAKE_CUDA_ARCHITECTURES as given")
   if(NOT DEFINED CMAKE_CUDA_ARCHITECTURES)
-    # T4 (sm_75), A100 and Ampere/Ada by binary compatibility (sm_80), H100/H200 (sm_90).
-    # Override with -DCMAKE_CUDA_ARCHITECTURES=90 (preset h200).
-    set(CMAKE_CUDA_ARCHITECTURES "75;80;90")
+    # roofline measures the machine it is built on: the GPUs nvidia-smi lists (code and PTX for each compute
+    # capability). Without one (a compile check, or a build to run elsewhere): sm_90 code (H100/H200) and
+    # compute_75 PTX that the driver compiles for any other GPU from the T4 on. Each architecture is a full
+    # compile of every .cu file: three (75;80;90) took 34 s for ops_softmax.cu on a 2-vCPU guest, one 15 s,
+    # these two 22 s (2026-12-06). Override with -DCMAKE_CUDA_ARCHITECTURES=... (preset h200: 90).
+    set(_caps "")
+    find_program(ROOFLINE_NVIDIA_SMI nvidia-smi)
+    if(ROOFLINE_NVIDIA_SMI)
+      execute_process(COMMAND ${ROOFLINE_NVIDIA_SMI} --query-gpu=compute_cap --format=csv,noheader
+                      OUTPUT_VARIABLE _out RESULT_VARIABLE _rc ERROR_QUIET OUTPUT_STRIP_TRAILING_WHITESPACE TIMEOUT 20)
+      if(_rc EQUAL 0)
+        string(REPLACE "\n" ";" _lines "${_out}")
+        foreach(_l IN LISTS _lines)
+          string(STRIP "${_l}" _l)
+          if(_l MATCHES "^([0-9]+)\\.([0-9]+)$")
+            list(APPEND _caps "${CMAKE_MATCH_1}${CMAKE_MATCH_2}")
+          endif()
+        endforeach()
+        list(REMOVE_DUPLICATES _caps)
+      endif()
+    endif()
+    if(_caps)
+      set(CMAKE_CUDA_ARCHITECTURES "${_caps}")
+      set(_arch_why "this machine's GPUs (nvidia-smi)")
+    else()
+      set(CMAKE_CUDA_ARCHITECTURES "75-virtual;90")
+      set(_arch_why "no GPU seen: sm_90 code, compute_75 PTX for the others")
+    endif()
   endif()
   include(CheckLanguage)
   check_language(CUDA)
@@ -42,9 +68,12 @@ if(ROOFLINE_HAVE_CUDA_BACKEND)
   set_source_files_properties(${_cu_sources} TARGET_DIRECTORY roofline_cuda PROPERTIES SKIP_UNITY_BUILD_INCLUSION ON)
   target_include_directories(roofline_cuda PUBLIC include PRIVATE src)
   # roofline_spec: the backend derives its nominal roofs (gpu_nominal_live) from the live factors.
-  target_link_libraries(roofline_cuda PUBLIC roofline_base CUDA::cudart CUDA::cublasLt CUDA::cublas ${CMAKE_DL_LIBS}
+  target_link_libraries(roofline_cuda PUBLIC roofline_base CUDA::cudart ${CMAKE_DL_LIBS}
                         PRIVATE roofline_spec roofline_warnings)
-  target_compile_definitions(roofline_cuda PUBLIC ROOFLINE_HAVE_CUDA=1)
+  # cuBLASLt and cuDNN are loaded at run time (cublaslt_library.cpp, cudnn_sdpa.cpp): headers only here, and the
+  # toolkit's library directory as one place the loader searches.
+  target_compile_definitions(roofline_cuda PUBLIC ROOFLINE_HAVE_CUDA=1
+                             PRIVATE ROOFLINE_CUDA_TOOLKIT_LIB_DIR="${CUDAToolkit_LIBRARY_DIR}")
   target_compile_options(roofline_cuda PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:--expt-relaxed-constexpr -lineinfo
                          -Xcompiler=-Wall,-Wextra,-Wno-unused-parameter>)
   option(ROOFLINE_PTXAS_VERBOSE "Print ptxas register/spill reports for the CUDA kernels" OFF)
@@ -59,11 +88,10 @@ if(ROOFLINE_HAVE_CUDA_BACKEND)
             /usr/include/x86_64-linux-gnu)
   if(ROOFLINE_CUDNN_INCLUDE_DIR)
     target_include_directories(roofline_cuda PRIVATE ${ROOFLINE_CUDNN_INCLUDE_DIR})
-    target_compile_definitions(roofline_cuda PRIVATE ROOFLINE_HAVE_CUDNN_HEADER=1
-                               ROOFLINE_CUDA_TOOLKIT_LIB_DIR="${CUDAToolkit_LIBRARY_DIR}")
+    target_compile_definitions(roofline_cuda PRIVATE ROOFLINE_HAVE_CUDNN_HEADER=1)
     set(_cudnn_status "cuDNN header ✓, library loaded at run time")
   else()
     set(_cudnn_status "cuDNN header ✗: attention runs our kernels only")
   endif()
-  set(ROOFLINE_CUDA_STATUS "✓ (nvcc ${CMAKE_CUDA_COMPILER_VERSION}, archs ${CMAKE_CUDA_ARCHITECTURES}; NVML loaded at run time; ${_cudnn_status})")
+  set(ROOFLINE_CUDA_STATUS "✓ (nvcc ${CMAKE_CUDA_COMPILER_VERSION}, archs ${CMAKE_CUDA_ARCHITECTURES}: ${_arch_why}; cuBLASLt and NVML loaded at run time; ${_cudnn_status})")
 endif()

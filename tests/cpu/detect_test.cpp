@@ -1,8 +1,13 @@
 // CPU detection: the FMA table, the measured clock against /proc/cpuinfo, the detected factors.
 #include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
 
 #include "backends/cpu/cpu_detect.hpp"
 #include "backends/cpu/fma_table.hpp"
+#include "common/run_binary.hpp"
 
 using namespace roofline;
 using namespace roofline::cpu;
@@ -50,4 +55,26 @@ TEST(CpuDetect, MeasuredClockIsPhysical) {
   EXPECT_LT(hz, 6.5e9);
   if (const double mhz = proc_cpuinfo_mhz_hz(); mhz > 0) EXPECT_GT(hz, 0.5 * mhz) << "measured " << hz / 1e6 << " MHz";
   if (const double max = cpufreq_max_hz(); max > 0) EXPECT_LT(hz, 1.2 * max) << "measured " << hz / 1e6 << " MHz";
+}
+
+// ROOFLINE_CPU_LLC_BYTES: the L3 these cores share where the machine reports more (a VM passing its
+// host's whole L3). ctest sets it for every test (tests/CMakeLists.txt) so that no run's working sets
+// depend on the host; here its value is what detection reports, and a bad value is one error line.
+TEST(CpuDetect, LlcOverrideIsHonouredAndSaid) {
+  const char* v = std::getenv("ROOFLINE_CPU_LLC_BYTES");
+  if (!v) GTEST_SKIP() << "run under ctest (it sets ROOFLINE_CPU_LLC_BYTES)";
+  const cpu_detection& d = detect_cpu();
+  EXPECT_EQ(d.desc.l3_bytes, std::atoll(v));
+  EXPECT_NE(d.properties.value("caches_source", std::string()).find("ROOFLINE_CPU_LLC_BYTES"), std::string::npos);
+}
+
+TEST(CpuDetect, BadLlcOverrideExitsTwoNamingTheVariableAndWritesNothing) {
+  const auto dir = std::filesystem::temp_directory_path() / ("roofline_llc_" + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  const auto r = test::run_command("ROOFLINE_CPU_LLC_BYTES=32MiB " + std::string(ROOFLINE_BINARY) +
+                                   " run --device cpu --quick --out " + dir.string());
+  EXPECT_EQ(r.code, 2) << r.all();
+  EXPECT_NE(r.err.find("ROOFLINE_CPU_LLC_BYTES"), std::string::npos) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(dir / "results.json"));
+  std::filesystem::remove_all(dir);
 }

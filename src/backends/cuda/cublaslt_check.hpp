@@ -1,8 +1,7 @@
 // Checked cuBLAS(Lt) calls: a status other than CUBLAS_STATUS_SUCCESS throws probe_error with
-// file:line, the call and the status name and string (cublasGetStatusName / cublasGetStatusString).
+// file:line, the call and the status name and string (cublasLtGetStatusName / cublasLtGetStatusString: no libcublas).
 #pragma once
 #include <cublasLt.h>
-#include <cublas_v2.h>
 
 #include <string>
 
@@ -11,8 +10,8 @@
 namespace roofline::cuda {
 
 [[noreturn]] inline void throw_cublas(cublasStatus_t s, const char* call, const char* file, int line) {
-  throw probe_error(std::string(file) + ":" + std::to_string(line) + ": " + call + ": " + cublasGetStatusName(s) +
-                    " (" + cublasGetStatusString(s) + ")");
+  throw probe_error(std::string(file) + ":" + std::to_string(line) + ": " + call + ": " + cublasLtGetStatusName(s) +
+                    " (" + cublasLtGetStatusString(s) + ")");
 }
 
 }  // namespace roofline::cuda

@@ -15,14 +15,10 @@
 
 #include "backends/cuda/cuda_check.hpp"
 #include "backends/cuda/device_memory.hpp"
-#include "roofline/library_search.hpp"
+#include "backends/cuda/cuda_library.hpp"
 
 #ifdef ROOFLINE_HAVE_CUDNN_HEADER
 #include <cudnn_graph.h>
-#endif
-
-#ifndef ROOFLINE_CUDA_TOOLKIT_LIB_DIR
-#define ROOFLINE_CUDA_TOOLKIT_LIB_DIR "/usr/local/cuda/lib64"
 #endif
 
 namespace roofline::cuda {
@@ -100,9 +96,11 @@ bool bind(void* h, const char* name, F& fn, std::string& lacks) {
   return fn != nullptr;
 }
 
-bool load_from(const std::vector<std::string>& candidates, std::string& why) {
+bool load(std::string& why) {
   std::string searched;
-  void* h = open_first_library(candidates, g_api.path, searched);
+  void* h = open_cuda_library("libcudnn.so.9",
+                              {"nvidia/cudnn/lib/libcudnn.so.9", "nvidia/cu13/lib/libcudnn.so.9", "nvidia/cu12/lib/libcudnn.so.9"},
+                              "ROOFLINE_CUDNN", g_api.path, searched);
   if (!h) {
     why = "cuDNN not found; searched: " + searched;
     return false;
@@ -134,22 +132,7 @@ bool load_from(const std::vector<std::string>& candidates, std::string& why) {
 
 const cudnn_api* api(std::string& why) {
   static std::once_flag once;
-  std::call_once(once, [] {
-    std::vector<std::string> dirs;
-    for (const char* env : {"CUDA_HOME", "CUDA_PATH"})
-      if (const char* v = std::getenv(env)) dirs.push_back(std::string(v) + "/lib64");
-    dirs.push_back(ROOFLINE_CUDA_TOOLKIT_LIB_DIR);
-    const std::vector<std::string> tails = {"nvidia/cudnn/lib/libcudnn.so.9", "nvidia/cu13/lib/libcudnn.so.9",
-                                            "nvidia/cu12/lib/libcudnn.so.9"};
-    const char* path = std::getenv("PATH");
-    const char* named = std::getenv("ROOFLINE_CUDNN");  // a user's explicit library, tried alone
-    g_ok = load_from(library_search_paths("libcudnn.so.9", tails, named ? named : "", path ? path : "", {}, dirs), g_why);
-    if (!g_ok && !named && g_why.rfind("cuDNN not found", 0) == 0) {
-      g_api = cudnn_api{};
-      g_ok = load_from(library_search_paths("libcudnn.so.9", tails, "", path ? path : "", python_sys_path(), dirs),
-                       g_why);
-    }
-  });
+  std::call_once(once, [] { g_ok = load(g_why); });
   if (!g_ok) why = g_why;
   return g_ok ? &g_api : nullptr;
 }

@@ -15,18 +15,10 @@
 #include <cmath>
 #include <vector>
 
+#include "backends/cuda/cublaslt_check.hpp"
 #include "backends/cuda/cublaslt_names.hpp"
 #include "backends/cuda/ops_common.cuh"
 #include "backends/cuda/ops_kernels.cuh"
-
-#define ROOFLINE_LT_CALL(call)                                                                          \
-  do {                                                                                                  \
-    const cublasStatus_t roofline_st_ = (call);                                                         \
-    if (roofline_st_ != CUBLAS_STATUS_SUCCESS)                                                          \
-      throw ::roofline::probe_error(::roofline::cuda::detail::cat(__FILE__, ":", __LINE__, ": ", #call, ": ", \
-                                                                  cublasLtGetStatusName(roofline_st_), " (", \
-                                                                  cublasLtGetStatusString(roofline_st_), ")")); \
-  } while (0)
 
 namespace roofline::cuda::detail {
 
@@ -38,27 +30,27 @@ lt_matmul::lt_matmul(const op_context& ctx, dtype_id t, int64_t m, int64_t n, in
   const cudaDataType_t dt = t == dtype_id::f16 ? CUDA_R_16F : CUDA_R_16BF;
   // Row-major C = A·op(B) is column-major Cᵀ = op(B)ᵀ·Aᵀ: cuBLAS's "A" is our B, its "B" our A.
   const cublasOperation_t ta = b_is_nk ? CUBLAS_OP_T : CUBLAS_OP_N, tb = CUBLAS_OP_N;
-  ROOFLINE_LT_CALL(cublasLtMatmulDescCreate(&op_, CUBLAS_COMPUTE_32F, CUDA_R_32F));
-  ROOFLINE_LT_CALL(cublasLtMatmulDescSetAttribute(op_, CUBLASLT_MATMUL_DESC_TRANSA, &ta, sizeof ta));
-  ROOFLINE_LT_CALL(cublasLtMatmulDescSetAttribute(op_, CUBLASLT_MATMUL_DESC_TRANSB, &tb, sizeof tb));
+  ROOFLINE_CUBLAS_CALL(cublasLtMatmulDescCreate(&op_, CUBLAS_COMPUTE_32F, CUDA_R_32F));
+  ROOFLINE_CUBLAS_CALL(cublasLtMatmulDescSetAttribute(op_, CUBLASLT_MATMUL_DESC_TRANSA, &ta, sizeof ta));
+  ROOFLINE_CUBLAS_CALL(cublasLtMatmulDescSetAttribute(op_, CUBLASLT_MATMUL_DESC_TRANSB, &tb, sizeof tb));
   if (b_is_nk)
-    ROOFLINE_LT_CALL(cublasLtMatrixLayoutCreate(&la_, dt, k, n, k));
+    ROOFLINE_CUBLAS_CALL(cublasLtMatrixLayoutCreate(&la_, dt, k, n, k));
   else
-    ROOFLINE_LT_CALL(cublasLtMatrixLayoutCreate(&la_, dt, n, k, n));
-  ROOFLINE_LT_CALL(cublasLtMatrixLayoutCreate(&lb_, dt, k, m, k));
-  ROOFLINE_LT_CALL(cublasLtMatrixLayoutCreate(&lc_, dt, n, m, n));
+    ROOFLINE_CUBLAS_CALL(cublasLtMatrixLayoutCreate(&la_, dt, n, k, n));
+  ROOFLINE_CUBLAS_CALL(cublasLtMatrixLayoutCreate(&lb_, dt, k, m, k));
+  ROOFLINE_CUBLAS_CALL(cublasLtMatrixLayoutCreate(&lc_, dt, n, m, n));
   if (batch > 1) {
     const int32_t bc = batch;
     const int64_t sa = stride_b, sb = stride_a, sc = stride_c;  // cuBLAS A = our B
-    ROOFLINE_LT_CALL(cublasLtMatrixLayoutSetAttribute(la_, CUBLASLT_MATRIX_LAYOUT_BATCH_COUNT, &bc, sizeof bc));
-    ROOFLINE_LT_CALL(cublasLtMatrixLayoutSetAttribute(lb_, CUBLASLT_MATRIX_LAYOUT_BATCH_COUNT, &bc, sizeof bc));
-    ROOFLINE_LT_CALL(cublasLtMatrixLayoutSetAttribute(lc_, CUBLASLT_MATRIX_LAYOUT_BATCH_COUNT, &bc, sizeof bc));
-    ROOFLINE_LT_CALL(cublasLtMatrixLayoutSetAttribute(la_, CUBLASLT_MATRIX_LAYOUT_STRIDED_BATCH_OFFSET, &sa, sizeof sa));
-    ROOFLINE_LT_CALL(cublasLtMatrixLayoutSetAttribute(lb_, CUBLASLT_MATRIX_LAYOUT_STRIDED_BATCH_OFFSET, &sb, sizeof sb));
-    ROOFLINE_LT_CALL(cublasLtMatrixLayoutSetAttribute(lc_, CUBLASLT_MATRIX_LAYOUT_STRIDED_BATCH_OFFSET, &sc, sizeof sc));
+    ROOFLINE_CUBLAS_CALL(cublasLtMatrixLayoutSetAttribute(la_, CUBLASLT_MATRIX_LAYOUT_BATCH_COUNT, &bc, sizeof bc));
+    ROOFLINE_CUBLAS_CALL(cublasLtMatrixLayoutSetAttribute(lb_, CUBLASLT_MATRIX_LAYOUT_BATCH_COUNT, &bc, sizeof bc));
+    ROOFLINE_CUBLAS_CALL(cublasLtMatrixLayoutSetAttribute(lc_, CUBLASLT_MATRIX_LAYOUT_BATCH_COUNT, &bc, sizeof bc));
+    ROOFLINE_CUBLAS_CALL(cublasLtMatrixLayoutSetAttribute(la_, CUBLASLT_MATRIX_LAYOUT_STRIDED_BATCH_OFFSET, &sa, sizeof sa));
+    ROOFLINE_CUBLAS_CALL(cublasLtMatrixLayoutSetAttribute(lb_, CUBLASLT_MATRIX_LAYOUT_STRIDED_BATCH_OFFSET, &sb, sizeof sb));
+    ROOFLINE_CUBLAS_CALL(cublasLtMatrixLayoutSetAttribute(lc_, CUBLASLT_MATRIX_LAYOUT_STRIDED_BATCH_OFFSET, &sc, sizeof sc));
   }
   cublasLtMatmulPreference_t pref = nullptr;
-  ROOFLINE_LT_CALL(cublasLtMatmulPreferenceCreate(&pref));
+  ROOFLINE_CUBLAS_CALL(cublasLtMatmulPreferenceCreate(&pref));
   const uint64_t ws = ctx.workspace ? ctx.workspace_bytes : 0;
   cublasLtMatmulHeuristicResult_t res[8] = {};
   int found = 0;
@@ -69,7 +61,7 @@ lt_matmul::lt_matmul(const op_context& ctx, dtype_id t, int64_t m, int64_t n, in
     return cublasLtMatmulAlgoGetHeuristic(ctx.lt, op_, la_, lb_, lc_, lc_, pref, 8, res, &found);
   }();
   (void)cublasLtMatmulPreferenceDestroy(pref);
-  ROOFLINE_LT_CALL(hs);
+  ROOFLINE_CUBLAS_CALL(hs);
   if (found == 0)
     throw probe_error(cat("cuBLASLt found no algorithm for m=", m, " n=", n, " k=", k, " batch=", batch));
 
@@ -111,12 +103,12 @@ lt_matmul::lt_matmul(const op_context& ctx, dtype_id t, int64_t m, int64_t n, in
         const void *aa = nullptr, *bb = nullptr;
         void* cc = nullptr;
         sets->of(s, aa, bb, cc);
-        ROOFLINE_LT_CALL(launch_on(aa, bb, cc));
+        ROOFLINE_CUBLAS_CALL(launch_on(aa, bb, cc));
       });
     } else {
       for (int r = 0; r < 3; ++r) {
         ROOFLINE_CUDA_CALL(cudaEventRecord(e0, ctx.stream));
-        ROOFLINE_LT_CALL(launch_on(a, b, c));
+        ROOFLINE_CUBLAS_CALL(launch_on(a, b, c));
         ROOFLINE_CUDA_CALL(cudaEventRecord(e1, ctx.stream));
         ROOFLINE_CUDA_CALL(cudaEventSynchronize(e1));
         float ms = 0;
@@ -152,7 +144,7 @@ lt_matmul::~lt_matmul() {
 void lt_matmul::run(const void* a, const void* b, void* c, float alpha) const {
   const float beta = 0.f;
   const uint64_t ws = ctx_.workspace ? ctx_.workspace_bytes : 0;
-  ROOFLINE_LT_CALL(cublasLtMatmul(ctx_.lt, op_, &alpha, b, la_, a, lb_, &beta, c, lc_, c, lc_, &algo_, ctx_.workspace,
+  ROOFLINE_CUBLAS_CALL(cublasLtMatmul(ctx_.lt, op_, &alpha, b, la_, a, lb_, &beta, c, lc_, c, lc_, &algo_, ctx_.workspace,
                                   ws, ctx_.stream));
 }
 

@@ -220,7 +220,7 @@ class gemm_runner {
           cublasLtMatmulAlgoGetHeuristic(env_.lt, lp->op.h, lp->la.h, lp->lb.h, lp->ld.h, lp->ld.h, pref.h,
                                          static_cast<int>(lp->heur.size()), lp->heur.data(), &lp->returned);
       if (hs == CUBLAS_STATUS_NOT_SUPPORTED || (hs == CUBLAS_STATUS_SUCCESS && lp->returned <= 0)) {
-        heuristic_notes.push_back(fmt::format("{}: no algorithm ({})", lp->name, cublasGetStatusName(hs)));
+        heuristic_notes.push_back(fmt::format("{}: no algorithm ({})", lp->name, cublasLtGetStatusName(hs)));
         continue;
       }
       if (hs != CUBLAS_STATUS_SUCCESS) throw_cublas(hs, "cublasLtMatmulAlgoGetHeuristic", __FILE__, __LINE__);

@@ -4,7 +4,10 @@
 // device's stream and the graph is replayed and timed with CUDA events through time_repeated().
 // Per-layer ops launch on buffer set (layer mod sets): each layer reads its own weights and KV cache
 // where the runner's rotation holds more than one set (sets are sized so their total exceeds 3 × L2).
+#include <cuda_profiler_api.h>
 #include <fmt/format.h>
+
+#include <cstdlib>
 
 #include "backends/cuda/cuda_check.hpp"
 #include "backends/cuda/cuda_ops.hpp"
@@ -13,6 +16,20 @@
 #include "roofline/measure.hpp"
 
 namespace roofline::cuda {
+
+namespace {
+
+/// ROOFLINE_PROFILE_STEP=B (a decode batch, or "all"): the step at that batch replays once more, before
+/// its timed replays and outside their energy window, between cudaProfilerStart and cudaProfilerStop, so
+/// that `ncu --profile-from-start off` collects counters of exactly one whole step's kernels
+/// (docs/methodology-gpu-ops.md, "Counters of one whole step").
+bool profile_this_step(const std::vector<op_desc>& step) {
+  const char* v = std::getenv("ROOFLINE_PROFILE_STEP");
+  if (!v || !*v || step.empty() || step.front().ph != phase::decode) return false;
+  return std::string(v) == "all" || std::atoll(v) == step.front().batch;
+}
+
+}  // namespace
 
 op_timing run_step(const std::vector<op_desc>& step, const timing_options& timing, const op_context& ctx) {
   ROOFLINE_CUDA_CALL(cudaSetDevice(ctx.device));
@@ -52,6 +69,13 @@ op_timing run_step(const std::vector<op_desc>& step, const timing_options& timin
     std::optional<energy_window> energy;
     try {
       ROOFLINE_CUDA_CALL(cudaGraphUpload(exec, ctx.stream));
+      if (profile_this_step(step)) {
+        ROOFLINE_CUDA_CALL(cudaStreamSynchronize(ctx.stream));
+        ROOFLINE_CUDA_CALL(cudaProfilerStart());
+        ROOFLINE_CUDA_CALL(cudaGraphLaunch(exec, ctx.stream));
+        ROOFLINE_CUDA_CALL(cudaStreamSynchronize(ctx.stream));
+        ROOFLINE_CUDA_CALL(cudaProfilerStop());
+      }
       // the energy counter around the replays (warm-up included: the window is all back-to-back replays)
       const energy_mark e0 = ctx.sampler ? ctx.sampler->mark() : energy_mark{now_s(), {}};
       samples = time_repeated(

@@ -1,0 +1,154 @@
+#!/usr/bin/env python3
+"""The decode step's energy over batch, kernel by kernel, as markdown (bench/step-energy.sh writes its inputs).
+
+    python3 bench/step_energy.py --run OUT/w/run/results.json [--ncu OUT/w/ncu-b1.csv OUT/w/ncu-b2.csv ...]
+
+From the run (roofline's own numbers, src/analysis/energy.cpp): per step-sweep batch the measured step, its
+power, J/token measured and predicted, the error, and the implementation of each GEMM as the step ran it
+(the whole step's note). From each Nsight Compute CSV (`--csv --page raw`, one whole decode step's kernels,
+ROOFLINE_PROFILE_STEP): per kernel family the launches, summed duration, DRAM bytes, tensor-pipe ops, FP32
+and FP16 FMA thread instructions and warp instructions, and the step's totals beside the model's FLOPs and
+bytes of that step (results.json whole_step).
+"""
+import argparse
+import csv
+import json
+import re
+from collections import OrderedDict
+
+from tables import DASH, die, ms, pct, si
+
+
+def watts(x):
+    return DASH if x is None else f"{x:.0f} W"
+
+
+def joules(x):
+    return DASH if x is None else f"{x * 1e3:.3g} mJ"
+
+
+def sweep(r):
+    a = r.get("analysis") or {}
+    s = a.get("step_sweep") or {}
+    steps = {(w.get("batch")): w for w in r.get("whole_step") or [] if w.get("phase") == "decode"
+             and w.get("context") == s.get("context")}
+    print(f"# Decode step energy over batch: {r['device']['name']}, context {s.get('context')}\n")
+    e = a.get("energy") or {}
+    if e:
+        print(f"- energy roofline: idle {e.get('idle_w') or 0:.1f} W, {(e.get('joules_per_byte') or 0) * 1e12:.3g} pJ/B, "
+              f"{(e.get('joules_per_flop') or 0) * 1e12:.3g} pJ/FLOP\n")
+    print("| batch | step | power | J/token measured | predicted | error | model FLOPs | model bytes |")
+    print("|---|---|---|---|---|---|---|---|")
+    for p in s.get("points") or []:
+        w = steps.get(p["batch"]) or {}
+        err = p.get("energy_error")
+        print(f"| {p['batch']} | {ms(p.get('measured_s'))} | {watts(p.get('power_w'))} | "
+              f"{joules(p.get('j_per_token_measured'))} | {joules(p.get('j_per_token_predicted'))} | "
+              f"{DASH if err is None else ('+' if err > 0 else '') + pct(err)} | "
+              f"{DASH if w.get('flops') is None else si(w['flops'], 'FLOP')} | {DASH if w.get('bytes') is None else si(w['bytes'], 'B')} |")
+    print("\n## What each step ran (the whole step's note)\n")
+    for p in s.get("points") or []:
+        w = steps.get(p["batch"]) or {}
+        note = w.get("note", "")
+        ran = note[note.find("ops as run: ") + len("ops as run: "):] if "ops as run: " in note else note
+        gemms = [x for x in ran.split(" | ") if re.match(r"(q|k|v|o|gate|up|down)_proj|lm_head", x)]
+        print(f"- batch {p['batch']}: " + ("; ".join(gemms) if gemms else ran[:400]))
+    print()
+
+
+FAMILY = [("gemv_kernel", "our GEMV"), ("nvjet", "cuBLASLt nvjet"), ("xmma", "cuBLASLt xmma"), ("cutlass", "CUTLASS"),
+          ("splitK", "split-K reduce"), ("attention", "attention"), ("flash", "attention"), ("cudnn", "cuDNN"),
+          ("norm", "norm"), ("rope", "RoPE"), ("silu", "SiLU·mul"), ("embed", "embedding"), ("add", "add")]
+
+
+def family(name):
+    low = name.lower()
+    for key, label in FAMILY:
+        if key.lower() in low:
+            return label
+    return name.split("(")[0].split("<")[0][-40:]
+
+
+def number(v):
+    try:
+        return float(v.replace(",", ""))
+    except (ValueError, AttributeError):
+        return None
+
+
+def read_ncu(path):
+    rows = [l for l in open(path, errors="replace") if l.startswith('"')]
+    if len(rows) < 3:
+        return None, []
+    table = list(csv.reader(rows))
+    head, units, data = table[0], table[1], table[2:]
+    return dict(zip(head, units)), [dict(zip(head, d)) for d in data]
+
+
+METRICS = [("gpu__time_duration.sum", "time"), ("dram__bytes_read.sum", "DRAM read"), ("dram__bytes_write.sum", "DRAM write"),
+           ("lts__t_bytes.sum", "L2 bytes"), ("l1tex__t_bytes.sum", "L1 bytes"),
+           ("sm__ops_path_tensor_src_fp16.sum", "tensor ops fp16"), ("sm__inst_executed_pipe_tensor.sum", "tensor inst"),
+           ("smsp__sass_thread_inst_executed_op_conversion_pred_on.sum", "conversions (thread)"),
+           ("smsp__sass_thread_inst_executed_op_ffma_pred_on.sum", "FFMA (thread)"),
+           ("smsp__sass_thread_inst_executed_op_hfma_pred_on.sum", "HFMA (thread)"),
+           ("smsp__inst_executed.sum", "warp instructions")]
+
+
+def scale(unit):
+    return {"nsecond": 1e-9, "usecond": 1e-6, "msecond": 1e-3, "second": 1, "byte": 1, "Kbyte": 1e3, "Mbyte": 1e6,
+            "Gbyte": 1e9}.get(unit, 1)
+
+
+def ncu_tables(paths):
+    for path in paths:
+        units, rows = read_ncu(path)
+        m = re.search(r"ncu-b(\d+)", path)
+        print(f"## Nsight Compute: one whole decode step at batch {m.group(1) if m else '?'} ({len(rows)} kernels)\n")
+        if not rows:
+            print("no kernels in the file (the profiled range was empty)\n")
+            continue
+        have = [(k, label) for k, label in METRICS if k in units]
+        if not have:
+            print("none of the metrics in the file (not a `--page raw` export of step-energy.sh's metrics)\n")
+            continue
+        fams = OrderedDict()
+        total = [0.0] * len(have)
+        for r in rows:
+            f = fams.setdefault(family(r.get("Kernel Name", "?")), [0] + [0.0] * len(have))
+            f[0] += 1
+            for i, (k, _) in enumerate(have):
+                v = number(r.get(k))
+                if v is not None:
+                    f[i + 1] += v * scale(units[k])
+                    total[i] += v * scale(units[k])
+        print("| kernels | launches | " + " | ".join(label for _, label in have) + " |")
+        print("|---|---|" + "---|" * len(have))
+        for name, f in sorted(fams.items(), key=lambda x: -x[1][1]):
+            print(f"| {name} | {f[0]} | " + " | ".join(cell(k, v) for (k, _), v in zip(have, f[1:])) + " |")
+        print(f"| **step** | {len(rows)} | " + " | ".join(cell(k, v) for (k, _), v in zip(have, total)) + " |\n")
+
+
+def cell(key, v):
+    if key.startswith("gpu__time"):
+        return f"{v * 1e6:,.1f} µs"
+    if key.startswith(("dram", "lts", "l1tex")):
+        return si(v, "B")
+    return si(v, "")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--run")
+    ap.add_argument("--ncu", nargs="*", default=[])
+    a = ap.parse_args()
+    if a.run:
+        try:
+            r = json.load(open(a.run))
+        except (OSError, ValueError) as e:
+            die("step_energy.py", f"{a.run}: {e}")
+        sweep(r)
+    ncu_tables(a.ncu)
+
+
+if __name__ == "__main__":
+    main()
