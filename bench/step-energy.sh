@@ -4,12 +4,15 @@
 # 1. build   cmake --preset $PRESET (default h200: sm_90), target roofline
 # 2. run     roofline run --device $DEVICE --batch $BATCHES: the op table at those batches (each GEMM's implementation)
 #            and the full step sweep with J/token measured and predicted at every batch ($OUT/w/run)
+# 2b. tests  ctest -L 'gpu|cudahost' (the GPU tests of this build)
 # 3. ncu     for each batch B of $BATCHES: Nsight Compute on `roofline run --only launch --quick --step-batches B`
 #            with ROOFLINE_PROFILE_STEP=B and --profile-from-start off: the kernels of exactly one whole decode step
 #            (one extra graph replay between cudaProfilerStart/Stop) with duration, DRAM bytes, tensor-pipe ops,
 #            FP32/FP16 FMAs and instructions; clocks left alone (--clock-control none) → $OUT/w/ncu-bB.csv
+# 3b. forced for K in cublaslt gemv: `roofline run --only bandwidth/read,gemm/fp16 --batch 2 --step-batches $BATCHES` with
+#            ROOFLINE_DECODE_GEMM=K: the same steps with every m ≤ 8 GEMM on one kernel, J/token measured and predicted
 # 4. table   bench/step_energy.py → $OUT/step-energy.md (printed)
-# SKIP=run leaves step 2 out (RUN_JSON=path/results.json names an earlier run's for the table).
+# SKIP=run,tests,ncu,forced leaves steps out (RUN_JSON=path/results.json names an earlier run's for the table).
 # Writes 4 files: step-energy.log (everything printed), step-energy.md, build.log, runs.tgz (w/: run folder, ncu CSVs).
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -34,6 +37,14 @@ if ! skip run; then
   timed_run w/run.log run --device "$DEVICE" --batch "$BATCHES" --out "$W/run" || fail "roofline run" $?
 fi
 
+if ! skip tests; then
+  stage "GPU tests (ctest -L 'gpu|cudahost')"
+  build_preset "$PRESET" >> "$OUT/build.log" 2>&1 || fail "build (tests)" 2
+  timeout 240 ctest --test-dir "$B" -L 'gpu|cudahost' --output-on-failure > "$W/ctest-gpu.log" 2>&1 || fail "ctest -L gpu|cudahost" $?
+  tail -3 "$W/ctest-gpu.log"
+fi
+
+if skip ncu; then :; else
 stage "Nsight Compute metrics available"
 NCU=$(command -v ncu || ls /usr/local/cuda/bin/ncu 2>/dev/null || true)
 if [ -z "$NCU" ]; then
@@ -62,14 +73,26 @@ else
     echo "$(grep -c '^"[0-9]' "$W/ncu-b$b.csv" 2>/dev/null) kernels profiled"
   done
 fi
+fi
+
+forced=()
+if ! skip forced; then
+  for k in cublaslt gemv; do
+    stage "forced: every m <= 8 GEMM on $k (ROOFLINE_DECODE_GEMM=$k), steps at batches $BATCHES"
+    ROOFLINE_DECODE_GEMM=$k timed_run "w/forced-$k.log" run --device "$DEVICE" --only bandwidth/read,gemm/fp16 --batch 2 \
+      --step-batches "$BATCHES" --out "$W/forced-$k" || fail "roofline run (forced $k)" $?
+    [ -f "$W/forced-$k/results.json" ] && forced+=("$W/forced-$k/results.json")
+  done
+fi
 
 stage "tables → $OUT/step-energy.md"
 ncu_csv=()
 for b in ${BATCHES//,/ }; do [ -s "$W/ncu-b$b.csv" ] && ncu_csv+=("$W/ncu-b$b.csv"); done
-python3 bench/step_energy.py ${RUN_JSON:+--run "$RUN_JSON"} $(skip run || echo --run "$W/run/results.json") ${ncu_csv[@]+--ncu "${ncu_csv[@]}"} > "$OUT/step-energy.md" \
+python3 bench/step_energy.py --run ${RUN_JSON:+"$RUN_JSON"} $(skip run || echo "$W/run/results.json") ${forced[@]+"${forced[@]}"} \
+  ${ncu_csv[@]+--ncu "${ncu_csv[@]}"} > "$OUT/step-energy.md" \
   || fail step_energy.py $?
 cat "$OUT/step-energy.md"
-rm -rf "$W"/ncu-run-b*/report.html
+rm -rf "$W"/*/report.html
 tar -C "$OUT" -czf "$OUT/runs.tgz" w && rm -rf "$W"
 stage "done (status $status)"
 exit $status

@@ -13,6 +13,7 @@ bytes of that step (results.json whole_step).
 import argparse
 import csv
 import json
+import os
 import re
 from collections import OrderedDict
 
@@ -27,12 +28,12 @@ def joules(x):
     return DASH if x is None else f"{x * 1e3:.3g} mJ"
 
 
-def sweep(r):
+def sweep(r, label):
     a = r.get("analysis") or {}
     s = a.get("step_sweep") or {}
     steps = {(w.get("batch")): w for w in r.get("whole_step") or [] if w.get("phase") == "decode"
              and w.get("context") == s.get("context")}
-    print(f"# Decode step energy over batch: {r['device']['name']}, context {s.get('context')}\n")
+    print(f"# Decode step energy over batch ({label}): {r['device']['name']}, context {s.get('context')}\n")
     e = a.get("energy") or {}
     if e:
         print(f"- energy roofline: idle {e.get('idle_w') or 0:.1f} W, {(e.get('joules_per_byte') or 0) * 1e12:.3g} pJ/B, "
@@ -138,15 +139,15 @@ def cell(key, v):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--run")
+    ap.add_argument("--run", nargs="*", default=[])
     ap.add_argument("--ncu", nargs="*", default=[])
     a = ap.parse_args()
-    if a.run:
+    for path in a.run:
         try:
-            r = json.load(open(a.run))
+            r = json.load(open(path))
         except (OSError, ValueError) as e:
-            die("step_energy.py", f"{a.run}: {e}")
-        sweep(r)
+            die("step_energy.py", f"{path}: {e}")
+        sweep(r, os.path.basename(os.path.dirname(os.path.abspath(path))))
     ncu_tables(a.ncu)
 
 

@@ -7,9 +7,11 @@
 #include <string>
 #include <vector>
 
-#include "roofline/analysis_json.hpp"
+#include "roofline/json_fwd.hpp"
 
 namespace roofline {
+
+struct results;  // roofline/results.hpp, which holds these blocks
 
 struct op_accuracy {
   std::string name, phase;

@@ -15,7 +15,7 @@
 #include "roofline/decode_mfu.hpp"
 #include "roofline/energy_analysis.hpp"
 #include "roofline/fusion_analysis.hpp"
-#include "roofline/json.hpp"
+#include "roofline/json_fwd.hpp"
 #include "roofline/latency.hpp"
 #include "roofline/record_table.hpp"
 #include "roofline/ridge_analysis.hpp"
@@ -50,7 +50,7 @@ struct analysis_results {
   std::optional<roofline::latency_model> latency_model;  ///< the small-work model `run` predicted with
   std::optional<user_step_time> tpot_input;              ///< `run --tpot`
   std::optional<user_step_time> step_input;              ///< `report --tpot --batch`
-  json other = json::object();                   ///< keys not listed above, and unreadable blocks, as read
+  json_value other{json_kind::object};           ///< keys not listed above, and unreadable blocks, as read
   std::map<std::string, std::string> unreadable;  ///< block key → why it did not read (not written)
 };
 

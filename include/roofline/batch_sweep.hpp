@@ -7,9 +7,11 @@
 #include <string>
 #include <vector>
 
-#include "roofline/analysis_json.hpp"
+#include "roofline/json_fwd.hpp"
 
 namespace roofline {
+
+struct results;  // roofline/results.hpp, which holds these blocks
 
 /// One batch of a decode linear [B×k]·[k×n].
 struct sweep_point {

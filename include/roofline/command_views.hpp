@@ -5,7 +5,7 @@
 #pragma once
 #include <string>
 
-#include "roofline/json.hpp"
+#include "roofline/json_fwd.hpp"
 #include "roofline/mfu.hpp"
 #include "roofline/ops_step.hpp"
 #include "roofline/spec.hpp"

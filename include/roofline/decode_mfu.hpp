@@ -6,9 +6,11 @@
 #include <string>
 #include <vector>
 
-#include "roofline/analysis_json.hpp"
+#include "roofline/json_fwd.hpp"
 
 namespace roofline {
+
+struct results;  // roofline/results.hpp, which holds these blocks
 
 /// One decode step (all `batch` sequences, one token each). Without a TPOT: tpot_s and mfu null
 /// and `note` says why; the TPOT-derived fields are absent.

@@ -8,10 +8,12 @@
 #include <string>
 #include <vector>
 
-#include "roofline/analysis_json.hpp"
+#include "roofline/json_fwd.hpp"
 #include "roofline/batch_sweep.hpp"
 
 namespace roofline {
+
+struct results;  // roofline/results.hpp, which holds these blocks
 
 struct energy_window;  // results.hpp
 

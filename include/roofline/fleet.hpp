@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-#include "roofline/json.hpp"
+#include "roofline/json_fwd.hpp"
 #include "roofline/model.hpp"
 #include "roofline/results.hpp"
 

@@ -7,9 +7,11 @@
 #include <string>
 #include <vector>
 
-#include "roofline/analysis_json.hpp"
+#include "roofline/json_fwd.hpp"
 
 namespace roofline {
+
+struct results;  // roofline/results.hpp, which holds these blocks
 
 /// One (phase, batch) scenario with silu, mul and silu_mul ops. The measured fields are absent
 /// (time_ratio null, `note` set) unless all three ops ran.

@@ -3,6 +3,8 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 
+#include "roofline/json_fwd.hpp"
+
 namespace nlohmann {
 template <typename T>
 struct adl_serializer<std::optional<T>> {

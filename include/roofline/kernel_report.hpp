@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "roofline/analysis.hpp"
-#include "roofline/json.hpp"
+#include "roofline/json_fwd.hpp"
 #include "roofline/kernel_analysis.hpp"
 #include "roofline/results.hpp"
 #include "roofline/run_analysis.hpp"

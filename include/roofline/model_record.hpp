@@ -7,7 +7,7 @@
 #include <optional>
 #include <string>
 
-#include "roofline/json.hpp"
+#include "roofline/json_fwd.hpp"
 #include "roofline/model.hpp"
 
 namespace roofline {

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "roofline/json.hpp"
+#include "roofline/json_fwd.hpp"
 
 namespace roofline {
 

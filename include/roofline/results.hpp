@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "roofline/analysis_results.hpp"
-#include "roofline/json.hpp"
+#include "roofline/json_fwd.hpp"
 
 namespace roofline {
 
@@ -183,7 +183,7 @@ struct compute_result {
   /// GEMMs through a library that reports its choice (cuBLASLt): the chosen algorithm's configuration,
   /// e.g. {"layout":"TN","algo_id":66,"tile":"128x256x64","tile_m":128,"tile_n":256,"cluster":"2x1x1",
   /// "cluster_m":2,"cluster_n":1,"split_k":1,"stages":"…"}; null where nothing is reported.
-  json algo = nullptr;
+  json_value algo;
   std::optional<double> burst_flops_per_s;
   std::optional<telemetry_summary> telemetry;
   std::vector<std::string> flags;
@@ -302,7 +302,7 @@ struct measured_roofs {
   std::optional<small_work_result> small_work;
   std::vector<gemm_rows_result> gemm_rows;  ///< GEMM rate against rows at a fixed weight (CPU)
   std::vector<gemm_attention_result> gemm_attention;  ///< GEMM rate at attention's tile shapes (CPU)
-  json telemetry = json::object();  ///< device-wide: sampler rate, ECC, power limit, ...
+  json_value telemetry{json_kind::object};  ///< device-wide: sampler rate, ECC, power limit, ...
   std::vector<probe_status> skipped;
   /// The device at rest before the probes: the energy counter over a short idle pause (the idle
   /// power of the energy roofline, docs/formulas-analysis.md §10); absent: not read.
@@ -318,7 +318,7 @@ struct roofline_summary {
   std::optional<double> ridge_nominal;         ///< FLOP/byte
   double ridge_measured = 0;                   ///< FLOP/byte
   std::optional<double> l2_bandwidth_measured;
-  json per_precision = json::array();  ///< [{precision, peak_nominal, peak_measured, ridge_nominal, ridge_measured}]
+  json_value per_precision{json_kind::array};  ///< [{precision, peak_nominal, peak_measured, ridge_nominal, ridge_measured}]
 };
 
 /// How the kernel of an op was chosen when two implementations can run it and the faster is kept for
@@ -437,7 +437,7 @@ struct device_info {
   std::string kind;  ///< "cpu" | "cuda"
   std::string name;
   std::string id;    ///< "cpu", "cuda:0"
-  json properties = json::object();  ///< cores, ISA, caches / SMs, CC, L2, driver, ECC, power limit
+  json_value properties{json_kind::object};  ///< cores, ISA, caches / SMs, CC, L2, driver, ECC, power limit
 };
 
 struct model_summary {
@@ -448,7 +448,7 @@ struct model_summary {
   /// (model_config_json, roofline/model_record.hpp) and read back typed (model_config_from_json), so
   /// that the analysis rebuilds the model's catalogue from the file alone. Files written before it was
   /// stored hold an 8-key summary with HuggingFace names (hidden_size, …) here: not a parsed config.
-  json config = json::object();
+  json_value config{json_kind::object};
   std::int64_t parameters = 0;
 };
 

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "roofline/json.hpp"
+#include "roofline/json_fwd.hpp"
 #include "roofline/run_analysis.hpp"
 
 namespace roofline {

@@ -8,7 +8,7 @@
 #include <utility>
 #include <vector>
 
-#include "roofline/json.hpp"
+#include "roofline/json_fwd.hpp"
 #include "roofline/results.hpp"
 
 namespace roofline {

@@ -9,9 +9,11 @@
 #include <string>
 #include <vector>
 
-#include "roofline/analysis_json.hpp"
+#include "roofline/json_fwd.hpp"
 
 namespace roofline {
+
+struct results;  // roofline/results.hpp, which holds these blocks
 
 /// One step of the compute waterfall: the factor it applies and where the cumulative value stands.
 struct waterfall_step {

@@ -4,6 +4,7 @@
 // docs/results-schema.md.
 #include "roofline/analysis.hpp"
 #include "roofline/energy_analysis.hpp"
+#include "roofline/json.hpp"
 #include "roofline/record_table.hpp"
 #include "roofline/vocabulary.hpp"
 
@@ -49,7 +50,7 @@ void analyse(results& r) {
   a.record_table = record_table(r);
   for (const char* key : {"roofline_gaps", "compute_waterfall", "bandwidth_waterfall", "ridge", "mfu", "fusion", "accuracy",
                           "energy", "step_sweep", "record_table"}) {  // computed afresh: an old text of them is gone
-    a.other.erase(key);
+    a.other->erase(key);
     a.unreadable.erase(key);
   }
 }

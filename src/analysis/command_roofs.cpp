@@ -8,6 +8,7 @@
 
 #include "roofline/analysis.hpp"
 #include "roofline/error.hpp"
+#include "roofline/json.hpp"
 #include "roofline/spec.hpp"
 #include "roofline/units.hpp"
 #include "roofline/vocabulary.hpp"

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 #include <map>
 
+#include "roofline/json.hpp"
 #include "roofline/vocabulary.hpp"
 #include "roofline/analysis.hpp"
 #include "roofline/waterfall.hpp"
@@ -151,11 +152,11 @@ compute_waterfall analyse_compute_waterfall(const results& r) {
       x.clock_factor = g.clock, x.wave_factor = g.wave, x.tile_factor = g.tile;
       x.remainder_factor = g.remainder;
       if (g.remainder > 1.0)
-        x.note = c->algo.is_object() && c->algo.contains("tile_m")
+        x.note = c->algo->is_object() && c->algo->contains("tile_m")
                      ? "remainder > 1: the run beat the tile and wave model of its own configuration "
                        "(e.g. a persistent or stream-K schedule that shares the last wave)"
                      : "remainder > 1: the library beat the tile assumption at this size (smaller tiles or split-K)";
-      if (c->algo.is_object() && c->algo.contains("tile") && c->algo["tile"].is_string()) x.tile = c->algo["tile"].get<std::string>();
+      if (c->algo->is_object() && c->algo->contains("tile") && c->algo["tile"].is_string()) x.tile = c->algo["tile"].get<std::string>();
     }
     if (e.size_sweep.size() >= 2)
       e.remainder_trend = fmt::format("remainder {:.2f} at n={} → {:.2f} at n={}", e.size_sweep.front().remainder_factor,

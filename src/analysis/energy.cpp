@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "roofline/energy_analysis.hpp"
+#include "roofline/json.hpp"
 #include "roofline/text.hpp"
 #include "roofline/units.hpp"
 #include "roofline/vocabulary.hpp"

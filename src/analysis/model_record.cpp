@@ -1,5 +1,6 @@
 // model.config of results.json: the parsed model config, written and read back typed
 // (roofline/model_record.hpp).
+#include "roofline/json.hpp"
 #include "roofline/model_record.hpp"
 
 #include <cmath>

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "roofline/analysis.hpp"
+#include "roofline/json.hpp"
 #include "roofline/ridge_analysis.hpp"
 #include "roofline/vocabulary.hpp"
 
@@ -11,7 +12,7 @@ namespace roofline {
 ridge_analysis analyse_ridge(const results& r) {
   const roofline_summary s = summarize_roofline(r.nominal, r.measured, main_precision(r));
   ridge_analysis out{"FLOP/B", "both roofs shrink, so the ridge usually moves by under 10–20%", s.precision, {}, roofline_gaps(s)};
-  for (const auto& e : s.per_precision) {
+  for (const auto& e : *s.per_precision) {
     ridge_row row = e.get<ridge_row>();
     if (row.ridge_nominal && row.ridge_measured) {
       const double move = *row.ridge_measured / *row.ridge_nominal - 1.0;

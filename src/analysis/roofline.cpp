@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <fmt/format.h>
 
+#include "roofline/json.hpp"
 #include "roofline/vocabulary.hpp"
 #include "roofline/analysis.hpp"
 
@@ -49,7 +50,7 @@ roofline_summary summarize_roofline(const nominal_roofs& nom, const measured_roo
               {"ridge_measured", nullptr}};
     if (s.bandwidth_nominal) e["ridge_nominal"] = ridge_point(p->flops_per_s, *s.bandwidth_nominal);
     if (s.bandwidth_measured > 0) e["ridge_measured"] = ridge_point(m->flops_per_s, s.bandwidth_measured);
-    s.per_precision.push_back(e);
+    s.per_precision->push_back(e);
   }
   return s;
 }

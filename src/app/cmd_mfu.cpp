@@ -10,6 +10,7 @@
 #include "app/commands.hpp"
 #include "app/options.hpp"
 #include "roofline/command_views.hpp"
+#include "roofline/json.hpp"
 #include "roofline/mfu.hpp"
 #include "roofline/units.hpp"
 

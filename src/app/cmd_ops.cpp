@@ -9,6 +9,7 @@
 #include "app/options.hpp"
 #include "roofline/command_views.hpp"
 #include "roofline/error.hpp"
+#include "roofline/json.hpp"
 #include "roofline/model.hpp"
 #include "roofline/ops_step.hpp"
 

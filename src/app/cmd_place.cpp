@@ -14,6 +14,7 @@
 #include "roofline/analysis.hpp"
 #include "roofline/error.hpp"
 #include "roofline/ingest.hpp"
+#include "roofline/json.hpp"
 #include "roofline/kernel_analysis.hpp"
 #include "roofline/kernel_costs.hpp"
 #include "roofline/model.hpp"

@@ -13,6 +13,7 @@
 #include "roofline/backend.hpp"
 #include "roofline/command_views.hpp"
 #include "roofline/error.hpp"
+#include "roofline/json.hpp"
 #include "roofline/spec.hpp"
 
 namespace roofline::app {

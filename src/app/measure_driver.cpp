@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "roofline/error.hpp"
+#include "roofline/json.hpp"
 #include "roofline/measure.hpp"
 #include "roofline/units.hpp"
 
@@ -36,7 +37,7 @@ void append(measured_roofs& dst, measured_roofs&& src) {
   if (src.small_work) dst.small_work = std::move(src.small_work);
   for (auto& g : src.gemm_rows) dst.gemm_rows.push_back(std::move(g));
   for (auto& g : src.gemm_attention) dst.gemm_attention.push_back(std::move(g));
-  for (auto it = src.telemetry.begin(); it != src.telemetry.end(); ++it) dst.telemetry[it.key()] = it.value();
+  for (auto it = src.telemetry->begin(); it != src.telemetry->end(); ++it) dst.telemetry[it.key()] = it.value();
   for (auto& s : src.skipped) dst.skipped.push_back(std::move(s));
 }
 

@@ -21,6 +21,7 @@
 #include "roofline/analysis.hpp"
 #include "roofline/error.hpp"
 #include "roofline/fleet.hpp"
+#include "roofline/json.hpp"
 #include "roofline/latency.hpp"
 #include "roofline/model.hpp"
 #include "roofline/model_record.hpp"

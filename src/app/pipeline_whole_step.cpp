@@ -14,6 +14,7 @@
 #include "roofline/energy_analysis.hpp"
 #include "roofline/analysis.hpp"
 #include "roofline/error.hpp"
+#include "roofline/json.hpp"
 #include "roofline/units.hpp"
 #include "roofline/whole_step.hpp"
 

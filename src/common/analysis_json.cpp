@@ -3,7 +3,9 @@
 // reads and writes a whole results file. Keys and units: docs/results-schema.md "analysis".
 #include <algorithm>
 
+#include "roofline/analysis_json.hpp"
 #include "roofline/analysis_results.hpp"
+#include "roofline/json.hpp"
 #include "roofline/vocabulary.hpp"
 
 namespace roofline {
@@ -623,7 +625,7 @@ void each_block(A& a, F&& f) {
 }  // namespace
 
 void to_json(json& j, const analysis_results& v) {
-  j = v.other.is_object() ? v.other : json::object();
+  j = v.other->is_object() ? *v.other : json::object();
   each_block(v, [&](const char* key, const auto& block) {
     if (block) j[key] = *block;
   });
@@ -638,7 +640,7 @@ void from_json(const json& j, analysis_results& v) {
     if (it == j.end() || it->is_null()) return;
     try {
       block = it->template get<typename std::remove_reference_t<decltype(block)>::value_type>();
-      v.other.erase(key);
+      v.other->erase(key);
     } catch (const json::exception& e) {
       block.reset();
       v.unreadable[key] = e.what();

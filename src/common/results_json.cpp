@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 
 #include "roofline/error.hpp"
+#include "roofline/json.hpp"
 #include "roofline/results.hpp"
 
 namespace roofline {

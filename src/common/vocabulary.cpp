@@ -1,3 +1,4 @@
+#include "roofline/json.hpp"
 #include "roofline/vocabulary.hpp"
 
 #include <algorithm>
@@ -260,8 +261,8 @@ std::optional<double> property_number(const results& r, const std::vector<std::s
 }
 
 std::optional<std::string> ecc_state(const results& r, std::string* source) {
-  const std::pair<const json*, const char*> places[] = {{&r.measured.telemetry, "measured.telemetry."},
-                                                        {&r.device.properties, "device.properties."}};
+  const std::pair<const json*, const char*> places[] = {{&*r.measured.telemetry, "measured.telemetry."},
+                                                        {&*r.device.properties, "device.properties."}};
   for (const auto& [obj, prefix] : places) {
     if (!obj->is_object()) continue;
     for (const char* k : {"ecc", "ecc_enabled", "ecc_mode"}) {

@@ -2,6 +2,7 @@
 #include "roofline/error.hpp"
 #include "roofline/fleet.hpp"
 #include "roofline/io.hpp"
+#include "roofline/json.hpp"
 
 namespace roofline::fleet {
 

@@ -3,6 +3,7 @@
 #include <set>
 
 #include "roofline/fleet.hpp"
+#include "roofline/json.hpp"
 #include "roofline/measure.hpp"
 #include "roofline/vocabulary.hpp"
 

@@ -7,6 +7,7 @@
 
 #include "fleet/fleet_document.hpp"
 #include "roofline/fleet.hpp"
+#include "roofline/json.hpp"
 #include "roofline/units.hpp"
 
 namespace roofline::fleet {

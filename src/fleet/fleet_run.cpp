@@ -10,6 +10,7 @@
 #include "roofline/backend.hpp"
 #include "roofline/error.hpp"
 #include "roofline/fleet.hpp"
+#include "roofline/json.hpp"
 #include "roofline/vocabulary.hpp"
 #include "roofline/io.hpp"
 #include "roofline/report.hpp"

@@ -1,3 +1,4 @@
+#include "roofline/json.hpp"
 #include "roofline/sanity.hpp"
 
 #include <fmt/format.h>

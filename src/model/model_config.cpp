@@ -14,6 +14,7 @@
 #include "roofline/error.hpp"
 #include "roofline/io.hpp"
 #include "model/mla.hpp"
+#include "roofline/json.hpp"
 #include "roofline/model.hpp"
 
 namespace roofline {

@@ -6,6 +6,7 @@
 
 #include "model/mla.hpp"
 #include "roofline/error.hpp"
+#include "roofline/json.hpp"
 #include "roofline/model.hpp"
 
 namespace roofline {

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "roofline/error.hpp"
+#include "roofline/json.hpp"
 #include "roofline/weight_format.hpp"
 
 namespace roofline {

@@ -14,6 +14,7 @@
 #include "report/plot_results.hpp"
 #include "report/sections.hpp"
 #include "roofline/device_comparison.hpp"
+#include "roofline/json.hpp"
 #include "roofline/vocabulary.hpp"
 #include "report/units.hpp"
 #include "roofline/error.hpp"

@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "roofline/error.hpp"
+#include "roofline/json.hpp"
 #include "roofline/report.hpp"
 #include "report/sections.hpp"
 

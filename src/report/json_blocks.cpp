@@ -8,6 +8,7 @@
 
 #include "report/sections.hpp"
 #include "report/units.hpp"
+#include "roofline/json.hpp"
 
 namespace roofline::report {
 

@@ -8,6 +8,7 @@
 #include "report/html_page.hpp"
 #include "report/markdown.hpp"
 #include "roofline/io.hpp"
+#include "roofline/json.hpp"
 #include "roofline/report.hpp"
 #include "roofline/vocabulary.hpp"
 

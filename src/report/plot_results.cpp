@@ -6,6 +6,7 @@
 
 #include <algorithm>
 
+#include "roofline/json.hpp"
 #include "roofline/vocabulary.hpp"
 #include "report/units.hpp"
 #include "roofline/error.hpp"

@@ -1,5 +1,6 @@
 // The run of `roofline place`, worded: the answer sentences, the steps, the time per model op, the
 // fusion patterns (roofline/run_report.hpp). Numbers from roofline/run_analysis.hpp; words here.
+#include "roofline/json.hpp"
 #include "roofline/run_report.hpp"
 
 #include <fmt/format.h>

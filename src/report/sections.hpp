@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "report/document.hpp"
+#include "roofline/json.hpp"
 #include "roofline/results.hpp"
 
 namespace roofline {

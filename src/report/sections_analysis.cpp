@@ -11,6 +11,7 @@
 #include "roofline/accuracy.hpp"
 #include "roofline/decode_mfu.hpp"
 #include "roofline/fusion_analysis.hpp"
+#include "roofline/json.hpp"
 #include "roofline/ridge_analysis.hpp"
 #include "roofline/vocabulary.hpp"
 #include "roofline/waterfall.hpp"

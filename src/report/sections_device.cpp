@@ -1,6 +1,7 @@
 // Device + provenance, the nominal derivation, and what did not run.
 #include <fmt/format.h>
 
+#include "roofline/json.hpp"
 #include "roofline/model_record.hpp"
 #include "roofline/vocabulary.hpp"
 #include "report/sections.hpp"
@@ -35,10 +36,10 @@ section device_section(const results& r) {
       "command: `" + or_unknown(r.host.command) + "`",
       "status: " + r.status + "; results schema " + r.schema_version,
   });
-  if (r.device.properties.is_object() && !r.device.properties.empty()) {
+  if (r.device.properties->is_object() && !r.device.properties->empty()) {
     table t;
     t.header = {"property", "value"};
-    for (auto it = r.device.properties.begin(); it != r.device.properties.end(); ++it) {
+    for (auto it = r.device.properties->begin(); it != r.device.properties->end(); ++it) {
       if (it.value().is_null()) continue;
       t.rows.push_back({cell(it.key()), json_cell(it.key(), it.value())});
     }

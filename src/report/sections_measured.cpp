@@ -173,7 +173,7 @@ section measured_section(const results& r) {
     if (!m.launch->method.empty()) items.push_back("method: " + m.launch->method);
     s.bullets(items);
   }
-  if (m.telemetry.is_object() && !m.telemetry.empty()) {
+  if (m.telemetry->is_object() && !m.telemetry->empty()) {
     s.heading("Device-wide telemetry");
     add_json(s, m.telemetry, "", 0);
   }

@@ -7,6 +7,7 @@
 
 #include "report/units.hpp"
 #include "roofline/command_views.hpp"
+#include "roofline/json.hpp"
 #include "roofline/vocabulary.hpp"
 
 namespace roofline {

@@ -2,6 +2,7 @@
 
 #include "fixtures.hpp"
 #include "roofline/analysis.hpp"
+#include "roofline/json.hpp"
 #include "roofline/model_record.hpp"
 
 using namespace roofline;

@@ -12,6 +12,7 @@
 
 #include "roofline/analysis.hpp"
 #include "roofline/energy_analysis.hpp"
+#include "roofline/json.hpp"
 
 namespace roofline {
 namespace {

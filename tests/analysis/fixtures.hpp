@@ -1,5 +1,6 @@
 // Hand-built result models for the analysis tests (numbers from datasheets, stated per field).
 #pragma once
+#include "roofline/json.hpp"
 #include "roofline/results.hpp"
 
 namespace roofline::test {

@@ -7,6 +7,7 @@
 #include "fixtures.hpp"
 #include "roofline/analysis.hpp"
 #include "roofline/error.hpp"
+#include "roofline/json.hpp"
 #include "roofline/latency.hpp"
 #include "roofline/measure.hpp"
 

@@ -1,6 +1,7 @@
 // model.config of results.json (roofline/model_record.hpp): the parsed model config stored typed, so
 // that analyse() rebuilds the model from the file alone and `roofline report` of a results.json made
 // on another machine renders the same sections as on the machine that made it.
+#include "roofline/json.hpp"
 #include "roofline/model_record.hpp"
 
 #include <gtest/gtest.h>
@@ -123,7 +124,7 @@ TEST(ModelRecord, AReportOfAFileFromAnotherMachineRendersEverySection) {
   EXPECT_NE(md.find("rule of thumb: 2N FLOPs per generated token"), std::string::npos);
   // The stored config survives the round trip through results.json.
   const results reread = parse_results(render_json(there), "results.json");
-  EXPECT_EQ(reread.model->config, there.model->config);
+  EXPECT_EQ(*reread.model->config, *there.model->config);
 }
 
 TEST(ModelRecord, AnOlderFileWhoseModelCannotBeRebuiltSaysSoInTheSectionsItAffects) {

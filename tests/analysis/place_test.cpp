@@ -5,6 +5,7 @@
 #include "fixtures.hpp"
 #include "roofline/analysis.hpp"
 #include "roofline/error.hpp"
+#include "roofline/json.hpp"
 
 using namespace roofline;
 

@@ -2,6 +2,7 @@
 
 #include "fixtures.hpp"
 #include "roofline/analysis.hpp"
+#include "roofline/json.hpp"
 
 using namespace roofline;
 
@@ -30,10 +31,10 @@ TEST(Roofline, SummaryTakesBestGemmAndBestDeviceMemoryPattern) {
   EXPECT_NEAR(*s.ridge_nominal, 206.04, 0.01);
   EXPECT_NEAR(s.ridge_measured, 760e12 / 4.3e12, 1e-9);
   // fp16 and fp32 both have a nominal peak and a measured GEMM.
-  ASSERT_EQ(s.per_precision.size(), 2u);
-  EXPECT_EQ(s.per_precision[0]["precision"], "fp16");
-  EXPECT_EQ(s.per_precision[1]["precision"], "fp32");
-  EXPECT_NEAR(s.per_precision[1]["ridge_nominal"].get<double>(), 67e12 / 4.8e12, 1e-9);
+  ASSERT_EQ(s.per_precision->size(), 2u);
+  EXPECT_EQ((*s.per_precision)[0]["precision"], "fp16");
+  EXPECT_EQ((*s.per_precision)[1]["precision"], "fp32");
+  EXPECT_NEAR((*s.per_precision)[1]["ridge_nominal"].get<double>(), 67e12 / 4.8e12, 1e-9);
   EXPECT_TRUE(roofline_gaps(s).empty());
 }
 
@@ -61,6 +62,6 @@ TEST(Roofline, NoDataGivesZerosNeverADefault) {
   EXPECT_EQ(s.peak_nominal, 0.0);
   EXPECT_EQ(s.peak_measured, 0.0);
   EXPECT_EQ(s.bandwidth_measured, 0.0);
-  EXPECT_TRUE(s.per_precision.empty());
+  EXPECT_TRUE(s.per_precision->empty());
   EXPECT_EQ(roofline_gaps(s).size(), 7u);
 }

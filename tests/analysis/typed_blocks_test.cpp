@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "roofline/analysis.hpp"
+#include "roofline/json.hpp"
 #include "roofline/model_record.hpp"
 #include "roofline/io.hpp"
 #include "roofline/latency.hpp"
@@ -111,7 +112,7 @@ TEST(TypedBlocks, AWholeResultsFileKeepsItsAnalysisThroughItsJson) {
   ASSERT_TRUE(back.analysis.tpot_input);
   EXPECT_DOUBLE_EQ(back.analysis.tpot_input->tpot_s, 3.31e-3);
   EXPECT_TRUE(back.analysis.unreadable.empty());
-  EXPECT_TRUE(back.analysis.other.empty());
+  EXPECT_TRUE(back.analysis.other->empty());
 }
 
 TEST(TypedBlocks, RidgeOfTheGpuFixture) {

@@ -2,6 +2,7 @@
 
 #include "fixtures.hpp"
 #include "roofline/analysis.hpp"
+#include "roofline/json.hpp"
 #include "roofline/record_table.hpp"
 #include "roofline/spec.hpp"
 

@@ -14,6 +14,7 @@
 #include "app/measure_driver.hpp"
 #include "common/run_binary.hpp"
 #include "roofline/io.hpp"
+#include "roofline/json.hpp"
 #include "roofline/report.hpp"
 
 namespace fs = std::filesystem;

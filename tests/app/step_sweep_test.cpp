@@ -12,6 +12,7 @@
 #include "roofline/analysis.hpp"
 #include "roofline/backend.hpp"
 #include "roofline/energy_analysis.hpp"
+#include "roofline/json.hpp"
 #include "roofline/latency.hpp"
 #include "roofline/model.hpp"
 #include "roofline/report.hpp"

@@ -6,6 +6,7 @@
 
 #include "roofline/error.hpp"
 #include "roofline/io.hpp"
+#include "roofline/json.hpp"
 #include "roofline/model.hpp"
 #include "roofline/results.hpp"
 

@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include "roofline/analysis.hpp"
+#include "roofline/json.hpp"
 #include "roofline/sanity.hpp"
 
 using namespace roofline;
@@ -9,7 +10,7 @@ namespace {
 results gpu_like() {
   results r;
   r.device.kind = "cuda";
-  r.device.properties = {{"l2_bytes", 72.0 * 1024 * 1024}};  // a 72 MB-L2 GPU
+  r.device.properties = json{{"l2_bytes", 72.0 * 1024 * 1024}};  // a 72 MB-L2 GPU
   r.nominal.memory_bandwidth_bytes_per_s = 4.8e12;
   r.nominal.peaks.push_back({"bf16", "fp32", "tensor", 989e12, "", {}, std::nullopt, ""});
   return r;
@@ -180,7 +181,7 @@ TEST(SanityRules, CpuLlcComparedWithL2) {
   // A 2-thread CPU: L1 ~ 400, L2 ~ 200, LLC ~ 90, DRAM ~ 40 GB/s; an "llc" read at an L2 rate is rejected.
   results r;
   r.device.kind = "cpu";
-  r.device.properties = {{"l3_bytes", 32.0 * MiB}};
+  r.device.properties = json{{"l3_bytes", 32.0 * MiB}};
   r.measured.bandwidth = {point("read", "l1", 400, 64 * 1024), point("read", "l2", 200, 1 * MiB),
                           point("read", "llc", 90, 16 * MiB), point("read", "llc", 190, 8 * MiB),
                           point("read", "llc+dram", 60, 64 * MiB), point("read", "dram", 40, 384 * MiB),

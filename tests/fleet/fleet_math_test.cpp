@@ -6,6 +6,7 @@
 #include "fleet/nccl_probe.hpp"
 #include "roofline/error.hpp"
 #include "roofline/fleet.hpp"
+#include "roofline/json.hpp"
 #include "roofline/spec.hpp"
 
 using namespace roofline;

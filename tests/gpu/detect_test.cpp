@@ -43,6 +43,6 @@ TEST(GpuDetect, BackendDescribesItself) {
   EXPECT_EQ(d.id, "cuda:0");
   for (const char* key : {"sms", "cc", "l2_bytes", "memory_bytes", "bus_width_bits", "max_sm_clock_mhz",
                           "max_mem_clock_mhz", "ecc", "power_limit_w", "driver_version", "runtime_version"})
-    EXPECT_TRUE(d.properties.contains(key)) << key;
+    EXPECT_TRUE(d.properties->contains(key)) << key;
   EXPECT_EQ(make_backend("auto")->describe().kind, "cuda");
 }

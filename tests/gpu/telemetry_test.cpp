@@ -7,6 +7,7 @@
 
 #include "backends/cuda/telemetry_sampler.hpp"
 #include "gpu_fixture.hpp"
+#include "roofline/json.hpp"
 #include "roofline/measure.hpp"
 
 using namespace roofline;

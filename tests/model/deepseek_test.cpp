@@ -9,6 +9,7 @@
 
 #include "roofline/error.hpp"
 #include "roofline/io.hpp"
+#include "roofline/json.hpp"
 #include "roofline/model.hpp"
 
 using namespace roofline;

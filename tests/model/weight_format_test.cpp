@@ -1,6 +1,7 @@
 // Weight formats: bits per weight from each format's definition, the quantization_config reader over
 // real configs (tests/data/model/quant/README.md says what each file is), and what follows from the
 // bytes: the decode step, the knee, the capacity. Worked values: docs/formulas-model.md §2.1.
+#include "roofline/json.hpp"
 #include "roofline/weight_format.hpp"
 
 #include <gtest/gtest.h>

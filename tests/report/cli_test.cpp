@@ -5,6 +5,7 @@
 
 #include "roofline/analysis.hpp"
 #include "roofline/error.hpp"
+#include "roofline/json.hpp"
 #include "roofline/model_record.hpp"
 #include "roofline/report.hpp"
 #include "roofline/spec.hpp"

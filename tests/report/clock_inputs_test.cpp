@@ -14,6 +14,7 @@
 #include "roofline/analysis.hpp"
 #include "roofline/energy_analysis.hpp"
 #include "roofline/headline.hpp"
+#include "roofline/json.hpp"
 #include "roofline/record_table.hpp"
 #include "roofline/report.hpp"
 #include "roofline/vocabulary.hpp"

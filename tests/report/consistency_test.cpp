@@ -7,6 +7,7 @@
 
 #include "report/document.hpp"
 #include "roofline/analysis.hpp"
+#include "roofline/json.hpp"
 #include "roofline/record_table.hpp"
 #include "roofline/report.hpp"
 #include "roofline/units.hpp"

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "roofline/error.hpp"
+#include "roofline/json.hpp"
 #include "roofline/report.hpp"
 #include "test_util.hpp"
 

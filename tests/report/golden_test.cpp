@@ -7,6 +7,7 @@
 #include <cstdlib>
 
 #include "roofline/analysis.hpp"
+#include "roofline/json.hpp"
 #include "roofline/model_record.hpp"
 #include "roofline/report.hpp"
 #include "test_util.hpp"

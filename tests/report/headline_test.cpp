@@ -12,6 +12,7 @@
 #include "report/sections.hpp"
 #include "roofline/analysis.hpp"
 #include "roofline/interference.hpp"
+#include "roofline/json.hpp"
 #include "roofline/record_table.hpp"
 #include "roofline/report.hpp"
 #include "roofline/run_verdict.hpp"

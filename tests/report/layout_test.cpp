@@ -7,6 +7,7 @@
 #include <regex>
 
 #include "report/sections.hpp"
+#include "roofline/json.hpp"
 #include "roofline/report.hpp"
 #include "test_util.hpp"
 

@@ -7,6 +7,7 @@
 #include "report/markdown.hpp"
 #include "report/sections.hpp"
 #include "roofline/error.hpp"
+#include "roofline/json.hpp"
 #include "roofline/record_table.hpp"
 #include "roofline/report.hpp"
 #include "test_util.hpp"

@@ -16,6 +16,7 @@
 #include "backends/cpu/fma_table.hpp"
 #include "backends/cpu/cpu_uarch.hpp"
 #include "roofline/error.hpp"
+#include "roofline/json.hpp"
 
 #ifdef ROOFLINE_HAVE_CPUINFO
 #include <cpuinfo.h>

@@ -3,6 +3,7 @@
 // cublasLtMatmulStages_t ("64x3": K-depth × stages). Generated from cublasLt.h of CUDA 13.0 (the
 // enums only grow; a value past the table, from a newer library, reads as unknown).
 #include "backends/cuda/cublaslt_names.hpp"
+#include "roofline/json.hpp"
 
 #include <cstdint>
 

@@ -7,6 +7,7 @@
 
 #include "backends/cuda/cuda_check.hpp"
 #include "backends/cuda/nvml_library.hpp"
+#include "roofline/json.hpp"
 
 namespace roofline::cuda {
 

@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "backends/cuda/cublaslt_check.hpp"
+#include "roofline/json.hpp"
 #include "roofline/measure.hpp"
 
 namespace roofline::cuda {

@@ -15,6 +15,7 @@
 #include "backends/cuda/device_memory.hpp"
 #include "backends/cuda/telemetry_sampler.hpp"
 #include "roofline/backend.hpp"
+#include "roofline/json.hpp"
 #include "roofline/repeat_clock.hpp"
 
 namespace roofline::cuda {

@@ -13,6 +13,7 @@
 // Also lt_matmul, the strided-batched form the naive attention path uses.
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <vector>
 
 #include "backends/cuda/cublaslt_check.hpp"
@@ -316,7 +317,10 @@ op_timing run_gemm_typed(const op_desc& op, const timing_options& timing, const 
     const std::string key = cat("gemm ", int(dt), " ", m, "x", n, "x", k);
     const int* kept = ctx.memo ? ctx.memo->find(key) : nullptr;
     const double t_lt = kept ? 0 : quick_time(ctx, rot.n_sets, run_lt), t_gv = kept ? 0 : quick_time(ctx, rot.n_sets, run_gv);
-    const bool use_gv = kept ? *kept == 1 : t_gv < t_lt;
+    // ROOFLINE_DECODE_GEMM=gemv|cublaslt: a diagnostic that forces one candidate (bench/step-energy.sh
+    // compares a whole step's energy with each); unset, the faster runs
+    const char* forced = std::getenv("ROOFLINE_DECODE_GEMM");
+    const bool use_gv = forced && *forced ? std::string(forced) == "gemv" : kept ? *kept == 1 : t_gv < t_lt;
     if (ctx.memo && !kept) ctx.memo->chosen[key] = use_gv ? 1 : 0;
     const int wpc = gemv_warps_per_column(int(k));
     const std::string gv_desc = cat("roofline cuda GEMV (m=", m, " <= 8): ", wpc, " warp", wpc > 1 ? "s" : "",

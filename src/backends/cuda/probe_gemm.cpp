@@ -25,6 +25,7 @@
 #include "backends/cuda/gemm_plan.hpp"
 #include "backends/cuda/probe_plan.hpp"
 #include "backends/cuda/probes.hpp"
+#include "roofline/json.hpp"
 #include "roofline/measure.hpp"
 
 namespace roofline::cuda {

@@ -9,6 +9,7 @@
 #include "backends/cuda/cuda_env.hpp"
 #include "backends/cuda/cuda_ops.hpp"
 #include "roofline/backend.hpp"
+#include "roofline/json.hpp"
 
 namespace roofline::cuda {
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 
+#include "roofline/json.hpp"
 #include "roofline/measure.hpp"
 
 namespace roofline::cuda {
