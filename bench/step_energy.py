@@ -13,6 +13,7 @@ bytes of that step (results.json whole_step).
 import argparse
 import csv
 import json
+import math
 import os
 import re
 from collections import OrderedDict
@@ -24,7 +25,7 @@ def watts(x):
     return DASH if x is None else f"{x:.0f} W"
 
 
-def joules(x):
+def joules_text(x):
     return DASH if x is None else f"{x * 1e3:.3g} mJ"
 
 
@@ -44,7 +45,7 @@ def sweep(r, label):
         w = steps.get(p["batch"]) or {}
         err = p.get("energy_error")
         print(f"| {p['batch']} | {ms(p.get('measured_s'))} | {watts(p.get('power_w'))} | "
-              f"{joules(p.get('j_per_token_measured'))} | {joules(p.get('j_per_token_predicted'))} | "
+              f"{joules_text(p.get('j_per_token_measured'))} | {joules_text(p.get('j_per_token_predicted'))} | "
               f"{DASH if err is None else ('+' if err > 0 else '') + pct(err)} | "
               f"{DASH if w.get('flops') is None else si(w['flops'], 'FLOP')} | {DASH if w.get('bytes') is None else si(w['bytes'], 'B')} |")
     print("\n## What each step ran (the whole step's note)\n")
@@ -55,6 +56,70 @@ def sweep(r, label):
         gemms = [x for x in ran.split(" | ") if re.match(r"(q|k|v|o|gate|up|down)_proj|lm_head", x)]
         print(f"- batch {p['batch']}: " + ("; ".join(gemms) if gemms else ran[:400]))
     print()
+
+
+def gemm_shapes(cfg):
+    """(n, k, count) of a Llama-family decoder's linear layers, from results.model.config (parsed, typed)."""
+    h, i, L = cfg["hidden"], cfg["intermediate"], cfg["layers"]
+    kv = cfg["kv_heads"] * cfg["head_dim"]
+    return {"q_proj": (cfg["heads"] * cfg["head_dim"], h, L), "k_proj": (kv, h, L), "v_proj": (kv, h, L),
+            "o_proj": (h, cfg["heads"] * cfg["head_dim"], L), "gate_proj": (i, h, L), "up_proj": (i, h, L),
+            "down_proj": (h, i, L), "lm_head": (cfg["vocab"], h, 1)}
+
+
+def cuda_core_joules_per_flop(r, idle):
+    """(P − idle) ÷ rate of the fp32 GEMM (CUDA cores) whose energy window is ≥ 1 s, and its words; None without one."""
+    for c in r["measured"]["compute"]:
+        e = c.get("energy") or {}
+        if c["engine"] == "gemm" and c["precision"] == "fp32" and e.get("counter_j") and e.get("window_s", 0) >= 1.0:
+            p = e["counter_j"] / e["window_s"]
+            return (p - idle) / c["median_flops_per_s"], f"fp32 GEMM n = {c['size']}: {p:.0f} W at {c['median_flops_per_s'] / 1e12:.1f} TFLOP/s"
+    return None, "no fp32 GEMM with a 1 s energy window in this run"
+
+
+def by_engine(r, label, jv_other=None):
+    """The energy roofline with each GEMM's FLOPs charged where they ran — a hypothesis this script tests, not
+    roofline's model: a cuBLASLt GEMM executes its FLOPs tile-padded (the batch rounded up to the tile's N, the
+    features to its M: layout TN, C is features × batch) at the tensor J/FLOP; our GEMV executes exactly its FLOPs
+    on CUDA cores, at the fp32 GEMM's J/FLOP. The kernels and tiles are read from each step's note."""
+    a = r.get("analysis") or {}
+    e, s = a.get("energy") or {}, a.get("step_sweep") or {}
+    cfg = (r.get("model") or {}).get("config") or {}
+    if not e or not s or "hidden" not in cfg:
+        return
+    idle, jb, jf = e["idle_w"], e["joules_per_byte"], e["joules_per_flop"]
+    jv, src = cuda_core_joules_per_flop(r, idle)
+    own = (jv, src)
+    if jv is None and jv_other:
+        jv, src = jv_other[0], jv_other[1] + " (from the other run)"
+    if jv is None:
+        return
+    shapes = gemm_shapes(cfg)
+    steps = {w["batch"]: w for w in r.get("whole_step") or [] if w.get("phase") == "decode" and w.get("context") == s.get("context")}
+    print(f"### {label}: FLOPs charged by engine (tensor {jf * 1e12:.3f} pJ/FLOP; CUDA cores {jv * 1e12:.2f} pJ/FLOP, {src})\n")
+    print("| batch | J/token measured | predicted (model FLOPs) | error | tensor FLOPs executed / model | CUDA-core FLOPs | predicted by engine | error |")
+    print("|---|---|---|---|---|---|---|---|")
+    for p in s.get("points") or []:
+        b, w = p["batch"], steps.get(p["batch"])
+        if not w or p.get("j_per_token_measured") is None or "ops as run: " not in w.get("note", ""):
+            continue
+        ran = dict(x.split(" — ", 1) for x in w["note"].split("ops as run: ")[1].split(" | ") if " — " in x)
+        tens_model = tens_exec = vec = 0.0
+        for op, (n, k, count) in shapes.items():
+            impl, f = ran.get(op, ""), 2.0 * n * k * b * count
+            if "GEMV" in impl:
+                vec += f
+                continue
+            m = re.search(r"tile (\d+)x(\d+)", impl)
+            tm, tn = (int(m.group(1)), int(m.group(2))) if m else (1, 1)
+            tens_model += f
+            tens_exec += 2.0 * k * math.ceil(n / tm) * tm * math.ceil(b / tn) * tn * count
+        joules = idle * p["predicted_s"] + jb * w["bytes"] + jf * (w["flops"] - tens_model - vec + tens_exec) + jv * vec
+        jm, jp = p["j_per_token_measured"], joules / b
+        print(f"| {b} | {joules_text(jm)} | {joules_text(p['j_per_token_predicted'])} | {pct(p['energy_error'])} | "
+              f"{tens_exec / 1e9:.1f} / {tens_model / 1e9:.1f} GFLOP | {vec / 1e9:.2f} GFLOP | {joules_text(jp)} | {pct(jp / jm - 1)} |")
+    print()
+    return own if own[0] is not None else jv_other
 
 
 FAMILY = [("gemv_kernel", "our GEMV"), ("nvjet", "cuBLASLt nvjet"), ("xmma", "cuBLASLt xmma"), ("cutlass", "CUTLASS"),
@@ -96,8 +161,9 @@ METRICS = [("gpu__time_duration.sum", "time"), ("dram__bytes_read.sum", "DRAM re
 
 
 def scale(unit):
-    return {"nsecond": 1e-9, "usecond": 1e-6, "msecond": 1e-3, "second": 1, "byte": 1, "Kbyte": 1e3, "Mbyte": 1e6,
-            "Gbyte": 1e9}.get(unit, 1)
+    """The factor to seconds or bytes of an Nsight Compute unit (it writes "ns", "usecond", "byte", "Kbyte", ...)."""
+    return {"ns": 1e-9, "nsecond": 1e-9, "us": 1e-6, "usecond": 1e-6, "ms": 1e-3, "msecond": 1e-3, "s": 1, "second": 1,
+            "byte": 1, "Kbyte": 1e3, "Mbyte": 1e6, "Gbyte": 1e9}.get(unit, 1)
 
 
 def ncu_tables(paths):
@@ -142,12 +208,17 @@ def main():
     ap.add_argument("--run", nargs="*", default=[])
     ap.add_argument("--ncu", nargs="*", default=[])
     a = ap.parse_args()
+    loaded = []
     for path in a.run:
         try:
-            r = json.load(open(path))
+            loaded.append((json.load(open(path)), os.path.basename(os.path.dirname(os.path.abspath(path)))))
         except (OSError, ValueError) as e:
             die("step_energy.py", f"{path}: {e}")
-        sweep(r, os.path.basename(os.path.dirname(os.path.abspath(path))))
+    for r, label in loaded:
+        sweep(r, label)
+    jv = None
+    for r, label in sorted(loaded, key=lambda x: cuda_core_joules_per_flop(x[0], x[0]["analysis"]["energy"]["idle_w"])[0] is None):
+        jv = by_engine(r, label, jv) or jv
     ncu_tables(a.ncu)
 
 
