@@ -10,9 +10,9 @@ if(NOT ROOFLINE_CUDA STREQUAL "OFF")
   if(NOT DEFINED CMAKE_CUDA_ARCHITECTURES)
     # roofline measures the machine it is built on: the GPUs nvidia-smi lists (code and PTX for each compute
     # capability). Without one (a compile check, or a build to run elsewhere): sm_90 code (H100/H200) and
-    # compute_75 PTX that the driver compiles for any other GPU from the T4 on. Each architecture is a full
-    # compile of every .cu file: three (75;80;90) took 34 s for ops_softmax.cu on a 2-vCPU guest, one 15 s,
-    # these two 22 s (2026-12-06). Override with -DCMAKE_CUDA_ARCHITECTURES=... (preset h200: 90).
+    # compute_75 PTX that the driver compiles for any other GPU from the T4 on. Each architecture is another
+    # device compile of every .cu file (timings: bench/results/cpu-zen5, make test). Override with
+    # -DCMAKE_CUDA_ARCHITECTURES=... (preset h200: 90).
     set(_caps "")
     find_program(ROOFLINE_NVIDIA_SMI nvidia-smi)
     if(ROOFLINE_NVIDIA_SMI)
