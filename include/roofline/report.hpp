@@ -48,9 +48,7 @@ std::string render_progress_line(double fraction, std::optional<double> took_s, 
 /// with `first`, the others with `rest`; a word is never split (one longer than a line stands alone).
 std::string wrap_words(const std::string& text, std::size_t width, const std::string& first, const std::string& rest);
 
-// ---- CSV (src/report/csv.cpp, RFC 4180) ----
-/// One CSV line of `fields` (quoted where they hold a comma, quote or newline).
-std::string csv_line(const std::vector<std::string>& fields);
+// ---- results as CSV (src/report/csv.cpp; the CSV text itself: roofline/csv.hpp) ----
 /// An array of json objects (or one object) as CSV: a header of the keys in `first` (those present),
 /// then every other key in first-seen order; one line per object; numbers at full precision, null
 /// as an empty field, nested values as JSON.
@@ -58,9 +56,6 @@ std::string render_csv(const json& rows, const std::vector<std::string>& first =
 /// results.ops as CSV (run's op table): number, name, phase, batch, seq, context, shape, dtype,
 /// count, flops, bytes, intensity, bound, predicted_s, measured_s, measured_over_predicted, …
 std::string render_ops_csv(const results& r);
-/// Parses CSV text into rows of fields (quotes, doubled quotes, CRLF). Throws input_error naming
-/// `file` on an unterminated quote.
-std::vector<std::vector<std::string>> parse_csv(const std::string& text, const std::string& file);
 
 /// Writes results.json, report.md, roofline.svg, report.html and ops.csv into `dir` atomically (each file
 /// through a temporary + rename). Throws input_error (field "--out") if `dir` is not writable.

@@ -5,10 +5,10 @@
 #include <algorithm>
 
 #include "ingest/text.hpp"
+#include "roofline/csv.hpp"
 #include "roofline/error.hpp"
 #include "roofline/ingest.hpp"
 #include "roofline/io.hpp"
-#include "roofline/report.hpp"
 
 namespace roofline::ingest {
 

@@ -12,10 +12,10 @@
 #include <set>
 
 #include "ingest/text.hpp"
+#include "roofline/csv.hpp"
 #include "roofline/error.hpp"
 #include "roofline/ingest.hpp"
 #include "roofline/io.hpp"
-#include "roofline/report.hpp"
 
 namespace roofline::ingest {
 

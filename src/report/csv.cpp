@@ -1,11 +1,11 @@
-// CSV (RFC 4180) out of and into roofline: `--csv` on ops, mfu and run's op table, and the kernel
-// lists `place --csv` reads (its own format or an Nsight Compute export). One writer, one reader.
+// Results as CSV: `--csv` on ops, mfu and run's op table. The CSV text itself (fields, lines, the reader)
+// is src/common/csv.cpp.
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <cmath>
 
-#include "roofline/error.hpp"
+#include "roofline/csv.hpp"
 #include "roofline/json.hpp"
 #include "roofline/report.hpp"
 #include "report/sections.hpp"
@@ -14,37 +14,21 @@ namespace roofline {
 
 namespace {
 
-std::string field(const std::string& s) {
-  if (s.find_first_of(",\"\r\n") == std::string::npos) return s;
-  std::string o = "\"";
-  for (char c : s) o += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return o + "\"";
-}
-
 /// A json scalar as a CSV field: numbers at full precision (17 significant digits, shortest form
 /// that reads back the same), strings as they are, null empty, nested values as compact JSON.
 std::string value(const json& v) {
   if (v.is_null()) return "";
-  if (v.is_string()) return field(v.get<std::string>());
+  if (v.is_string()) return csv_field(v.get<std::string>());
   if (v.is_boolean()) return v.get<bool>() ? "true" : "false";
   if (v.is_number_integer()) return v.dump();
   if (v.is_number()) {
     const double x = v.get<double>();
     return std::isfinite(x) ? fmt::format("{}", x) : "";
   }
-  return field(v.dump());
+  return csv_field(v.dump());
 }
 
 }  // namespace
-
-std::string csv_line(const std::vector<std::string>& fields) {
-  std::string o;
-  for (std::size_t i = 0; i < fields.size(); ++i) {
-    if (i) o += ',';
-    o += field(fields[i]);
-  }
-  return o + "\n";
-}
 
 std::string render_csv(const json& rows, const std::vector<std::string>& first) {
   const json arr = rows.is_array() ? rows : json::array({rows});
@@ -82,55 +66,6 @@ std::string render_ops_csv(const results& r) {
   return render_csv(rows, {"number", "name", "phase", "batch", "seq", "context", "shape", "dtype", "count", "flops", "bytes",
                           "intensity", "bound", "predicted_s", "measured_s", "measured_over_predicted", "alternative_to", "advice",
                           "measured_note"});
-}
-
-std::vector<std::vector<std::string>> parse_csv(const std::string& text, const std::string& file) {
-  std::vector<std::vector<std::string>> rows;
-  std::vector<std::string> row;
-  std::string cur;
-  bool quoted = false, any = false;
-  std::size_t line = 1;
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    const char c = text[i];
-    if (quoted) {
-      if (c == '"' && i + 1 < text.size() && text[i + 1] == '"') {
-        cur += '"';
-        ++i;
-      } else if (c == '"') {
-        quoted = false;
-      } else {
-        if (c == '\n') ++line;
-        cur += c;
-      }
-      continue;
-    }
-    if (c == '"' && cur.empty()) {
-      quoted = any = true;
-    } else if (c == ',') {
-      row.push_back(cur);
-      cur.clear();
-      any = true;
-    } else if (c == '\n' || c == '\r') {
-      if (c == '\r' && i + 1 < text.size() && text[i + 1] == '\n') ++i;
-      if (any || !cur.empty()) {
-        row.push_back(cur);
-        rows.push_back(row);
-      }
-      row.clear();
-      cur.clear();
-      any = false;
-      ++line;
-    } else {
-      cur += c;
-      any = true;
-    }
-  }
-  if (quoted) throw input_error(file, "", fmt::format("CSV: unterminated quoted field (line {})", line));
-  if (any || !cur.empty()) {
-    row.push_back(cur);
-    rows.push_back(row);
-  }
-  return rows;
 }
 
 }  // namespace roofline

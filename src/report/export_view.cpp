@@ -1,6 +1,7 @@
 // `roofline export` (roofline/export.hpp): the measured roofs in other tools' formats. The roofs are
 // the ones every view uses (vocabulary.hpp: peak_for, best_compute_on, best_device_bandwidth,
 // best_level_bandwidth); this file only lays them out as each consumer reads them.
+#include "roofline/csv.hpp"
 #include "roofline/export.hpp"
 
 #include <fmt/format.h>
@@ -138,14 +139,7 @@ std::string prometheus(const results& r, const std::string& source) {
   return o;
 }
 
-// ---- CSV ----
-
-std::string csv_field(const std::string& s) {
-  if (s.find_first_of(",\"\n") == std::string::npos) return s;
-  std::string o = "\"";
-  for (char c : s) o += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return o + "\"";
-}
+// ---- CSV (fields through roofline/csv.hpp) ----
 
 std::string csv(const results& r) {
   std::string o = "device,quantity,precision,engine,level,pattern,source,value,unit,detail\n";

@@ -1,5 +1,6 @@
 // The views of `roofline place` over one kernel_report: terminal text, place.csv, place.json,
 // place.svg. Numbers through units.hpp; nothing here judges (roofline/kernel_analysis.hpp does).
+#include "roofline/csv.hpp"
 #include "roofline/json.hpp"
 #include "roofline/kernel_report.hpp"
 

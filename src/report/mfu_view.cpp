@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "roofline/command_views.hpp"
+#include "roofline/csv.hpp"
 #include "roofline/json.hpp"
 #include "roofline/report.hpp"
 #include "roofline/units.hpp"

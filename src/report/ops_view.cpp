@@ -4,6 +4,7 @@
 
 #include "report/units.hpp"
 #include "roofline/command_views.hpp"
+#include "roofline/csv.hpp"
 #include "roofline/json.hpp"
 #include "roofline/report.hpp"
 #include "roofline/vocabulary.hpp"

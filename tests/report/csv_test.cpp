@@ -1,6 +1,7 @@
 // CSV out (ops, mfu, run's op table) and in (place --csv): RFC 4180 quoting both ways.
 #include <gtest/gtest.h>
 
+#include "roofline/csv.hpp"
 #include "roofline/error.hpp"
 #include "roofline/json.hpp"
 #include "roofline/report.hpp"
