@@ -5,7 +5,6 @@
 #include <fmt/format.h>
 
 #include <array>
-#include <cstdlib>
 #include <limits>
 #include <map>
 #include <mutex>
