@@ -15,7 +15,8 @@ namespace roofline {
 
 struct results;  // roofline/results.hpp, which holds these blocks
 
-struct energy_window;  // results.hpp
+struct energy_window;       // results.hpp
+struct whole_step_result;  // results.hpp
 
 /// The drift check of a step sweep (docs/formulas-analysis.md §8.2): the first decode step's largest
 /// op (most bytes: the LM head in a decoder) timed again after the steps, beside its op-table time
@@ -91,6 +92,11 @@ struct energy_roofline {
   std::string bytes_source;
   std::optional<double> joules_per_flop;
   std::string flops_source;
+  /// J/FLOP of the CUDA cores (vector engine): (P − idle) ÷ rate of the largest fp32 GEMM with a usable
+  /// window (SGEMM runs on the CUDA cores). What a whole step's FLOPs on CUDA cores are charged at
+  /// (docs/formulas-analysis.md §10.2). Absent: no such GEMM, or the main precision is fp32.
+  std::optional<double> joules_per_flop_cuda_cores;
+  std::string cuda_cores_source;
   std::optional<double> power_limit_w;  ///< NVML enforced limit (read only) / RAPL package limit
   /// Where the power cap bound a probe: "gemm fp16 n = 8192: the power cap bound (sw_power_cap in 84% of
   /// samples); SM clock 1320 MHz against 1980 MHz max"; and what the data does to it, where the GEMM ran
@@ -118,6 +124,9 @@ struct step_sweep_point {
   std::optional<double> j_per_token_integrated;  ///< the same from the integrated power samples
   std::optional<double> j_per_token_predicted;   ///< predicted_energy_j(step at predicted_s) ÷ batch
   std::optional<double> energy_error;            ///< predicted ÷ measured J/token − 1
+  /// The FLOPs the prediction charged (step_energy_charge): at J/FLOP (the tensor cores, as executed)
+  /// and at the CUDA cores' J/FLOP. Absent: no prediction.
+  std::optional<double> flops_charged_tensor, flops_charged_cuda_cores;
   std::optional<double> counter_vs_integrated;   ///< integrated ÷ counter − 1
   std::string note;                              ///< why a measured value is missing
 };
@@ -158,6 +167,21 @@ struct step_placement {
 /// Worked: measured (1, 1.23 ms); user 3.31 ms at batch 1 → ratio 2.69 ("2.7×").
 std::optional<step_placement> place_on_step_curve(const step_sweep_analysis& s, std::int64_t batch, double user_s,
                                                   std::string& why);
+
+/// A whole step's predicted energy (docs/formulas-analysis.md §10.2): Choi et al.'s E = π0·T + ε_mem·Q +
+/// ε_flop·W with W split by where the kernels execute it — the tensor cores' FLOPs as executed (a
+/// cuBLASLt GEMM's tile padding included) at ε_flop, the CUDA cores' FLOPs (our GEMV) at ε_flop of the
+/// CUDA cores (energy_roofline::joules_per_flop_cuda_cores; ε_flop where unknown). T = the step's
+/// predicted time, Q its bytes. A step whose runners did not record what they execute
+/// (whole_step_result::flops_executed_tensor absent) charges its model FLOPs at ε_flop.
+/// Worked (H100, TinyLlama decode batch 1, 2026-12-06): π0 = 97 W, T = 1.2 ms, ε_mem = 138 pJ/B,
+/// Q = 2.2 GB, ε_flop = 0.846 pJ, GEMV 2.2 GFLOP on CUDA cores at 10.07 pJ → 0.116 + 0.304 + 0.022 J.
+struct step_energy_charge {
+  double tensor_flops = 0, cuda_core_flops = 0;  ///< FLOPs charged at each engine's J/FLOP
+  double joules = 0;                             ///< the step's predicted energy (J)
+};
+/// The charge of step `w` under `e`; zeros when e is incomplete or w has no FLOPs and bytes.
+step_energy_charge charge_step(const energy_roofline& e, const whole_step_result& w);
 
 /// The energy roofline of `r` (always a block: unknown coefficients carry notes).
 energy_roofline analyse_energy(const results& r);

@@ -391,6 +391,11 @@ struct whole_step_result {
   /// FLOPs and bytes of the whole step (Σ op × count of the catalogue), for its energy prediction;
   /// absent in files written before they were recorded.
   std::optional<double> flops, bytes;
+  /// What the step's kernels executed, by engine (op_timing::executed of run_step): FLOPs on the tensor
+  /// cores, tile padding included, and on the CUDA cores (docs/formulas-analysis.md §10.2). Absent where
+  /// the runners do not say (a CPU step, files written before they were recorded): then the step's
+  /// energy is charged by `flops`.
+  std::optional<double> flops_executed_tensor, flops_executed_cuda_cores;
   /// The median step time measured while the machine was busy, kept out of `measured_s` (then null,
   /// `note` saying why), as op_result::disturbed_s. Absent when clean or not judged.
   std::optional<double> disturbed_s;

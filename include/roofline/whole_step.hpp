@@ -4,7 +4,9 @@
 #pragma once
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "roofline/backend.hpp"
@@ -27,20 +29,35 @@ struct step_launch {
 /// outside it has count ≠ 1.
 std::vector<step_launch> step_order(const std::vector<op_desc>& step);
 
+/// What an op's runner chose to launch: the implementation's text (op_timing::implementation) and,
+/// where the runner knows it, what one launch executes (op_timing::executed). Built from the text
+/// alone where the FLOPs are the model's.
+struct step_kernel {
+  std::string implementation;
+  std::optional<executed_flops> executed;
+  step_kernel(std::string impl = {}, std::optional<executed_flops> e = std::nullopt)  // NOLINT: implicit from text
+      : implementation(std::move(impl)), executed(e) {}
+  step_kernel(const char* impl) : implementation(impl) {}  // NOLINT: implicit from text
+};
+
 /// Runs one op's runner with a hook; the runner calls the hook with its launch function (launch(set)
-/// runs the op once on buffer set `set`), the number of buffer sets and the implementation it chose
-/// (op_timing::implementation's text), after verifying the op and while its buffers are alive, and
-/// returns what the hook returns.
+/// runs the op once on buffer set `set`), the number of buffer sets and the kernel it chose, after
+/// verifying the op and while its buffers are alive, and returns what the hook returns.
 using step_launch_fn = std::function<void(int set)>;
-using step_hook = std::function<op_timing(int n_sets, const step_launch_fn& launch, const std::string& implementation)>;
+using step_hook = std::function<op_timing(int n_sets, const step_launch_fn& launch, const step_kernel& kernel)>;
 using run_with_hook = std::function<op_timing(const op_desc& op, const step_hook& hook)>;
 /// What the timing function gets: per op of the step, its launch function, number of sets and
-/// implementation.
+/// kernel.
 struct captured_op {
   int n_sets = 1;
   const step_launch_fn* launch = nullptr;
   std::string implementation;
+  std::optional<executed_flops> executed;  ///< per launch; absent: the op's model FLOPs
 };
+
+/// What the whole `step` executes (Σ over ops of count × executed per launch; an op whose runner did
+/// not say counts its model FLOPs, op_desc::flops, as tensor); absent when no runner said (a CPU step).
+std::optional<executed_flops> step_executed(const std::vector<op_desc>& step, const std::vector<captured_op>& ops);
 
 /// "ops as run: name — implementation | …" over `step`'s ops (each implementation up to its first
 /// "; ", the part that names the kernel), for a whole step's note: what the step ran, to set beside

@@ -35,6 +35,21 @@ double predicted_energy_j(double idle_w, double seconds, double joules_per_byte,
   return idle_w * seconds + joules_per_byte * bytes + joules_per_flop * flops;
 }
 
+step_energy_charge charge_step(const energy_roofline& e, const whole_step_result& w) {
+  step_energy_charge c;
+  if (!e.complete() || !w.flops || !w.bytes) return c;
+  c.tensor_flops = *w.flops;
+  if (w.flops_executed_tensor && w.flops_executed_cuda_cores) {
+    c.tensor_flops = *w.flops_executed_tensor;
+    c.cuda_core_flops = *w.flops_executed_cuda_cores;
+  }
+  // without a CUDA-core J/FLOP, the CUDA cores' FLOPs are charged at the tensor cores' (and said)
+  const double j_cc = e.joules_per_flop_cuda_cores.value_or(*e.joules_per_flop);
+  c.joules = predicted_energy_j(*e.idle_w, w.predicted_s, *e.joules_per_byte, *w.bytes, *e.joules_per_flop, c.tensor_flops) +
+             j_cc * c.cuda_core_flops;
+  return c;
+}
+
 std::optional<std::int64_t> largest_batch_within(const std::vector<batch_time>& points, double target_s) {
   std::optional<std::int64_t> best;
   for (const auto& p : points)
@@ -136,6 +151,17 @@ std::string input_note(const compute_result& c) {
   return fmt::format("{}, sustained: {}; the roof is the random-data one", gemm_label(c), s);
 }
 
+/// The largest non-rejected GEMM of `precision` with a usable energy window (powered): compute
+/// dominates its time most. nullptr when none.
+const compute_result* largest_powered_gemm(const measured_roofs& m, const std::string& precision) {
+  const compute_result* g = nullptr;
+  for (const auto& c : m.compute)
+    if (!c.rejected && c.precision == precision && is_gemm_engine(c.engine) && powered(c, c.median_flops_per_s) &&
+        (!g || c.size.value_or(0) > g->size.value_or(0)))
+      g = &c;
+  return g;
+}
+
 }  // namespace
 
 energy_roofline analyse_energy(const results& r) {
@@ -209,11 +235,7 @@ energy_roofline analyse_energy(const results& r) {
   }
 
   // J/FLOP: the largest GEMM of the main precision with a usable window (compute dominates its time most)
-  const compute_result* g = nullptr;
-  for (const auto& c : r.measured.compute)
-    if (!c.rejected && c.precision == precision && is_gemm_engine(c.engine) && powered(c, c.median_flops_per_s) &&
-        (!g || c.size.value_or(0) > g->size.value_or(0)))
-      g = &c;
+  const compute_result* g = largest_powered_gemm(r.measured, precision);
   if (g && e.idle_w) {
     const powered_window pw = *powered(*g, g->median_flops_per_s);
     e.joules_per_flop = (pw.power_w - *e.idle_w) / pw.rate;
@@ -230,6 +252,19 @@ energy_roofline analyse_energy(const results& r) {
     e.notes.push_back(g ? "J/FLOP unknown (no idle power)"
                         : fmt::format("J/FLOP unknown (no {} GEMM with an energy window of at least {})", precision,
                                       units::seconds(min_energy_window_s)));
+  }
+
+  // J/FLOP of the CUDA cores: the largest fp32 GEMM (SGEMM runs on the CUDA cores, not the tensor
+  // cores) with a usable window — what a step's FLOPs on CUDA cores (a GEMV) are charged at (§10.2)
+  if (const compute_result* v = precision == "fp32" ? nullptr : largest_powered_gemm(r.measured, "fp32"); v && e.idle_w) {
+    const powered_window pw = *powered(*v, v->median_flops_per_s);
+    const double j = (pw.power_w - *e.idle_w) / pw.rate;
+    if (j > 0) {
+      e.joules_per_flop_cuda_cores = j;
+      e.cuda_cores_source = fmt::format("{} ({}, {}): {} at {} (idle {})", gemm_label(*v), pw.which,
+                                        units::seconds(pw.window->window_s), units::si(pw.power_w, "W"),
+                                        units::compute_rate(pw.rate, "fp32"), units::si(*e.idle_w, "W"));
+    }
   }
 
   if (e.complete())
@@ -254,8 +289,9 @@ std::optional<step_sweep_analysis> analyse_step_sweep(const results& r, const en
   s.definition =
       "decode step at each batch, one CUDA graph (GPU) / one pass (CPU); TPOT = step time; tokens/s = batch ÷ step; "
       "J/token = counter power over the replays × step time ÷ batch; knee: knee_of (flat line of B <= 8 meets the line "
-      "through the largest batch); predicted J/token = (idle W × predicted step + J/B × bytes + J/FLOP × FLOPs) ÷ "
-      "batch";
+      "through the largest batch); predicted J/token = (idle W × predicted step + J/B × bytes + J/FLOP × FLOPs the "
+      "tensor cores execute (a GEMM's tile padding included) + the CUDA cores' J/FLOP × FLOPs on CUDA cores (a "
+      "GEMV)) ÷ batch; a step whose kernels did not say charges its model FLOPs at J/FLOP";
   s.context = plan.context;
   s.tpot_target_s = plan.tpot_target_s;
   s.kv_capacity_batch = plan.kv_capacity_batch;
@@ -267,6 +303,7 @@ std::optional<step_sweep_analysis> analyse_step_sweep(const results& r, const en
   }
   const auto limit = e.power_limit_w;
   std::vector<batch_time> measured, predicted;
+  bool cc_unknown_said = false;
   for (const auto& w : r.whole_step) {
     if (w.phase != "decode" || w.context.value_or(-1) != plan.context) continue;
     step_sweep_point p;
@@ -294,10 +331,16 @@ std::optional<step_sweep_analysis> analyse_step_sweep(const results& r, const en
     } else {
       p.note = w.note;
     }
-    if (e.complete() && w.flops && w.bytes)
-      p.j_per_token_predicted =
-          predicted_energy_j(*e.idle_w, w.predicted_s, *e.joules_per_byte, *w.bytes, *e.joules_per_flop, *w.flops) /
-          tokens;
+    if (e.complete() && w.flops && w.bytes) {
+      const step_energy_charge c = charge_step(e, w);
+      if (c.cuda_core_flops > 0 && !e.joules_per_flop_cuda_cores && !cc_unknown_said) {
+        s.notes.push_back("the CUDA cores' J/FLOP is unknown (no fp32 GEMM with an energy window of at least " +
+                          units::seconds(min_energy_window_s) + "): their FLOPs are charged at the tensor cores' J/FLOP");
+        cc_unknown_said = true;
+      }
+      p.flops_charged_tensor = c.tensor_flops, p.flops_charged_cuda_cores = c.cuda_core_flops;
+      p.j_per_token_predicted = c.joules / tokens;
+    }
     if (p.j_per_token_predicted && p.j_per_token_measured && *p.j_per_token_measured > 0)
       p.energy_error = *p.j_per_token_predicted / *p.j_per_token_measured - 1;
     s.points.push_back(std::move(p));

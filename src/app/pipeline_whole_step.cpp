@@ -264,6 +264,8 @@ void measure_whole_steps(backend& be, results& r, const model_config& cfg, const
         w.best_s = t.best_seconds;
         w.note = t.note;
         w.energy = t.energy;
+        if (t.executed)
+          w.flops_executed_tensor = t.executed->tensor, w.flops_executed_cuda_cores = t.executed->cuda_cores;
       } catch (const device_lost_error& e) {
         lost = true;
         w.note = std::string("failed: ") + e.what();

@@ -407,12 +407,14 @@ void to_json(json& j, const energy_roofline& v) {
   detail::write_if(j, "idle_source", v.idle_source);
   detail::write_if(j, "bytes_source", v.bytes_source);
   detail::write_if(j, "flops_source", v.flops_source);
+  detail::write_if(j, "joules_per_flop_cuda_cores", v.joules_per_flop_cuda_cores);
+  detail::write_if(j, "cuda_cores_source", v.cuda_cores_source);
 }
 
 void from_json(const json& j, energy_roofline& v) {
   detail::require_block(j, "definition");
   ROOFLINE_READ_FIELDS(definition, idle_w, idle_source, joules_per_byte, bytes_source, joules_per_flop, flops_source,
-                       power_limit_w, power_cap, probes, ops, notes)
+                       joules_per_flop_cuda_cores, cuda_cores_source, power_limit_w, power_cap, probes, ops, notes)
 }
 
 void to_json(json& j, const step_sweep_point& v) {
@@ -430,13 +432,15 @@ void to_json(json& j, const step_sweep_point& v) {
        {"energy_error", v.energy_error},
        {"counter_vs_integrated", v.counter_vs_integrated}};
   detail::write_if(j, "note", v.note);
+  detail::write_if(j, "flops_charged_tensor", v.flops_charged_tensor);
+  detail::write_if(j, "flops_charged_cuda_cores", v.flops_charged_cuda_cores);
 }
 
 void from_json(const json& j, step_sweep_point& v) {
   detail::require_object(j);
   ROOFLINE_READ_FIELDS(batch, predicted_s, measured_s, error, predicted_tokens_per_s, measured_tokens_per_s, power_w,
                        power_cap_share, j_per_token_measured, j_per_token_integrated, j_per_token_predicted,
-                       energy_error, counter_vs_integrated, note)
+                       energy_error, counter_vs_integrated, note, flops_charged_tensor, flops_charged_cuda_cores)
 }
 
 void to_json(json& j, const step_sweep_analysis& v) {

@@ -153,10 +153,14 @@ void energy_extras_from(const json& j, measured_roofs& v) { read_present(j, "idl
 void energy_extras_to(json& j, const whole_step_result& v) {
   write_present(j, "energy", v.energy), write_present(j, "flops", v.flops), write_present(j, "bytes", v.bytes);
   write_present(j, "disturbed_s", v.disturbed_s);
+  write_present(j, "flops_executed_tensor", v.flops_executed_tensor);
+  write_present(j, "flops_executed_cuda_cores", v.flops_executed_cuda_cores);
 }
 void energy_extras_from(const json& j, whole_step_result& v) {
   read_present(j, "energy", v.energy), read_present(j, "flops", v.flops), read_present(j, "bytes", v.bytes);
   read_present(j, "disturbed_s", v.disturbed_s);
+  read_present(j, "flops_executed_tensor", v.flops_executed_tensor);
+  read_present(j, "flops_executed_cuda_cores", v.flops_executed_cuda_cores);
 }
 
 void energy_extras_to(json& j, const small_work_result& v) { write_present(j, "floor_switch_s", v.floor_switch_s); }

@@ -42,10 +42,12 @@ op_timing chain_from(const std::vector<op_desc>& step, std::size_t i, std::vecto
                      const run_with_hook& run, const time_step_fn& time_step, bool& reached) {
   if (i == step.size()) {
     reached = true;
-    return time_step(got);
+    op_timing t = time_step(got);
+    t.executed = step_executed(step, got);
+    return t;
   }
-  const step_hook hook = [&, i](int n_sets, const step_launch_fn& launch, const std::string& implementation) {
-    got[i] = {std::max(1, n_sets), &launch, implementation};
+  const step_hook hook = [&, i](int n_sets, const step_launch_fn& launch, const step_kernel& kernel) {
+    got[i] = {std::max(1, n_sets), &launch, kernel.implementation, kernel.executed};
     return chain_from(step, i + 1, got, run, time_step, reached);
   };
   op_timing t = run(step[i], hook);
@@ -63,6 +65,23 @@ op_timing chain_step(const std::vector<op_desc>& step, const run_with_hook& run,
   std::vector<captured_op> got(step.size());
   bool reached = false;
   return chain_from(step, 0, got, run, time_step, reached);
+}
+
+std::optional<executed_flops> step_executed(const std::vector<op_desc>& step, const std::vector<captured_op>& ops) {
+  executed_flops sum;
+  bool said = false;
+  for (std::size_t i = 0; i < step.size(); ++i) {
+    const double count = static_cast<double>(step[i].count);
+    const captured_op* c = i < ops.size() ? &ops[i] : nullptr;
+    if (c && c->executed) {
+      said = true;
+      sum.tensor += count * c->executed->tensor, sum.cuda_cores += count * c->executed->cuda_cores;
+    } else {
+      sum.tensor += count * step[i].flops;
+    }
+  }
+  if (!said) return std::nullopt;
+  return sum;
 }
 
 std::string step_implementations(const std::vector<op_desc>& step, const std::vector<captured_op>& ops) {

@@ -73,6 +73,11 @@ void render_sweep(section& s, const step_sweep_analysis& a) {
        {"J/token measured", [](const P& x) { return num(x.j_per_token_measured, joules); }},
        {"J/token predicted", [](const P& x) { return num(x.j_per_token_predicted, joules); }},
        {"energy error", [](const P& x) { return num(x.energy_error, signed_percent); }},
+       {"FLOPs charged: tensor + CUDA cores",
+        [](const P& x) {
+          if (!x.flops_charged_tensor) return std::optional<cell>();
+          return text(units::flop_count(*x.flops_charged_tensor) + " + " + units::flop_count(x.flops_charged_cuda_cores.value_or(0)));
+        }},
        {"integrated power vs counter", [](const P& x) { return num(x.counter_vs_integrated, signed_percent); }},
        {"note", [](const P& x) { return x.measured_s ? std::optional<cell>() : text(x.note); }}}));
 }
@@ -85,6 +90,9 @@ void render_energy(section& s, const energy_roofline& e) {
        fmt_opt(e.joules_per_byte, [&](double j) { return units::si(j, "J/B") + " (" + e.bytes_source + ")"; }));
   item(items, "energy per FLOP",
        fmt_opt(e.joules_per_flop, [&](double j) { return units::si(j, "J/FLOP") + " (" + e.flops_source + ")"; }));
+  item(items, "energy per FLOP on the CUDA cores", fmt_opt(e.joules_per_flop_cuda_cores, [&](double j) {
+         return units::si(j, "J/FLOP") + " (" + e.cuda_cores_source + ")";
+       }));
   item(items, "power limit (read only)", fmt_opt(e.power_limit_w, watts));
   for (const auto& c : e.power_cap) items.push_back(c);
   for (const auto& n : e.notes) items.push_back(n);

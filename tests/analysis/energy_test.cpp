@@ -238,6 +238,54 @@ TEST(StepSweep, MeasuredAndPredictedJoulesPerTokenWithErrors) {
   EXPECT_EQ(json(je.get<energy_roofline>()), je);
 }
 
+// The FLOPs of a step charged where its kernels run them (docs/formulas-analysis.md §10.2): an fp32
+// GEMM (SGEMM: CUDA cores) at 50 TFLOP/s drawing 400 W over the idle 100 W → 6 pJ/FLOP on the CUDA
+// cores beside the fp16 GEMM's 1 pJ/FLOP. A batch-1 step that executes 70 GFLOP on the tensor cores
+// (a GEMM's tile padding) and 2 GFLOP on CUDA cores (a GEMV), predicted 0.9 ms, 2.2 GB:
+// 100 W × 0.9 ms + 60 pJ/B × 2.2 GB + 1 pJ × 70 GFLOP + 6 pJ × 2 GFLOP = 0.09 + 0.132 + 0.07 + 0.012 J.
+TEST(StepSweep, FlopsAreChargedAtTheJoulesPerFlopOfTheEngineThatRanThem) {
+  results r = gpu_like();
+  compute_result sgemm;
+  sgemm.precision = "fp32", sgemm.engine = "gemm", sgemm.size = 8192, sgemm.flops_per_s = 5.2e13,
+  sgemm.median_flops_per_s = 5e13, sgemm.verified = true, sgemm.energy = window(1.5, 600);  // 400 W
+  r.measured.compute.push_back(sgemm);
+  step_sweep_plan plan;
+  plan.context = 2048, plan.batches = {1};
+  r.step_sweep = plan;
+  whole_step_result w;
+  w.phase = "decode", w.batch = 1, w.context = 2048, w.measured_s = 1e-3, w.predicted_s = 0.9e-3;
+  w.bytes = 2.2e9, w.flops = 2.2e9, w.energy = window(1.25, 1.25 * 400);
+  w.flops_executed_tensor = 70e9, w.flops_executed_cuda_cores = 2e9;
+  r.whole_step.push_back(w);
+  const energy_roofline e = analyse_energy(r);
+  ASSERT_TRUE(e.joules_per_flop_cuda_cores);
+  EXPECT_NEAR(*e.joules_per_flop_cuda_cores, 300.0 / 5e13, 1e-27);
+  EXPECT_NE(e.cuda_cores_source.find("gemm fp32 n = 8192"), std::string::npos) << e.cuda_cores_source;
+  const auto s = analyse_step_sweep(r, e);
+  ASSERT_TRUE(s && s->points.size() == 1u);
+  EXPECT_NEAR(*s->points[0].j_per_token_predicted, 0.09 + 0.132 + 0.07 + 0.012, 1e-12);
+  EXPECT_DOUBLE_EQ(*s->points[0].flops_charged_tensor, 70e9);
+  EXPECT_DOUBLE_EQ(*s->points[0].flops_charged_cuda_cores, 2e9);
+  EXPECT_TRUE(s->notes.empty());
+  const json j = *s;
+  EXPECT_EQ(json(j.get<step_sweep_analysis>()), j);
+  const json je = e;
+  EXPECT_EQ(json(je.get<energy_roofline>()), je);
+
+  // without an fp32 GEMM window the CUDA cores' FLOPs are charged at the tensor J/FLOP, and said
+  r.measured.compute.pop_back();
+  const energy_roofline e2 = analyse_energy(r);
+  EXPECT_FALSE(e2.joules_per_flop_cuda_cores);
+  const auto s2 = analyse_step_sweep(r, e2);
+  EXPECT_NEAR(*s2->points[0].j_per_token_predicted, 0.09 + 0.132 + 0.072, 1e-12);
+  ASSERT_EQ(s2->notes.size(), 1u);
+  EXPECT_NE(s2->notes[0].find("CUDA cores' J/FLOP is unknown"), std::string::npos) << s2->notes[0];
+
+  // a file without the executed FLOPs charges the model's 2.2 GFLOP at the tensor J/FLOP
+  r.whole_step[0].flops_executed_tensor.reset(), r.whole_step[0].flops_executed_cuda_cores.reset();
+  EXPECT_NEAR(*analyse_step_sweep(r, e2)->points[0].j_per_token_predicted, 0.09 + 0.132 + 0.0022, 1e-12);
+}
+
 TEST(StepSweep, NewResultFieldsRoundTripAndOlderFilesStayTheSame) {
   results r = gpu_like();
   r.device.id = "cuda:0";
@@ -245,6 +293,7 @@ TEST(StepSweep, NewResultFieldsRoundTripAndOlderFilesStayTheSame) {
   w.phase = "decode", w.batch = 4, w.context = 2048, w.measured_s = 1e-3, w.predicted_s = 9e-4, w.bytes = 2e9,
   w.flops = 8e9;
   w.energy = window(0.2, 80);
+  w.flops_executed_tensor = 9e9, w.flops_executed_cuda_cores = 1e8;
   r.whole_step.push_back(w);
   step_sweep_plan p;
   p.context = 2048, p.batches = {1, 2, 4}, p.memory_bytes = 1.5e11, p.kv_capacity_batch = 3000;
@@ -265,6 +314,8 @@ TEST(StepSweep, NewResultFieldsRoundTripAndOlderFilesStayTheSame) {
   EXPECT_FALSE(o["measured"]["bandwidth"][0].contains("energy"));
   EXPECT_FALSE(o["whole_step"][0].contains("energy"));
   EXPECT_FALSE(o["whole_step"][0].contains("bytes"));
+  EXPECT_FALSE(o["whole_step"][0].contains("flops_executed_tensor"));
+  EXPECT_DOUBLE_EQ(j["whole_step"][0]["flops_executed_cuda_cores"].get<double>(), 1e8);
 }
 
 }  // namespace

@@ -74,6 +74,38 @@ TEST(WholeStep, ChainHandsEveryLaunchToTheTimerAtOnce) {
   EXPECT_EQ(q_sets, (std::vector<int>{0, 1, 0}));
 }
 
+// What the step executes, by engine: the linear layers of a batch-1 decode as our GEMV (their model
+// FLOPs on the CUDA cores) and the LM head as cuBLASLt with a 64×64 tile (batch 1 padded to the tile's
+// N = 64: 64 × its model FLOPs on the tensor cores); the other ops say nothing and count their model
+// FLOPs as tensor. Summed over ops × count.
+TEST(WholeStep, TheStepSumsWhatEachOpExecutesByEngine) {
+  model_config cfg = tinyllama();
+  cfg.layers = 3;
+  catalogue_options o;
+  o.ph = phase::decode;
+  const auto step = build_catalogue(cfg, o);
+  const run_with_hook run = [&](const op_desc& op, const step_hook& hook) {
+    if (op.kind != op_kind::gemm) return hook(1, [](int) {}, "our kernel");
+    if (op.name == "lm_head") return hook(1, [](int) {}, {"cuBLASLt tile 64x64", executed_flops{64 * op.flops, 0}});
+    return hook(1, [](int) {}, {"our GEMV", executed_flops{0, op.flops}});
+  };
+  const op_timing t = chain_step(step, run, [](const std::vector<captured_op>&) { return op_timing{}; });
+  double gemv = 0, head = 0, other = 0;
+  for (const auto& op : step) {
+    const double f = op.flops * static_cast<double>(op.count);
+    (op.name == "lm_head" ? head : op.kind == op_kind::gemm ? gemv : other) += f;
+  }
+  // TinyLlama's seven linear layers at batch 1: 2 × (2048·2048·2 + 256·2048·2 + 5632·2048·3) per layer
+  EXPECT_DOUBLE_EQ(gemv, 3 * 2.0 * (2048.0 * 2048 * 2 + 256.0 * 2048 * 2 + 5632.0 * 2048 * 3));
+  EXPECT_DOUBLE_EQ(head, 2.0 * 32000 * 2048);
+  ASSERT_TRUE(t.executed);
+  EXPECT_DOUBLE_EQ(t.executed->cuda_cores, gemv);
+  EXPECT_DOUBLE_EQ(t.executed->tensor, 64 * head + other);
+  // no runner says: nothing is known, and the step's energy is charged by its model FLOPs
+  const run_with_hook silent = [](const op_desc&, const step_hook& hook) { return hook(1, [](int) {}, "kernel"); };
+  EXPECT_FALSE(chain_step(step, silent, [](const std::vector<captured_op>&) { return op_timing{}; }).executed);
+}
+
 TEST(WholeStep, ARunnerThatDoesNotHandOverItsLaunchIsNamed) {
   catalogue_options o;
   const auto step = build_catalogue(tinyllama(), o);

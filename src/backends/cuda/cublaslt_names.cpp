@@ -118,6 +118,12 @@ bool get_attr(const cublasLtMatmulAlgo_t& algo, cublasLtMatmulAlgoConfigAttribut
 }
 }  // namespace
 
+std::array<int, 3> algo_tile(const cublasLtMatmulAlgo_t& algo) {
+  std::uint32_t tile = 0;
+  if (!get_attr(algo, CUBLASLT_ALGO_CONFIG_TILE_ID, tile)) return {0, 0, 0};
+  return tile_dims(static_cast<int>(tile));
+}
+
 json algo_config(const cublasLtMatmulAlgo_t& algo) {
   json j = json::object();
   int id = 0;

@@ -18,6 +18,9 @@ std::string cluster_name(int id);
 std::string stages_name(int id);
 /// The tile's {M, N, 0}; zeros when unknown (TILE_UNDEFINED, or a value past the table).
 std::array<int, 3> tile_dims(int id);
+/// The tile {M, N, 0} of a chosen algorithm (its CUBLASLT_ALGO_CONFIG_TILE_ID through tile_dims);
+/// zeros when the library does not report it.
+std::array<int, 3> algo_tile(const cublasLtMatmulAlgo_t& algo);
 /// The cluster's {x, y, z}; zeros for auto or unknown.
 std::array<int, 3> cluster_dims(int id);
 

@@ -26,7 +26,7 @@ namespace roofline::cuda::detail {
 lt_matmul::lt_matmul(const op_context& ctx, dtype_id t, int64_t m, int64_t n, int64_t k, bool b_is_nk, int batch,
                      int64_t stride_a, int64_t stride_b, int64_t stride_c, const void* a, const void* b, void* c,
                      const lt_sets* sets)
-    : ctx_(ctx) {
+    : ctx_(ctx), m_(m), n_(n), k_(k), batch_(std::max(1, batch)) {
   if (!ctx.lt) throw probe_error("lt_matmul: op_context has no cuBLASLt handle");
   const cudaDataType_t dt = t == dtype_id::f16 ? CUDA_R_16F : CUDA_R_16BF;
   // Row-major C = A·op(B) is column-major Cᵀ = op(B)ᵀ·Aᵀ: cuBLAS's "A" is our B, its "B" our A.
@@ -140,6 +140,12 @@ lt_matmul::~lt_matmul() {
   if (lb_) (void)cublasLtMatrixLayoutDestroy(lb_);
   if (la_) (void)cublasLtMatrixLayoutDestroy(la_);
   if (op_) (void)cublasLtMatmulDescDestroy(op_);
+}
+
+executed_flops lt_matmul::executed() const {
+  const auto tile = algo_tile(algo_);
+  const auto padded = [](int64_t x, int t) { return t > 0 ? double((x + t - 1) / t) * t : double(x); };
+  return {2.0 * double(k_) * padded(n_, tile[0]) * padded(m_, tile[1]) * batch_, 0.0};
 }
 
 void lt_matmul::run(const void* a, const void* b, void* c, float alpha) const {
@@ -337,14 +343,16 @@ op_timing run_gemm_typed(const op_desc& op, const timing_options& timing, const 
         c.chosen_s = it->second.first, c.over_s = it->second.second;
       return c;
     };
-    op_timing t = use_gv ? time_launches(ctx, timing, rot.n_sets, run_gv, gv_desc,
+    // the GEMV's FLOPs run on the CUDA cores, exactly the model's (no tile to pad)
+    const step_kernel gv_kernel{gv_desc, executed_flops{0.0, 2.0 * double(m) * double(n) * double(k)}};
+    op_timing t = use_gv ? time_launches(ctx, timing, rot.n_sets, run_gv, gv_kernel,
                                          cat("C = A·Wᵀ, W [n×k]; ", checked_gv, "; ", rot.note()))
-                         : time_launches(ctx, timing, rot.n_sets, run_lt, mm.description(), what);
+                         : time_launches(ctx, timing, rot.n_sets, run_lt, {mm.description(), mm.executed()}, what);
     t.choice = use_gv ? versus("cuBLASLt", t_gv, t_lt, cat(mm.description(), "; verified: ", checked))
                       : versus("our GEMV", t_lt, t_gv, cat(gv_desc, "; verified: ", checked_gv));
     return t;
   }
-  return time_launches(ctx, timing, rot.n_sets, run_lt, mm.description(), what);
+  return time_launches(ctx, timing, rot.n_sets, run_lt, {mm.description(), mm.executed()}, what);
 }
 
 }  // namespace

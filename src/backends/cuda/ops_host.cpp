@@ -133,8 +133,8 @@ cudaGraphExec_t capture_launches(const op_context& ctx, int n_sets, int count,
 }
 
 op_timing time_launches(const op_context& ctx, const timing_options& timing, int n_sets,
-                        const std::function<void(int)>& launch, std::string implementation, std::string note) {
-  if (ctx.step) return (*ctx.step)(n_sets, launch, implementation);  // part of a whole step: timed there, as one graph
+                        const std::function<void(int)>& launch, step_kernel kernel, std::string note) {
+  if (ctx.step) return (*ctx.step)(n_sets, launch, kernel);  // part of a whole step: timed there, as one graph
   event_pair ev;
   // Timed as replays of a CUDA graph of `per_graph` back-to-back launches (how production decode
   // runs its kernels), so the host's launch overhead — the eager launch floor, reported apart by
@@ -169,7 +169,8 @@ op_timing time_launches(const op_context& ctx, const timing_options& timing, int
   t.seconds = s.median;
   t.best_seconds = s.min;
   t.repeats = s.n;
-  t.implementation = std::move(implementation);
+  t.implementation = std::move(kernel.implementation);
+  t.executed = kernel.executed;
   t.note = std::move(note) + (exec ? cat("; timed as CUDA-graph replays of ", per_graph, " launches (per launch)")
                                    : "; timed eagerly, one launch per sample (graph capture failed: " + why + ")");
   return t;

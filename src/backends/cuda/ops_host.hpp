@@ -96,11 +96,11 @@ std::string require_close(const check_result& c, double tol, const op_desc& op, 
 double default_tol(dtype_id t);
 
 /// Times `launch(set)` with CUDA events on ctx.stream through time_repeated(); set = i mod n_sets,
-/// starting at set 0 (the set written first, so the coldest). `implementation` names what ran (our
-/// kernel, variant and launch configuration, or the library and its choice); `note` the check and
-/// the buffer rotation.
+/// starting at set 0 (the set written first, so the coldest). `kernel` names what ran (our kernel,
+/// variant and launch configuration, or the library and its choice) and, where the runner knows it,
+/// what one launch executes (op_timing::executed); `note` the check and the buffer rotation.
 op_timing time_launches(const op_context& ctx, const timing_options& timing, int n_sets,
-                        const std::function<void(int set)>& launch, std::string implementation, std::string note);
+                        const std::function<void(int set)>& launch, step_kernel kernel, std::string note);
 
 /// Seconds per launch of `launch(set)`: the median of 5 replays of a CUDA graph of max(20, n_sets)
 /// launches (eager bursts of 10 when capture fails). For choosing among verified candidate

@@ -43,9 +43,15 @@ class lt_matmul {
   lt_matmul& operator=(const lt_matmul&) = delete;
   void run(const void* a, const void* b, void* c, float alpha = 1.f) const;
   const std::string& description() const { return desc_; }
+  /// What one run executes on the tensor cores: the chosen tile's padded FLOPs, 2·k·⌈n/tile_m⌉·tile_m ·
+  /// ⌈m/tile_n⌉·tile_n · batch (row-major C = A·op(B) runs as column-major Cᵀ, so the tile's M spans
+  /// our n and its N our m); the model's 2·m·n·k·batch when the library reports no tile.
+  executed_flops executed() const;
 
  private:
   const op_context& ctx_;
+  int64_t m_ = 0, n_ = 0, k_ = 0;
+  int batch_ = 1;
   cublasLtMatmulDesc_t op_ = nullptr;
   cublasLtMatrixLayout_t la_ = nullptr, lb_ = nullptr, lc_ = nullptr;
   cublasLtMatmulAlgo_t algo_{};
