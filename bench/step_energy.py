@@ -78,10 +78,11 @@ def cuda_core_joules_per_flop(r, idle):
 
 
 def by_engine(r, label, jv_other=None):
-    """The energy roofline with each GEMM's FLOPs charged where they ran — a hypothesis this script tests, not
-    roofline's model: a cuBLASLt GEMM executes its FLOPs tile-padded (the batch rounded up to the tile's N, the
-    features to its M: layout TN, C is features × batch) at the tensor J/FLOP; our GEMV executes exactly its FLOPs
-    on CUDA cores, at the fp32 GEMM's J/FLOP. The kernels and tiles are read from each step's note."""
+    """The energy roofline with each GEMM's FLOPs charged where they ran, recomputed from each step's note as a check
+    of roofline's own charge (docs/formulas-analysis.md §10.2, from the runners' records; files before it charged the
+    model's FLOPs at the tensor J/FLOP): a cuBLASLt GEMM executes its FLOPs tile-padded (the batch rounded up to the
+    tile's N, the features to its M: layout TN, C is features × batch) at the tensor J/FLOP; our GEMV executes exactly
+    its FLOPs on CUDA cores, at the fp32 GEMM's J/FLOP (taken from another run where this one has none)."""
     a = r.get("analysis") or {}
     e, s = a.get("energy") or {}, a.get("step_sweep") or {}
     cfg = (r.get("model") or {}).get("config") or {}
@@ -97,7 +98,7 @@ def by_engine(r, label, jv_other=None):
     shapes = gemm_shapes(cfg)
     steps = {w["batch"]: w for w in r.get("whole_step") or [] if w.get("phase") == "decode" and w.get("context") == s.get("context")}
     print(f"### {label}: FLOPs charged by engine (tensor {jf * 1e12:.3f} pJ/FLOP; CUDA cores {jv * 1e12:.2f} pJ/FLOP, {src})\n")
-    print("| batch | J/token measured | predicted (model FLOPs) | error | tensor FLOPs executed / model | CUDA-core FLOPs | predicted by engine | error |")
+    print("| batch | J/token measured | roofline predicted | error | tensor FLOPs executed / model | CUDA-core FLOPs | predicted by engine | error |")
     print("|---|---|---|---|---|---|---|---|")
     for p in s.get("points") or []:
         b, w = p["batch"], steps.get(p["batch"])

@@ -6,7 +6,6 @@
 
 #include <algorithm>
 
-#include "roofline/json.hpp"
 #include "roofline/vocabulary.hpp"
 #include "report/units.hpp"
 #include "roofline/error.hpp"
@@ -17,14 +16,6 @@ namespace roofline::report {
 namespace {
 
 using rate_fn = std::string (*)(double);
-
-std::optional<double> num_of(const json& o, std::initializer_list<const char*> keys) {
-  for (const char* k : keys) {
-    auto it = o.find(k);
-    if (it != o.end() && it->is_number() && it->get<double>() > 0) return it->get<double>();
-  }
-  return std::nullopt;
-}
 
 std::string scenario_of(const op_result& op) {
   return op.phase == "decode" ? fmt::format("{} b{}", op.phase, op.batch)
