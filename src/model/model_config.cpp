@@ -4,8 +4,6 @@
 // optional there too (docs/formulas-model.md §1).
 #include <algorithm>
 #include <cmath>
-#include <initializer_list>
-#include <iterator>
 #include <vector>
 #include <filesystem>
 #include <fmt/format.h>
@@ -128,7 +126,7 @@ bool changes_arithmetic(const char* key, const json& v) {
 }
 
 /// Refuses, by name, the first arithmetic key present in the config that `honoured` does not list.
-void refuse_unmodelled(const reader& r, const std::string& model_type, std::initializer_list<const char*> honoured) {
+void refuse_unmodelled(const reader& r, const std::string& model_type, const std::vector<const char*>& honoured) {
   for (const auto& k : arithmetic_keys) {
     if (!r.j.contains(k.key) || !changes_arithmetic(k.key, r.j.at(k.key))) continue;
     if (std::any_of(honoured.begin(), honoured.end(), [&](const char* h) { return std::string(h) == k.key; })) continue;
@@ -175,20 +173,87 @@ struct shape_defaults {
   std::int64_t sliding_window = 0;  ///< MistralConfig: 4096 when the key is absent (null: none)
   const char* config_class = "LlamaConfig";
 };
-shape_defaults defaults_of(const std::string& mt) {
-  // transformers' __init__ defaults, per class (num_key_value_heads, max_position_embeddings, ...)
-  if (mt == "mistral") return {0, 0, 0, 0, 8, 0, 4096 * 32, 0, false, 4096, "MistralConfig"};
-  if (mt == "mixtral") return {0, 0, 0, 0, 8, 0, 4096 * 32, 0, false, 0, "MixtralConfig"};
-  if (mt == "qwen2") return {0, 0, 0, 0, 32, 0, 32768, 0, false, 0, "Qwen2Config"};
-  if (mt == "qwen3") return {0, 0, 0, 0, 32, 0, 32768, 128, false, 0, "Qwen3Config"};
-  if (mt == "qwen2_moe") return {0, 0, 0, 0, 16, 0, 32768, 0, false, 0, "Qwen2MoeConfig"};
-  if (mt == "qwen3_moe") return {0, 0, 0, 0, 4, 0, 32768, 0, false, 0, "Qwen3MoeConfig"};
-  if (mt == "phi3") return {0, 0, 0, 0, 0, 0, 4096, 0, false, 0, "Phi3Config"};
-  if (mt == "gemma2") return {0, 0, 0, 0, 4, 0, 8192, 256, true, 0, "Gemma2Config"};
-  if (mt == "gemma3_text") return {2304, 9216, 26, 8, 4, 262208, 131072, 256, true, 0, "Gemma3TextConfig"};
-  if (mt == "llama4_text") return {5120, 8192, 48, 40, 8, 202048, 131072, 128, false, 0, "Llama4TextConfig"};
-  if (mt == "gpt_oss") return {0, 0, 0, 0, 8, 0, 131072, 64, false, 0, "GptOssConfig"};
-  return {};  // LlamaConfig
+
+/// How a family places sliding-window attention (transformers' *Attention and *DecoderLayer classes;
+/// a `layer_types` list, where given, says per layer).
+enum class window_rule {
+  none,         ///< llama; llama4 attends in chunks instead (read_llama4)
+  every_layer,  ///< mistral, mixtral, phi3: sliding_window on every layer; an explicit null is no window
+  qwen,         ///< the qwen families: only with use_sliding_window, on layers >= max_window_layers (Qwen2Attention)
+  alternate,    ///< gemma2 (Gemma2DecoderLayer: layer_idx % 2 == 0), gpt_oss (GptOssConfig: even layers): (L + 1) / 2
+  pattern,      ///< gemma3_text: unless (layer_idx + 1) is a multiple of sliding_window_pattern (Gemma3TextConfig: 6)
+};
+/// Where a family's experts come from (read_moe).
+enum class moe_rule { none, mixtral, qwen, llama4, gpt_oss };
+/// Which bias keys a family reads: none (Mistral, Mixtral, Phi-3 have no bias), Qwen2's fixed q/k/v
+/// bias (Qwen2Attention: q/k/v_proj bias=True, o_proj bias=False), or `attention_bias` for q/k/v/o.
+enum class bias_rule { none, qwen2, attention_bias };
+
+/// One model_type of the Llama-like family: what parse_llama_family reads differently for it.
+struct family_traits {
+  const char* model_type;
+  shape_defaults defaults;
+  /// The arithmetic keys (arithmetic_keys) this type models; any other one present is refused.
+  std::vector<const char*> honoured;
+  window_rule window = window_rule::none;
+  std::int64_t window_default = 0;  ///< sliding_window when the key is absent (alternate, pattern)
+  moe_rule moe = moe_rule::none;
+  bias_rule bias = bias_rule::attention_bias;
+  bool attention_bias_default = false;  ///< GptOssConfig: True
+  bool mlp_bias_key = false;            ///< LlamaConfig.mlp_bias
+  bool gemma = false;  ///< GeGLU (gelu_pytorch_tanh), sandwich norms, √h-scaled embedding, logit softcaps
+  bool qk_norm = false;            ///< q_norm, k_norm over head_dim (Qwen3Attention, Gemma3Attention)
+  bool fused_projections = false;  ///< Phi3Attention.qkv_proj, Phi3MLP.gate_up_proj
+};
+
+/// The Llama-like model_types, with transformers' __init__ defaults per config class
+/// (num_key_value_heads, max_position_embeddings, ...).
+const std::vector<family_traits>& llama_family() {
+  using w = window_rule;
+  using m = moe_rule;
+  using b = bias_rule;
+  static const std::vector<family_traits> table = {
+      {"llama", {}, {}, w::none, 0, m::none, b::attention_bias, false, true},
+      {"mistral", {0, 0, 0, 0, 8, 0, 4096 * 32, 0, false, 4096, "MistralConfig"}, {"sliding_window", "layer_types"},
+       w::every_layer, 0, m::none, b::none},
+      {"mixtral", {0, 0, 0, 0, 8, 0, 4096 * 32, 0, false, 0, "MixtralConfig"},
+       {"sliding_window", "layer_types", "num_local_experts", "num_experts_per_tok"}, w::every_layer, 0, m::mixtral, b::none},
+      {"qwen2", {0, 0, 0, 0, 32, 0, 32768, 0, false, 0, "Qwen2Config"}, {"sliding_window", "use_sliding_window", "layer_types"},
+       w::qwen, 0, m::none, b::qwen2},
+      {"qwen2_moe", {0, 0, 0, 0, 16, 0, 32768, 0, false, 0, "Qwen2MoeConfig"},
+       {"sliding_window", "use_sliding_window", "layer_types", "num_experts", "num_experts_per_tok", "moe_intermediate_size",
+        "shared_expert_intermediate_size"},
+       w::qwen, 0, m::qwen, b::qwen2},
+      {"qwen3", {0, 0, 0, 0, 32, 0, 32768, 128, false, 0, "Qwen3Config"}, {"sliding_window", "use_sliding_window", "layer_types"},
+       w::qwen, 0, m::none, b::attention_bias, false, false, false, true},
+      {"qwen3_moe", {0, 0, 0, 0, 4, 0, 32768, 0, false, 0, "Qwen3MoeConfig"},
+       {"sliding_window", "use_sliding_window", "layer_types", "num_experts", "num_experts_per_tok", "moe_intermediate_size"},
+       w::qwen, 0, m::qwen, b::attention_bias, false, false, false, true},
+      {"gemma2", {0, 0, 0, 0, 4, 0, 8192, 256, true, 0, "Gemma2Config"},
+       {"sliding_window", "layer_types", "attn_logit_softcapping", "final_logit_softcapping"}, w::alternate, 4096, m::none,
+       b::attention_bias, false, false, true},
+      {"gemma3_text", {2304, 9216, 26, 8, 4, 262208, 131072, 256, true, 0, "Gemma3TextConfig"},
+       {"sliding_window", "sliding_window_pattern", "layer_types", "attn_logit_softcapping", "final_logit_softcapping"},
+       w::pattern, 4096, m::none, b::attention_bias, false, false, true, true},
+      {"phi3", {0, 0, 0, 0, 0, 0, 4096, 0, false, 0, "Phi3Config"}, {"sliding_window", "layer_types"}, w::every_layer, 0,
+       m::none, b::none, false, false, false, false, true},
+      {"llama4_text", {5120, 8192, 48, 40, 8, 202048, 131072, 128, false, 0, "Llama4TextConfig"},
+       {"num_local_experts", "num_experts_per_tok", "interleave_moe_layer_step", "moe_layers", "intermediate_size_mlp",
+        "attention_chunk_size", "no_rope_layers", "no_rope_layer_interval", "use_qk_norm", "attn_temperature_tuning",
+        "layer_types"},
+       w::none, 0, m::llama4},
+      {"gpt_oss", {0, 0, 0, 0, 8, 0, 131072, 64, false, 0, "GptOssConfig"},
+       {"num_local_experts", "num_experts_per_tok", "experts_per_token", "sliding_window", "layer_types", "swiglu_limit"},
+       w::alternate, 128, m::gpt_oss, b::attention_bias, true},
+  };
+  return table;
+}
+
+/// The traits of `model_type`; nullptr when it is not of the Llama-like family.
+const family_traits* llama_traits(const std::string& model_type) {
+  for (const auto& t : llama_family())
+    if (model_type == t.model_type) return &t;
+  return nullptr;
 }
 
 /// The context a config is built for: max_position_embeddings, extended by its rope_scaling
@@ -248,17 +313,138 @@ void read_context_limit(const reader& r, model_config& c) {
   c.context_limit_source = how;
 }
 
+/// Sliding-window attention by the family's rule (family_traits::window), then `layer_types`.
+void read_window(const reader& r, const family_traits& t, model_config& c) {
+  const shape_defaults& d = t.defaults;
+  switch (t.window) {
+    case window_rule::none: break;
+    case window_rule::every_layer:
+      if (d.sliding_window > 0 && !r.j.contains("sliding_window"))
+        c.defaults_used.push_back(fmt::format("sliding_window = {} ({}'s default; the key is absent)", d.sliding_window, d.config_class));
+      c.sliding_window = r.j.contains("sliding_window") ? r.positive_int("sliding_window", 0) : d.sliding_window;
+      c.sliding_layers = c.sliding_window > 0 ? c.layers : 0;
+      break;
+    case window_rule::qwen:
+      if (!r.boolean("use_sliding_window", false)) break;
+      c.sliding_window = r.positive_int("sliding_window");
+      c.sliding_layers = std::max<std::int64_t>(0, c.layers - r.positive_int("max_window_layers", c.layers));
+      break;
+    case window_rule::alternate:
+      c.sliding_window = r.positive_int("sliding_window", t.window_default);
+      c.sliding_layers = (c.layers + 1) / 2;
+      break;
+    case window_rule::pattern:
+      c.sliding_window = r.positive_int("sliding_window", t.window_default);
+      c.sliding_layers = c.layers - c.layers / r.positive_int("sliding_window_pattern", 6);  // all but (i + 1) % pattern == 0
+      break;
+  }
+  if (c.sliding_window > 0 && r.has("layer_types")) c.sliding_layers = local_layers_from_types(r, c.layers);
+  if (c.sliding_layers == 0) c.sliding_window = 0;
+}
+
+/// Llama4TextMoe: num_local_experts experts of width intermediate_size, top-k routed, plus one
+/// ungated shared expert of the same width; the other layers are a dense Llama4TextMLP of
+/// intermediate_size_mlp. MoE layers: moe_layers, else range(step − 1, L, step) (Llama4TextConfig).
+/// RoPE layers attend in chunks of attention_chunk_size; the NoPE layers (no_rope_layers[i] = 0, else
+/// every no_rope_layer_interval-th layer) attend globally.
+void read_llama4(const reader& r, model_config& c) {
+  c.experts = r.positive_int("num_local_experts", 16);
+  c.experts_per_token = r.positive_int("num_experts_per_tok", 1);
+  c.expert_intermediate = c.intermediate;
+  c.shared_expert_intermediate = c.intermediate;
+  c.intermediate = r.positive_int("intermediate_size_mlp", 16384);
+  if (r.has("moe_layers")) {
+    c.moe_layers = static_cast<std::int64_t>(layer_list(r, "moe_layers", c.layers).size());
+  } else {
+    c.moe_layers = c.layers / r.positive_int("interleave_moe_layer_step", 1);  // |range(step − 1, L, step)|
+  }
+  const json* nr = r.has("no_rope_layers") ? &r.j.at("no_rope_layers") : nullptr;
+  if (nr && (!nr->is_array() || (!nr->empty() && static_cast<std::int64_t>(nr->size()) < c.layers)))
+    throw r.error("no_rope_layers", "must list 1 (RoPE) or 0 (NoPE) for each of the " + std::to_string(c.layers) + " layers");
+  if (nr && !nr->empty()) {
+    for (std::int64_t i = 0; i < c.layers; ++i) {
+      const json& e = nr->at(static_cast<std::size_t>(i));
+      if (!e.is_number_integer() || (e != 0 && e != 1)) throw r.error("no_rope_layers", "entries must be 0 or 1, got " + e.dump());
+      c.nope_layers += e == 0;
+    }
+  } else {
+    c.nope_layers = c.layers / r.positive_int("no_rope_layer_interval", 4);  // layers with (i + 1) % interval == 0
+  }
+  c.attention_chunk = r.positive_int("attention_chunk_size", 8192);  // Llama4TextConfig default; null: no chunking
+  if (r.j.contains("attention_chunk_size") && r.j.at("attention_chunk_size").is_null()) c.attention_chunk = 0;
+  if (c.attention_chunk > 0)
+    c.chunked_layers = r.has("layer_types") ? local_layers_from_types(r, c.layers, "chunked_attention") : c.layers - c.nope_layers;
+  if (c.chunked_layers == 0) c.attention_chunk = 0;
+  c.qk_l2_norm = r.boolean("use_qk_norm", true);
+  // attn_temperature_tuning: a bool in Llama4TextConfig, published as 4 in Scout's config (truthy)
+  if (r.has("attn_temperature_tuning")) {
+    const json& v = r.j.at("attn_temperature_tuning");
+    if (!v.is_boolean() && !v.is_number()) throw r.error("attn_temperature_tuning", "must be true, false or a number, got " + v.dump());
+    c.attn_temperature = v.is_boolean() ? v.get<bool>() : v.get<double>() != 0;
+  } else {
+    c.attn_temperature = true;
+  }
+}
+
+/// The experts by the family's rule (family_traits::moe).
+void read_moe(const reader& r, const family_traits& t, model_config& c) {
+  switch (t.moe) {
+    case moe_rule::none: break;
+    case moe_rule::mixtral:
+      c.experts = r.positive_int("num_local_experts");
+      c.experts_per_token = r.positive_int("num_experts_per_tok");
+      c.expert_intermediate = c.intermediate;
+      c.moe_layers = c.layers;
+      break;
+    case moe_rule::qwen: {
+      c.experts = r.positive_int("num_experts");
+      c.experts_per_token = r.positive_int("num_experts_per_tok");
+      c.expert_intermediate = r.positive_int("moe_intermediate_size");
+      if (c.model_type == "qwen2_moe") {
+        c.shared_expert_intermediate = r.positive_int("shared_expert_intermediate_size", 0);
+        c.shared_expert_gate = c.shared_expert_intermediate > 0;  // Qwen2MoeSparseMoeBlock.shared_expert_gate [h × 1]
+      }
+      // Qwen2MoeDecoderLayer: MoE where layer_idx is not in mlp_only_layers and (layer_idx + 1) % step == 0
+      const std::int64_t step = r.positive_int("decoder_sparse_step", 1);
+      const std::vector<std::int64_t> dense_only = r.has("mlp_only_layers") ? layer_list(r, "mlp_only_layers", c.layers)
+                                                                            : std::vector<std::int64_t>{};
+      for (std::int64_t i = 0; i < c.layers; ++i)
+        if (std::find(dense_only.begin(), dense_only.end(), i) == dense_only.end() && (i + 1) % step == 0) ++c.moe_layers;
+      break;
+    }
+    case moe_rule::llama4: read_llama4(r, c); break;
+    case moe_rule::gpt_oss:
+      // GptOssMLP: a router [h × E] + bias, num_local_experts experts of width intermediate_size with
+      // biases (gate_up [h × 2f] + [2f], down [f × h] + [h]), experts_per_token of them per token.
+      c.experts = r.positive_int("num_local_experts");
+      c.experts_per_token = r.positive_int("num_experts_per_tok", r.positive_int("experts_per_token", 4));
+      if (r.has("experts_per_token") && r.positive_int("experts_per_token") != c.experts_per_token)
+        throw r.error("experts_per_token", "disagrees with num_experts_per_tok (" + std::to_string(c.experts_per_token) + ")");
+      c.expert_intermediate = c.intermediate;
+      c.moe_layers = c.layers;
+      c.expert_bias = true;
+      c.swiglu_limit = r.positive_number("swiglu_limit", 7.0);  // GptOssConfig default
+      c.attention_sinks = true;                                  // GptOssAttention.sinks [num_attention_heads]
+      break;
+  }
+  if (c.experts > 0 && c.experts_per_token > c.experts)
+    throw r.error("num_experts_per_tok", std::to_string(c.experts_per_token) + " exceeds the " + std::to_string(c.experts) + " experts");
+}
+
+/// The decoders of the Llama-like family (llama_family(): one row per model_type).
 void parse_llama_family(const reader& r, model_config& c) {
   const std::string& mt = c.model_type;
-  const bool gemma = mt == "gemma2" || mt == "gemma3_text", llama4 = mt == "llama4_text", oss = mt == "gpt_oss";
+  const family_traits* tp = llama_traits(mt);
+  if (!tp) throw r.error("model_type", "'" + mt + "' is not of the Llama-like family");
+  const family_traits& t = *tp;
   for (const char* key : {"hidden_act", "hidden_activation"}) {
     if (!r.has(key)) continue;
     const std::string act = r.string(key);
-    const bool ok = gemma ? (act == "gelu_pytorch_tanh" || act == "gelu_tanh") : (act == "silu" || act == "swish");
+    const bool ok = t.gemma ? (act == "gelu_pytorch_tanh" || act == "gelu_tanh") : (act == "silu" || act == "swish");
     if (!ok)
-      throw r.error(key, "'" + act + "' is not modelled (" + (gemma ? mt + " counts GeGLU, gelu_pytorch_tanh" : std::string("SwiGLU models use silu")) + ")");
+      throw r.error(key, "'" + act + "' is not modelled (" + (t.gemma ? mt + " counts GeGLU, gelu_pytorch_tanh" : std::string("SwiGLU models use silu")) + ")");
   }
-  const shape_defaults d = defaults_of(mt);
+  const shape_defaults& d = t.defaults;
   auto named_default = [&](const char* key, const std::string& value) {
     c.defaults_used.push_back(fmt::format("{} = {} ({}'s default; the key is absent)", key, value, d.config_class));
   };
@@ -279,144 +465,23 @@ void parse_llama_family(const reader& r, model_config& c) {
   c.max_positions = num("max_position_embeddings", d.positions);
   c.tied_embeddings = r.boolean("tie_word_embeddings", d.tied);
   c.rms_norm_eps = r.positive_number("rms_norm_eps", 1e-6);
-  // Sliding window: mistral, mixtral, phi3 on every layer; the qwen families only with
-  // use_sliding_window, on layers >= max_window_layers (transformers Qwen2Attention); gemma2 on every
-  // other layer (Gemma2DecoderLayer: layer_idx % 2 == 0); gemma3 unless (layer_idx + 1) is a multiple
-  // of sliding_window_pattern (Gemma3TextConfig: 6, five local to one global); gpt_oss on even layers
-  // (GptOssConfig). A `layer_types` list says per layer.
-  const bool qwen = mt == "qwen2" || mt == "qwen3" || mt == "qwen2_moe" || mt == "qwen3_moe";
-  if (mt == "llama") refuse_unmodelled(r, mt, {});
-  if (mt == "mistral" || mt == "phi3") refuse_unmodelled(r, mt, {"sliding_window", "layer_types"});
-  if (mt == "mixtral") refuse_unmodelled(r, mt, {"sliding_window", "layer_types", "num_local_experts", "num_experts_per_tok"});
-  if (mt == "qwen2" || mt == "qwen3") refuse_unmodelled(r, mt, {"sliding_window", "use_sliding_window", "layer_types"});
-  if (mt == "qwen3_moe")
-    refuse_unmodelled(r, mt, {"sliding_window", "use_sliding_window", "layer_types", "num_experts", "num_experts_per_tok",
-                              "moe_intermediate_size"});
-  if (mt == "qwen2_moe")
-    refuse_unmodelled(r, mt, {"sliding_window", "use_sliding_window", "layer_types", "num_experts", "num_experts_per_tok",
-                              "moe_intermediate_size", "shared_expert_intermediate_size"});
-  if (mt == "gemma2") refuse_unmodelled(r, mt, {"sliding_window", "layer_types", "attn_logit_softcapping", "final_logit_softcapping"});
-  if (mt == "gemma3_text")
-    refuse_unmodelled(r, mt, {"sliding_window", "sliding_window_pattern", "layer_types", "attn_logit_softcapping",
-                              "final_logit_softcapping"});
-  if (llama4)
-    refuse_unmodelled(r, mt, {"num_local_experts", "num_experts_per_tok", "interleave_moe_layer_step", "moe_layers",
-                              "intermediate_size_mlp", "attention_chunk_size", "no_rope_layers", "no_rope_layer_interval",
-                              "use_qk_norm", "attn_temperature_tuning", "layer_types"});
-  if (oss)
-    refuse_unmodelled(r, mt, {"num_local_experts", "num_experts_per_tok", "experts_per_token", "sliding_window", "layer_types",
-                              "swiglu_limit"});
-  if (mt == "mistral" || mt == "mixtral" || mt == "phi3") {
-    // MistralConfig: sliding_window 4096 when the key is absent; an explicit null is no window.
-    if (d.sliding_window > 0 && !r.j.contains("sliding_window")) named_default("sliding_window", std::to_string(d.sliding_window));
-    c.sliding_window = r.j.contains("sliding_window") ? r.positive_int("sliding_window", 0) : d.sliding_window;
-    c.sliding_layers = c.sliding_window > 0 ? c.layers : 0;
-  } else if (qwen && r.boolean("use_sliding_window", false)) {
-    c.sliding_window = r.positive_int("sliding_window");
-    const std::int64_t from = r.positive_int("max_window_layers", c.layers);
-    c.sliding_layers = std::max<std::int64_t>(0, c.layers - from);
-  } else if (mt == "gemma2") {
-    c.sliding_window = r.positive_int("sliding_window", 4096);  // Gemma2Config default
-    c.sliding_layers = (c.layers + 1) / 2;
-  } else if (mt == "gemma3_text") {
-    c.sliding_window = r.positive_int("sliding_window", 4096);  // Gemma3TextConfig default
-    c.sliding_layers = c.layers - c.layers / r.positive_int("sliding_window_pattern", 6);  // all but (i + 1) % pattern == 0
-  } else if (oss) {
-    c.sliding_window = r.positive_int("sliding_window", 128);  // GptOssConfig default
-    c.sliding_layers = (c.layers + 1) / 2;                     // layer_types default: even layers slide
-  }
-  if (c.sliding_window > 0 && r.has("layer_types")) c.sliding_layers = local_layers_from_types(r, c.layers);
-  if (c.sliding_layers == 0) c.sliding_window = 0;
-  if (mt == "mixtral") {
-    c.experts = r.positive_int("num_local_experts");
-    c.experts_per_token = r.positive_int("num_experts_per_tok");
-    c.expert_intermediate = c.intermediate;
-    c.moe_layers = c.layers;
-  } else if (mt == "qwen2_moe" || mt == "qwen3_moe") {
-    c.experts = r.positive_int("num_experts");
-    c.experts_per_token = r.positive_int("num_experts_per_tok");
-    c.expert_intermediate = r.positive_int("moe_intermediate_size");
-    if (mt == "qwen2_moe") {
-      c.shared_expert_intermediate = r.positive_int("shared_expert_intermediate_size", 0);
-      c.shared_expert_gate = c.shared_expert_intermediate > 0;  // Qwen2MoeSparseMoeBlock.shared_expert_gate [h × 1]
-    }
-    // Qwen2MoeDecoderLayer: MoE where layer_idx is not in mlp_only_layers and (layer_idx + 1) % step == 0
-    const std::int64_t step = r.positive_int("decoder_sparse_step", 1);
-    const std::vector<std::int64_t> dense_only = r.has("mlp_only_layers") ? layer_list(r, "mlp_only_layers", c.layers)
-                                                                          : std::vector<std::int64_t>{};
-    for (std::int64_t i = 0; i < c.layers; ++i)
-      if (std::find(dense_only.begin(), dense_only.end(), i) == dense_only.end() && (i + 1) % step == 0) ++c.moe_layers;
-  } else if (llama4) {
-    // Llama4TextMoe: num_local_experts experts of width intermediate_size, top-k routed, plus one
-    // ungated shared expert of the same width; the other layers are a dense Llama4TextMLP of
-    // intermediate_size_mlp. MoE layers: moe_layers, else range(step − 1, L, step) (Llama4TextConfig).
-    c.experts = r.positive_int("num_local_experts", 16);
-    c.experts_per_token = r.positive_int("num_experts_per_tok", 1);
-    c.expert_intermediate = c.intermediate;
-    c.shared_expert_intermediate = c.intermediate;
-    c.intermediate = r.positive_int("intermediate_size_mlp", 16384);
-    if (r.has("moe_layers")) {
-      c.moe_layers = static_cast<std::int64_t>(layer_list(r, "moe_layers", c.layers).size());
-    } else {
-      c.moe_layers = c.layers / r.positive_int("interleave_moe_layer_step", 1);  // |range(step − 1, L, step)|
-    }
-    // RoPE layers (no_rope_layers[i] = 1, else every no_rope_layer_interval-th layer is NoPE) attend
-    // in chunks of attention_chunk_size; the NoPE layers attend globally (Llama4TextConfig layer_types).
-    const json* nr = r.has("no_rope_layers") ? &r.j.at("no_rope_layers") : nullptr;
-    if (nr && (!nr->is_array() || (!nr->empty() && static_cast<std::int64_t>(nr->size()) < c.layers)))
-      throw r.error("no_rope_layers", "must list 1 (RoPE) or 0 (NoPE) for each of the " + std::to_string(c.layers) + " layers");
-    if (nr && !nr->empty()) {
-      for (std::int64_t i = 0; i < c.layers; ++i) {
-        const json& e = nr->at(static_cast<std::size_t>(i));
-        if (!e.is_number_integer() || (e != 0 && e != 1)) throw r.error("no_rope_layers", "entries must be 0 or 1, got " + e.dump());
-        c.nope_layers += e == 0;
-      }
-    } else {
-      c.nope_layers = c.layers / r.positive_int("no_rope_layer_interval", 4);  // layers with (i + 1) % interval == 0
-    }
-    c.attention_chunk = r.positive_int("attention_chunk_size", 8192);  // Llama4TextConfig default; null: no chunking
-    if (r.j.contains("attention_chunk_size") && r.j.at("attention_chunk_size").is_null()) c.attention_chunk = 0;
-    if (c.attention_chunk > 0)
-      c.chunked_layers = r.has("layer_types") ? local_layers_from_types(r, c.layers, "chunked_attention") : c.layers - c.nope_layers;
-    if (c.chunked_layers == 0) c.attention_chunk = 0;
-    c.qk_l2_norm = r.boolean("use_qk_norm", true);
-    // attn_temperature_tuning: a bool in Llama4TextConfig, published as 4 in Scout's config (truthy)
-    if (r.has("attn_temperature_tuning")) {
-      const json& v = r.j.at("attn_temperature_tuning");
-      if (!v.is_boolean() && !v.is_number()) throw r.error("attn_temperature_tuning", "must be true, false or a number, got " + v.dump());
-      c.attn_temperature = v.is_boolean() ? v.get<bool>() : v.get<double>() != 0;
-    } else {
-      c.attn_temperature = true;
-    }
-  } else if (oss) {
-    // GptOssMLP: a router [h × E] + bias, num_local_experts experts of width intermediate_size with
-    // biases (gate_up [h × 2f] + [2f], down [f × h] + [h]), experts_per_token of them per token.
-    c.experts = r.positive_int("num_local_experts");
-    c.experts_per_token = r.positive_int("num_experts_per_tok", r.positive_int("experts_per_token", 4));
-    if (r.has("experts_per_token") && r.positive_int("experts_per_token") != c.experts_per_token)
-      throw r.error("experts_per_token", "disagrees with num_experts_per_tok (" + std::to_string(c.experts_per_token) + ")");
-    c.expert_intermediate = c.intermediate;
-    c.moe_layers = c.layers;
-    c.expert_bias = true;
-    c.swiglu_limit = r.positive_number("swiglu_limit", 7.0);  // GptOssConfig default
-    c.attention_sinks = true;                                  // GptOssAttention.sinks [num_attention_heads]
-  }
-  if (c.experts > 0 && c.experts_per_token > c.experts)
-    throw r.error("num_experts_per_tok", std::to_string(c.experts_per_token) + " exceeds the " + std::to_string(c.experts) + " experts");
-  c.qk_norm = mt == "qwen3" || mt == "qwen3_moe" || mt == "gemma3_text";  // q_norm, k_norm over head_dim
-  c.fused_projections = mt == "phi3";               // Phi3Attention.qkv_proj, Phi3MLP.gate_up_proj
-  if (gemma) {
+  refuse_unmodelled(r, mt, t.honoured);
+  read_window(r, t, c);
+  read_moe(r, t, c);
+  c.qk_norm = t.qk_norm;
+  c.fused_projections = t.fused_projections;
+  if (t.gemma) {
     c.gelu_mlp = c.sandwich_norms = c.scaled_embedding = true;
     c.attn_softcap = r.positive_number("attn_logit_softcapping", 0);
     c.final_softcap = r.positive_number("final_logit_softcapping", 0);
   }
-  if (mt == "qwen2" || mt == "qwen2_moe") {
-    c.attention_bias = true;  // Qwen2Attention: q/k/v_proj bias=True, o_proj bias=False
+  if (t.bias == bias_rule::qwen2) {
+    c.attention_bias = true;
     c.o_proj_bias = false;
-  } else if (mt == "llama" || mt == "qwen3" || mt == "qwen3_moe" || gemma || llama4 || oss) {
-    c.attention_bias = r.boolean("attention_bias", oss);  // q/k/v/o bias=attention_bias (GptOssConfig: True)
+  } else if (t.bias == bias_rule::attention_bias) {
+    c.attention_bias = r.boolean("attention_bias", t.attention_bias_default);
     c.o_proj_bias = c.attention_bias;
-    if (mt == "llama") c.mlp_bias = r.boolean("mlp_bias", false);
+    if (t.mlp_bias_key) c.mlp_bias = r.boolean("mlp_bias", false);
   }
   if (r.has("head_dim") || d.head_dim > 0) {
     c.head_dim = num("head_dim", d.head_dim);
@@ -621,9 +686,7 @@ model_config parse_model_config(const std::string& text, const std::string& file
   c.name = stem_of(file);  // "tinyllama-1.1b"; a file named config.json takes its _name_or_path
   if (c.name == "config" && r.has("_name_or_path") && j.at("_name_or_path").is_string())
     c.name = j.at("_name_or_path").get<std::string>();
-  static const char* llama_like[] = {"llama",  "mistral", "mixtral",     "qwen2",   "qwen2_moe",  "qwen3",
-                                     "qwen3_moe", "gemma2", "gemma3_text", "phi3", "llama4_text", "gpt_oss"};
-  if (std::any_of(std::begin(llama_like), std::end(llama_like), [&](const char* t) { return c.model_type == t; }))
+  if (llama_traits(c.model_type))
     parse_llama_family(r, c);
   else if (c.model_type == "deepseek_v3" || c.model_type == "deepseek_v2")
     parse_deepseek(r, c);
