@@ -433,18 +433,38 @@ std::string draw_bandwidth(const std::vector<bw_point>& pts, double top, double 
   return o;
 }
 
-}  // namespace
-
-std::string draw_svg(const plot& p) {
-  const axes a = make_axes(p);
+/// What draw_svg's parts share: the figure, its axes, the markup so far, the class tokens of every
+/// drawn element (the legend shows only those), the boxes taken (no label overlaps one) and the labels
+/// placed (drawn above everything else).
+struct canvas {
+  const plot& p;
+  axes a;
   std::string o;
-  std::vector<std::string> drawn;  // class tokens of every drawn element (the legend's refs)
-  auto mark_drawn = [&](const std::string& cls) {
+  std::vector<std::string> drawn;
+  std::vector<rect> taken;
+  std::string labels;
+  void mark_drawn(const std::string& cls) {
     for (auto& t : tokens(cls)) drawn.push_back(std::move(t));
-  };
-  std::vector<std::pair<int, std::string>> numbered;
-  const double line_h = 18;
-  // grid (every 1 … 9 × 10^k inside the range, the ticks darker), ticks and tick labels
+  }
+  /// Where a point is drawn: at its place, or on the frame's edge where it leaves the plotted range.
+  std::pair<double, double> at(const plot_point& pt) const {
+    const auto clamp_log = [](double v, double lo, double hi) { return std::pow(10.0, std::clamp(std::log10(v), lo, hi)); };
+    return {a.x(clamp_log(pt.x, a.lx0, a.lx1)), a.y(clamp_log(pt.y, a.ly0, a.ly1))};
+  }
+};
+
+/// The roofs drawn (by index into plot::roofs) and boxes along every drawn roof line, by roof (roof
+/// labels avoid them).
+struct drawn_roofs {
+  std::vector<bool> drawn;
+  std::vector<std::pair<std::size_t, rect>> lines;
+};
+
+/// The frame: the grid (every 1 … 9 × 10^k inside the range, the ticks darker), ticks, tick labels, axis titles.
+void draw_frame(canvas& c) {
+  const plot& p = c.p;
+  const axes& a = c.a;
+  std::string& o = c.o;
   const auto inside_x = [&](double v) { const double l = std::log10(v); return l >= a.lx0 - 1e-9 && l <= a.lx1 + 1e-9; };
   const auto inside_y = [&](double v) { const double l = std::log10(v); return l >= a.ly0 - 1e-9 && l <= a.ly1 + 1e-9; };
   o += "<g class=\"grid\" stroke=\"#e6e6e6\" stroke-width=\"1\">\n";
@@ -482,26 +502,20 @@ std::string draw_svg(const plot& p) {
                    num((X0 + X1) / 2), num(Y1 + 44), num(FONT + 1), esc(p.x_label));
   o += fmt::format("<text transform=\"translate(20,{}) rotate(-90)\" font-size=\"{}\" text-anchor=\"middle\" fill=\"#222222\">{}</text>\n",
                    num((Y0 + Y1) / 2), num(FONT + 1), esc(p.y_label));
+}
 
-  // where a point is drawn: at its place, or on the frame's edge where it leaves the plotted range
-  const auto clamp_log = [](double v, double lo, double hi) { return std::pow(10.0, std::clamp(std::log10(v), lo, hi)); };
-  const auto at = [&](const plot_point& pt) {
-    return std::pair{a.x(clamp_log(pt.x, a.lx0, a.lx1)), a.y(clamp_log(pt.y, a.ly0, a.ly1))};
-  };
-  // each point's box: its marker (diamonds and triangles reach size + 1, the stroke 0.9 more) and a
-  // 2 px gap, so that no label touches a neighbouring point
-  std::vector<rect> taken;
-  for (const auto& pt : p.points) {
-    const auto xy = at(pt);
-    const double cx = xy.first, cy = xy.second;
-    const double r = pt.size + 4;
-    taken.push_back({cx - r, cy - r, cx + r, cy + r});
-  }
-  // roofs: the whole min(peak, I × bw), or only its flat part (compute) or its diagonal (memory)
+/// The roofs: the whole min(peak, I × bw), or only its flat part (compute) or its diagonal (memory).
+drawn_roofs draw_roofs(canvas& c) {
+  const plot& p = c.p;
+  const axes& a = c.a;
+  std::string& o = c.o;
+  const auto mark_drawn = [&c](const std::string& cls) { c.mark_drawn(cls); };
   o += "<g class=\"roofs\" clip-path=\"url(#plot-area)\" fill=\"none\">\n";
   const double xlo = std::pow(10.0, a.lx0), xhi = std::pow(10.0, a.lx1);
-  std::vector<bool> roof_drawn(p.roofs.size(), false);
-  std::vector<std::pair<std::size_t, rect>> roof_lines;  // boxes along every drawn roof, by roof (roof labels avoid them)
+  drawn_roofs out;
+  std::vector<bool>& roof_drawn = out.drawn;
+  roof_drawn.assign(p.roofs.size(), false);
+  std::vector<std::pair<std::size_t, rect>>& roof_lines = out.lines;
   for (std::size_t ri = 0; ri < p.roofs.size(); ++ri) {
     const auto& r = p.roofs[ri];
     std::string d;
@@ -545,8 +559,18 @@ std::string draw_svg(const plot& p) {
                      num(r.width), r.dashed ? " stroke-dasharray=\"9,6\"" : "", esc(r.label));
   }
   o += "</g>\n";
-  // roof labels: a memory roof's beside its diagonal, a compute roof's on its flat part at the right
-  std::string labels;
+  return out;
+}
+
+/// The roof labels: a memory roof's beside its diagonal, a compute roof's on its flat part at the right.
+void label_roofs(canvas& c, const drawn_roofs& roofs) {
+  const plot& p = c.p;
+  const axes& a = c.a;
+  std::vector<rect>& taken = c.taken;
+  std::string& labels = c.labels;
+  const double xlo = std::pow(10.0, a.lx0), xhi = std::pow(10.0, a.lx1);
+  const std::vector<bool>& roof_drawn = roofs.drawn;
+  const auto& roof_lines = roofs.lines;
   for (std::size_t ri = 0; ri < p.roofs.size(); ++ri) {
     const auto& r = p.roofs[ri];
     if (r.short_label.empty() || !roof_drawn[ri]) continue;
@@ -578,7 +602,16 @@ std::string draw_svg(const plot& p) {
       break;
     }
   }
-  // vertical lines (knees) across the whole chart, each labelled inside the frame beside it
+}
+
+/// Vertical lines (knees) across the whole chart, each labelled inside the frame beside it.
+void draw_vlines(canvas& c) {
+  const plot& p = c.p;
+  const axes& a = c.a;
+  std::string& o = c.o;
+  std::vector<rect>& taken = c.taken;
+  std::string& labels = c.labels;
+  const auto mark_drawn = [&c](const std::string& cls) { c.mark_drawn(cls); };
   for (const auto& v : p.vlines) {
     if (!(v.x > 0) || std::log10(v.x) < a.lx0 || std::log10(v.x) > a.lx1) continue;
     const double x = a.x(v.x);
@@ -600,7 +633,14 @@ std::string draw_svg(const plot& p) {
       break;
     }
   }
-  // traces
+}
+
+/// The traces, and the predicted → measured links clipped to the frame (an end outside it is drawn on the edge).
+void draw_traces(canvas& c) {
+  const plot& p = c.p;
+  const axes& a = c.a;
+  std::string& o = c.o;
+  const auto mark_drawn = [&c](const std::string& cls) { c.mark_drawn(cls); };
   for (const auto& t : p.traces) {
     if (t.pts.size() < 2) continue;
     std::string d;
@@ -610,14 +650,20 @@ std::string draw_svg(const plot& p) {
                      t.cls, d, t.color, esc(t.label));
     mark_drawn(t.cls);
   }
-  // predicted → measured links, clipped to the frame (an end outside it is drawn on the edge)
   for (const auto& l : p.links)
     o += fmt::format("<line class=\"op-link\" x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"{}\" stroke-width=\"1\" stroke-opacity=\"0.6\" clip-path=\"url(#plot-area)\"/>\n",
                      num(a.x(l.x0)), num(a.y(l.y0)), num(a.x(l.x1)), num(a.y(l.y1)), l.color);
-  // points (every point occupies its box before any op label is placed)
-  // A point outside the axes (the y range keeps at most 8 decades, the x range max_x_decades) is
-  // drawn on the frame's edge where it leaves it, hollow, with a short arrow pointing the way out;
-  // its tooltip says so and a note counts them (a kernel at 1e-5 FLOP/B still shows up).
+}
+
+/// The points (every point occupies its box before any op label is placed). A point outside the axes (the
+/// y range keeps at most 8 decades, the x range max_x_decades) is drawn on the frame's edge where it
+/// leaves it, hollow, with a short arrow pointing the way out; its tooltip says so. Returns how many were.
+int draw_points(canvas& c) {
+  const plot& p = c.p;
+  const axes& a = c.a;
+  std::string& o = c.o;
+  const auto mark_drawn = [&c](const std::string& cls) { c.mark_drawn(cls); };
+  const auto at = [&c](const plot_point& pt) { return c.at(pt); };
   int outside = 0;
   o += "<g class=\"points\">\n";
   for (const auto& pt : p.points) {
@@ -643,8 +689,18 @@ std::string draw_svg(const plot& p) {
     mark_drawn(pt.cls);
   }
   o += "</g>\n";
-  // op labels: the name where it fits, else the number. Numbered points closer than 7 px share one
-  // label ("3,7,27"); a label that fits nowhere near its point is counted (the key still lists it).
+  return outside;
+}
+
+/// The op labels: the name where it fits, else the number. Numbered points closer than 7 px share one
+/// label ("3,7,27"); a label that fits nowhere near its point is counted (the key still lists it).
+/// Returns that count; `numbered` gets the (number, text) of every number drawn.
+int label_points(canvas& c, std::vector<std::pair<int, std::string>>& numbered) {
+  const plot& p = c.p;
+  std::string& o = c.o;
+  std::vector<rect>& taken = c.taken;
+  std::string& labels = c.labels;
+  const auto at = [&c](const plot_point& pt) { return c.at(pt); };
   struct cluster {
     double cx, cy;
     std::vector<int> numbers;
@@ -691,25 +747,23 @@ std::string draw_svg(const plot& p) {
     labels += text_at(*r, SMALL, "#222222", text, "point-number");
     for (int n : c.numbers) numbered.emplace_back(n, c.first->legend_text.empty() ? c.first->label : c.first->legend_text);
   }
-  o += "<g class=\"labels\">\n" + labels + "</g>\n";
 
-  // the second chart: bandwidth against working set
-  double bottom = Y1 + 60;
-  std::vector<rect> bw_labels;
-  if (!p.bandwidth.empty()) {
-    const double top = Y1 + 64;
-    bottom = top + 300;
-    o += draw_bandwidth(p.bandwidth, top, bottom, drawn, bw_labels);
-    bottom += 50;
-  }
+  return unlabelled;
+}
 
-  // legend: only the entries whose elements were drawn
+/// The legend (only the entries whose elements were drawn) and its notes, from y = Y0 + 4; returns the
+/// y below them.
+double draw_legend(canvas& c, int outside, int unlabelled) {
+  const plot& p = c.p;
+  const axes& a = c.a;
+  std::string& o = c.o;
+  const double line_h = 18;
   double y = Y0 + 4;
   o += fmt::format("<g class=\"legend\" font-size=\"{}\" fill=\"#222222\">\n", num(FONT - 0.5));
   o += fmt::format("<text x=\"{}\" y=\"{}\" font-weight=\"bold\">Legend</text>\n", num(LEGEND_X), num(y + 10));
   y += 28;
   for (const auto& li : p.legend) {
-    if (!li.ref.empty() && std::find(drawn.begin(), drawn.end(), li.ref) == drawn.end()) continue;
+    if (!li.ref.empty() && std::find(c.drawn.begin(), c.drawn.end(), li.ref) == c.drawn.end()) continue;
     o += fmt::format("<g class=\"legend-item\" data-ref=\"{}\">", esc(li.ref));
     legend_marker(o, li, LEGEND_X, y);
     // wrapped to the svg's width: a second line sits under the first, indented like it
@@ -732,6 +786,14 @@ std::string draw_svg(const plot& p) {
                        num(SMALL - 0.5), esc(line));
       y += 15;
     }
+  return y;
+}
+
+/// The op key (per scenario, its colour, "number name" entries wrapped to the legend's width), else the
+/// numbered points, from `y`; returns the y below them.
+double draw_key(canvas& c, double y, const std::vector<std::pair<int, std::string>>& numbered) {
+  const plot& p = c.p;
+  std::string& o = c.o;
   if (!p.key.empty()) {
     // The op key: per scenario (its colour), "number name" entries wrapped to the legend's width.
     y += 10;
@@ -775,8 +837,13 @@ std::string draw_svg(const plot& p) {
       y += 15;
     }
   }
-  o += "</g>\n</svg>\n";
-  const double H = std::max(bottom + 20, y + 20);
+  return y;
+}
+
+/// The svg element of height H, its title, background, the figure title on one line inside the svg
+/// (smaller where long, down to 14 px, cut with "…" only beyond that: the whole title is the svg's
+/// <title>), the subtitle wrapped onto two lines at most, and the plot area's clip path.
+std::string svg_head(const plot& p, double H) {
   std::string head;
   head += fmt::format(
       "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"{0}\" height=\"{1}\" viewBox=\"0 0 {0} {1}\" "
@@ -805,7 +872,40 @@ std::string draw_svg(const plot& p) {
   }
   head += fmt::format("<defs><clipPath id=\"plot-area\"><rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\"/></clipPath></defs>\n", num(X0),
                    num(Y0), num(X1 - X0), num(Y1 - Y0));
-  return head + o;
+  return head;
+}
+
+}  // namespace
+
+std::string draw_svg(const plot& p) {
+  canvas c{p, make_axes(p), {}, {}, {}, {}};
+  draw_frame(c);
+  // each point's box: its marker (diamonds and triangles reach size + 1, the stroke 0.9 more) and a
+  // 2 px gap, so that no label touches a neighbouring point
+  for (const auto& pt : p.points) {
+    const auto [cx, cy] = c.at(pt);
+    const double r = pt.size + 4;
+    c.taken.push_back({cx - r, cy - r, cx + r, cy + r});
+  }
+  label_roofs(c, draw_roofs(c));
+  draw_vlines(c);
+  draw_traces(c);
+  const int outside = draw_points(c);
+  std::vector<std::pair<int, std::string>> numbered;
+  const int unlabelled = label_points(c, numbered);
+  c.o += "<g class=\"labels\">\n" + c.labels + "</g>\n";
+  // the second chart: bandwidth against working set
+  double bottom = Y1 + 60;
+  std::vector<rect> bw_labels;
+  if (!p.bandwidth.empty()) {
+    const double top = Y1 + 64;
+    bottom = top + 300;
+    c.o += draw_bandwidth(p.bandwidth, top, bottom, c.drawn, bw_labels);
+    bottom += 50;
+  }
+  const double y = draw_key(c, draw_legend(c, outside, unlabelled), numbered);
+  c.o += "</g>\n</svg>\n";
+  return svg_head(p, std::max(bottom + 20, y + 20)) + c.o;
 }
 
 }  // namespace roofline::report
