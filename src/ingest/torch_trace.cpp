@@ -432,61 +432,79 @@ op_dims dims_of(const detail::aten_cost& c) {
   return d;
 }
 
-}  // namespace
-
-ingest_result read_torch_trace(const std::string& path) {
+/// One read_torch_trace: the scan's tables and the result, built in phases (read_torch_trace calls
+/// them in order). Each phase frees what no later phase reads: memory, docs/ingest.md "Read speed".
+/// Built in place (its deques allocate from its own node pools).
+struct trace_build {
   tables sax;
-  sax.file = path;
-  std::string cut;
-  const detail::kineto_meta meta = detail::scan_kineto(path, [&](const detail::kineto_event& ev) { sax.add(ev); }, cut);
-  sax.finish();
-  if (!meta.saw_events)
-    throw input_error(path, "traceEvents",
-                      meta.top_object ? "not a Chrome/Kineto trace: no traceEvents array"
-                                      : "not a Chrome/Kineto trace: the JSON is not an object");
-
+  detail::kineto_meta meta;
   ingest_result res;
-  res.format = "torch-trace";
-  res.file = path;
-  res.incomplete = cut;
-  const auto& names = sax.names;
-  const double origin = std::isfinite(sax.t_min) ? sax.t_min : 0;
+  double origin = 0;                   ///< the trace's first timestamp (µs): times are from it
+  std::vector<std::int32_t> order;     ///< host intervals by (thread, start, longer first)
+  std::vector<std::int64_t> launched;  ///< correlation ids that ran a kernel (sorted)
+  // what each kernel's record needs, gathered first into compact tables (freed from the front as the
+  // records are made): its link, and the cost of its op's group
+  node_pool link_nodes, group_nodes;
+  std::deque<kernel_link, pool_allocator<kernel_link>> links{pool_allocator<kernel_link>(&link_nodes)};
+  std::vector<std::pair<std::int32_t, std::size_t>> op_kernel;  ///< (cpu_op, kernel), grouped by op
+  std::deque<op_group, pool_allocator<op_group>> groups{pool_allocator<op_group>(&group_nodes)};
+  std::vector<shared_value<op_dims>> all_dims = std::vector<shared_value<op_dims>>(1);  ///< the distinct op shapes
+  const shared_string dram = "dram";
 
-  // tool_version: what the trace records of its tools (Kineto writes no PyTorch version).
-  {
-    std::string v = "PyTorch profiler (Kineto chrome trace";
-    if (meta.schema) v += fmt::format(", schema {}", *meta.schema);
-    if (meta.cuda_runtime) v += ", CUDA runtime " + version_string(*meta.cuda_runtime);
-    if (meta.cupti) v += fmt::format(", CUPTI {}", *meta.cupti);
-    v += ")";
-    if (!meta.devices.empty()) v += " on " + meta.devices.front();
-    res.tool_version = v;
-  }
-
-  // ---- host intervals: nesting per thread (sorted by start, longer first), parents by a stack ----
-  auto& iv = sax.intervals;
-  std::vector<std::int32_t> order(iv.size());
-  for (std::size_t i = 0; i < iv.size(); ++i) order[i] = std::int32_t(i);
-  std::sort(order.begin(), order.end(), [&](std::int32_t a, std::int32_t b) {
-    const auto &x = iv[std::size_t(a)], &y = iv[std::size_t(b)];
-    if (x.tid != y.tid) return x.tid < y.tid;
-    if (x.ts != y.ts) return x.ts < y.ts;
-    return x.end > y.end;
-  });
-  {
-    std::vector<std::int32_t> stack;
-    std::int64_t tid = 0;
-    for (std::size_t j = 0; j < order.size(); ++j) {
-      auto& x = iv[std::size_t(order[j])];
-      if (j == 0 || x.tid != tid) stack.clear(), tid = x.tid;
-      while (!stack.empty() && iv[std::size_t(stack.back())].end < x.end) stack.pop_back();
-      if (!stack.empty() && iv[std::size_t(stack.back())].ts <= x.ts) x.parent = stack.back();
-      stack.push_back(order[j]);
+  /// The scan (kineto_scan.hpp) into the tables; the tools the trace names (tool_version).
+  void scan(const std::string& path) {
+    sax.file = path;
+    std::string cut;
+    meta = detail::scan_kineto(path, [&](const detail::kineto_event& ev) { sax.add(ev); }, cut);
+    sax.finish();
+    if (!meta.saw_events)
+      throw input_error(path, "traceEvents",
+                        meta.top_object ? "not a Chrome/Kineto trace: no traceEvents array"
+                                        : "not a Chrome/Kineto trace: the JSON is not an object");
+    res.format = "torch-trace";
+    res.file = path;
+    res.incomplete = cut;
+    origin = std::isfinite(sax.t_min) ? sax.t_min : 0;
+    // tool_version: what the trace records of its tools (Kineto writes no PyTorch version).
+    {
+      std::string v = "PyTorch profiler (Kineto chrome trace";
+      if (meta.schema) v += fmt::format(", schema {}", *meta.schema);
+      if (meta.cuda_runtime) v += ", CUDA runtime " + version_string(*meta.cuda_runtime);
+      if (meta.cupti) v += fmt::format(", CUPTI {}", *meta.cupti);
+      v += ")";
+      if (!meta.devices.empty()) v += " on " + meta.devices.front();
+      res.tool_version = v;
     }
   }
-  // The innermost interval on `tid` enclosing time t (of kind cpu_op / user_annotation unless
-  // python allowed); -1 when none.
-  auto enclosing = [&](std::int64_t tid, double t, bool python) -> std::int32_t {
+
+  /// Host intervals nested per thread (sorted by start, longer first), parents by a stack.
+  void nest_hosts() {
+    auto& iv = sax.intervals;
+    order.resize(iv.size());
+    for (std::size_t i = 0; i < iv.size(); ++i) order[i] = std::int32_t(i);
+    std::sort(order.begin(), order.end(), [&](std::int32_t a, std::int32_t b) {
+      const auto &x = iv[std::size_t(a)], &y = iv[std::size_t(b)];
+      if (x.tid != y.tid) return x.tid < y.tid;
+      if (x.ts != y.ts) return x.ts < y.ts;
+      return x.end > y.end;
+    });
+    {
+      std::vector<std::int32_t> stack;
+      std::int64_t tid = 0;
+      for (std::size_t j = 0; j < order.size(); ++j) {
+        auto& x = iv[std::size_t(order[j])];
+        if (j == 0 || x.tid != tid) stack.clear(), tid = x.tid;
+        while (!stack.empty() && iv[std::size_t(stack.back())].end < x.end) stack.pop_back();
+        if (!stack.empty() && iv[std::size_t(stack.back())].ts <= x.ts) x.parent = stack.back();
+        stack.push_back(order[j]);
+      }
+    }
+  }
+
+  /// The innermost interval on `tid` enclosing time t (of kind cpu_op / user_annotation unless
+  /// python allowed); -1 when none.
+  std::int32_t enclosing(std::int64_t tid, double t, bool python) const {
+    const auto& iv = sax.intervals;
     auto it = std::upper_bound(order.begin(), order.end(), std::make_pair(tid, t),
                                [&](const std::pair<std::int64_t, double>& p, std::int32_t i) {
                                  const auto& x = iv[std::size_t(i)];
@@ -501,300 +519,338 @@ ingest_result read_torch_trace(const std::string& path) {
       i = x.parent;
     }
     return -1;
-  };
-  {
-    // the outermost intervals; a ProfilerStep#N annotation (a step mark, kept in step_marks) is not
-    // what the host did: its children stand in its place
-    auto is_mark = [&](std::int32_t i) {
-      return i >= 0 && iv[std::size_t(i)].kind == host_kind::user_annotation && starts_with(names[iv[std::size_t(i)].name], "ProfilerStep#");
-    };
-    std::vector<std::int32_t> top;
-    for (std::size_t i = 0; i < iv.size(); ++i)
-      if (!is_mark(std::int32_t(i)) && (iv[i].parent < 0 || is_mark(iv[i].parent))) top.push_back(std::int32_t(i));
-    const std::size_t all = top.size();
-    if (top.size() > max_host_intervals) {
-      std::nth_element(top.begin(), top.begin() + std::ptrdiff_t(max_host_intervals), top.end(),
-                       [&](std::int32_t a, std::int32_t b) {
-                         return iv[std::size_t(a)].end - iv[std::size_t(a)].ts > iv[std::size_t(b)].end - iv[std::size_t(b)].ts;
-                       });
-      top.resize(max_host_intervals);
-      res.skipped.push_back(fmt::format("host: {} of {} outermost host intervals kept (the longest)",
-                                        max_host_intervals, all));
-    }
-    std::sort(top.begin(), top.end(), [&](std::int32_t a, std::int32_t b) { return iv[std::size_t(a)].ts < iv[std::size_t(b)].ts; });
-    for (auto i : top) {
-      const auto& x = iv[std::size_t(i)];
-      res.host.push_back({names[x.name], (x.ts - origin) * us, (x.end - x.ts) * us});
+  }
+
+  /// The outermost host intervals (res.host); a ProfilerStep#N annotation (a step mark, kept in
+  /// step_marks) is not what the host did: its children stand in its place.
+  void outermost_hosts() {
+    auto& iv = sax.intervals;
+    const auto& names = sax.names;
+    {
+      // the outermost intervals; a ProfilerStep#N annotation (a step mark, kept in step_marks) is not
+      // what the host did: its children stand in its place
+      auto is_mark = [&](std::int32_t i) {
+        return i >= 0 && iv[std::size_t(i)].kind == host_kind::user_annotation && starts_with(names[iv[std::size_t(i)].name], "ProfilerStep#");
+      };
+      std::vector<std::int32_t> top;
+      for (std::size_t i = 0; i < iv.size(); ++i)
+        if (!is_mark(std::int32_t(i)) && (iv[i].parent < 0 || is_mark(iv[i].parent))) top.push_back(std::int32_t(i));
+      const std::size_t all = top.size();
+      if (top.size() > max_host_intervals) {
+        std::nth_element(top.begin(), top.begin() + std::ptrdiff_t(max_host_intervals), top.end(),
+                         [&](std::int32_t a, std::int32_t b) {
+                           return iv[std::size_t(a)].end - iv[std::size_t(a)].ts > iv[std::size_t(b)].end - iv[std::size_t(b)].ts;
+                         });
+        top.resize(max_host_intervals);
+        res.skipped.push_back(fmt::format("host: {} of {} outermost host intervals kept (the longest)",
+                                          max_host_intervals, all));
+      }
+      std::sort(top.begin(), top.end(), [&](std::int32_t a, std::int32_t b) { return iv[std::size_t(a)].ts < iv[std::size_t(b)].ts; });
+      for (auto i : top) {
+        const auto& x = iv[std::size_t(i)];
+        res.host.push_back({names[x.name], (x.ts - origin) * us, (x.end - x.ts) * us});
+      }
     }
   }
 
-  // ---- kernels: launch order (correlation ids grow with launches), then links ----
-  // Memory (docs/ingest.md, "Read speed"): what each kernel's record needs is first gathered into
-  // compact tables (kernel_link, op_group); the scan's tables are freed as soon as nothing reads them,
-  // and the records are made last. Text shared by many records (kernel names, ops, notes, shapes) is
-  // held once (shared_string).
-  auto& ks = sax.kernels;
-  // in place when every kernel has a correlation id: (correlation, start, place in the file) orders
-  // them as the stable sort does, without its buffer of half the kernels
-  if (std::all_of(ks.begin(), ks.end(), [](const raw_kernel& k) { return k.corr != absent; }))
-    std::sort(ks.begin(), ks.end(), [](const raw_kernel& a, const raw_kernel& b) {
-      if (a.corr != b.corr) return a.corr < b.corr;
-      if (a.ts != b.ts) return a.ts < b.ts;
-      return a.seq < b.seq;
-    });
-  else
-    std::stable_sort(ks.begin(), ks.end(), [](const raw_kernel& a, const raw_kernel& b) {
-      if (a.corr != absent && b.corr != absent && a.corr != b.corr) return a.corr < b.corr;
-      return a.ts < b.ts;
-    });
-  const shared_string link_notes[] = {"",
-                                      "CUDA-graph replay: kernels not linked to ops",
-                                      "Triton kernel: no shapes in the trace",
-                                      "not linked: no op encloses its launch",
-                                      "not linked: no launch with its correlation id",
-                                      "launched under a scope, not an aten op: no shapes"};
-  const shared_string dram = "dram";
-  // a deque: freed from the front as the records are made
-  node_pool link_nodes;
-  std::deque<kernel_link, pool_allocator<kernel_link>> links(ks.size(), kernel_link{}, pool_allocator<kernel_link>(&link_nodes));
-  std::vector<std::int64_t> launched;  // correlation ids that ran a kernel (sorted below)
-  launched.reserve(ks.size());
-  std::vector<std::pair<std::int32_t, std::size_t>> op_kernel;  // (cpu_op, kernel), grouped by op below
-  for (std::size_t i = 0; i < ks.size(); ++i) {
-    const auto& k = ks[i];
-    auto& lk = links[i];
-    const launch* l = nullptr;
-    if (k.corr != absent) {
-      if (const launch* x = tables::find(sax.launches, k.corr)) l = x;
-      else if (const launch* f = tables::find(sax.flows, k.corr)) l = f;
-      launched.push_back(k.corr);
-    }
-    lk.graph_replay = l && !l->from_flow && names[l->name].find("GraphLaunch") != std::string::npos;
-    if (l) lk.launch_ts = l->ts;
-    std::int32_t op = -1;
-    const std::int64_t ext = k.ext != absent ? k.ext : l ? l->ext : -1;
-    if (!lk.graph_replay && ext >= 0)
-      if (const auto* x = tables::find(sax.by_ext, ext)) op = *x;
-    if (op < 0 && l) op = enclosing(l->tid, l->ts, false);
-    if (op < 0 && l) op = enclosing(l->tid, l->ts, true);
-    if (op >= 0) lk.op = op, lk.op_name = iv[std::size_t(op)].name;
-    if (lk.graph_replay) lk.note = link_note::replay;
-    else if (is_triton(names[k.name])) lk.note = link_note::triton;
-    else if (op < 0) lk.note = l ? link_note::no_op : link_note::no_launch;
-    else if (iv[std::size_t(op)].kind != host_kind::cpu_op) lk.note = link_note::scope;
-    else op_kernel.emplace_back(op, i);
-  }
-  std::sort(launched.begin(), launched.end());
-
-  // ---- launches that ran no kernel: captured into a CUDA graph (capture records the launch, runs
-  // nothing); each costed from its op like a kernel, for the replays (count_source::capture) ----
-  {
-    std::vector<std::pair<std::int64_t, const launch*>> idle;
-    for (const auto& [corr, l] : sax.launches) {
-      const std::string& api = names[l.name];
-      if (std::binary_search(launched.begin(), launched.end(), corr) || api.find("Launch") == std::string::npos ||
-          api.find("GraphLaunch") != std::string::npos)
-        continue;
-      idle.emplace_back(corr, &l);
-    }
-    std::sort(idle.begin(), idle.end());
-    const shared_string no_op = "captured launch: no op encloses it",
-                        scope = "captured launch under a scope, not an aten op: no shapes";
-    std::unordered_map<std::int32_t, std::vector<std::size_t>> cap_by_op;
-    for (const auto& [corr, l] : idle) {
-      kernel_record r;
-      r.id = std::to_string(corr);
-      r.start_s = r.launch_s = (l->ts - origin) * us;
+  /// Kernels in launch order (correlation ids grow with launches), each linked to its launch and op.
+  void link_kernels() {
+    // Memory (docs/ingest.md, "Read speed"): what each kernel's record needs is first gathered into
+    // compact tables (kernel_link, op_group); the scan's tables are freed as soon as nothing reads them,
+    // and the records are made last. Text shared by many records (kernel names, ops, notes, shapes) is
+    // held once (shared_string).
+    auto& ks = sax.kernels;
+    auto& iv = sax.intervals;
+    const auto& names = sax.names;
+    // in place when every kernel has a correlation id: (correlation, start, place in the file) orders
+    // them as the stable sort does, without its buffer of half the kernels
+    if (std::all_of(ks.begin(), ks.end(), [](const raw_kernel& k) { return k.corr != absent; }))
+      std::sort(ks.begin(), ks.end(), [](const raw_kernel& a, const raw_kernel& b) {
+        if (a.corr != b.corr) return a.corr < b.corr;
+        if (a.ts != b.ts) return a.ts < b.ts;
+        return a.seq < b.seq;
+      });
+    else
+      std::stable_sort(ks.begin(), ks.end(), [](const raw_kernel& a, const raw_kernel& b) {
+        if (a.corr != absent && b.corr != absent && a.corr != b.corr) return a.corr < b.corr;
+        return a.ts < b.ts;
+      });
+    // a deque: freed from the front as the records are made
+    links.assign(ks.size(), kernel_link{});
+    launched.reserve(ks.size());
+    for (std::size_t i = 0; i < ks.size(); ++i) {
+      const auto& k = ks[i];
+      auto& lk = links[i];
+      const launch* l = nullptr;
+      if (k.corr != absent) {
+        if (const launch* x = tables::find(sax.launches, k.corr)) l = x;
+        else if (const launch* f = tables::find(sax.flows, k.corr)) l = f;
+        launched.push_back(k.corr);
+      }
+      lk.graph_replay = l && !l->from_flow && names[l->name].find("GraphLaunch") != std::string::npos;
+      if (l) lk.launch_ts = l->ts;
       std::int32_t op = -1;
-      if (l->ext >= 0)
-        if (const auto* x = tables::find(sax.by_ext, l->ext)) op = *x;
-      if (op < 0) op = enclosing(l->tid, l->ts, false);
-      if (op >= 0) r.framework_op = sax.text(iv[std::size_t(op)].name), r.op_call = op;
-      if (op >= 0 && iv[std::size_t(op)].kind == host_kind::cpu_op) cap_by_op[op].push_back(res.captured.size());
-      else r.note = op < 0 ? no_op : scope;
-      res.captured.push_back(std::move(r));
+      const std::int64_t ext = k.ext != absent ? k.ext : l ? l->ext : -1;
+      if (!lk.graph_replay && ext >= 0)
+        if (const auto* x = tables::find(sax.by_ext, ext)) op = *x;
+      if (op < 0 && l) op = enclosing(l->tid, l->ts, false);
+      if (op < 0 && l) op = enclosing(l->tid, l->ts, true);
+      if (op >= 0) lk.op = op, lk.op_name = iv[std::size_t(op)].name;
+      if (lk.graph_replay) lk.note = link_note::replay;
+      else if (is_triton(names[k.name])) lk.note = link_note::triton;
+      else if (op < 0) lk.note = l ? link_note::no_op : link_note::no_launch;
+      else if (iv[std::size_t(op)].kind != host_kind::cpu_op) lk.note = link_note::scope;
+      else op_kernel.emplace_back(op, i);
     }
-    // Each launch carries its op's whole cost and the op's call (op_call): a replay shares it out
-    // over the kernels of one call as for eager kernels (analysis/kernel_costs.cpp).
-    for (auto& [op, list] : cap_by_op) {
+    std::sort(launched.begin(), launched.end());
+  }
+
+  /// Launches that ran no kernel: captured into a CUDA graph (capture records the launch, runs
+  /// nothing); each costed from its op like a kernel, for the replays (count_source::capture).
+  void cost_captured() {
+    auto& iv = sax.intervals;
+    const auto& names = sax.names;
+    {
+      std::vector<std::pair<std::int64_t, const launch*>> idle;
+      for (const auto& [corr, l] : sax.launches) {
+        const std::string& api = names[l.name];
+        if (std::binary_search(launched.begin(), launched.end(), corr) || api.find("Launch") == std::string::npos ||
+            api.find("GraphLaunch") != std::string::npos)
+          continue;
+        idle.emplace_back(corr, &l);
+      }
+      std::sort(idle.begin(), idle.end());
+      const shared_string no_op = "captured launch: no op encloses it",
+                          scope = "captured launch under a scope, not an aten op: no shapes";
+      std::unordered_map<std::int32_t, std::vector<std::size_t>> cap_by_op;
+      for (const auto& [corr, l] : idle) {
+        kernel_record r;
+        r.id = std::to_string(corr);
+        r.start_s = r.launch_s = (l->ts - origin) * us;
+        std::int32_t op = -1;
+        if (l->ext >= 0)
+          if (const auto* x = tables::find(sax.by_ext, l->ext)) op = *x;
+        if (op < 0) op = enclosing(l->tid, l->ts, false);
+        if (op >= 0) r.framework_op = sax.text(iv[std::size_t(op)].name), r.op_call = op;
+        if (op >= 0 && iv[std::size_t(op)].kind == host_kind::cpu_op) cap_by_op[op].push_back(res.captured.size());
+        else r.note = op < 0 ? no_op : scope;
+        res.captured.push_back(std::move(r));
+      }
+      // Each launch carries its op's whole cost and the op's call (op_call): a replay shares it out
+      // over the kernels of one call as for eager kernels (analysis/kernel_costs.cpp).
+      for (auto& [op, list] : cap_by_op) {
+        const auto& x = iv[std::size_t(op)];
+        std::string why;
+        std::optional<detail::aten_cost> cost;
+        shared_string shapes;
+        if (x.call >= 0) {
+          const auto call = sax.call(std::size_t(x.call));
+          shapes = detail::format_shapes(call);
+          cost = detail::cost_aten_op(call, "", why);
+        } else {
+          why = "no cost model for " + names[x.name];
+        }
+        const shared_string note = cost ? cost->note : why, model = cost ? cost->cost_model : "";
+        const shared_string precision = cost ? cost->precision : "", engine = cost ? cost->engine : "";
+        for (auto j : list) {
+          auto& r = res.captured[j];
+          r.op_call = op;
+          r.shapes = shapes;
+          r.note = note;
+          if (!cost) continue;
+          r.cost_model = model;
+          r.dims = dims_of(*cost);
+          if (!precision.empty() && cost->op.flops > 0)
+            r.model_flops.push_back({precision, engine, cost->op.flops, count_source::shape_model, model});
+          r.bytes.push_back({dram, cost->op.bytes(), count_source::shape_model, model});
+        }
+      }
+    }
+    // what the links and the captured launches needed, no longer read
+    release(sax.launches), release(sax.flows), release(sax.by_ext), release(launched), release(order);
+  }
+
+  /// Step marks: torch.profiler's ProfilerStep#N annotations (user_annotation).
+  void mark_steps() {
+    const auto& iv = sax.intervals;
+    const auto& names = sax.names;
+    for (const auto& x : iv)
+      if (x.kind == host_kind::user_annotation && starts_with(names[x.name], "ProfilerStep#"))
+        res.step_marks.push_back({names[x.name], (x.ts - origin) * us, (x.end - x.ts) * us});
+    std::sort(res.step_marks.begin(), res.step_marks.end(), [](const host_interval& a, const host_interval& b) { return a.start_s < b.start_s; });
+  }
+
+  /// Costs: one op's FLOPs and bytes are counted once, per group of its kernels.
+  void cost_groups() {
+    auto& iv = sax.intervals;
+    const auto& names = sax.names;
+    auto& ks = sax.kernels;
+    // Kernels of different names (a GEMM + split-K reduce, cuDNN attention + its reduction): all on the
+    // longest. One kernel launched several times over chunks of the work (multi_tensor_apply over a
+    // TensorList, a fused optimizer): split over the launches in proportion to their time, so that each
+    // launch is judged at the op's own rate.
+    std::stable_sort(op_kernel.begin(), op_kernel.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    // The groups in the order of their first kernel, so that the records, made in kernel order, free
+    // each group from the front of its deque once its last kernel's record is made.
+    std::vector<std::pair<std::size_t, std::size_t>> firsts;  // (first kernel, its op's start in op_kernel)
+    for (std::size_t g = 0; g < op_kernel.size(); ++g)
+      if (g == 0 || op_kernel[g].first != op_kernel[g - 1].first) firsts.emplace_back(op_kernel[g].second, g);
+    std::sort(firsts.begin(), firsts.end());
+    // the distinct op shapes (a training step repeats its layers' shapes): groups hold an index
+    std::map<std::array<std::int64_t, 9>, std::uint32_t> dims_ids{{{}, 0}};
+    auto dims_id = [&](const op_dims& d) {
+      const std::array<std::int64_t, 9> key{d.m, d.n, d.k, d.batch, d.heads, d.q_len, d.kv_len, d.last, d.backward};
+      auto [it, added] = dims_ids.emplace(key, std::uint32_t(all_dims.size()));
+      if (added) all_dims.push_back(d);
+      return it->second;
+    };
+    const std::uint32_t no_text = sax.intern("");
+    std::vector<std::size_t> list;
+    for (const auto& [first, start] : firsts) {
+      const std::int32_t op = op_kernel[start].first;
+      list.clear();
+      for (std::size_t g = start; g < op_kernel.size() && op_kernel[g].first == op; ++g) list.push_back(op_kernel[g].second);
       const auto& x = iv[std::size_t(op)];
+      op_group& grp = groups.emplace_back();
+      grp.op_name = x.name;
+      grp.shapes = no_text;
+      grp.count = std::uint32_t(list.size());
+      grp.last = std::uint32_t(*std::max_element(list.begin(), list.end()));
+      grp.longest = std::uint32_t(*std::max_element(list.begin(), list.end(), [&](std::size_t a, std::size_t b) { return ks[a].dur < ks[b].dur; }));
+      grp.chunks = list.size() > 1 && std::all_of(list.begin(), list.end(), [&](std::size_t i) { return ks[i].name == ks[grp.longest].name; });
+      for (auto i : list) grp.total += ks[i].dur, links[i].group = std::int32_t(groups.size() - 1);
       std::string why;
       std::optional<detail::aten_cost> cost;
-      shared_string shapes;
       if (x.call >= 0) {
         const auto call = sax.call(std::size_t(x.call));
-        shapes = detail::format_shapes(call);
-        cost = detail::cost_aten_op(call, "", why);
+        grp.shapes = sax.intern(detail::format_shapes(call));
+        cost = detail::cost_aten_op(call, names[ks[grp.longest].name], why);
       } else {
-        why = "no cost model for " + names[x.name];
+        why = detail::has_cost_model(names[x.name]) ? names[x.name] + ": no Input Dims recorded (record_shapes=False?)"
+                                                    : "no cost model for " + names[x.name];
       }
-      const shared_string note = cost ? cost->note : why, model = cost ? cost->cost_model : "";
-      const shared_string precision = cost ? cost->precision : "", engine = cost ? cost->engine : "";
-      for (auto j : list) {
-        auto& r = res.captured[j];
-        r.op_call = op;
-        r.shapes = shapes;
-        r.note = note;
-        if (!cost) continue;
-        r.cost_model = model;
-        r.dims = dims_of(*cost);
-        if (!precision.empty() && cost->op.flops > 0)
-          r.model_flops.push_back({precision, engine, cost->op.flops, count_source::shape_model, model});
-        r.bytes.push_back({dram, cost->op.bytes(), count_source::shape_model, model});
+      if (!cost) {
+        grp.note = sax.intern(why);
+        continue;
       }
+      grp.costed = true;
+      grp.cost_model = sax.intern(cost->cost_model);
+      grp.dims = dims_id(dims_of(*cost));
+      grp.has_flops = !cost->precision.empty() && cost->op.flops > 0;
+      grp.precision = sax.intern(cost->precision), grp.engine = sax.intern(cost->engine);
+      grp.flops = cost->op.flops, grp.bytes = cost->op.bytes();
+      grp.note = sax.intern(cost->note);
+      const std::int64_t longest_corr = ks[grp.longest].corr;
+      if (list.size() > 1 && !grp.chunks)  // names the longest kernel's id: one string per op call
+        grp.counted_note = fmt::format("one of {} kernels of this {}: its {} counts are on the longest kernel (id {})", list.size(),
+                                       names[x.name], cost->cost_model, longest_corr != absent ? std::to_string(longest_corr) : "");
+      if (grp.chunks)  // one text for every launch: its share is its bytes ÷ the op's (`place` shows both)
+        grp.whole_note = sax.intern(cost->note + (cost->note.empty() ? "" : "; ") +
+                                    fmt::format("one of {} launches of this {}: the op's cost shared over them by their time",
+                                                list.size(), names[x.name]));
+      else if (list.size() > 1)
+        grp.whole_note = sax.intern(cost->note + (cost->note.empty() ? "" : "; ") +
+                                    fmt::format("the op's whole cost, on its longest of {} kernels", list.size()));
+    }
+    // the host intervals and the recorded shapes, no longer read
+    release(op_kernel), release(firsts), release(sax.intervals), release(sax.calls), release(sax.arena), sax.forget_calls();
+    return_free_memory();
+  }
+
+  /// The records: each kernel's raw entry and link are freed (from the front of their deques) as its
+  /// record is made, and each op group after its last kernel's: the records grow while those shrink.
+  void make_records() {
+    auto& ks = sax.kernels;
+    const shared_string link_notes[] = {"",
+                                        "CUDA-graph replay: kernels not linked to ops",
+                                        "Triton kernel: no shapes in the trace",
+                                        "not linked: no op encloses its launch",
+                                        "not linked: no launch with its correlation id",
+                                        "launched under a scope, not an aten op: no shapes"};
+    const shared_string dram = "dram";
+    res.kernels.reserve(ks.size());
+    const std::size_t n_kernels = ks.size();
+    std::size_t groups_done = 0;  // popped from the front of groups
+    auto next = [&](std::size_t i) {  // kernel i's record is made
+      ks.pop_front(), links.pop_front();
+      for (; !groups.empty() && groups.front().last <= i; ++groups_done) groups.pop_front();
+    };
+    for (std::size_t i = 0; i < n_kernels; next(i), ++i) {
+      const auto& k = ks.front();
+      const auto& lk = links.front();
+      auto& r = res.kernels.emplace_back();
+      r.name = sax.text(k.name);
+      if (k.corr != absent) r.id = std::to_string(k.corr);
+      r.start_s = (k.ts - origin) * us;
+      r.duration_s = k.dur * us;
+      r.stream = present(k.stream), r.device = present(k.device);
+      r.grid_blocks = present(k.grid), r.block_threads = present(k.block);
+      r.graph_replay = lk.graph_replay;
+      if (!std::isnan(lk.launch_ts)) r.launch_s = (lk.launch_ts - origin) * us;
+      if (r.graph_replay && k.corr != absent) r.replay = k.corr;
+      if (lk.op >= 0) r.framework_op = sax.text(lk.op_name), r.op_call = lk.op;
+      r.note = link_notes[std::size_t(lk.note)];
+      if (lk.group < 0) continue;
+      const op_group& g = groups[std::size_t(lk.group) - groups_done];
+      r.shapes = sax.text(g.shapes);
+      if (!g.costed) {
+        r.note = sax.text(g.note);
+        continue;
+      }
+      const shared_string model = sax.text(g.cost_model);
+      r.cost_model = model;
+      r.dims = all_dims[g.dims];
+      if (!g.chunks && i != g.longest) {
+        r.note = g.counted_note;
+        r.counted_with = g.longest;
+        continue;
+      }
+      const double share = g.chunks && g.total > 0 ? k.dur / g.total : 1.0;
+      if (g.has_flops)
+        r.model_flops.push_back({sax.text(g.precision), sax.text(g.engine), g.flops * share, count_source::shape_model, model});
+      r.bytes.push_back({dram, g.bytes * share, count_source::shape_model, model});
+      r.note = sax.text(g.count > 1 ? g.whole_note : g.note);
+    }
+    ks.shrink_to_fit(), links.shrink_to_fit(), groups.shrink_to_fit();
+    if (!meta.devices.empty()) res.gpu = meta.devices.front();
+
+    res.gpu_memory_ops.reserve(sax.memory_ops.size());  // exactly: a doubling vector would hold up to three times them
+    for (auto& m : sax.memory_ops) {
+      m.start_s = (*m.start_s - origin) * us;
+      res.gpu_memory_ops.push_back(std::move(m));
     }
   }
-  // what the links and the captured launches needed, no longer read
-  release(sax.launches), release(sax.flows), release(sax.by_ext), release(launched), release(order);
 
-  // ---- step marks: torch.profiler's ProfilerStep#N annotations (user_annotation) ----
-  for (const auto& x : iv)
-    if (x.kind == host_kind::user_annotation && starts_with(names[x.name], "ProfilerStep#"))
-      res.step_marks.push_back({names[x.name], (x.ts - origin) * us, (x.end - x.ts) * us});
-  std::sort(res.step_marks.begin(), res.step_marks.end(), [](const host_interval& a, const host_interval& b) { return a.start_s < b.start_s; });
-
-  // ---- costs: one op's FLOPs and bytes are counted once ----
-  // Kernels of different names (a GEMM + split-K reduce, cuDNN attention + its reduction): all on the
-  // longest. One kernel launched several times over chunks of the work (multi_tensor_apply over a
-  // TensorList, a fused optimizer): split over the launches in proportion to their time, so that each
-  // launch is judged at the op's own rate.
-  std::stable_sort(op_kernel.begin(), op_kernel.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-  // The groups in the order of their first kernel, so that the records, made in kernel order, free
-  // each group from the front of its deque once its last kernel's record is made.
-  node_pool group_nodes;
-  std::deque<op_group, pool_allocator<op_group>> groups{pool_allocator<op_group>(&group_nodes)};
-  std::vector<std::pair<std::size_t, std::size_t>> firsts;  // (first kernel, its op's start in op_kernel)
-  for (std::size_t g = 0; g < op_kernel.size(); ++g)
-    if (g == 0 || op_kernel[g].first != op_kernel[g - 1].first) firsts.emplace_back(op_kernel[g].second, g);
-  std::sort(firsts.begin(), firsts.end());
-  // the distinct op shapes (a training step repeats its layers' shapes): groups hold an index
-  std::vector<shared_value<op_dims>> all_dims(1);
-  std::map<std::array<std::int64_t, 9>, std::uint32_t> dims_ids{{{}, 0}};
-  auto dims_id = [&](const op_dims& d) {
-    const std::array<std::int64_t, 9> key{d.m, d.n, d.k, d.batch, d.heads, d.q_len, d.kv_len, d.last, d.backward};
-    auto [it, added] = dims_ids.emplace(key, std::uint32_t(all_dims.size()));
-    if (added) all_dims.push_back(d);
-    return it->second;
-  };
-  const std::uint32_t no_text = sax.intern("");
-  std::vector<std::size_t> list;
-  for (const auto& [first, start] : firsts) {
-    const std::int32_t op = op_kernel[start].first;
-    list.clear();
-    for (std::size_t g = start; g < op_kernel.size() && op_kernel[g].first == op; ++g) list.push_back(op_kernel[g].second);
-    const auto& x = iv[std::size_t(op)];
-    op_group& grp = groups.emplace_back();
-    grp.op_name = x.name;
-    grp.shapes = no_text;
-    grp.count = std::uint32_t(list.size());
-    grp.last = std::uint32_t(*std::max_element(list.begin(), list.end()));
-    grp.longest = std::uint32_t(*std::max_element(list.begin(), list.end(), [&](std::size_t a, std::size_t b) { return ks[a].dur < ks[b].dur; }));
-    grp.chunks = list.size() > 1 && std::all_of(list.begin(), list.end(), [&](std::size_t i) { return ks[i].name == ks[grp.longest].name; });
-    for (auto i : list) grp.total += ks[i].dur, links[i].group = std::int32_t(groups.size() - 1);
-    std::string why;
-    std::optional<detail::aten_cost> cost;
-    if (x.call >= 0) {
-      const auto call = sax.call(std::size_t(x.call));
-      grp.shapes = sax.intern(detail::format_shapes(call));
-      cost = detail::cost_aten_op(call, names[ks[grp.longest].name], why);
-    } else {
-      why = detail::has_cost_model(names[x.name]) ? names[x.name] + ": no Input Dims recorded (record_shapes=False?)"
-                                                  : "no cost model for " + names[x.name];
-    }
-    if (!cost) {
-      grp.note = sax.intern(why);
-      continue;
-    }
-    grp.costed = true;
-    grp.cost_model = sax.intern(cost->cost_model);
-    grp.dims = dims_id(dims_of(*cost));
-    grp.has_flops = !cost->precision.empty() && cost->op.flops > 0;
-    grp.precision = sax.intern(cost->precision), grp.engine = sax.intern(cost->engine);
-    grp.flops = cost->op.flops, grp.bytes = cost->op.bytes();
-    grp.note = sax.intern(cost->note);
-    const std::int64_t longest_corr = ks[grp.longest].corr;
-    if (list.size() > 1 && !grp.chunks)  // names the longest kernel's id: one string per op call
-      grp.counted_note = fmt::format("one of {} kernels of this {}: its {} counts are on the longest kernel (id {})", list.size(),
-                                     names[x.name], cost->cost_model, longest_corr != absent ? std::to_string(longest_corr) : "");
-    if (grp.chunks)  // one text for every launch: its share is its bytes ÷ the op's (`place` shows both)
-      grp.whole_note = sax.intern(cost->note + (cost->note.empty() ? "" : "; ") +
-                                  fmt::format("one of {} launches of this {}: the op's cost shared over them by their time",
-                                              list.size(), names[x.name]));
-    else if (list.size() > 1)
-      grp.whole_note = sax.intern(cost->note + (cost->note.empty() ? "" : "; ") +
-                                  fmt::format("the op's whole cost, on its longest of {} kernels", list.size()));
+  /// The span, and what was not read.
+  void summarise() {
+    if (std::isfinite(sax.gpu_min)) res.span_s = (sax.gpu_max - sax.gpu_min) * us;
+    else if (std::isfinite(sax.t_min)) res.span_s = (sax.t_max - sax.t_min) * us;
+    if (res.kernels.empty())
+      res.skipped.push_back("the trace has no CUDA activity (no GPU kernels): profile with ProfilerActivity.CUDA");
+    if (!res.gpu_memory_ops.empty())
+      res.skipped.push_back(fmt::format("{} GPU memcpy/memset records kept apart (gpu_memory_ops), not as kernels",
+                                        res.gpu_memory_ops.size()));
+    if (sax.zero_duration)
+      res.skipped.push_back(fmt::format("{} GPU records of zero duration not kept", sax.zero_duration));
+    for (const auto& [cat, n] : sax.ignored)
+      res.skipped.push_back(fmt::format("{} '{}' events not read (not kernels, launches or host intervals)", n, cat));
   }
-  // the host intervals and the recorded shapes, no longer read
-  release(op_kernel), release(firsts), release(sax.intervals), release(sax.calls), release(sax.arena), sax.forget_calls();
-  return_free_memory();
+};
 
-  // ---- the records ----
-  // Each kernel's raw entry and link are freed (from the front of their deques) as its record is made,
-  // and each op group after its last kernel's: the records grow while those shrink.
-  res.kernels.reserve(ks.size());
-  const std::size_t n_kernels = ks.size();
-  std::size_t groups_done = 0;  // popped from the front of groups
-  auto next = [&](std::size_t i) {  // kernel i's record is made
-    ks.pop_front(), links.pop_front();
-    for (; !groups.empty() && groups.front().last <= i; ++groups_done) groups.pop_front();
-  };
-  for (std::size_t i = 0; i < n_kernels; next(i), ++i) {
-    const auto& k = ks.front();
-    const auto& lk = links.front();
-    auto& r = res.kernels.emplace_back();
-    r.name = sax.text(k.name);
-    if (k.corr != absent) r.id = std::to_string(k.corr);
-    r.start_s = (k.ts - origin) * us;
-    r.duration_s = k.dur * us;
-    r.stream = present(k.stream), r.device = present(k.device);
-    r.grid_blocks = present(k.grid), r.block_threads = present(k.block);
-    r.graph_replay = lk.graph_replay;
-    if (!std::isnan(lk.launch_ts)) r.launch_s = (lk.launch_ts - origin) * us;
-    if (r.graph_replay && k.corr != absent) r.replay = k.corr;
-    if (lk.op >= 0) r.framework_op = sax.text(lk.op_name), r.op_call = lk.op;
-    r.note = link_notes[std::size_t(lk.note)];
-    if (lk.group < 0) continue;
-    const op_group& g = groups[std::size_t(lk.group) - groups_done];
-    r.shapes = sax.text(g.shapes);
-    if (!g.costed) {
-      r.note = sax.text(g.note);
-      continue;
-    }
-    const shared_string model = sax.text(g.cost_model);
-    r.cost_model = model;
-    r.dims = all_dims[g.dims];
-    if (!g.chunks && i != g.longest) {
-      r.note = g.counted_note;
-      r.counted_with = g.longest;
-      continue;
-    }
-    const double share = g.chunks && g.total > 0 ? k.dur / g.total : 1.0;
-    if (g.has_flops)
-      r.model_flops.push_back({sax.text(g.precision), sax.text(g.engine), g.flops * share, count_source::shape_model, model});
-    r.bytes.push_back({dram, g.bytes * share, count_source::shape_model, model});
-    r.note = sax.text(g.count > 1 ? g.whole_note : g.note);
-  }
-  ks.shrink_to_fit(), links.shrink_to_fit(), groups.shrink_to_fit();
-  if (!meta.devices.empty()) res.gpu = meta.devices.front();
+}  // namespace
 
-  res.gpu_memory_ops.reserve(sax.memory_ops.size());  // exactly: a doubling vector would hold up to three times them
-  for (auto& m : sax.memory_ops) {
-    m.start_s = (*m.start_s - origin) * us;
-    res.gpu_memory_ops.push_back(std::move(m));
-  }
-  // ---- span, and what was not read ----
-  if (std::isfinite(sax.gpu_min)) res.span_s = (sax.gpu_max - sax.gpu_min) * us;
-  else if (std::isfinite(sax.t_min)) res.span_s = (sax.t_max - sax.t_min) * us;
-  if (res.kernels.empty())
-    res.skipped.push_back("the trace has no CUDA activity (no GPU kernels): profile with ProfilerActivity.CUDA");
-  if (!res.gpu_memory_ops.empty())
-    res.skipped.push_back(fmt::format("{} GPU memcpy/memset records kept apart (gpu_memory_ops), not as kernels",
-                                      res.gpu_memory_ops.size()));
-  if (sax.zero_duration)
-    res.skipped.push_back(fmt::format("{} GPU records of zero duration not kept", sax.zero_duration));
-  for (const auto& [cat, n] : sax.ignored)
-    res.skipped.push_back(fmt::format("{} '{}' events not read (not kernels, launches or host intervals)", n, cat));
-  return res;
+ingest_result read_torch_trace(const std::string& path) {
+  trace_build b;
+  b.scan(path);
+  b.nest_hosts();
+  b.outermost_hosts();
+  b.link_kernels();
+  b.cost_captured();
+  b.mark_steps();
+  b.cost_groups();
+  b.make_records();
+  b.summarise();
+  return std::move(b.res);
 }
 
 }  // namespace roofline::ingest
