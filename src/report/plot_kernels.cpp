@@ -18,16 +18,22 @@
 
 namespace roofline {
 
-std::string render_kernel_svg(const kernel_report& k, const results& r, const std::string& title, std::size_t top_n) {
-  using namespace report;
-  plot p;
-  p.title = title;
-  // One roof per precision in use: the roof each kernel was judged against (unscaled), flat from its
-  // ridge with device memory; device memory its own diagonal, labelled, in the memory colour (as in
-  // roofline.svg), and one diagonal per other level the kernels' bytes were judged at.
-  std::optional<double> dram;
-  std::string dram_label;
-  bool dram_nominal = false;
+/// The parts of place.svg (render_kernel_svg): its roofs, its kernels, its baseline.
+namespace kernel_svg {
+
+using namespace report;
+
+/// The device-memory roof the kernels were judged at: the best measured, else the nominal one.
+struct memory_roof {
+  std::optional<double> bw;
+  std::string label;
+  bool nominal = false;
+};
+memory_roof dram_roof(const results& r) {
+  memory_roof m;
+  std::optional<double>& dram = m.bw;
+  std::string& dram_label = m.label;
+  bool& dram_nominal = m.nominal;
   if (const bandwidth_result* b = best_device_bandwidth(r.measured)) {
     dram = b->bytes_per_s;
     dram_label = fmt::format("{} {} {}", memory_level_label(b->level), b->pattern, units::rate_bytes(b->bytes_per_s));
@@ -36,20 +42,35 @@ std::string render_kernel_svg(const kernel_report& k, const results& r, const st
     dram_label = fmt::format("{} nominal {}", memory_level_label("dram"), units::rate_bytes(*dram));
     dram_nominal = true;
   }
-  // Like with like: one roof per precision and compute roof the kernels were judged against (an ncu
-  // export places its tensor-core GEMMs on the GEMM roof and its elementwise kernels on the vector
-  // roof of the same precision: both drawn), the highest of a precision the thicker.
-  std::map<std::pair<std::string, std::string>, const kernel_verdict*>
-      roof_of;                            // (precision, roof source) → first kernel
-  std::map<std::string, double> highest;  // precision → its highest roof
+  return m;
+}
+
+/// Like with like: one roof per precision and compute roof the kernels were judged against (an ncu
+/// export places its tensor-core GEMMs on the GEMM roof and its elementwise kernels on the vector
+/// roof of the same precision: both drawn), the highest of a precision the thicker.
+struct judged_roofs {
+  std::map<std::pair<std::string, std::string>, const kernel_verdict*> roof_of;  ///< (precision, roof source) → first kernel
+  std::map<std::string, double> highest;                                         ///< precision → its highest roof
+};
+judged_roofs roofs_judged(const kernel_report& k) {
+  judged_roofs j;
+  auto& roof_of = j.roof_of;
+  auto& highest = j.highest;
   for (const auto& v : k.verdicts)
     if (v.compute_roof_unscaled) {
       roof_of.emplace(std::pair{v.precision, v.compute_roof_source}, &v);
       highest[v.precision] = std::max(highest[v.precision], *v.compute_roof_unscaled);
     }
+  return j;
+}
+
+/// One roof per precision in use: the roof each kernel was judged against (unscaled), flat from its
+/// ridge with device memory. Returns the highest.
+double add_judged_roofs(plot& p, const judged_roofs& j, const std::optional<double>& dram) {
+  auto highest = j.highest;
   double top = 0;
   int id = 0;
-  for (const auto& [key, v] : roof_of) {
+  for (const auto& [key, v] : j.roof_of) {
     const std::string& prec = key.first;
     const std::string& source = key.second;
     // the engine in words, from the roof's source ("measured fp16 GEMM n = 4096", "… vector", "nominal … tensor …")
@@ -72,15 +93,16 @@ std::string render_kernel_svg(const kernel_report& k, const results& r, const st
     p.legend.push_back({nominal ? legend_item::kind::dashed : legend_item::kind::solid, roof.color, roof.label, ref});
     top = std::max(top, roof.peak);
   }
-  // The nominal peaks of the same engines (dashed), from the ridge with the nominal memory roof, as
-  // roofline.svg draws them: a GEMM roof's partner is the tensor peak (else the vector one), a vector
-  // roof's the vector peak.
-  const auto nom_bw = r.nominal.memory_bandwidth_bytes_per_s && *r.nominal.memory_bandwidth_bytes_per_s > 0
-                          ? r.nominal.memory_bandwidth_bytes_per_s
-                          : std::nullopt;
+  return top;
+}
+
+/// The nominal peaks of the same engines (dashed), from the ridge with the nominal memory roof, as
+/// roofline.svg draws them: a GEMM roof's partner is the tensor peak (else the vector one), a vector
+/// roof's the vector peak. Returns the highest.
+double add_nominal_roofs(plot& p, const judged_roofs& j, const results& r, const std::optional<double>& nom_bw) {
   std::set<const nominal_peak*> nominal_drawn;
   double top_nominal = 0;
-  for (const auto& [key, v] : roof_of) {
+  for (const auto& [key, v] : j.roof_of) {
     if (key.second.rfind("nominal", 0) == 0) continue;  // the kernel was placed against the nominal peak itself
     const bool gemm = key.second.find("GEMM") != std::string::npos || key.second.find("tensor") != std::string::npos;
     const nominal_peak* np = gemm ? peak_for(r.nominal, key.first, peak_engine::tensor) : nullptr;
@@ -101,6 +123,17 @@ std::string render_kernel_svg(const kernel_report& k, const results& r, const st
     p.legend.push_back({legend_item::kind::dashed, nr.color, nr.label, ref});
     top_nominal = std::max(top_nominal, np->flops_per_s);
   }
+  return top_nominal;
+}
+
+/// Device memory's own diagonals, labelled, in the memory colour (as in roofline.svg): the nominal one
+/// (dashed) under the nominal peaks, the judged one under the judged roofs, and one diagonal per other
+/// level the kernels' bytes were judged at.
+void add_memory_roofs(plot& p, const kernel_report& k, const memory_roof& mem, const std::optional<double>& nom_bw, double top,
+                      double top_nominal) {
+  const std::optional<double>& dram = mem.bw;
+  const std::string& dram_label = mem.label;
+  const bool dram_nominal = mem.nominal;
   if (nom_bw && top_nominal > 0 && !dram_nominal) {
     plot_roof m;
     m.label = m.short_label = fmt::format("{} nominal {}", memory_level_label("dram"), units::rate_bytes(*nom_bw));
@@ -143,10 +176,13 @@ std::string render_kernel_svg(const kernel_report& k, const results& r, const st
         p.roofs.push_back(lr);
         p.legend.push_back({legend_item::kind::solid, lr.color, lr.label, "roof-" + l.level});
       }
-  // The kernels: every one with FLOPs and bytes drawn; the top_n longest of them numbered (place.csv's
-  // number) and listed in the key beside the figure, one group per precision (its colour).
+}
+
+/// The kernels: every one with FLOPs and bytes drawn; the top_n longest of them numbered (place.csv's
+/// number) and listed in the key beside the figure, one group per precision (its colour). Returns how
+/// many were drawn and numbered; `by_time_only` gets those without FLOPs or bytes.
+std::pair<std::size_t, std::size_t> add_kernels(plot& p, const kernel_report& k, std::size_t top_n, std::size_t& by_time_only) {
   std::vector<const kernel_verdict*> plotted;
-  std::size_t by_time_only = 0;
   for (const auto& v : k.verdicts) {
     if (v.intensity && *v.intensity > 0 && v.achieved_flops_per_s > 0)
       plotted.push_back(&v);
@@ -193,27 +229,49 @@ std::string render_kernel_svg(const kernel_report& k, const results& r, const st
                                     report::kernel_rate(v.achieved_flops_per_s, v.precision), to_string(v.cls)),
                         "", num ? static_cast<int>(v.number) : 0, static_cast<int>(v.number), report::shorten(v.name, 44)});
   }
-  p.legend.push_back({legend_item::kind::filled, "#444444", "your kernel (colour = its precision)", "kernel"});
-  // Baseline: a hollow point at the old place and a line to the new one.
-  if (k.baseline) {
-    std::map<std::size_t, const kernel_verdict*> old_by_number;
-    for (const auto& v : k.baseline_verdicts) old_by_number[v.number] = &v;
-    for (const auto& m : k.baseline->matched) {
-      if (!m.old_intensity || !m.new_intensity || !(m.old_flops_per_s > 0) || !(m.new_flops_per_s > 0)) continue;
-      const auto* o = old_by_number.count(m.old_number) ? old_by_number[m.old_number] : nullptr;
-      const std::string color = o && !o->precision.empty() ? precision_color(o->precision) : "#444444";
-      p.points.push_back({*m.old_intensity, m.old_flops_per_s, false, color, "circle", 4, "baseline",
-                          fmt::format("#{} {} in the baseline: {} ({} saved)", m.new_number, m.name,
-                                      units::seconds(m.old_s), units::seconds(m.saved_s)),
-                          "", 0, static_cast<int>(m.new_number), ""});
-      p.links.push_back({*m.old_intensity, m.old_flops_per_s, *m.new_intensity, m.new_flops_per_s, color});
-    }
-    p.legend.push_back(
-        {legend_item::kind::hollow, "#444444", "the same kernel in the baseline (line: old → new)", "baseline"});
+  return {plotted.size(), longest.size()};
+}
+
+/// Baseline: a hollow point at the old place and a line to the new one.
+void add_baseline(plot& p, const kernel_report& k) {
+  std::map<std::size_t, const kernel_verdict*> old_by_number;
+  for (const auto& v : k.baseline_verdicts) old_by_number[v.number] = &v;
+  for (const auto& m : k.baseline->matched) {
+    if (!m.old_intensity || !m.new_intensity || !(m.old_flops_per_s > 0) || !(m.new_flops_per_s > 0)) continue;
+    const auto* o = old_by_number.count(m.old_number) ? old_by_number[m.old_number] : nullptr;
+    const std::string color = o && !o->precision.empty() ? precision_color(o->precision) : "#444444";
+    p.points.push_back({*m.old_intensity, m.old_flops_per_s, false, color, "circle", 4, "baseline",
+                        fmt::format("#{} {} in the baseline: {} ({} saved)", m.new_number, m.name,
+                                    units::seconds(m.old_s), units::seconds(m.saved_s)),
+                        "", 0, static_cast<int>(m.new_number), ""});
+    p.links.push_back({*m.old_intensity, m.old_flops_per_s, *m.new_intensity, m.new_flops_per_s, color});
   }
-  if (plotted.size() > longest.size())
+  p.legend.push_back(
+      {legend_item::kind::hollow, "#444444", "the same kernel in the baseline (line: old → new)", "baseline"});
+}
+
+}  // namespace kernel_svg
+
+std::string render_kernel_svg(const kernel_report& k, const results& r, const std::string& title, std::size_t top_n) {
+  using namespace report;
+  using namespace kernel_svg;
+  plot p;
+  p.title = title;
+  const memory_roof dram = dram_roof(r);
+  const auto nom_bw = r.nominal.memory_bandwidth_bytes_per_s && *r.nominal.memory_bandwidth_bytes_per_s > 0
+                          ? r.nominal.memory_bandwidth_bytes_per_s
+                          : std::nullopt;
+  const judged_roofs judged = roofs_judged(k);
+  const double top = add_judged_roofs(p, judged, dram.bw);
+  const double top_nominal = add_nominal_roofs(p, judged, r, nom_bw);
+  add_memory_roofs(p, k, dram, nom_bw, top, top_nominal);
+  std::size_t by_time_only = 0;
+  const auto [plotted, numbered] = add_kernels(p, k, top_n, by_time_only);
+  p.legend.push_back({legend_item::kind::filled, "#444444", "your kernel (colour = its precision)", "kernel"});
+  if (k.baseline) add_baseline(p, k);
+  if (plotted > numbered)
     p.notes.push_back(fmt::format("the other {} kernels are drawn unnumbered (place.csv lists them all)",
-                                  plotted.size() - longest.size()));
+                                  plotted - numbered));
   if (by_time_only > 0)
     p.notes.push_back(fmt::format(
         "{} kernel(s) without FLOPs or bytes are not drawn: placed by time only (place.csv lists them)", by_time_only));
@@ -229,7 +287,7 @@ std::string render_kernel_svg(const kernel_report& k, const results& r, const st
                    : any_solid             ? "solid = measured roof"
                                            : "dashed = nominal roof");
   says.push_back("filled = your kernel (colour = its precision)");
-  if (!longest.empty()) says.push_back("numbers = place.csv's #");
+  if (numbered > 0) says.push_back("numbers = place.csv's #");
   if (any_baseline) says.push_back("hollow = the same kernel in the baseline");
   p.subtitle = fmt::format("{}", fmt::join(says, " · "));
   return draw_svg(p);
