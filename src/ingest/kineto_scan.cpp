@@ -359,6 +359,211 @@ void read_event(cursor& c, kineto_event& ev) {
   });
 }
 
+/// One scan_kineto: the file read a block at a time into `buf` (the unread part is [beg, end)), its
+/// top-level keys read as they come, and the events of traceEvents handed over one at a time.
+struct kineto_reader {
+  kineto_reader(const std::string& file, const std::function<void(const kineto_event&)>& each, std::string& cut_note)
+      : path(file), on_event(each), cut(cut_note), src(file) {}
+
+  const std::string& path;
+  const std::function<void(const kineto_event&)>& on_event;
+  std::string& cut;
+  byte_source src;
+  kineto_meta meta;
+  std::vector<char> buf = std::vector<char>(block_bytes);
+  std::size_t beg = 0, end = 0;
+  std::uint64_t consumed = 0;  // file bytes before buf[0]
+  bool eof = false;
+  std::size_t events = 0;
+
+  // Makes at least `need` bytes past beg available (or reaches the end); false when none were added.
+  bool refill() {
+    if (eof) return false;
+    if (beg > 0) {
+      std::memmove(buf.data(), buf.data() + beg, end - beg);
+      consumed += beg, end -= beg, beg = 0;
+    }
+    if (end == buf.size()) buf.resize(buf.size() * 2);
+    const std::size_t got = src.read(buf.data() + end, buf.size() - end);
+    if (got == 0) {
+      eof = true;
+      return false;
+    }
+    end += got;
+    return true;
+  }
+  std::uint64_t offset(std::size_t at) const { return consumed + at; }
+  void skip_ws() {
+    for (;;) {
+      while (beg < end && ws(buf[beg])) ++beg;
+      if (beg < end || !refill()) return;
+    }
+  }
+  // The next whole value at beg: [beg, q); refills until it is whole; nullopt at the end of the input.
+  std::optional<std::size_t> whole() {
+    for (;;) {
+      skip_ws();
+      if (beg >= end) return std::nullopt;
+      const char* q = skip_value(buf.data() + beg, buf.data() + end);
+      if (q) return std::size_t(q - buf.data());
+      if (!refill()) {
+        // a scalar at the very end of the file ends there
+        const char c = buf[beg];
+        if (c != '"' && c != '{' && c != '[') return end;
+        return std::nullopt;
+      }
+    }
+  }
+  void fail(std::uint64_t at, const std::string& what) {
+    if (!src.error().empty()) throw input_error(path, "gzip", src.error());
+    throw input_error(path, "", fmt::format("not JSON at byte {}: {}", at, what));
+  }
+  void truncated() {
+    if (!src.error().empty()) throw input_error(path, "gzip", src.error());
+    throw input_error(path, "", fmt::format("truncated at byte {}: the JSON ends inside a value", offset(end)));
+  }
+  void ended_early(const char* where) {
+    const std::string why = src.error().empty() ? fmt::format("the file ends at byte {} {}", offset(end), where) : src.error();
+    if (events == 0) truncated();
+    cut = fmt::format("{}: the {} events before the cut are read", why, events);
+  }
+  bool expect(char c) {
+    skip_ws();
+    if (beg >= end) return false;
+    if (buf[beg] != c) fail(offset(beg), fmt::format("expected '{}'", c));
+    ++beg;
+    return true;
+  }
+  bool read_events() {
+    meta.saw_events = true;
+    skip_ws();
+    if (beg < end && buf[beg] == ']') {
+      ++beg;
+      return true;
+    }
+    kineto_event ev;
+    for (;;) {
+      const auto q = whole();
+      if (!q) {
+        ended_early("inside traceEvents");
+        return false;
+      }
+      cursor c{buf.data() + beg, buf.data() + *q, buf.data(), consumed};
+      try {
+        if (buf[beg] != '{') c.fail("expected an event object");
+        read_event(c, ev);
+      } catch (const parse_failure& f) {
+        fail(f.offset, f.what);
+      }
+      on_event(ev);
+      ++events;
+      beg = *q;
+      skip_ws();
+      if (beg >= end) {
+        ended_early("inside traceEvents");
+        return false;
+      }
+      if (buf[beg] == ',') {
+        ++beg;
+        continue;
+      }
+      if (buf[beg] == ']') {
+        ++beg;
+        return true;
+      }
+      fail(offset(beg), "expected ',' or ']' after an event");
+    }
+  }
+
+  /// The whole scan: the top-level object (or a bare array of events), key by key.
+  kineto_meta run() {
+    skip_ws();
+    if (beg >= end) {
+      if (!src.error().empty()) throw input_error(path, "gzip", src.error());
+      throw input_error(path, "", "not JSON: the file is empty");
+    }
+    if (buf[beg] == '[') {  // the JSON Array Format: a bare array of events
+      ++beg;
+      read_events();
+      return meta;
+    }
+    if (buf[beg] != '{') {
+      const auto q = whole();
+      if (q && (std::isdigit(static_cast<unsigned char>(buf[beg])) || buf[beg] == '-' || buf[beg] == '"' ||
+                std::string_view(buf.data() + beg, *q - beg) == "true" || std::string_view(buf.data() + beg, *q - beg) == "false" ||
+                std::string_view(buf.data() + beg, *q - beg) == "null"))
+        throw input_error(path, "traceEvents", "not a Chrome/Kineto trace: the JSON is not an object");
+      fail(offset(beg), "not a JSON value");
+    }
+    meta.top_object = true;
+    ++beg;
+    skip_ws();
+    if (beg < end && buf[beg] == '}') return meta;
+    for (;;) {
+      skip_ws();
+      if (beg >= end) {
+        if (events == 0) truncated();
+        cut = fmt::format("the file ends at byte {} after traceEvents", offset(end));
+        return meta;
+      }
+      // the key
+      const auto kq = whole();
+      if (!kq || buf[beg] != '"') {
+        if (!kq && events > 0) {
+          cut = fmt::format("the file ends at byte {} after traceEvents", offset(end));
+          return meta;
+        }
+        if (!kq) truncated();
+        fail(offset(beg), "expected a key");
+      }
+      const std::string key = json_unescape(std::string_view(buf.data() + beg + 1, *kq - beg - 2));
+      beg = *kq;
+      if (!expect(':')) {
+        if (events > 0) return meta;
+        truncated();
+      }
+      skip_ws();
+      if (key == kineto_keys::trace_events && beg < end && buf[beg] == '[') {
+        ++beg;
+        if (!read_events()) return meta;
+      } else {
+        const auto q = whole();
+        if (!q) {
+          if (events > 0) {
+            cut = fmt::format("the file ends at byte {} after traceEvents", offset(end));
+            return meta;
+          }
+          truncated();
+        }
+        const std::string_view v(buf.data() + beg, *q - beg);
+        if (key == kineto_keys::device_properties) {
+          const json d = json::parse(v, nullptr, false);
+          if (d.is_array())
+            for (const auto& x : d)
+              if (x.is_object() && x.contains("name") && x["name"].is_string()) meta.devices.push_back(x["name"].get<std::string>());
+        } else if (key == kineto_keys::schema_version || key == kineto_keys::cuda_runtime_version || key == kineto_keys::cupti_version) {
+          std::int64_t n = 0;
+          if (std::from_chars(v.data(), v.data() + v.size(), n).ec == std::errc())
+            (key == kineto_keys::schema_version ? meta.schema : key == kineto_keys::cuda_runtime_version ? meta.cuda_runtime : meta.cupti) = n;
+        }
+        beg = *q;
+      }
+      skip_ws();
+      if (beg >= end) {
+        if (events > 0) cut = fmt::format("the file ends at byte {} before its closing brace", offset(end));
+        else if (!meta.saw_events) truncated();
+        return meta;
+      }
+      if (buf[beg] == ',') {
+        ++beg;
+        continue;
+      }
+      if (buf[beg] == '}') return meta;
+      fail(offset(beg), "expected ',' or '}'");
+    }
+  }
+};
+
 }  // namespace
 
 std::string json_unescape(std::string_view raw) {
@@ -457,196 +662,8 @@ json_tree parse_json_tree(std::string_view text) {
 }
 
 kineto_meta scan_kineto(const std::string& path, const std::function<void(const kineto_event&)>& on_event, std::string& cut) {
-  byte_source src(path);
-  kineto_meta meta;
-  std::vector<char> buf(block_bytes);
-  std::size_t beg = 0, end = 0;
-  std::uint64_t consumed = 0;  // file bytes before buf[0]
-  bool eof = false;
-  std::size_t events = 0;
-  // Makes at least `need` bytes past beg available (or reaches the end); false when none were added.
-  auto refill = [&]() -> bool {
-    if (eof) return false;
-    if (beg > 0) {
-      std::memmove(buf.data(), buf.data() + beg, end - beg);
-      consumed += beg, end -= beg, beg = 0;
-    }
-    if (end == buf.size()) buf.resize(buf.size() * 2);
-    const std::size_t got = src.read(buf.data() + end, buf.size() - end);
-    if (got == 0) {
-      eof = true;
-      return false;
-    }
-    end += got;
-    return true;
-  };
-  auto offset = [&](std::size_t at) { return consumed + at; };
-  auto skip_ws = [&]() {
-    for (;;) {
-      while (beg < end && ws(buf[beg])) ++beg;
-      if (beg < end || !refill()) return;
-    }
-  };
-  // The next whole value at beg: [beg, q); refills until it is whole; nullopt at the end of the input.
-  auto whole = [&]() -> std::optional<std::size_t> {
-    for (;;) {
-      skip_ws();
-      if (beg >= end) return std::nullopt;
-      const char* q = skip_value(buf.data() + beg, buf.data() + end);
-      if (q) return std::size_t(q - buf.data());
-      if (!refill()) {
-        // a scalar at the very end of the file ends there
-        const char c = buf[beg];
-        if (c != '"' && c != '{' && c != '[') return end;
-        return std::nullopt;
-      }
-    }
-  };
-  auto fail = [&](std::uint64_t at, const std::string& what) -> void {
-    if (!src.error().empty()) throw input_error(path, "gzip", src.error());
-    throw input_error(path, "", fmt::format("not JSON at byte {}: {}", at, what));
-  };
-  auto truncated = [&]() {
-    if (!src.error().empty()) throw input_error(path, "gzip", src.error());
-    throw input_error(path, "", fmt::format("truncated at byte {}: the JSON ends inside a value", offset(end)));
-  };
-  auto ended_early = [&](const char* where) {
-    const std::string why = src.error().empty() ? fmt::format("the file ends at byte {} {}", offset(end), where) : src.error();
-    if (events == 0) truncated();
-    cut = fmt::format("{}: the {} events before the cut are read", why, events);
-  };
-  auto expect = [&](char c) -> bool {
-    skip_ws();
-    if (beg >= end) return false;
-    if (buf[beg] != c) fail(offset(beg), fmt::format("expected '{}'", c));
-    ++beg;
-    return true;
-  };
-  auto read_events = [&]() {
-    meta.saw_events = true;
-    skip_ws();
-    if (beg < end && buf[beg] == ']') {
-      ++beg;
-      return true;
-    }
-    kineto_event ev;
-    for (;;) {
-      const auto q = whole();
-      if (!q) {
-        ended_early("inside traceEvents");
-        return false;
-      }
-      cursor c{buf.data() + beg, buf.data() + *q, buf.data(), consumed};
-      try {
-        if (buf[beg] != '{') c.fail("expected an event object");
-        read_event(c, ev);
-      } catch (const parse_failure& f) {
-        fail(f.offset, f.what);
-      }
-      on_event(ev);
-      ++events;
-      beg = *q;
-      skip_ws();
-      if (beg >= end) {
-        ended_early("inside traceEvents");
-        return false;
-      }
-      if (buf[beg] == ',') {
-        ++beg;
-        continue;
-      }
-      if (buf[beg] == ']') {
-        ++beg;
-        return true;
-      }
-      fail(offset(beg), "expected ',' or ']' after an event");
-    }
-  };
-
-  skip_ws();
-  if (beg >= end) {
-    if (!src.error().empty()) throw input_error(path, "gzip", src.error());
-    throw input_error(path, "", "not JSON: the file is empty");
-  }
-  if (buf[beg] == '[') {  // the JSON Array Format: a bare array of events
-    ++beg;
-    read_events();
-    return meta;
-  }
-  if (buf[beg] != '{') {
-    const auto q = whole();
-    if (q && (std::isdigit(static_cast<unsigned char>(buf[beg])) || buf[beg] == '-' || buf[beg] == '"' ||
-              std::string_view(buf.data() + beg, *q - beg) == "true" || std::string_view(buf.data() + beg, *q - beg) == "false" ||
-              std::string_view(buf.data() + beg, *q - beg) == "null"))
-      throw input_error(path, "traceEvents", "not a Chrome/Kineto trace: the JSON is not an object");
-    fail(offset(beg), "not a JSON value");
-  }
-  meta.top_object = true;
-  ++beg;
-  skip_ws();
-  if (beg < end && buf[beg] == '}') return meta;
-  for (;;) {
-    skip_ws();
-    if (beg >= end) {
-      if (events == 0) truncated();
-      cut = fmt::format("the file ends at byte {} after traceEvents", offset(end));
-      return meta;
-    }
-    // the key
-    const auto kq = whole();
-    if (!kq || buf[beg] != '"') {
-      if (!kq && events > 0) {
-        cut = fmt::format("the file ends at byte {} after traceEvents", offset(end));
-        return meta;
-      }
-      if (!kq) truncated();
-      fail(offset(beg), "expected a key");
-    }
-    const std::string key = json_unescape(std::string_view(buf.data() + beg + 1, *kq - beg - 2));
-    beg = *kq;
-    if (!expect(':')) {
-      if (events > 0) return meta;
-      truncated();
-    }
-    skip_ws();
-    if (key == kineto_keys::trace_events && beg < end && buf[beg] == '[') {
-      ++beg;
-      if (!read_events()) return meta;
-    } else {
-      const auto q = whole();
-      if (!q) {
-        if (events > 0) {
-          cut = fmt::format("the file ends at byte {} after traceEvents", offset(end));
-          return meta;
-        }
-        truncated();
-      }
-      const std::string_view v(buf.data() + beg, *q - beg);
-      if (key == kineto_keys::device_properties) {
-        const json d = json::parse(v, nullptr, false);
-        if (d.is_array())
-          for (const auto& x : d)
-            if (x.is_object() && x.contains("name") && x["name"].is_string()) meta.devices.push_back(x["name"].get<std::string>());
-      } else if (key == kineto_keys::schema_version || key == kineto_keys::cuda_runtime_version || key == kineto_keys::cupti_version) {
-        std::int64_t n = 0;
-        if (std::from_chars(v.data(), v.data() + v.size(), n).ec == std::errc())
-          (key == kineto_keys::schema_version ? meta.schema : key == kineto_keys::cuda_runtime_version ? meta.cuda_runtime : meta.cupti) = n;
-      }
-      beg = *q;
-    }
-    skip_ws();
-    if (beg >= end) {
-      if (events > 0) cut = fmt::format("the file ends at byte {} before its closing brace", offset(end));
-      else if (!meta.saw_events) truncated();
-      return meta;
-    }
-    if (buf[beg] == ',') {
-      ++beg;
-      continue;
-    }
-    if (buf[beg] == '}') return meta;
-    fail(offset(beg), "expected ',' or '}'");
-  }
+  kineto_reader r(path, on_event, cut);
+  return r.run();
 }
 
 }  // namespace roofline::ingest::detail
