@@ -10,6 +10,14 @@ using namespace roofline;
 namespace {
 /// The shipped TinyLlama-1.1B config (models/tinyllama-1.1b.json), through the loader users get.
 model_config tinyllama() { return load_model_config(resolve_model_path("tinyllama-1.1b")); }
+/// TinyLlama's decode step (batch 1) cut to `layers` layers.
+std::vector<op_desc> tinyllama_decode(std::int64_t layers) {
+  model_config cfg = tinyllama();
+  cfg.layers = layers;
+  catalogue_options o;
+  o.ph = phase::decode;
+  return build_catalogue(cfg, o);
+}
 }  // namespace
 
 TEST(WholeStep, TinyLlamaDecodeLaunchesEmbeddingThenLayersThenHead) {
@@ -38,11 +46,7 @@ TEST(WholeStep, AnOpOutsideTheLayerBlockWithACountIsRejected) {
 }
 
 TEST(WholeStep, ChainHandsEveryLaunchToTheTimerAtOnce) {
-  model_config cfg = tinyllama();
-  cfg.layers = 3;
-  catalogue_options o;
-  o.ph = phase::decode;
-  const auto step = build_catalogue(cfg, o);
+  const auto step = tinyllama_decode(3);
   int verified = 0;
   std::vector<std::pair<std::string, int>> launched;
   const run_with_hook run = [&](const op_desc& op, const step_hook& hook) {
@@ -79,11 +83,7 @@ TEST(WholeStep, ChainHandsEveryLaunchToTheTimerAtOnce) {
 // N = 64: 64 × its model FLOPs on the tensor cores); the other ops say nothing and count their model
 // FLOPs as tensor. Summed over ops × count.
 TEST(WholeStep, TheStepSumsWhatEachOpExecutesByEngine) {
-  model_config cfg = tinyllama();
-  cfg.layers = 3;
-  catalogue_options o;
-  o.ph = phase::decode;
-  const auto step = build_catalogue(cfg, o);
+  const auto step = tinyllama_decode(3);
   const run_with_hook run = [&](const op_desc& op, const step_hook& hook) {
     if (op.kind != op_kind::gemm) return hook(1, [](int) {}, "our kernel");
     if (op.name == "lm_head") return hook(1, [](int) {}, {"cuBLASLt tile 64x64", executed_flops{64 * op.flops, 0}});
