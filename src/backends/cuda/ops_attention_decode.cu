@@ -603,11 +603,17 @@ struct event_timer_decode {
   }
 };
 
-template <typename T>
-op_timing run_decode_typed(const op_desc& op, const timing_options& timing, const op_context& ctx, dtype_id dt) {
-  const int batch = static_cast<int>(op.batch), heads = static_cast<int>(op.heads);
-  const int kv_heads = static_cast<int>(op.kv_heads > 0 ? op.kv_heads : op.heads), d = static_cast<int>(op.head_dim);
-  const int kv_len = static_cast<int>(op.kv_len > 0 ? op.kv_len : op.context);
+/// The shape of one decode-attention op, checked: what the kernels support (head_dim 64, 128, 256;
+/// one query per sequence; the KV cache in the activation dtype of `elem_bytes`). probe_error otherwise.
+struct decode_dims {
+  int batch = 0, heads = 0, kv_heads = 0, d = 0, kv_len = 0, g = 1;  ///< g: query heads per K/V head (GQA)
+};
+decode_dims check_decode(const op_desc& op, int elem_bytes) {
+  decode_dims x;
+  const int batch = x.batch = static_cast<int>(op.batch), heads = x.heads = static_cast<int>(op.heads);
+  const int kv_heads = x.kv_heads = static_cast<int>(op.kv_heads > 0 ? op.kv_heads : op.heads);
+  const int d = x.d = static_cast<int>(op.head_dim);
+  const int kv_len = x.kv_len = static_cast<int>(op.kv_len > 0 ? op.kv_len : op.context);
   if (batch <= 0 || heads <= 0 || kv_heads <= 0 || heads % kv_heads || kv_len <= 0)
     throw probe_error(cat(op_label(op), ": decode attention needs batch, heads, kv_heads | heads, kv_len (or context) > 0; got batch ",
                           batch, ", heads ", heads, ", kv_heads ", kv_heads, ", kv_len ", kv_len));
@@ -615,38 +621,50 @@ op_timing run_decode_typed(const op_desc& op, const timing_options& timing, cons
     throw probe_error(cat(op_label(op), ": decode attention kernel supports head_dim 64, 128, 256 (got ", d, ")"));
   if (op.q_len > 1)
     throw probe_error(cat(op_label(op), ": decode attention takes one query per sequence (q_len ", op.q_len, ")"));
-  if (op.kv_dtype_bytes != 0 && op.kv_dtype_bytes != static_cast<int>(sizeof(T)))
+  if (op.kv_dtype_bytes != 0 && op.kv_dtype_bytes != elem_bytes)
     throw probe_error(cat(op_label(op), ": KV cache of ", op.kv_dtype_bytes, " bytes per element is not supported (only the activation dtype)"));
-  const int g = heads / kv_heads;
-  const int sms = sm_count(ctx);
-  int major = 0;
-  ROOFLINE_CUDA_CALL(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, ctx.device));
-  const bool use_mma = major >= 8 && (d == 64 || d == 128);
+  x.g = heads / kv_heads;
+  return x;
+}
 
-  // Launch plan of either path. The tensor-core path has variants (how tiles are copied, how many
-  // are in flight); each gets its own split plan from its occupancy.
-  int hgroups = 1, splits = 1, chunk = kv_len, G = 1;
+/// One variant of the tensor-core path with its own split plan (from its occupancy).
+struct decode_variant_plan {
+  mma_variant var;
+  int splits = 1, chunk = 0;
+};
+/// The launch plan of either path: the tensor-core path (`use_mma`) has variants (how tiles are
+/// copied, how many are in flight), each with its own split plan; `splits` sizes the partial buffers
+/// (the largest of the variants'). The CUDA-core path groups G query heads per K/V read.
+struct decode_launch {
+  int hgroups = 1, splits = 1, chunk = 0, G = 1;
   bool r16 = false;
-  struct plan_t {
-    mma_variant var;
-    int splits = 1, chunk = 0;
-  };
-  std::vector<plan_t> plans;
+  std::vector<decode_variant_plan> plans;
+};
+template <typename T>
+decode_launch plan_decode_launch(const decode_dims& x, bool use_mma, int sms) {
+  const int batch = x.batch, kv_heads = x.kv_heads, d = x.d, kv_len = x.kv_len, g = x.g;
+  decode_launch out;
+  int& hgroups = out.hgroups;
+  int& splits = out.splits;
+  int& chunk = out.chunk;
+  int& G = out.G;
+  bool& r16 = out.r16;
+  chunk = kv_len;
   if (use_mma) {
     r16 = g > 8;
     hgroups = r16 ? (g + 15) / 16 : 1;
     const int stage_opts[2] = {d == 64 ? 3 : 2, d == 64 ? 6 : 3};
     for (const bool coal : {false, true})
       for (const int st : stage_opts) {
-        plan_t pl;
+        decode_variant_plan pl;
         pl.var = prepare_mma<T>(d, r16, coal, st);
         const decode_split_plan sp = plan_decode_splits(static_cast<long long>(batch) * kv_heads * hgroups, kv_len,
                                                         static_cast<long long>(pl.var.occupancy) * sms);
         pl.splits = static_cast<int>(sp.splits);
         pl.chunk = static_cast<int>(sp.chunk);
-        plans.push_back(pl);
+        out.plans.push_back(pl);
       }
-    for (const auto& pl : plans) splits = std::max(splits, pl.splits);  // partial buffers for the largest
+    for (const auto& pl : out.plans) splits = std::max(splits, pl.splits);  // partial buffers for the largest
   } else {
     G = g >= 8 ? 8 : g >= 4 ? 4 : g >= 2 ? 2 : 1;
     hgroups = (g + G - 1) / G;
@@ -657,6 +675,97 @@ op_timing run_decode_typed(const op_desc& op, const timing_options& timing, cons
     chunk = (chunk + kpi - 1) / kpi * kpi;
     splits = (kv_len + chunk - 1) / chunk;
   }
+  return out;
+}
+
+/// What ran, in words: our decode kernel's path, its chosen variant (tensor cores) or head grouping
+/// (CUDA cores), the split-KV plan, the grid, and `how` the variant was chosen.
+std::string describe_decode(const decode_dims& x, bool use_mma, const decode_launch& lp, int chosen, int splits, int chunk,
+                            dim3 grid, const std::string& how) {
+  const int g = x.g, batch = x.batch, heads = x.heads, d = x.d, G = lp.G;
+  const bool r16 = lp.r16;
+  const auto& plans = lp.plans;
+  return use_mma ? cat("roofline cuda decode attention, flash-decoding on tensor cores (mma.sync m16n8k16, ",
+                       r16 ? "16" : "8", "-row query-head groups: g=", g, " heads share each K/V read), per-warp ",
+                       plans[chosen].var.stages, "-stage 16-byte cp.async pipeline (",
+                       plans[chosen].var.coalesced ? "whole-row coalesced copies" : "per-lane fragment copies",
+                       "), split-KV ", splits, " x ", chunk, " keys, combine by the last block to arrive; grid ", grid.x,
+                       "x", grid.y, "x", grid.z, " of ", mdw * 32, " threads, ", plans[chosen].var.smem / 1024,
+                       " KiB shared, ", plans[chosen].var.occupancy, " blocks/SM resident; ", how)
+                 : cat("roofline cuda decode attention, flash-decoding on CUDA cores (d/8 lanes per key, 16-byte loads, ",
+                       std::min(G, g), " query heads per K/V read, GQA g=", g, "), split-KV ", splits, " x ", chunk,
+                       " keys; grid ", grid.x, "x", grid.y, "x", grid.z, " of ", dec_warps * 32,
+                       " threads, then a combine kernel (", batch * heads, " x ", d, ")");
+}
+
+/// cuDNN's fused SDPA (one query row per sequence), where the library is present: the other candidate
+/// of a decode-attention op. Every plan verified (`verify_on`: the check's text), the fastest timed as
+/// graph replays over the buffer sets (`run_on`) against our chosen variant's `t_ours`; with the run's
+/// earlier choice `kept` (−1 − plan) that plan alone, untimed. `dnn` null where cuDNN is not used
+/// (`note` says why; a kept cuDNN choice that cannot run is forgotten in ctx.memo).
+struct dnn_candidate {
+  std::unique_ptr<cudnn_sdpa> dnn;
+  double t = INFINITY;  ///< s per launch of the fastest plan (0: kept, untimed)
+  std::string note, checked;
+};
+template <typename T>
+dnn_candidate try_cudnn(const decode_dims& x, const op_context& ctx, const int* kept, const std::string& key, int n_sets,
+                        double t_ours, const std::function<void(cudnn_sdpa&, int)>& run_on,
+                        const std::function<std::string(cudnn_sdpa&)>& verify_on) {
+  const int batch = x.batch, heads = x.heads, kv_heads = x.kv_heads, kv_len = x.kv_len, d = x.d;
+  dnn_candidate c;
+  std::unique_ptr<cudnn_sdpa>& dnn = c.dnn;
+  double& t_dnn = c.t;
+  std::string& dnn_note = c.note;
+  std::string& dnn_checked = c.checked;
+  if (kept && *kept >= 0) dnn_note = "cuDNN not tried again (the run's earlier choice is kept)";
+  else try {
+    sdpa_shape sh;
+    sh.batch = batch, sh.heads = heads, sh.kv_heads = kv_heads, sh.q_len = 1, sh.kv_len = kv_len, sh.head_dim = d;
+    sh.bf16 = std::is_same_v<T, __nv_bfloat16>;
+    sh.scale = 1.f / sqrtf(static_cast<float>(d));
+    dnn = std::make_unique<cudnn_sdpa>(sh, ctx.stream);
+    auto run_dnn = [&](int s) { run_on(*dnn, s); };
+    auto verify = [&] { dnn_checked = verify_on(*dnn); };
+    std::string tried_dnn;
+    if (kept) {  // the run's earlier choice was cuDNN plan −1 − *kept: it runs again, or fails here
+      if (-1 - *kept >= dnn->plans())
+        throw probe_error(cat("the plan chosen earlier in this run (", -1 - *kept, ") is not among the ", dnn->plans(),
+                              " plans built now"));
+      dnn->select(-1 - *kept);
+      verify();
+      t_dnn = 0;
+      dnn_note = cat("cuDNN plan ", dnn->plan_name(-1 - *kept), " chosen when this shape first ran in this run");
+    } else {
+      t_dnn = select_fastest_plan(*dnn, verify, [&] { return quick_time(ctx, n_sets, run_dnn); }, tried_dnn);
+      dnn_note = cat("cuDNN plans: ", tried_dnn);
+      if (t_dnn < t_ours) verify();  // the chosen plan checked last
+    }
+  } catch (const std::exception& e) {
+    dnn.reset();
+    dnn_note = cat("cuDNN not used: ", e.what());
+    if (kept) {  // the earlier choice cannot run here: our first verified variant runs, untimed, and the
+                 // next caller of this shape chooses afresh
+      dnn_note += "; it was this shape's choice earlier in the run, so our kernel's first verified variant runs instead";
+      if (ctx.memo) ctx.memo->chosen.erase(key), ctx.memo->times.erase(key);
+    }
+  }
+  return c;
+}
+
+template <typename T>
+op_timing run_decode_typed(const op_desc& op, const timing_options& timing, const op_context& ctx, dtype_id dt) {
+  const decode_dims dims = check_decode(op, static_cast<int>(sizeof(T)));
+  const int batch = dims.batch, heads = dims.heads, kv_heads = dims.kv_heads, d = dims.d, kv_len = dims.kv_len;
+  const int sms = sm_count(ctx);
+  int major = 0;
+  ROOFLINE_CUDA_CALL(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, ctx.device));
+  const bool use_mma = major >= 8 && (d == 64 || d == 128);
+  decode_launch lp = plan_decode_launch<T>(dims, use_mma, sms);
+  const int hgroups = lp.hgroups, G = lp.G;
+  const bool r16 = lp.r16;
+  int splits = lp.splits, chunk = lp.chunk;
+  const std::vector<decode_variant_plan>& plans = lp.plans;
 
   const size_t qn = size_t(batch) * heads * d, kvn = size_t(batch) * kv_heads * kv_len * d;
   const size_t qb = align256(qn * sizeof(T)), kvb = align256(kvn * sizeof(T));
@@ -681,7 +790,7 @@ op_timing run_decode_typed(const op_desc& op, const timing_options& timing, cons
   };
   auto launch_plan = [&](int pi, int s) {
     if (use_mma) {
-      const plan_t& pl = plans[pi];
+      const decode_variant_plan& pl = plans[pi];
       launch_mma<T>(d, r16, pl.var, grid_of(pi), q_of(s), k_of(s), v_of(s), o_of(s), pacc.as<float>(), pml.as<float>(),
                     counters.as<unsigned>(), heads, kv_heads, kv_len, pl.chunk, pl.splits, hgroups, scale_log2,
                     ctx.stream);
@@ -742,66 +851,26 @@ op_timing run_decode_typed(const op_desc& op, const timing_options& timing, cons
   chosen = best;
   const dim3 grid = grid_of(chosen);
   if (use_mma) splits = plans[chosen].splits, chunk = plans[chosen].chunk;
-  const std::string impl =
-      use_mma ? cat("roofline cuda decode attention, flash-decoding on tensor cores (mma.sync m16n8k16, ",
-                    r16 ? "16" : "8", "-row query-head groups: g=", g, " heads share each K/V read), per-warp ",
-                    plans[chosen].var.stages, "-stage 16-byte cp.async pipeline (",
-                    plans[chosen].var.coalesced ? "whole-row coalesced copies" : "per-lane fragment copies",
-                    "), split-KV ", splits, " x ", chunk, " keys, combine by the last block to arrive; grid ", grid.x,
-                    "x", grid.y, "x", grid.z, " of ", mdw * 32, " threads, ", plans[chosen].var.smem / 1024,
-                    " KiB shared, ", plans[chosen].var.occupancy, " blocks/SM resident; ",
-                    kept && *kept >= 0 ? cat("chosen when this shape first ran in this run, of ", n_plans, " verified variants")
-                    : kept ? cat("the first of ", n_plans, " verified variants, untimed (the run's earlier choice, cuDNN, "
-                                 "is tried first)")
-                           : cat("fastest of ", n_plans, " verified variants (", tried, ")"))
-              : cat("roofline cuda decode attention, flash-decoding on CUDA cores (d/8 lanes per key, 16-byte loads, ",
-                    std::min(G, g), " query heads per K/V read, GQA g=", g, "), split-KV ", splits, " x ", chunk,
-                    " keys; grid ", grid.x, "x", grid.y, "x", grid.z, " of ", dec_warps * 32,
-                    " threads, then a combine kernel (", batch * heads, " x ", d, ")");
-  // cuDNN's fused SDPA (one query row per sequence), where the library is present, is the other
-  // candidate: every plan verified on the checked set, the fastest against our chosen variant, both
-  // timed the same way (graph replays over the buffer sets); the faster of the two is the op.
+  const std::string impl = describe_decode(
+      dims, use_mma, lp, chosen, splits, chunk, grid,
+      kept && *kept >= 0 ? cat("chosen when this shape first ran in this run, of ", n_plans, " verified variants")
+      : kept             ? cat("the first of ", n_plans, " verified variants, untimed (the run's earlier choice, cuDNN, is tried first)")
+                         : cat("fastest of ", n_plans, " verified variants (", tried, ")"));
+  // cuDNN's fused SDPA, where the library is present, is the other candidate (try_cudnn): both timed
+  // the same way (graph replays over the buffer sets); the faster of the two is the op.
   const double t_ours = kept ? (*kept >= 0 ? 0 : INFINITY) : quick_time(ctx, rot.n_sets, launch);
-  std::unique_ptr<cudnn_sdpa> dnn;
-  double t_dnn = INFINITY;
-  std::string dnn_note, dnn_checked;
-  if (kept && *kept >= 0) dnn_note = "cuDNN not tried again (the run's earlier choice is kept)";
-  else try {
-    sdpa_shape sh;
-    sh.batch = batch, sh.heads = heads, sh.kv_heads = kv_heads, sh.q_len = 1, sh.kv_len = kv_len, sh.head_dim = d;
-    sh.bf16 = std::is_same_v<T, __nv_bfloat16>;
-    sh.scale = 1.f / sqrtf(static_cast<float>(d));
-    dnn = std::make_unique<cudnn_sdpa>(sh, ctx.stream);
-    auto run_dnn = [&](int s) { dnn->run(q_of(s), k_of(s), v_of(s), o_of(s), ctx.stream); };
-    auto verify = [&] {
-      poison(o_of(cs), qn * sizeof(T), ctx.stream);
-      run_dnn(cs);
-      dnn_checked = require_close(compare(o_of(cs), dt, ref.as<float>(), size_t(batch) * heads, d, d, nullptr, ctx.stream),
-                                  default_tol(dt), op, "all");
-    };
-    std::string tried_dnn;
-    if (kept) {  // the run's earlier choice was cuDNN plan −1 − *kept: it runs again, or fails here
-      if (-1 - *kept >= dnn->plans())
-        throw probe_error(cat("the plan chosen earlier in this run (", -1 - *kept, ") is not among the ", dnn->plans(),
-                              " plans built now"));
-      dnn->select(-1 - *kept);
-      verify();
-      t_dnn = 0;
-      dnn_note = cat("cuDNN plan ", dnn->plan_name(-1 - *kept), " chosen when this shape first ran in this run");
-    } else {
-      t_dnn = select_fastest_plan(*dnn, verify, [&] { return quick_time(ctx, rot.n_sets, run_dnn); }, tried_dnn);
-      dnn_note = cat("cuDNN plans: ", tried_dnn);
-      if (t_dnn < t_ours) verify();  // the chosen plan checked last
-    }
-  } catch (const std::exception& e) {
-    dnn.reset();
-    dnn_note = cat("cuDNN not used: ", e.what());
-    if (kept) {  // the earlier choice cannot run here: our first verified variant runs, untimed, and the
-                 // next caller of this shape chooses afresh
-      dnn_note += "; it was this shape's choice earlier in the run, so our kernel's first verified variant runs instead";
-      if (ctx.memo) ctx.memo->chosen.erase(key), ctx.memo->times.erase(key);
-    }
-  }
+  const dnn_candidate cand = try_cudnn<T>(
+      dims, ctx, kept, key, rot.n_sets, t_ours,
+      [&](cudnn_sdpa& dn, int s) { dn.run(q_of(s), k_of(s), v_of(s), o_of(s), ctx.stream); },
+      [&](cudnn_sdpa& dn) {
+        poison(o_of(cs), qn * sizeof(T), ctx.stream);
+        dn.run(q_of(cs), k_of(cs), v_of(cs), o_of(cs), ctx.stream);
+        return require_close(compare(o_of(cs), dt, ref.as<float>(), size_t(batch) * heads, d, d, nullptr, ctx.stream),
+                             default_tol(dt), op, "all");
+      });
+  const std::unique_ptr<cudnn_sdpa>& dnn = cand.dnn;
+  const double t_dnn = cand.t;
+  const std::string &dnn_note = cand.note, &dnn_checked = cand.checked;
   if (ctx.memo && !kept) {
     ctx.memo->chosen[key] = dnn && t_dnn < t_ours ? -1 - dnn->selected() : chosen;
     if (dnn && std::isfinite(t_dnn)) ctx.memo->times[key] = t_dnn < t_ours ? std::pair(t_dnn, t_ours) : std::pair(t_ours, t_dnn);
