@@ -1,5 +1,5 @@
 // The decode batch sweep (results.analysis.batch_sweep): measured points written by `roofline run`
-// (src/app/pipeline.cpp), knees filled in by analyse(). Formulas: docs/formulas-model.md §7;
+// (src/run/pipeline.cpp), knees filled in by analyse(). Formulas: docs/formulas-model.md §7;
 // fields and units: docs/results-schema.md "analysis".
 #pragma once
 #include <cstdint>

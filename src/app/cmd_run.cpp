@@ -10,7 +10,7 @@
 
 #include "app/commands.hpp"
 #include "app/options.hpp"
-#include "app/pipeline.hpp"
+#include "run/pipeline.hpp"
 #include "roofline/error.hpp"
 #include "roofline/vocabulary.hpp"
 #include "roofline/fleet.hpp"
@@ -18,6 +18,10 @@
 #include "roofline/report.hpp"
 
 namespace roofline::app {
+
+using job::load_run_model;
+using job::run_options;
+using job::run_pipeline;
 
 namespace {
 

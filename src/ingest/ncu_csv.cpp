@@ -72,7 +72,7 @@ struct cell {
   std::string value, unit;
 };
 
-struct launch {
+struct ncu_launch {
   std::string id, name, device, stream, block, grid;
   std::map<std::string, cell> metrics;
 };
@@ -109,7 +109,7 @@ std::optional<std::int64_t> integer(const std::string& text) {
 /// Reads the metrics of one launch that the reader uses, in SI base units; collects the notes.
 class metric_reader {
  public:
-  metric_reader(const std::string& file, const launch& l) : file_(file), l_(l) {}
+  metric_reader(const std::string& file, const ncu_launch& l) : file_(file), l_(l) {}
 
   bool has(const std::string& name) const { return l_.metrics.count(name) > 0; }
 
@@ -139,7 +139,7 @@ class metric_reader {
 
  private:
   const std::string& file_;
-  const launch& l_;
+  const ncu_launch& l_;
 };
 
 constexpr const char* duration_metric = "gpu__time_duration.sum";
@@ -250,7 +250,7 @@ bool vector_flops(metric_reader& r, kernel_record& k, std::vector<std::string>& 
 /// hgmma, imma, igmma, ...) are summed when any is exported, else the all-path one
 /// (sm__ops_path_tensor_src_*), never both. Sparsity-on counts are not dense FLOPs: noted only.
 /// Returns whether any tensor-op counter was present.
-bool tensor_flops(metric_reader& r, const launch& l, kernel_record& k, std::vector<std::string>& note) {
+bool tensor_flops(metric_reader& r, const ncu_launch& l, kernel_record& k, std::vector<std::string>& note) {
   static const std::regex re(R"(^sm__ops_path_tensor_(?:op_([a-z0-9]+)_)?src_([a-z0-9]+)(?:_dst_([a-z0-9]+))?(?:_sparsity_(on|off))?\.sum$)");
   struct sums {
     double dense = 0, sparse = 0;
@@ -326,7 +326,7 @@ void level_bytes(metric_reader& r, kernel_record& k, std::vector<std::string>& n
 }
 
 /// One launch → a record; nullopt (and a line in `skipped`) when it has no duration.
-std::optional<kernel_record> to_record(const launch& l, const std::string& file, std::vector<std::string>& skipped) {
+std::optional<kernel_record> to_record(const ncu_launch& l, const std::string& file, std::vector<std::string>& skipped) {
   metric_reader r(file, l);
   kernel_record k;
   k.name = l.name;
@@ -486,10 +486,10 @@ ingest_result read_ncu_csv(const std::string& path) {
                                               header.size()));
   };
   auto start = [&](const std::vector<std::string>& row) {
-    return launch{field(row, id), field(row, kname), field(row, dev), field(row, stream), field(row, block), field(row, grid), {}};
+    return ncu_launch{field(row, id), field(row, kname), field(row, dev), field(row, stream), field(row, block), field(row, grid), {}};
   };
 
-  std::vector<launch> launches;
+  std::vector<ncu_launch> launches;
   if (mname != std::string::npos && mvalue != std::string::npos) {
     res.format = "ncu-long";
     std::map<std::string, std::size_t> index;  // ID → launches position
@@ -513,7 +513,7 @@ ingest_result read_ncu_csv(const std::string& path) {
     }
     for (std::size_t i = first; i < end; ++i) {
       check_width(i);
-      launch l = start(rows[i]);
+      ncu_launch l = start(rows[i]);
       for (std::size_t c = 0; c < header.size(); ++c)
         if (!fixed.count(c)) l.metrics.emplace(trim(header[c]), cell{rows[i][c], units[c]});
       launches.push_back(std::move(l));
@@ -521,7 +521,7 @@ ingest_result read_ncu_csv(const std::string& path) {
   }
   if (launches.empty()) throw input_error(path, "", "no kernel in the export");
 
-  const launch* first_device = nullptr;
+  const ncu_launch* first_device = nullptr;
   for (const auto& l : launches) {
     if (l.device.empty()) continue;
     if (!first_device) first_device = &l;

@@ -74,7 +74,7 @@ std::string fit(const std::string& s, double size, double width) {
 }
 
 std::string esc(const std::string& s) { return html_escape(s); }
-std::string num(double v) { return fmt::format("{:.1f}", v); }
+std::string px(double v) { return fmt::format("{:.1f}", v); }
 
 /// The largest of 1, 2, 5 × 10^k at or below v (v > 0), and the smallest at or above it.
 double nice_down(double v) {
@@ -197,15 +197,15 @@ std::string marker(const plot_point& p, double cx, double cy) {
   const std::string title = "<title>" + esc(p.title) + "</title>";
   const double s = p.size;
   if (p.shape == "square")
-    return fmt::format("<rect{} x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\">{}</rect>", attrs, num(cx - s), num(cy - s), num(2 * s),
-                       num(2 * s), title);
+    return fmt::format("<rect{} x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\">{}</rect>", attrs, px(cx - s), px(cy - s), px(2 * s),
+                       px(2 * s), title);
   if (p.shape == "triangle")
-    return fmt::format("<path{} d=\"M{} {}L{} {}L{} {}Z\">{}</path>", attrs, num(cx), num(cy - s - 1.5), num(cx + s + 1), num(cy + s),
-                       num(cx - s - 1), num(cy + s), title);
+    return fmt::format("<path{} d=\"M{} {}L{} {}L{} {}Z\">{}</path>", attrs, px(cx), px(cy - s - 1.5), px(cx + s + 1), px(cy + s),
+                       px(cx - s - 1), px(cy + s), title);
   if (p.shape == "diamond")
-    return fmt::format("<path{} d=\"M{} {}L{} {}L{} {}L{} {}Z\">{}</path>", attrs, num(cx), num(cy - s - 1), num(cx + s + 1), num(cy),
-                       num(cx), num(cy + s + 1), num(cx - s - 1), num(cy), title);
-  return fmt::format("<circle{} cx=\"{}\" cy=\"{}\" r=\"{}\">{}</circle>", attrs, num(cx), num(cy), num(s), title);
+    return fmt::format("<path{} d=\"M{} {}L{} {}L{} {}L{} {}Z\">{}</path>", attrs, px(cx), px(cy - s - 1), px(cx + s + 1), px(cy),
+                       px(cx), px(cy + s + 1), px(cx - s - 1), px(cy), title);
+  return fmt::format("<circle{} cx=\"{}\" cy=\"{}\" r=\"{}\">{}</circle>", attrs, px(cx), px(cy), px(s), title);
 }
 
 /// Greedy label placement: the first of eight positions around (cx, cy) that stays inside the plot
@@ -225,9 +225,9 @@ std::optional<rect> place(const std::string& text, double size, double cx, doubl
 std::string text_at(const rect& r, double size, const std::string& color, const std::string& text, const std::string& cls) {
   // a translucent white box under the text keeps it legible where it crosses a roof or the grid
   return fmt::format("<rect class=\"label-bg\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"#ffffff\" fill-opacity=\"0.8\"/>",
-                     num(r.x0 - 1), num(r.y0), num(r.x1 - r.x0 + 2), num(r.y1 - r.y0)) +
-         fmt::format("<text class=\"{}\" x=\"{}\" y=\"{}\" font-size=\"{}\" fill=\"{}\">{}</text>\n", cls, num(r.x0), num(r.y1 - size * 0.25),
-                     num(size), color, esc(text));
+                     px(r.x0 - 1), px(r.y0), px(r.x1 - r.x0 + 2), px(r.y1 - r.y0)) +
+         fmt::format("<text class=\"{}\" x=\"{}\" y=\"{}\" font-size=\"{}\" fill=\"{}\">{}</text>\n", cls, px(r.x0), px(r.y1 - size * 0.25),
+                     px(size), color, esc(text));
 }
 
 }  // namespace
@@ -312,29 +312,29 @@ void legend_marker(std::string& o, const legend_item& li, double sx, double cy) 
   switch (li.k) {
     case legend_item::kind::solid:
     case legend_item::kind::dashed:
-      o += fmt::format("<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"{}\" stroke-width=\"2.2\"{}/>", num(sx), num(cy - 4), num(sx + 28),
-                       num(cy - 4), li.color, li.k == legend_item::kind::dashed ? " stroke-dasharray=\"7,4\"" : "");
+      o += fmt::format("<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"{}\" stroke-width=\"2.2\"{}/>", px(sx), px(cy - 4), px(sx + 28),
+                       px(cy - 4), li.color, li.k == legend_item::kind::dashed ? " stroke-dasharray=\"7,4\"" : "");
       break;
     case legend_item::kind::hollow:
     case legend_item::kind::filled:
-      o += fmt::format("<circle cx=\"{}\" cy=\"{}\" r=\"5\" fill=\"{}\" stroke=\"{}\" stroke-width=\"1.8\"/>", num(sx + 14), num(cy - 4),
+      o += fmt::format("<circle cx=\"{}\" cy=\"{}\" r=\"5\" fill=\"{}\" stroke=\"{}\" stroke-width=\"1.8\"/>", px(sx + 14), px(cy - 4),
                        li.k == legend_item::kind::filled ? li.color : "#ffffff", li.color);
       break;
     case legend_item::kind::diamond:
     case legend_item::kind::hollow_diamond:  // as the point it stands for: filled (measured) or hollow (nominal)
-      o += fmt::format("<path d=\"M{0} {1}L{2} {3}L{0} {4}L{5} {3}Z\" fill=\"{6}\" stroke=\"{7}\" stroke-width=\"1.8\"/>", num(sx + 14), num(cy - 10),
-                       num(sx + 20), num(cy - 4), num(cy + 2), num(sx + 8), li.k == legend_item::kind::diamond ? li.color : "#ffffff", li.color);
+      o += fmt::format("<path d=\"M{0} {1}L{2} {3}L{0} {4}L{5} {3}Z\" fill=\"{6}\" stroke=\"{7}\" stroke-width=\"1.8\"/>", px(sx + 14), px(cy - 10),
+                       px(sx + 20), px(cy - 4), px(cy + 2), px(sx + 8), li.k == legend_item::kind::diamond ? li.color : "#ffffff", li.color);
       break;
     case legend_item::kind::triangle:
-      o += fmt::format("<path d=\"M{} {}L{} {}L{} {}Z\" fill=\"#ffffff\" stroke=\"{}\" stroke-width=\"1.8\"/>", num(sx + 14), num(cy - 11),
-                       num(sx + 20), num(cy + 1), num(sx + 8), num(cy + 1), li.color);
+      o += fmt::format("<path d=\"M{} {}L{} {}L{} {}Z\" fill=\"#ffffff\" stroke=\"{}\" stroke-width=\"1.8\"/>", px(sx + 14), px(cy - 11),
+                       px(sx + 20), px(cy + 1), px(sx + 8), px(cy + 1), li.color);
       break;
     case legend_item::kind::square:
-      o += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"8\" height=\"8\" fill=\"{}\"/>", num(sx + 10), num(cy - 8), li.color);
+      o += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"8\" height=\"8\" fill=\"{}\"/>", px(sx + 10), px(cy - 8), li.color);
       break;
     case legend_item::kind::cross:
-      o += fmt::format("<path d=\"M{0} {1}L{2} {3}M{0} {3}L{2} {1}\" stroke=\"{4}\" stroke-width=\"2\"/>", num(sx + 9), num(cy - 9),
-                       num(sx + 19), num(cy + 1), li.color);
+      o += fmt::format("<path d=\"M{0} {1}L{2} {3}M{0} {3}L{2} {1}\" stroke=\"{4}\" stroke-width=\"2\"/>", px(sx + 9), px(cy - 9),
+                       px(sx + 19), px(cy + 1), li.color);
       break;
   }
 }
@@ -359,25 +359,25 @@ std::string draw_bandwidth(const std::vector<bw_point>& pts, double top, double 
   auto Y = [&](double b) { return py1 - (std::log10(b) - ly0) / (ly1 - ly0) * (py1 - py0); };
   o += fmt::format("<g class=\"bandwidth-chart\">\n<text x=\"{}\" y=\"{}\" font-size=\"{}\" font-weight=\"bold\" fill=\"#222222\">"
                    "Bandwidth against working set (each point: the level it was measured for)</text>\n",
-                   num(X0), num(top + 14), num(FONT));
+                   px(X0), px(top + 14), px(FONT));
   o += "<g class=\"grid\" stroke=\"#e6e6e6\" stroke-width=\"1\">\n";
   for (int k = static_cast<int>(std::ceil(lx0)); k <= static_cast<int>(lx1); ++k)
-    o += fmt::format("<line x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\"/>\n", num(X(std::pow(2.0, k))), num(py0), num(py1));
+    o += fmt::format("<line x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\"/>\n", px(X(std::pow(2.0, k))), px(py0), px(py1));
   for (int k = static_cast<int>(ly0); k <= static_cast<int>(ly1); ++k)
-    o += fmt::format("<line x1=\"{0}\" y1=\"{1}\" x2=\"{2}\" y2=\"{1}\"/>\n", num(X0), num(Y(std::pow(10.0, k))), num(X1));
+    o += fmt::format("<line x1=\"{0}\" y1=\"{1}\" x2=\"{2}\" y2=\"{1}\"/>\n", px(X0), px(Y(std::pow(10.0, k))), px(X1));
   o += "</g>\n";
-  o += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"none\" stroke=\"#333333\" stroke-width=\"1.2\"/>\n", num(X0),
-                   num(py0), num(X1 - X0), num(py1 - py0));
-  o += fmt::format("<g class=\"ticks\" font-size=\"{}\" fill=\"#333333\">\n", num(SMALL));
+  o += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"none\" stroke=\"#333333\" stroke-width=\"1.2\"/>\n", px(X0),
+                   px(py0), px(X1 - X0), px(py1 - py0));
+  o += fmt::format("<g class=\"ticks\" font-size=\"{}\" fill=\"#333333\">\n", px(SMALL));
   for (int k = static_cast<int>(std::ceil(lx0)); k <= static_cast<int>(lx1); k += 2)
-    o += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}</text>\n", num(X(std::pow(2.0, k))), num(py1 + 16),
+    o += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}</text>\n", px(X(std::pow(2.0, k))), px(py1 + 16),
                      esc(bytes_binary(std::pow(2.0, k))));
   for (int k = static_cast<int>(ly0); k <= static_cast<int>(ly1); ++k)
-    o += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"end\">{}</text>\n", num(X0 - 8), num(Y(std::pow(10.0, k)) + 4),
+    o += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"end\">{}</text>\n", px(X0 - 8), px(Y(std::pow(10.0, k)) + 4),
                      esc(si(std::pow(10.0, k), "B/s", 1)));
   o += "</g>\n";
   o += fmt::format("<text x=\"{}\" y=\"{}\" font-size=\"{}\" text-anchor=\"middle\" fill=\"#222222\">working set (log scale)</text>\n",
-                   num((X0 + X1) / 2), num(py1 + 34), num(FONT));
+                   px((X0 + X1) / 2), px(py1 + 34), px(FONT));
   // one line per pattern, in working-set order
   std::vector<std::string> patterns;
   for (const auto& p : pts)
@@ -389,7 +389,7 @@ std::string draw_bandwidth(const std::vector<bw_point>& pts, double top, double 
     std::stable_sort(v.begin(), v.end(), [](const bw_point* a, const bw_point* b) { return a->working_set < b->working_set; });
     if (v.size() >= 2) {
       std::string d;
-      for (std::size_t i = 0; i < v.size(); ++i) d += fmt::format("{}{} {}", i == 0 ? "M" : "L", num(X(v[i]->working_set)), num(Y(v[i]->bytes_per_s)));
+      for (std::size_t i = 0; i < v.size(); ++i) d += fmt::format("{}{} {}", i == 0 ? "M" : "L", px(X(v[i]->working_set)), px(Y(v[i]->bytes_per_s)));
       o += fmt::format("<path class=\"bw-line bw-pattern-{}\" d=\"{}\" fill=\"none\" stroke=\"{}\" stroke-width=\"1.4\"/>\n", pat, d,
                        pattern_color(pat));
       drawn.push_back("bw-pattern-" + pat);
@@ -411,8 +411,8 @@ std::string draw_bandwidth(const std::vector<bw_point>& pts, double top, double 
       box.y0 += SMALL * 1.2, box.y1 += SMALL * 1.2;
     if (std::any_of(label_boxes.begin(), label_boxes.end(), [&](const rect& t) { return t.hits(box); })) continue;
     label_boxes.push_back(box);
-    o += fmt::format("<line class=\"level-span\" x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"{}\" stroke-width=\"3\"/>", num(X(lo)),
-                     num(py0 + 1.5), num(X(hi)), num(py0 + 1.5), level_color(lvl));
+    o += fmt::format("<line class=\"level-span\" x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"{}\" stroke-width=\"3\"/>", px(X(lo)),
+                     px(py0 + 1.5), px(X(hi)), px(py0 + 1.5), level_color(lvl));
     o += text_at(box, SMALL, level_color(lvl), text, "level-label");
   }
   for (const auto& p : pts) {
@@ -421,11 +421,11 @@ std::string draw_bandwidth(const std::vector<bw_point>& pts, double top, double 
     const std::string title = "<title>" + esc(p.title) + "</title>";
     if (p.rejected) {
       o += fmt::format("<path class=\"bw-point bw-rejected\" d=\"M{0} {1}L{2} {3}M{0} {3}L{2} {1}\" stroke=\"#c00000\" stroke-width=\"2\">{4}</path>\n",
-                       num(cx - 4), num(cy - 4), num(cx + 4), num(cy + 4), title);
+                       px(cx - 4), px(cy - 4), px(cx + 4), px(cy + 4), title);
       drawn.push_back("bw-rejected");
     } else {
       o += fmt::format("<circle class=\"bw-point bw-level-{}\" cx=\"{}\" cy=\"{}\" r=\"3.5\" fill=\"{}\" stroke=\"{}\" stroke-width=\"1\">{}</circle>\n",
-                       p.level, num(cx), num(cy), level_color(p.level), pattern_color(p.pattern), title);
+                       p.level, px(cx), px(cy), level_color(p.level), pattern_color(p.pattern), title);
       drawn.push_back("bw-level-" + p.level);
     }
   }
@@ -471,37 +471,37 @@ void draw_frame(canvas& c) {
   for (int k = static_cast<int>(std::floor(a.lx0)); k < static_cast<int>(std::ceil(a.lx1)); ++k)
     for (int m = 1; m <= 9; ++m)
       if (const double v = m * std::pow(10.0, k); inside_x(v) && std::find(a.xt.begin(), a.xt.end(), v) == a.xt.end())
-        o += fmt::format("<line x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\" stroke=\"#f3f3f3\"/>\n", num(a.x(v)), num(Y0), num(Y1));
+        o += fmt::format("<line x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\" stroke=\"#f3f3f3\"/>\n", px(a.x(v)), px(Y0), px(Y1));
   for (int k = static_cast<int>(std::floor(a.ly0)); k < static_cast<int>(std::ceil(a.ly1)); ++k)
     for (int m = 1; m <= 9; ++m)
       if (const double v = m * std::pow(10.0, k); inside_y(v) && std::find(a.yt.begin(), a.yt.end(), v) == a.yt.end())
-        o += fmt::format("<line x1=\"{0}\" y1=\"{1}\" x2=\"{2}\" y2=\"{1}\" stroke=\"#f3f3f3\"/>\n", num(X0), num(a.y(v)), num(X1));
-  for (double v : a.xt) o += fmt::format("<line x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\"/>\n", num(a.x(v)), num(Y0), num(Y1));
-  for (double v : a.yt) o += fmt::format("<line x1=\"{0}\" y1=\"{1}\" x2=\"{2}\" y2=\"{1}\"/>\n", num(X0), num(a.y(v)), num(X1));
+        o += fmt::format("<line x1=\"{0}\" y1=\"{1}\" x2=\"{2}\" y2=\"{1}\" stroke=\"#f3f3f3\"/>\n", px(X0), px(a.y(v)), px(X1));
+  for (double v : a.xt) o += fmt::format("<line x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\"/>\n", px(a.x(v)), px(Y0), px(Y1));
+  for (double v : a.yt) o += fmt::format("<line x1=\"{0}\" y1=\"{1}\" x2=\"{2}\" y2=\"{1}\"/>\n", px(X0), px(a.y(v)), px(X1));
   o += "</g>\n";
-  o += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"none\" stroke=\"#333333\" stroke-width=\"1.2\"/>\n", num(X0),
-                   num(Y0), num(X1 - X0), num(Y1 - Y0));
-  o += fmt::format("<g class=\"ticks\" font-size=\"{}\" fill=\"#333333\">\n", num(FONT));
+  o += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"none\" stroke=\"#333333\" stroke-width=\"1.2\"/>\n", px(X0),
+                   px(Y0), px(X1 - X0), px(Y1 - Y0));
+  o += fmt::format("<g class=\"ticks\" font-size=\"{}\" fill=\"#333333\">\n", px(FONT));
   double last_label = -1e9;  // a tick label closer than 34 px to the previous one is left out (its tick stays)
   for (double v : a.xt) {
     const double x = a.x(v);
-    o += fmt::format("<line x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\" stroke=\"#333333\"/>", num(x), num(Y1), num(Y1 + 6));
+    o += fmt::format("<line x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\" stroke=\"#333333\"/>", px(x), px(Y1), px(Y1 + 6));
     if (x - last_label < 34) continue;
     last_label = x;
-    o += fmt::format("<text class=\"x-tick\" x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}</text>\n", num(x), num(Y1 + 21),
+    o += fmt::format("<text class=\"x-tick\" x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}</text>\n", px(x), px(Y1 + 21),
                      esc(p.x_unit.empty() ? x_tick(v) : si(v, p.x_unit, 1)));
   }
   for (double v : a.yt) {
     const double y = a.y(v);
-    o += fmt::format("<line x1=\"{0}\" y1=\"{1}\" x2=\"{2}\" y2=\"{1}\" stroke=\"#333333\"/>", num(X0 - 6), num(y), num(X0));
-    o += fmt::format("<text class=\"y-tick\" x=\"{}\" y=\"{}\" text-anchor=\"end\">{}</text>\n", num(X0 - 9), num(y + 4.5),
+    o += fmt::format("<line x1=\"{0}\" y1=\"{1}\" x2=\"{2}\" y2=\"{1}\" stroke=\"#333333\"/>", px(X0 - 6), px(y), px(X0));
+    o += fmt::format("<text class=\"y-tick\" x=\"{}\" y=\"{}\" text-anchor=\"end\">{}</text>\n", px(X0 - 9), px(y + 4.5),
                      esc(si(v, p.y_unit, 1)));
   }
   o += "</g>\n";
   o += fmt::format("<text x=\"{}\" y=\"{}\" font-size=\"{}\" text-anchor=\"middle\" fill=\"#222222\">{}</text>\n",
-                   num((X0 + X1) / 2), num(Y1 + 44), num(FONT + 1), esc(p.x_label));
+                   px((X0 + X1) / 2), px(Y1 + 44), px(FONT + 1), esc(p.x_label));
   o += fmt::format("<text transform=\"translate(20,{}) rotate(-90)\" font-size=\"{}\" text-anchor=\"middle\" fill=\"#222222\">{}</text>\n",
-                   num((Y0 + Y1) / 2), num(FONT + 1), esc(p.y_label));
+                   px((Y0 + Y1) / 2), px(FONT + 1), esc(p.y_label));
 }
 
 /// The roofs: the whole min(peak, I × bw), or only its flat part (compute) or its diagonal (memory).
@@ -523,13 +523,13 @@ drawn_roofs draw_roofs(canvas& c) {
     const double ridge = has_bw ? r.peak / *r.bw : 0;
     const double x_start = has_bw ? std::max(xlo, std::pow(10.0, a.ly0) / *r.bw / 1.05) : xlo;
     if (!has_bw || ridge <= xlo) {
-      if (r.part != "diagonal") d = fmt::format("M{} {}L{} {}", num(a.x(xlo)), num(a.y(r.peak)), num(a.x(xhi)), num(a.y(r.peak)));
+      if (r.part != "diagonal") d = fmt::format("M{} {}L{} {}", px(a.x(xlo)), px(a.y(r.peak)), px(a.x(xhi)), px(a.y(r.peak)));
     } else if (r.part == "flat") {
-      if (ridge < xhi) d = fmt::format("M{} {}L{} {}", num(a.x(ridge)), num(a.y(r.peak)), num(a.x(xhi)), num(a.y(r.peak)));
+      if (ridge < xhi) d = fmt::format("M{} {}L{} {}", px(a.x(ridge)), px(a.y(r.peak)), px(a.x(xhi)), px(a.y(r.peak)));
     } else {
-      d = fmt::format("M{} {}L{} {}", num(a.x(x_start)), num(a.y(x_start * *r.bw)), num(a.x(std::min(ridge, xhi))),
-                      num(a.y(std::min(ridge, xhi) * *r.bw)));
-      if (r.part == "both" && ridge < xhi) d += fmt::format("L{} {}", num(a.x(xhi)), num(a.y(r.peak)));
+      d = fmt::format("M{} {}L{} {}", px(a.x(x_start)), px(a.y(x_start * *r.bw)), px(a.x(std::min(ridge, xhi))),
+                      px(a.y(std::min(ridge, xhi) * *r.bw)));
+      if (r.part == "both" && ridge < xhi) d += fmt::format("L{} {}", px(a.x(xhi)), px(a.y(r.peak)));
     }
     if (d.empty()) continue;
     // the drawn segments, sampled every 4 px: a roof's label never sits on a roof line
@@ -556,7 +556,7 @@ drawn_roofs draw_roofs(canvas& c) {
     roof_drawn[ri] = true;
     mark_drawn(r.cls);
     o += fmt::format("<path class=\"roof {}\" d=\"{}\" stroke=\"{}\" stroke-width=\"{}\"{}><title>{}</title></path>\n", r.cls, d, r.color,
-                     num(r.width), r.dashed ? " stroke-dasharray=\"9,6\"" : "", esc(r.label));
+                     px(r.width), r.dashed ? " stroke-dasharray=\"9,6\"" : "", esc(r.label));
   }
   o += "</g>\n";
   return out;
@@ -616,7 +616,7 @@ void draw_vlines(canvas& c) {
     if (!(v.x > 0) || std::log10(v.x) < a.lx0 || std::log10(v.x) > a.lx1) continue;
     const double x = a.x(v.x);
     o += fmt::format("<path class=\"vline {}\" d=\"M{} {}L{} {}\" stroke=\"{}\" stroke-width=\"1.6\" stroke-dasharray=\"6,4\"><title>{}</title></path>\n",
-                     v.cls, num(x), num(Y0), num(x), num(Y1), v.color, esc(v.label));
+                     v.cls, px(x), px(Y0), px(x), px(Y1), v.color, esc(v.label));
     mark_drawn(v.cls);
     const double w = text_width(v.label, SMALL), h = SMALL * 1.1;
     for (double y0 : v.label_at_top ? std::vector<double>{Y0 + 6, Y0 + 8 + h, Y0 + 10 + 2 * h}
@@ -645,14 +645,14 @@ void draw_traces(canvas& c) {
     if (t.pts.size() < 2) continue;
     std::string d;
     for (std::size_t i = 0; i < t.pts.size(); ++i)
-      d += fmt::format("{}{} {}", i == 0 ? "M" : "L", num(a.x(t.pts[i].first)), num(a.y(t.pts[i].second)));
+      d += fmt::format("{}{} {}", i == 0 ? "M" : "L", px(a.x(t.pts[i].first)), px(a.y(t.pts[i].second)));
     o += fmt::format("<path class=\"{}\" d=\"{}\" fill=\"none\" stroke=\"{}\" stroke-width=\"1.6\" stroke-dasharray=\"3,3\" clip-path=\"url(#plot-area)\"><title>{}</title></path>\n",
                      t.cls, d, t.color, esc(t.label));
     mark_drawn(t.cls);
   }
   for (const auto& l : p.links)
     o += fmt::format("<line class=\"op-link\" x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"{}\" stroke-width=\"1\" stroke-opacity=\"0.6\" clip-path=\"url(#plot-area)\"/>\n",
-                     num(a.x(l.x0)), num(a.y(l.y0)), num(a.x(l.x1)), num(a.y(l.y1)), l.color);
+                     px(a.x(l.x0)), px(a.y(l.y0)), px(a.x(l.x1)), px(a.y(l.y1)), l.color);
 }
 
 /// The points (every point occupies its box before any op label is placed). A point outside the axes (the
@@ -682,9 +682,9 @@ int draw_points(canvas& c) {
       o += marker(edge, cx, cy);
       const double len = 9, ex = cx + dx * (pt.size + len), ey = cy + dy * (pt.size + len);
       o += fmt::format("<path class=\"outside-arrow\" d=\"M{} {}L{} {}M{} {}L{} {}L{} {}\" stroke=\"{}\" stroke-width=\"1.4\" fill=\"none\"/>\n",
-                       num(cx + dx * pt.size), num(cy + dy * pt.size), num(ex), num(ey),
-                       num(ex - dx * 4 + dy * 3), num(ey - dy * 4 + dx * 3), num(ex), num(ey), num(ex - dx * 4 - dy * 3),
-                       num(ey - dy * 4 - dx * 3), pt.color);
+                       px(cx + dx * pt.size), px(cy + dy * pt.size), px(ex), px(ey),
+                       px(ex - dx * 4 + dy * 3), px(ey - dy * 4 + dx * 3), px(ex), px(ey), px(ex - dx * 4 - dy * 3),
+                       px(ey - dy * 4 - dx * 3), pt.color);
     }
     mark_drawn(pt.cls);
   }
@@ -759,8 +759,8 @@ double draw_legend(canvas& c, int outside, int unlabelled) {
   std::string& o = c.o;
   const double line_h = 18;
   double y = Y0 + 4;
-  o += fmt::format("<g class=\"legend\" font-size=\"{}\" fill=\"#222222\">\n", num(FONT - 0.5));
-  o += fmt::format("<text x=\"{}\" y=\"{}\" font-weight=\"bold\">Legend</text>\n", num(LEGEND_X), num(y + 10));
+  o += fmt::format("<g class=\"legend\" font-size=\"{}\" fill=\"#222222\">\n", px(FONT - 0.5));
+  o += fmt::format("<text x=\"{}\" y=\"{}\" font-weight=\"bold\">Legend</text>\n", px(LEGEND_X), px(y + 10));
   y += 28;
   for (const auto& li : p.legend) {
     if (!li.ref.empty() && std::find(c.drawn.begin(), c.drawn.end(), li.ref) == c.drawn.end()) continue;
@@ -769,7 +769,7 @@ double draw_legend(canvas& c, int outside, int unlabelled) {
     // wrapped to the svg's width: a second line sits under the first, indented like it
     const auto lines = wrap(li.label, FONT - 0.5, W - LEGEND_X - 36 - 6);
     for (std::size_t i = 0; i < lines.size(); ++i)
-      o += fmt::format("<text x=\"{}\" y=\"{}\">{}</text>", num(LEGEND_X + 36), num(y + 15 * static_cast<double>(i)), esc(lines[i]));
+      o += fmt::format("<text x=\"{}\" y=\"{}\">{}</text>", px(LEGEND_X + 36), px(y + 15 * static_cast<double>(i)), esc(lines[i]));
     o += "</g>\n";
     y += line_h + 15 * static_cast<double>(lines.size() - 1);
   }
@@ -782,8 +782,8 @@ double draw_legend(canvas& c, int outside, int unlabelled) {
                                   : fmt::format("{} op number(s) not drawn (no room beside the point); the key lists every op", unlabelled));
   for (const auto& n : notes)  // wrapped at word boundaries to the legend's width
     for (const auto& line : wrap(n, SMALL - 0.5, W - LEGEND_X - 10)) {
-      o += fmt::format("<text class=\"legend-note\" x=\"{}\" y=\"{}\" font-size=\"{}\" fill=\"#555555\">{}</text>\n", num(LEGEND_X), num(y),
-                       num(SMALL - 0.5), esc(line));
+      o += fmt::format("<text class=\"legend-note\" x=\"{}\" y=\"{}\" font-size=\"{}\" fill=\"#555555\">{}</text>\n", px(LEGEND_X), px(y),
+                       px(SMALL - 0.5), esc(line));
       y += 15;
     }
   return y;
@@ -797,7 +797,7 @@ double draw_key(canvas& c, double y, const std::vector<std::pair<int, std::strin
   if (!p.key.empty()) {
     // The op key: per scenario (its colour), "number name" entries wrapped to the legend's width.
     y += 10;
-    o += fmt::format("<text class=\"key-heading\" x=\"{}\" y=\"{}\" font-weight=\"bold\">{}</text>\n", num(LEGEND_X), num(y),
+    o += fmt::format("<text class=\"key-heading\" x=\"{}\" y=\"{}\" font-weight=\"bold\">{}</text>\n", px(LEGEND_X), px(y),
                      esc(fit(p.key_title, (FONT - 0.5) * 0.62 / 0.58, W - LEGEND_X - 8)));
     y += 17;
     const double width = W - LEGEND_X - 8;
@@ -805,12 +805,12 @@ double draw_key(canvas& c, double y, const std::vector<std::pair<int, std::strin
     for (const auto& g : p.key) {
       if (g.entries.empty()) continue;
       o += fmt::format("<text class=\"key-title\" x=\"{}\" y=\"{}\" font-size=\"{}\" font-weight=\"bold\" fill=\"{}\">{}</text>\n",
-                       num(LEGEND_X), num(y), num(size), g.color, esc(g.title));
+                       px(LEGEND_X), px(y), px(size), g.color, esc(g.title));
       y += 14;
       std::string line;
       auto flush = [&] {
         if (line.empty()) return;
-        o += fmt::format("<text class=\"key-line\" x=\"{}\" y=\"{}\" font-size=\"{}\">{}</text>\n", num(LEGEND_X + 6), num(y), num(size), line);
+        o += fmt::format("<text class=\"key-line\" x=\"{}\" y=\"{}\" font-size=\"{}\">{}</text>\n", px(LEGEND_X + 6), px(y), px(size), line);
         y += 14;
         line.clear();
       };
@@ -829,11 +829,11 @@ double draw_key(canvas& c, double y, const std::vector<std::pair<int, std::strin
     }
   } else if (!numbered.empty()) {
     y += 10;
-    o += fmt::format("<text class=\"key-heading\" x=\"{}\" y=\"{}\" font-weight=\"bold\">Numbered points</text>\n", num(LEGEND_X), num(y));
+    o += fmt::format("<text class=\"key-heading\" x=\"{}\" y=\"{}\" font-weight=\"bold\">Numbered points</text>\n", px(LEGEND_X), px(y));
     y += 18;
     for (const auto& [n, text] : numbered) {
-      o += fmt::format("<text class=\"numbered-entry\" data-n=\"{}\" x=\"{}\" y=\"{}\" font-size=\"{}\">{}</text>\n", n, num(LEGEND_X), num(y),
-                       num(SMALL - 0.5), esc(fit(fmt::format("{} {}", n, text), SMALL - 0.5, W - LEGEND_X - 8)));
+      o += fmt::format("<text class=\"numbered-entry\" data-n=\"{}\" x=\"{}\" y=\"{}\" font-size=\"{}\">{}</text>\n", n, px(LEGEND_X), px(y),
+                       px(SMALL - 0.5), esc(fit(fmt::format("{} {}", n, text), SMALL - 0.5, W - LEGEND_X - 8)));
       y += 15;
     }
   }
@@ -848,9 +848,9 @@ std::string svg_head(const plot& p, double H) {
   head += fmt::format(
       "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"{0}\" height=\"{1}\" viewBox=\"0 0 {0} {1}\" "
       "font-family=\"DejaVu Sans, Helvetica, Arial, sans-serif\">\n",
-      num(W), num(H));
+      px(W), px(H));
   head += "<title>" + esc(p.title) + "</title>\n";
-  head += fmt::format("<rect x=\"0\" y=\"0\" width=\"{}\" height=\"{}\" fill=\"#ffffff\"/>\n", num(W), num(H));
+  head += fmt::format("<rect x=\"0\" y=\"0\" width=\"{}\" height=\"{}\" fill=\"#ffffff\"/>\n", px(W), px(H));
   // The title on one line inside the svg: smaller where long (down to 14 px), cut with "…" only
   // beyond that (the whole title is the svg's <title>); the subtitle wrapped onto two lines at most.
   {
@@ -859,7 +859,7 @@ std::string svg_head(const plot& p, double H) {
     std::string t = p.title;
     if (bold_width(t, size) > room) t = fit(t, size * 0.62 / 0.58, room);
     head += fmt::format("<text class=\"figure-title\" x=\"{}\" y=\"26\" font-size=\"{}\" font-weight=\"bold\" fill=\"#222222\">{}</text>\n",
-                        num(X0), num(size), esc(t));
+                        px(X0), px(size), esc(t));
     auto sub = wrap(p.subtitle, SMALL, room);
     if (sub.size() > 2) {
       std::string rest;
@@ -867,11 +867,11 @@ std::string svg_head(const plot& p, double H) {
       sub = {sub[0], fit(rest, SMALL, room)};
     }
     for (std::size_t i = 0; i < sub.size(); ++i)
-      head += fmt::format("<text class=\"figure-subtitle\" x=\"{}\" y=\"{}\" font-size=\"{}\" fill=\"#555555\">{}</text>\n", num(X0),
-                          num(sub.size() == 1 ? 46.0 : 43.0 + 13.0 * static_cast<double>(i)), num(SMALL), esc(sub[i]));
+      head += fmt::format("<text class=\"figure-subtitle\" x=\"{}\" y=\"{}\" font-size=\"{}\" fill=\"#555555\">{}</text>\n", px(X0),
+                          px(sub.size() == 1 ? 46.0 : 43.0 + 13.0 * static_cast<double>(i)), px(SMALL), esc(sub[i]));
   }
-  head += fmt::format("<defs><clipPath id=\"plot-area\"><rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\"/></clipPath></defs>\n", num(X0),
-                   num(Y0), num(X1 - X0), num(Y1 - Y0));
+  head += fmt::format("<defs><clipPath id=\"plot-area\"><rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\"/></clipPath></defs>\n", px(X0),
+                   px(Y0), px(X1 - X0), px(Y1 - Y0));
   return head;
 }
 

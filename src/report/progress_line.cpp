@@ -1,5 +1,5 @@
 // The text of a run's progress line on stderr (roofline/report.hpp, render_progress_line); the
-// meter that decides what to show is src/app/progress.cpp.
+// meter that decides what to show is src/run/progress.cpp.
 #include <fmt/format.h>
 
 #include <algorithm>

@@ -11,7 +11,7 @@
 #include <thread>
 #include <vector>
 
-#include "app/measure_driver.hpp"
+#include "run/measure_driver.hpp"
 #include "common/run_binary.hpp"
 #include "roofline/io.hpp"
 #include "roofline/json.hpp"
@@ -19,7 +19,7 @@
 
 namespace fs = std::filesystem;
 using namespace roofline;
-using namespace roofline::app;
+using namespace roofline::job;
 
 namespace {
 

@@ -4,9 +4,9 @@
 
 #include <regex>
 
-#include "app/progress.hpp"
+#include "run/progress.hpp"
 
-namespace roofline::app {
+namespace roofline::job {
 namespace {
 
 std::vector<double> percents(const std::string& text) {
@@ -54,4 +54,4 @@ TEST(Progress, OnATerminalOneLineIsRewrittenAndEndedOnce) {
 }
 
 }  // namespace
-}  // namespace roofline::app
+}  // namespace roofline::job

@@ -1,4 +1,4 @@
-// The decode step sweep end to end on the CPU backend (src/app/pipeline_whole_step.cpp): a tiny
+// The decode step sweep end to end on the CPU backend (src/run/pipeline_whole_step.cpp): a tiny
 // Llama (tests/data/model/tiny-llama.json: 2 layers, hidden 64) swept at --quick's batches, every
 // step verified and timed as one pass, the energy counter read around it (RAPL, or why not), the
 // plan recorded, and the analysis's points built from it. Light: inputs are not rotated past the
@@ -8,7 +8,7 @@
 #include <algorithm>
 #include <cstdlib>
 
-#include "app/pipeline.hpp"
+#include "run/pipeline.hpp"
 #include "roofline/analysis.hpp"
 #include "roofline/backend.hpp"
 #include "roofline/energy_analysis.hpp"
@@ -18,7 +18,7 @@
 #include "roofline/report.hpp"
 #include "report/sections.hpp"
 
-namespace roofline::app {
+namespace roofline::job {
 namespace {
 
 TEST(StepSweep, BatchesAreTheDefaultOrWhatStepBatchesAsks) {
@@ -155,4 +155,4 @@ TEST(StepSweep, TheDriftCheckSaysWhetherTheMachineMovedDuringTheRun) {
 }
 
 }  // namespace
-}  // namespace roofline::app
+}  // namespace roofline::job

@@ -1,4 +1,4 @@
-#include "app/progress.hpp"
+#include "run/progress.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -6,7 +6,7 @@
 
 #include "roofline/report.hpp"
 
-namespace roofline::app {
+namespace roofline::job {
 
 namespace {
 
@@ -47,4 +47,4 @@ std::string progress_meter::finish() {
   return "\n";
 }
 
-}  // namespace roofline::app
+}  // namespace roofline::job

@@ -10,7 +10,7 @@
 #include <map>
 #include <thread>
 
-#include "app/pipeline.hpp"
+#include "run/pipeline.hpp"
 #include "roofline/energy_analysis.hpp"
 #include "roofline/analysis.hpp"
 #include "roofline/error.hpp"
@@ -18,7 +18,7 @@
 #include "roofline/units.hpp"
 #include "roofline/whole_step.hpp"
 
-namespace roofline::app {
+namespace roofline::job {
 
 latency_model op_latency_model(backend& be, results& r, const std::string& precision) {
   latency_model lat = latency_model_from(r.measured, r.device.kind, precision);
@@ -297,4 +297,4 @@ void measure_whole_steps(backend& be, results& r, const model_config& cfg, const
   r.step_sweep = std::move(plan);
 }
 
-}  // namespace roofline::app
+}  // namespace roofline::job

@@ -10,7 +10,7 @@
 #include "roofline/results.hpp"
 #include "roofline/timing_windows.hpp"
 
-namespace roofline::app {
+namespace roofline::job {
 
 struct run_options {
   std::string device = "auto";
@@ -85,4 +85,4 @@ void fill_provenance(results& r, const std::string& command);
 /// "roofline: warning: LINE" on a line of its own (a progress line open on a terminal is ended first).
 progress_fn stderr_progress(std::function<void(const std::string&)>* warn = nullptr);
 
-}  // namespace roofline::app
+}  // namespace roofline::job

@@ -4,7 +4,7 @@
 #include <functional>
 #include <string>
 
-namespace roofline::app {
+namespace roofline::job {
 
 class progress_meter {
  public:
@@ -29,4 +29,4 @@ class progress_meter {
   bool open_ = false;
 };
 
-}  // namespace roofline::app
+}  // namespace roofline::job

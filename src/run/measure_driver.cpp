@@ -1,4 +1,4 @@
-#include "app/measure_driver.hpp"
+#include "run/measure_driver.hpp"
 
 #include <unistd.h>
 
@@ -11,7 +11,7 @@
 #include "roofline/measure.hpp"
 #include "roofline/units.hpp"
 
-namespace roofline::app {
+namespace roofline::job {
 
 namespace {
 
@@ -295,4 +295,4 @@ bool measure_probes(const std::vector<probe>& probes, const measure_plan& plan, 
   return lost;
 }
 
-}  // namespace roofline::app
+}  // namespace roofline::job

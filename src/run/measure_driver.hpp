@@ -12,7 +12,7 @@
 #include "roofline/interference.hpp"
 #include "roofline/results.hpp"
 
-namespace roofline::app {
+namespace roofline::job {
 
 struct measure_plan {
   std::vector<std::string> only;   ///< --only: probe groups or names; empty = all
@@ -64,4 +64,4 @@ int reject_all(measured_roofs& m, const std::string& reason);
 /// some runs are kept with the runs they have.
 measured_roofs combine_runs(const std::vector<measured_roofs>& runs);
 
-}  // namespace roofline::app
+}  // namespace roofline::job

@@ -1,6 +1,6 @@
-#include "app/pipeline.hpp"
+#include "run/pipeline.hpp"
 
-#include "app/measure_driver.hpp"
+#include "run/measure_driver.hpp"
 
 #include <sys/ioctl.h>
 #include <sys/utsname.h>
@@ -8,7 +8,7 @@
 
 #include <memory>
 
-#include "app/progress.hpp"
+#include "run/progress.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -30,7 +30,7 @@
 #include "roofline/units.hpp"
 #include "roofline/vocabulary.hpp"
 
-namespace roofline::app {
+namespace roofline::job {
 
 namespace {
 
@@ -416,4 +416,4 @@ results run_pipeline(const run_options& opt, const model_config& cfg, const std:
   return r;
 }
 
-}  // namespace roofline::app
+}  // namespace roofline::job
