@@ -43,6 +43,9 @@ inline constexpr double min_energy_window_s = 1.0;
 std::optional<double> counter_power_w(const energy_window& w);
 /// Average power from the integrated power samples: integrated_j ÷ window_s (W); nullopt without.
 std::optional<double> integrated_power_w(const energy_window& w);
+/// Why a window gives no power: too short (min_energy_window_s), else its own note ("no reading"
+/// without one).
+std::string no_power_reason(const energy_window& w);
 
 /// Joules per token of a step measured inside a window: the window's average power (counter) ×
 /// the step's time ÷ the tokens of one step (decode: the batch). Worked: a 0.2 s window whose

@@ -22,7 +22,7 @@ std::vector<std::string> other_figure_precisions(const results& r);
 std::string render_html(const results& r);      ///< report.html: self-contained, figure inline
 /// batch.svg: decode step time, tokens/s and J/token against batch, measured and predicted, knees
 /// marked (analysis.step_sweep); "" when the file has no step sweep of two or more points.
-std::string render_batch_svg(const results& r);
+std::string render_step_sweep_svg(const results& r);
 /// place.svg of `roofline place --csv`: r's roofs with r.ops as the user's kernels (measured_s =
 /// their time, predicted_s = the same work at the roof), numbered as in the table.
 std::string render_place_svg(const results& r, const std::string& title);

@@ -50,7 +50,7 @@ void add_report(CLI::App& app, context& ctx) {
     write_outputs(r, *out);
     for (const auto& [name, svg] : panels) write_file_atomic(*out + "/" + name, svg);
     std::string names = std::string("results.json,report.md,roofline.svg,report.html,ops.csv") +
-                        (render_batch_svg(r).empty() ? "" : ",batch.svg");
+                        (render_step_sweep_svg(r).empty() ? "" : ",batch.svg");
     for (const auto& pn : panels) names += "," + pn.first;
     fmt::print(stderr, "roofline: wrote {}\n", written_files(*out, names));
     std::fputs(render_summary(r, *out + "/report.html").c_str(), stdout);

@@ -63,7 +63,7 @@ void check_device_arg(const std::string& d) { parse_device(d); }
 int finish(const results& r, const std::string& out_dir) {
   write_outputs(r, out_dir);
   const std::string files = std::string("results.json,report.md,roofline.svg,report.html,ops.csv") +
-                            (render_batch_svg(r).empty() ? "" : ",batch.svg");
+                            (render_step_sweep_svg(r).empty() ? "" : ",batch.svg");
   fmt::print(stderr, "roofline: wrote {}\n", written_files(out_dir, files));
   std::fputs(render_summary(r, out_dir + "/report.html").c_str(), stdout);
   std::fflush(stdout);

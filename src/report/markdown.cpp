@@ -32,7 +32,7 @@ document build_document(const results& r) {
   d.figure_after = 1;
   d.sections.push_back(ops_section(r));
   d.sections.push_back(mfu_section(r));
-  if (section b = batch_section(r); !b.blocks.empty()) d.sections.push_back(std::move(b));
+  if (section b = step_sweep_section(r); !b.blocks.empty()) d.sections.push_back(std::move(b));
   section problems = problems_section(r);
   const bool trouble = !r.errors.empty();
   if (trouble) d.sections.push_back(problems);
@@ -77,7 +77,7 @@ std::string render_markdown(const results& r) {
   report::document d = report::build_document(r);
   d.figure_markdown = "![roofline: compute roofs (flat) and one memory roof per level (diagonal), nominal dashed and measured solid, "
                       "every op placed; below, bandwidth against working set](roofline.svg)";
-  if (!render_batch_svg(r).empty())
+  if (!render_step_sweep_svg(r).empty())
     d.figure_markdown += "\n\n![decode step time, tokens/s and J/token against batch, measured and predicted, knees "
                          "marked](batch.svg)";
   return report::to_markdown(d);

@@ -18,7 +18,7 @@ std::string render_json(const results& r) { return json(r).dump(2) + "\n"; }
 
 std::string render_html(const results& r) {
   report::document d = report::build_document(r);
-  d.figure_html = render_svg(r) + render_batch_svg(r);
+  d.figure_html = render_svg(r) + render_step_sweep_svg(r);
   const auto others = other_figure_precisions(r);
   for (const auto& p : others) d.multiples_html.push_back(render_svg(r, p));
   if (!others.empty())
@@ -35,7 +35,7 @@ void write_outputs(const results& r, const std::string& dir) {
       {"report.html", render_html(r)},
       {"ops.csv", render_ops_csv(r)},
   };
-  if (std::string b = render_batch_svg(r); !b.empty()) files.emplace_back("batch.svg", std::move(b));
+  if (std::string b = render_step_sweep_svg(r); !b.empty()) files.emplace_back("batch.svg", std::move(b));
   write_files(files, dir);
 }
 

@@ -39,13 +39,13 @@ std::string choice_text(const kernel_choice& c);
 std::string measured_note_text(const op_result& op);
 section op_detail_section(const results& r);    ///< sections_ops.cpp: shapes, FLOPs, bytes, accuracy (detail)
 section mfu_section(const results& r);          ///< sections_analysis.cpp: MFU / HFU
-/// sections_batch.cpp: the decode step over batch (analysis.step_sweep) and the energy roofline
+/// sections_step_sweep.cpp: the decode step over batch (analysis.step_sweep) and the energy roofline
 /// (analysis.energy); no blocks when the file has neither.
-section batch_section(const results& r);
-/// sections_batch.cpp: the drift check in words ("lm_head (decode b1, 262 MB) took 9.32 ms in the op table
+section step_sweep_section(const results& r);
+/// sections_step_sweep.cpp: the drift check in words ("lm_head (decode b1, 262 MB) took 9.32 ms in the op table
 /// and 12.4 ms again after the steps (+33.0%): …"); "" when it was not run.
 std::string drift_text(const step_sweep_analysis& a);
-/// sections_batch.cpp: each probe's energy window (power by counter and by integrated samples, share
+/// sections_step_sweep.cpp: each probe's energy window (power by counter and by integrated samples, share
 /// of the power cap); no blocks without analysis.energy.
 section probe_energy_section(const results& r);
 section fusion_section(const results& r);       ///< sections_analysis.cpp: fusion savings

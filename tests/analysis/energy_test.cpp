@@ -1,4 +1,4 @@
-// The energy roofline and the decode step sweep (src/analysis/energy.cpp, src/measure/energy.cpp,
+// The energy roofline and the decode step sweep (src/analysis/energy.cpp, src/analysis/step_sweep.cpp, src/measure/energy.cpp,
 // the knee rule of src/analysis/batch_sweep.cpp): each formula pinned with a worked number.
 // Formulas: docs/formulas-analysis.md §8.1 and §10; the energy model is Choi, Bedard, Fowler, Vuduc,
 // "A roofline model of energy", IPDPS 2013, eq. (4) with constant power π0.

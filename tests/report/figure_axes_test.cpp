@@ -42,7 +42,7 @@ TEST(FigureAxes, DataAloneGetsTheNiceBoundsAroundIt) {
 
 TEST(FigureAxes, BatchSvgOfTheH100RunStartsAtBatch1AndFitsEachChart) {
   const results r = load_results(test::data("h100-2026-12-05/results.json"));
-  const auto panels = panels_of(render_batch_svg(r));
+  const auto panels = panels_of(render_step_sweep_svg(r));
   ASSERT_EQ(panels.size(), 3u);  // step time, tokens/s, J/token
   const std::vector<std::string> batches{"1", "2", "4", "8", "16", "32", "64", "128", "256"};
   for (const auto& p : panels) EXPECT_EQ(texts_of(p, "x-tick"), batches);

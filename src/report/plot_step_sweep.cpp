@@ -105,7 +105,7 @@ std::string chart(const step_sweep_analysis& s, const std::string& title, const 
 
 }  // namespace
 
-std::string render_batch_svg(const results& r) {
+std::string render_step_sweep_svg(const results& r) {
   const std::optional<step_sweep_analysis>& s = r.analysis.step_sweep;
   if (!s) return "";
   const auto secs = [](double x) { return units::seconds(x); };

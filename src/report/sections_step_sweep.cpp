@@ -1,5 +1,5 @@
 // The decode step over batch and the energy roofline (analysis.step_sweep, analysis.energy): computed
-// by analyse() (src/analysis/energy.cpp); worded here, numbers through roofline/units.hpp.
+// by analyse() (src/analysis/step_sweep.cpp, energy.cpp); worded here, numbers through roofline/units.hpp.
 #include <fmt/format.h>
 
 #include "report/sections.hpp"
@@ -131,7 +131,7 @@ std::string user_step_line(const results& r, const step_sweep_analysis& a) {
 
 }  // namespace
 
-section batch_section(const results& r) {
+section step_sweep_section(const results& r) {
   section s{"Decode step over batch, and energy", "batch", {}};
   render_block(
       s, r, "step_sweep", r.analysis.step_sweep,
