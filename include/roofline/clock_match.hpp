@@ -42,7 +42,7 @@ struct clock_matched {
 /// per-repeat clocks (compute_result::repeat_clock absent): the median clock of the timed runs, as long as
 /// the rate is not above the peak at it. Whatever interval stands, `fraction` ≤ 1; otherwise no fraction,
 /// and `uncertain` says why.
-/// Worked (the H100 of 2026-12-05): 746 TFLOP/s with only a median clock of 1335 MHz → 746 ÷ 721.8 =
+/// Worked (an H100 run): 746 TFLOP/s with only a median clock of 1335 MHz → 746 ÷ 721.8 =
 /// 103.4 %: no fraction, the clock is uncertain.
 clock_matched match_clock(const nominal_roofs& n, const nominal_peak* p, const compute_result& c);
 

@@ -36,7 +36,7 @@ struct drift_check {
 /// Average power over a window from its energy counter: counter_j ÷ window_s (W); nullopt without a
 /// counter or a window.
 /// The shortest window an energy reading is used over (s): NVML averages power over 1 s on Ampere
-/// and newer, and on the H200 (2026-12-03) the energy counter over windows of 0.05–0.25 s read 275 W
+/// and newer, and on the H200 the energy counter over windows of 0.05–0.25 s read 275 W
 /// where the integrated samples read 119 W, and 850–928 W (above the 700 W limit) over 0.2 s step
 /// replays: shorter windows say so instead of giving a power.
 inline constexpr double min_energy_window_s = 1.0;
@@ -177,8 +177,10 @@ std::optional<step_placement> place_on_step_curve(const step_sweep_analysis& s, 
 /// CUDA cores (energy_roofline::joules_per_flop_cuda_cores; ε_flop where unknown). T = the step's
 /// predicted time, Q its bytes. A step whose runners did not record what they execute
 /// (whole_step_result::flops_executed_tensor absent) charges its model FLOPs at ε_flop.
-/// Worked (H100, TinyLlama decode batch 1, 2026-12-06): π0 = 97 W, T = 1.2 ms, ε_mem = 138 pJ/B,
-/// Q = 2.2 GB, ε_flop = 0.846 pJ, GEMV 2.2 GFLOP on CUDA cores at 10.07 pJ → 0.116 + 0.304 + 0.022 J.
+/// Worked (TinyLlama decode at batch 1 on the H100, bench/results/h100/2026-12-06-68258b4-step-energy):
+/// π0 = 124.6 W, T = 1.402 ms, ε_mem = 137.2 pJ/B, Q = 2.119 GB, ε_flop = 0.891 pJ × 0.378 GFLOP on the
+/// tensor cores, ε_cuda = 10.03 pJ × 2.069 GFLOP (the GEMV) → 0.1747 + 0.2908 + 0.0003 + 0.0207 =
+/// 0.4866 J, against 0.538 J measured (−9.6 %).
 struct step_energy_charge {
   double tensor_flops = 0, cuda_core_flops = 0;  ///< FLOPs charged at each engine's J/FLOP
   double joules = 0;                             ///< the step's predicted energy (J)

@@ -14,7 +14,7 @@
 namespace roofline {
 
 /// A power cap binds a GEMM when its median power is at least this share of the enforced limit: a
-/// GEMM held by the cap for its whole window draws the limit (the H200 run of 2026-12-03,
+/// GEMM held by the cap for its whole window draws the limit (the H200 run in
 /// bench/results/h200/2026-12-03-d7a4aa3: its n = 16384 GEMMs read 690–698 W of 700 W, ≥ 98.6%).
 /// A power throttle reason with the power well below the limit is not evidence of the cap.
 inline constexpr double power_near_limit = 0.90;

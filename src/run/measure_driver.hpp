@@ -24,8 +24,8 @@ struct measure_plan {
   interference_policy policy;
   /// Re-run, as it was, a probe whose repeats disagreed and that has no longer samples (run_longer).
   /// True on a CPU, where the disagreement can come from a neighbour the accounting missed; false on a
-  /// GPU held by nobody else: the same probe on the same idle device repeats the same spread (H200,
-  /// 2026-12-03: 5 of 6 such re-runs disagreed again) and costs the probe's whole time once more.
+  /// GPU held by nobody else: the same probe on the same idle device repeats the same spread (H200:
+  /// 5 of 6 such re-runs disagreed again) and costs the probe's whole time once more.
   bool rerun_identical = true;
   std::string fail_probe;          ///< test hook: a probe whose name contains this throws
   std::function<bool()> interrupted;    ///< polled between probes

@@ -286,6 +286,23 @@ TEST(StepSweep, FlopsAreChargedAtTheJoulesPerFlopOfTheEngineThatRanThem) {
   EXPECT_NEAR(*analyse_step_sweep(r, e2)->points[0].j_per_token_predicted, 0.09 + 0.132 + 0.0022, 1e-12);
 }
 
+// TinyLlama's decode step at batch 1 on the H100 (bench/results/h100/2026-12-06-68258b4-step-energy): the
+// coefficients and the step's record as the run wrote them; predicted 0.4866 J against 0.538 J measured.
+TEST(StepSweep, TheH100BatchOneStepIsChargedByEngine) {
+  energy_roofline e;
+  e.idle_w = 124.62422786331896, e.joules_per_byte = 1.3720935341315965e-10, e.joules_per_flop = 8.910577191377413e-13;
+  e.joules_per_flop_cuda_cores = 1.0029618878963347e-11;
+  whole_step_result w;
+  w.phase = "decode", w.batch = 1, w.predicted_s = 0.0014016156879642601, w.bytes = 2119374856.0, w.flops = 2446378496.0;
+  w.flops_executed_tensor = 377538048.0, w.flops_executed_cuda_cores = 2068840448.0;
+  const step_energy_charge c = charge_step(e, w);
+  EXPECT_NEAR(c.joules, 0.1747 + 0.2908 + 0.0003 + 0.0207, 1e-4);
+  EXPECT_NEAR(c.joules / 0.5382904037133027 - 1, -0.096, 1e-3);
+  // the model's 2.45 GFLOP all at the tensor J/FLOP would have said 0.4677 J (−13.1 %)
+  w.flops_executed_tensor.reset(), w.flops_executed_cuda_cores.reset();
+  EXPECT_NEAR(charge_step(e, w).joules, 0.1747 + 0.2908 + 0.0022, 1e-4);
+}
+
 TEST(StepSweep, NewResultFieldsRoundTripAndOlderFilesStayTheSame) {
   results r = gpu_like();
   r.device.id = "cuda:0";

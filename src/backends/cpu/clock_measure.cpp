@@ -4,8 +4,8 @@
 // optimization guides for AArch64 ADD). Adds per second = cycles per second = the clock this core
 // actually ran at (boost included) while the chain ran.
 // The addend is a register holding 1, not an immediate: Intel's Golden Cove and later cores fold
-// add-immediate chains in the renamer (several per cycle: measured 25 GHz on a Xeon guest,
-// 2026-12-01), which a register operand does not allow.
+// add-immediate chains in the renamer (several per cycle: measured 25 GHz on a Xeon
+// guest), which a register operand does not allow.
 #include <algorithm>
 #include <cstdint>
 #include <fstream>

@@ -46,7 +46,7 @@ void advise_huge_pages(void* p, std::size_t bytes);
 /// makes a page fault in a MADV_HUGEPAGE region stall for direct reclaim and compaction: "always",
 /// "madvise" (Debian's default) and "defer+madvise" (transhuge.rst, "defrag"); false for "defer" and
 /// "never", and when the file is unreadable. Measured on a 2-vCPU Xeon guest with "madvise" and
-/// fragmented memory (2026-12-03): the first touch of 2 GB took 12.3 s advised, 1.7 s not, and the
+/// fragmented memory: the first touch of 2 GB took 12.3 s advised, 1.7 s not, and the
 /// advised region got no huge page (AnonHugePages 0 kB) — the advice cost 8× and bought nothing.
 bool huge_page_advice_stalls(const std::string& defrag_file_text);
 bool huge_page_advice_stalls();

@@ -44,8 +44,8 @@ inline float fast_expf(float x_in) {
 }
 
 /// max over x[0, n) (−∞ for n = 0), vectorised. GCC 12 keeps an `omp simd reduction(max)` written
-/// with std::max scalar (a chain of vmaxss: 1.07 ns per element on a Sapphire Rapids-class guest,
-/// 2026-12-02) and vectorises the comparison written out (0.06 ns).
+/// with std::max scalar (a chain of vmaxss: 1.07 ns per element on a Sapphire Rapids-class
+/// guest) and vectorises the comparison written out (0.06 ns).
 inline float max_of(const float* x, std::int64_t n) {
   float m = -INFINITY;
 #pragma omp simd reduction(max : m)

@@ -67,7 +67,7 @@ struct gemm_size_point {
 /// after the last point: its call took at least `min_call_s` (2n³ ÷ its median rate) and its best
 /// rate (the roof's statistic) is not above `gain` × the best rate of the sizes before it. Past that the rate has
 /// levelled or fallen (the GEMM roof is the best size's) and a larger n only costs 8× the time: on a
-/// 2-vCPU Xeon guest (2026-12-03) the fp32 roof stood at n = 512, fp64 at n = 256, while n = 4096 took
+/// 2-vCPU Xeon guest the fp32 roof stood at n = 512, fp64 at n = 256, while n = 4096 took
 /// 11 s and 21 s of the run. Returns "" to go on, else the reason, for the probe's flags.
 std::string gemm_sweep_stop(const std::vector<gemm_size_point>& so_far, double min_call_s = 0.1, double gain = 1.02);
 

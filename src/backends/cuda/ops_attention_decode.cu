@@ -479,7 +479,7 @@ __global__ void __launch_bounds__(mdw * 32, D == 64 ? 4 : 2) decode_mma_kernel(
   for (int k = 0; k < OPT; ++k) acc[k] = 0.f;
   const size_t bh0 = size_t(b) * heads + h0;
   // Unrolled over splits too, so that several splits' loads are in flight (a loop of dependent
-  // rounds through L2 cost ~13 µs at 32 splits, measured on the H200, 2026-11-30).
+  // rounds through L2 cost ~13 µs at 32 splits, measured on the H200).
 #pragma unroll 4
   for (int sp = 0; sp < splits; ++sp) {
 #pragma unroll

@@ -181,7 +181,7 @@ constexpr int gemv_threads = 128, gemv_unroll = 8;
 /// pieces per lane, 160 registers at M = 4); fp32 sums reduced across the warp, then across the WPC warps in
 /// shared memory. Requesting A after W costs a memory round trip per unrolled piece, hidden when the kernel runs
 /// alone but not inside a whole decode step: with A after W for M = 4, TinyLlama's batch-4 step ran 15 % over the
-/// sum of its ops timed alone; requested together, 2.1 % (H200, 2026-12-04; bench/results/h200).
+/// sum of its ops timed alone; requested together, 2.1 % (H200; bench/results/h200).
 /// WPC is chosen so that one warp's part is at most one unrolled round (32·gemv_unroll pieces):
 /// then every byte of W is requested before any warp waits. k % 8 == 0, 16-byte aligned rows.
 template <typename T, int M, int WPC>

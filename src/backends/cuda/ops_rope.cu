@@ -12,7 +12,7 @@
 // Kernel: each thread rotates 8 pairs with two 16-byte loads and two 16-byte stores (d % 16 == 0),
 // grid-stride, where that still gives at least 32 warps per SM; otherwise (other d, and the short ops
 // of decode) one pair per thread: with few threads the 8 dependent sincos of a thread are latency no
-// warp hides (H200, 2026-12-03: the 8-pair kernel ran decode rope at 1.6× its bytes-plus-floor
+// warp hides (H200: the 8-pair kernel ran decode rope at 1.6× its bytes-plus-floor
 // prediction at every batch from 1 to 32). Check: fp32 reference (fp64 angles) over all outputs.
 #include <cmath>
 

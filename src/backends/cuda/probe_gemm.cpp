@@ -390,7 +390,7 @@ class gemm_runner {
     // (docs/formulas-analysis.md §7.1). n = 8192 runs longest: its sustained rate is the flag.
     // Only where an op prediction reads it: the model's precision (probe_options::model_precision),
     // every precision when there is no model. Each burst run costs its idle pause and load: 4.7 s of
-    // a precision's 9.7 s on the H200 (2026-12-03).
+    // a precision's 9.7 s on the H200.
     const gemm_extra_runs extra = gemm_extras(c_.probe, c_.precision, n, opt_.quick, opt_.model_precision);
     const double est_call_s = r.median > 0 ? flops / r.median : ch.best_t;
     if (extra.burst_s > 0) {

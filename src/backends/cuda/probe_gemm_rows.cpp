@@ -5,12 +5,12 @@
 // runs through the op runner — the fastest verified of cuBLASLt's heuristic candidates and, for
 // M ≤ 8, roofline's GEMV — with its weight cold (buffer sets rotated past L2), timed as CUDA-graph
 // replays. A narrow weight at a few rows gives the library few output tiles to spread over the SMs,
-// which the square sweep's rate at the same FLOPs does not show (H200, 2026-12-03: k_proj, 256 × 2048,
+// which the square sweep's rate at the same FLOPs does not show (H200: k_proj, 256 × 2048,
 // ran 2.8× its prediction at M = 16 and 1.1× at M = 32); the latency model reads these points by
 // (M, N, K). FLOPs 2·M·N·K (+ M·N with a bias: the catalogue's).
 // The model's decode attention likewise (gemm/decode-attention): at few sequences a flash-decoding
 // kernel splits the cache over blocks and combines the splits in a second phase, which a read of its
-// bytes at the ramp's rate does not show (H200, 2026-12-03: 2.5× that prediction at batch 1, 1.3×
+// bytes at the ramp's rate does not show (H200: 2.5× that prediction at batch 1, 1.3×
 // at 16); the latency model reads these points by (heads, kv_heads, head_dim, kv_len), log-log in
 // the batch.
 #include <fmt/format.h>

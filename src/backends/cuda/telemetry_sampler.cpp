@@ -111,7 +111,7 @@ energy_window telemetry_sampler::energy_between(const energy_mark& a, const ener
   }
   if (available()) {
     // The cross-check integrates the instantaneous power where NVML has it: the 1 s average of
-    // nvmlDeviceGetPowerUsage lags the window by up to a second (on the H200, 2026-12-03, it read
+    // nvmlDeviceGetPowerUsage lags the window by up to a second (on the H200 it read
     // −25…+13 % against the counter over 1 s windows).
     const auto in_window = samples(a.t_s - period_s_, b.t_s + period_s_);
     const bool instant = std::any_of(in_window.begin(), in_window.end(),
