@@ -33,7 +33,7 @@ roofline_summary summarize_roofline(const nominal_roofs& nom, const measured_roo
 /// Why a field of summarize_roofline's answer is 0 / null (empty when every roof is known).
 std::vector<std::string> roofline_gaps(const roofline_summary& s);
 
-struct latency_model;  // roofline/latency.hpp
+struct latency_model;  // roofline/schema/latency.hpp
 
 /// op_desc → op_result: intensity, bound ("compute" | "bandwidth" | "latency") and predicted time
 /// t = max(FLOPs ÷ P(shape), bytes ÷ BW(bytes)) + floor (docs/formulas-analysis.md §7), against the

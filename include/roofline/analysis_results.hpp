@@ -2,7 +2,8 @@
 // computes the views of the gap from the measured fields of a results file; `roofline run` adds the
 // latency model it predicted with, the measured batch sweep and the user's --tpot; `report --tpot`
 // adds the user's step time. Reading and writing: src/common/analysis_json.cpp. Keys and units:
-// docs/results-schema.md "analysis".
+// docs/results-schema.md "analysis". Part of roofline_base with results.hpp: it includes only the
+// blocks' types (roofline/schema/), never the analysis that computes them.
 #pragma once
 #include <cstdint>
 #include <map>
@@ -10,16 +11,16 @@
 #include <string>
 #include <vector>
 
-#include "roofline/accuracy.hpp"
-#include "roofline/batch_sweep.hpp"
-#include "roofline/decode_mfu.hpp"
-#include "roofline/energy_analysis.hpp"
-#include "roofline/fusion_analysis.hpp"
 #include "roofline/json_fwd.hpp"
-#include "roofline/latency.hpp"
-#include "roofline/record_table.hpp"
-#include "roofline/ridge_analysis.hpp"
-#include "roofline/waterfall.hpp"
+#include "roofline/schema/accuracy.hpp"
+#include "roofline/schema/batch_sweep.hpp"
+#include "roofline/schema/decode_mfu.hpp"
+#include "roofline/schema/energy_analysis.hpp"
+#include "roofline/schema/fusion_analysis.hpp"
+#include "roofline/schema/latency.hpp"
+#include "roofline/schema/record_table.hpp"
+#include "roofline/schema/ridge_analysis.hpp"
+#include "roofline/schema/waterfall.hpp"
 
 namespace roofline {
 

@@ -7,8 +7,6 @@
 #include <string>
 #include <vector>
 
-#include "roofline/json_fwd.hpp"
-
 namespace roofline {
 
 /// How a format's scales are laid over a [k × n] weight (k = in features, n = out features).
@@ -94,15 +92,6 @@ struct weight_scheme {
   std::string source;  ///< "quantization_config (awq) of FILE" | "--weights int4" | ""
   std::string note;    ///< what was overridden or assumed, in words
 };
-
-/// Reads a HuggingFace `quantization_config` block (the value, not the whole config.json) of `file`:
-/// awq (bits, group_size, zero_point), gptq (bits, group_size, desc_act, sym), fp8 (fmt e4m3,
-/// weight_block_size), compressed-tensors (config_groups[].weights num_bits/type/strategy/group_size,
-/// ignore), mxfp4 (modules_to_not_convert), modelopt (quant_algo FP8 / NVFP4, group_size,
-/// ignore / exclude_modules), bitsandbytes (load_in_4bit: nf4/fp4, blocksize 64, double quant;
-/// load_in_8bit). Throws input_error naming `file` and "quantization_config.<key>" for a method that
-/// is not modelled (naming it), a missing or invalid key, or a bit width no table row has.
-weight_scheme parse_quantization_config(const json& q, const std::string& file);
 
 /// The scheme a step uses: `--weights` (with `--group-size`) when given, overriding the config's
 /// and saying so in .note; else the config's; else every weight in `dtype`. Throws input_error

@@ -9,9 +9,10 @@
 #include <utility>
 #include <vector>
 
-#include "roofline/backend.hpp"
 #include "roofline/measure.hpp"
-#include "roofline/model.hpp"
+#include "roofline/op_shapes.hpp"
+#include "roofline/op_timing.hpp"
+#include "roofline/results.hpp"
 
 namespace roofline {
 

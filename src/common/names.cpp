@@ -1,6 +1,6 @@
-// Names of phases, op kinds and dtypes (model.hpp), in roofline_base: every layer and backend prints them.
+// Names of phases, op kinds and dtypes (op_shapes.hpp), in roofline_base: every layer and backend prints them.
 #include "roofline/error.hpp"
-#include "roofline/model.hpp"
+#include "roofline/op_shapes.hpp"
 
 namespace roofline {
 

@@ -2,7 +2,7 @@
 #include <fmt/format.h>
 
 #include "roofline/error.hpp"
-#include "roofline/model.hpp"
+#include "roofline/op_shapes.hpp"
 
 namespace roofline {
 

@@ -7,6 +7,7 @@
 
 #include "roofline/error.hpp"
 #include "roofline/json.hpp"
+#include "roofline/model.hpp"
 #include "roofline/weight_format.hpp"
 
 namespace roofline {

@@ -9,7 +9,7 @@
 #include <regex>
 
 #include "roofline/error.hpp"
-#include "roofline/model.hpp"
+#include "roofline/op_shapes.hpp"
 
 namespace roofline {
 
