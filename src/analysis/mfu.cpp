@@ -69,7 +69,7 @@ void check_request(const mfu_request& o, phase ph) {
 std::optional<command_roofs> resolve_peak(const mfu_request& o, mfu_result& r, roofs_request& rq) {
   rq.device = o.device, rq.results_file = o.results_file, rq.precision = o.precision;
   rq.ecc = o.ecc, rq.memory_utilization = o.memory_utilization, rq.allow_missing_peak = o.peak.has_value();
-  const auto roofs = resolve_roofs(rq);
+  auto roofs = resolve_roofs(rq);  // not const: returned by move (a --results file is a whole results)
   if (!roofs && !o.peak) throw input_error("", "--device", "give --device NAME, --results FILE or --peak FLOPS: MFU needs the dense peak");
   r.precision = roofs ? roofs->precision : o.precision.empty() ? default_precision("cuda") : o.precision;
   const nominal_peak* peak = roofs && roofs->peak ? &*roofs->peak : nullptr;

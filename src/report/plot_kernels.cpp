@@ -67,7 +67,7 @@ judged_roofs roofs_judged(const kernel_report& k) {
 /// One roof per precision in use: the roof each kernel was judged against (unscaled), flat from its
 /// ridge with device memory. Returns the highest.
 double add_judged_roofs(plot& p, const judged_roofs& j, const std::optional<double>& dram) {
-  auto highest = j.highest;
+  const auto& highest = j.highest;
   double top = 0;
   int id = 0;
   for (const auto& [key, v] : j.roof_of) {
@@ -87,7 +87,7 @@ double add_judged_roofs(plot& p, const judged_roofs& j, const std::optional<doub
     roof.peak = *v->compute_roof_unscaled;
     roof.bw = dram;
     roof.part = "flat";
-    roof.width = roof.peak < highest[prec] ? 1.4 : 2.4;
+    roof.width = roof.peak < highest.at(prec) ? 1.4 : 2.4;
     roof.cls = "compute " + ref;
     p.roofs.push_back(roof);
     p.legend.push_back({nominal ? legend_item::kind::dashed : legend_item::kind::solid, roof.color, roof.label, ref});
