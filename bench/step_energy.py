@@ -39,12 +39,19 @@ def sweep(r, label):
     if e:
         print(f"- energy roofline: idle {e.get('idle_w') or 0:.1f} W, {(e.get('joules_per_byte') or 0) * 1e12:.3g} pJ/B, "
               f"{(e.get('joules_per_flop') or 0) * 1e12:.3g} pJ/FLOP\n")
-    print("| batch | step | power | J/token measured | predicted | error | model FLOPs | model bytes |")
-    print("|---|---|---|---|---|---|---|---|")
+    print("| batch | step | power | read between | read at the ends | temperature | J/token measured | predicted | error "
+          "| model FLOPs | model bytes |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
     for p in s.get("points") or []:
         w = steps.get(p["batch"]) or {}
+        ew = w.get("energy") or {}
         err = p.get("energy_error")
-        print(f"| {p['batch']} | {ms(p.get('measured_s'))} | {watts(p.get('power_w'))} | "
+        ends = ew.get("ends_j")
+        between = f"{ew['counter_updates']} updates" if ew.get("counter_updates") else "the ends"
+        temp = DASH if ew.get("temperature_c") is None else f"{ew['temperature_c']:.0f} °C"
+        print(f"| {p['batch']} | {ms(p.get('measured_s'))} | {watts(p.get('power_w'))} | {between} | "
+              f"{DASH if ends is None or not ew.get('window_s') else watts(ends / ew['window_s'])} | "
+              f"{temp} | "
               f"{joules_text(p.get('j_per_token_measured'))} | {joules_text(p.get('j_per_token_predicted'))} | "
               f"{DASH if err is None else ('+' if err > 0 else '') + pct(err)} | "
               f"{DASH if w.get('flops') is None else si(w['flops'], 'FLOP')} | {DASH if w.get('bytes') is None else si(w['bytes'], 'B')} |")

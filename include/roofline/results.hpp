@@ -101,7 +101,14 @@ struct telemetry_summary {
 /// the timed runs of time_repeated (host gaps between runs included). Joules, seconds, watts.
 struct energy_window {
   double window_s = 0;                ///< host seconds between the two counter reads
-  std::optional<double> counter_j;    ///< the counter's increase (wrap undone); null: no counter (see note)
+  std::optional<double> counter_j;    ///< the counter's energy over the window (J; wrap undone); null: no counter
+                                      ///< (see note). Where the counter moved ≥ 2 times inside the window
+                                      ///< (counter_updates), its power between the first and last update × window_s;
+                                      ///< else its increase read at the window's two ends
+  std::optional<int> counter_updates; ///< the update intervals counter_j was read over (absent: read at the ends)
+  std::optional<double> ends_j;       ///< the increase read at the window's two ends, beside counter_j when that is
+                                      ///< read between updates (NVML's counter moves every ~100 ms: ±Δ/W at the ends)
+  std::optional<double> temperature_c;  ///< mean GPU temperature of the telemetry samples in the window (°C)
   std::optional<double> integrated_j; ///< ∫ power dt of the telemetry samples over the window (trapezoid)
   int power_samples = 0;              ///< telemetry samples inside the window
   std::string source;                 ///< what was read, e.g. "NVML nvmlDeviceGetTotalEnergyConsumption (mJ)"

@@ -20,7 +20,8 @@ ROOFLINE_JSON(step_sweep_plan, checked,
               always(context, batches, memory_bytes, weights_bytes, kv_bytes_per_sequence, kv_capacity_batch,
                      tpot_target_s, notes),
               present(drift))
-ROOFLINE_JSON(energy_window, checked, always(window_s, counter_j, integrated_j, power_samples, source, note))
+ROOFLINE_JSON(energy_window, checked, always(window_s, counter_j, integrated_j, power_samples, source, note),
+              present(counter_updates, ends_j, temperature_c))
 ROOFLINE_JSON(factor, checked, always(name, value, unit, source))
 ROOFLINE_JSON(nominal_peak, checked,
               always(precision, accumulate, engine, flops_per_s, formula, factors, sparse_flops_per_s, note))

@@ -35,4 +35,26 @@ std::optional<double> integrate_power(const std::vector<power_point>& samples, d
   return e;
 }
 
+std::optional<power_between_updates> power_from_updates(const std::vector<counter_update>& updates, double t0, double t1,
+                                                        double unit_j, std::uint64_t range, double min_fraction) {
+  if (!(t1 > t0)) return std::nullopt;
+  const counter_update* first = nullptr;
+  const counter_update* last = nullptr;
+  int inside = 0;
+  for (const auto& u : updates) {
+    if (u.t_s < t0 || u.t_s > t1) continue;
+    if (!first || u.t_s < first->t_s) first = &u;
+    if (!last || u.t_s > last->t_s) last = &u;
+    ++inside;
+  }
+  if (inside < 2 || !first || !last) return std::nullopt;
+  const double span = last->t_s - first->t_s;
+  if (!(span > 0) || span < min_fraction * (t1 - t0)) return std::nullopt;
+  power_between_updates p;
+  p.watts = static_cast<double>(counter_delta(first->raw, last->raw, range)) * unit_j / span;
+  p.span_s = span;
+  p.intervals = inside - 1;
+  return p;
+}
+
 }  // namespace roofline

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <chrono>
 
+#include <fmt/format.h>
+
 #include "roofline/json.hpp"
 #include "roofline/measure.hpp"
 
@@ -19,11 +21,34 @@ telemetry_sampler::telemetry_sampler(const std::string& pci_bus_id, int cuda_ind
   }
   samples_.reserve(1 << 14);
   thread_ = std::thread([this] { loop(); });
+  if (lib_->total_energy) counter_thread_ = std::thread([this] { watch_counter(); });
 }
 
 telemetry_sampler::~telemetry_sampler() {
   stop_.store(true);
   if (thread_.joinable()) thread_.join();
+  if (counter_thread_.joinable()) counter_thread_.join();
+}
+
+void telemetry_sampler::watch_counter() {
+  // NVML's energy counter moves in steps (every 100 ms on an H100, where one read takes ~3.3 ms), so an
+  // update is timed midway between the read that first saw it and the read before it: ± half a read.
+  std::optional<std::uint64_t> last;
+  double prev_mid = 0;
+  while (!stop_.load()) {
+    const double t_a = now_s();
+    unsigned long long mj = 0;
+    const nvml_return r = lib_->total_energy(*device_, &mj);
+    const double mid = 0.5 * (t_a + now_s());
+    if (r != nvml_success) return;  // energy_mj() says why where a window needs it
+    if (last && mj != *last) {
+      std::lock_guard<std::mutex> lock(mu_);
+      updates_.push_back({0.5 * (prev_mid + mid), static_cast<std::uint64_t>(mj)});
+    }
+    last = mj;
+    prev_mid = mid;
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
 }
 
 void telemetry_sampler::note_error(const std::string& e) const {
@@ -104,6 +129,20 @@ energy_window telemetry_sampler::energy_between(const energy_mark& a, const ener
   w.source = "NVML nvmlDeviceGetTotalEnergyConsumption (mJ), read before and after the window";
   if (a.raw.size() == 1 && b.raw.size() == 1) {
     w.counter_j = static_cast<double>(counter_delta(a.raw[0], b.raw[0], 0)) / 1e3;
+    std::optional<power_between_updates> p;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      p = power_from_updates(updates_, a.t_s, b.t_s, 1e-3);
+    }
+    if (p) {
+      w.ends_j = w.counter_j;
+      w.counter_j = p->watts * w.window_s;
+      w.counter_updates = p->intervals;
+      w.source = fmt::format("NVML nvmlDeviceGetTotalEnergyConsumption (mJ): its power between its first and last update "
+                             "inside the window ({} updates over {:.3f} s) × the window (read at the window's ends, a "
+                             "counter that moves every ~{:.0f} ms is up to one update stale at each: ends_j)",
+                             p->intervals, p->span_s, 1e3 * p->span_s / p->intervals);
+    }
   } else {
     std::string why;
     (void)energy_mj(why);
@@ -124,6 +163,11 @@ energy_window telemetry_sampler::energy_between(const energy_mark& a, const ener
       if (s.t_s >= a.t_s && s.t_s <= b.t_s) ++w.power_samples;
     }
     w.integrated_j = integrate_power(pts, a.t_s, b.t_s);
+    double t_sum = 0;
+    int t_n = 0;
+    for (const auto& s : in_window)
+      if (s.temperature_c && s.t_s >= a.t_s && s.t_s <= b.t_s) t_sum += *s.temperature_c, ++t_n;
+    if (t_n > 0) w.temperature_c = t_sum / t_n;
     w.source += instant ? "; cross-check: NVML instantaneous power samples (nvmlDeviceGetFieldValues, "
                           "NVML_FI_DEV_POWER_INSTANT) integrated over it"
                         : "; cross-check: NVML power samples (nvmlDeviceGetPowerUsage, a 1 s average on Ampere and "
@@ -190,6 +234,12 @@ json telemetry_sampler::device_json() const {
       j["sampler_hz"] = (samples_.size() - 1) / (samples_.back().t_s - samples_.front().t_s);
     else
       j["sampler_hz"] = nullptr;
+    if (updates_.size() > 2) {  // the energy counter's cadence: the median time between its updates
+      std::vector<double> gaps;
+      for (std::size_t i = 1; i < updates_.size(); ++i) gaps.push_back(updates_[i].t_s - updates_[i - 1].t_s);
+      std::nth_element(gaps.begin(), gaps.begin() + static_cast<std::ptrdiff_t>(gaps.size() / 2), gaps.end());
+      j["energy_counter_update_s"] = gaps[gaps.size() / 2];
+    }
   }
   j["reasons_api"] = lib_->reasons_symbol.empty() ? "unavailable (neither clocks-event nor throttle reasons exported)"
                                                   : lib_->reasons_symbol;

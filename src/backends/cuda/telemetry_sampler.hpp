@@ -1,5 +1,7 @@
 // A background thread that reads NVML every `period` (default 20 ms = 50 Hz) and keeps every sample
-// with its steady-clock timestamp, so each probe can summarise the telemetry over its own window.
+// with its steady-clock timestamp, so each probe can summarise the telemetry over its own window; and a
+// second that polls the energy counter back to back (1 ms apart) and keeps the time of each of its
+// updates, so that a window's energy is read between updates, not at ends up to one update stale.
 #pragma once
 #include <atomic>
 #include <cstdint>
@@ -41,7 +43,10 @@ class telemetry_sampler {
   std::optional<std::uint64_t> energy_mj(std::string& why) const;
   /// energy_mj now, with its now_s() time (raw empty when unreadable).
   energy_mark mark() const;
-  /// The energy between two marks: the counter's increase (mJ → J, 64-bit wrap undone) and the
+  /// The energy between two marks: the counter's power between its first and last update inside the
+  /// window × the window (power_from_updates; the increase read at the marks beside it as ends_j), or,
+  /// with fewer than two updates spanning half the window, the increase at the marks (mJ → J, 64-bit
+  /// wrap undone); and the
   /// 50 Hz power samples integrated over the same window (integrate_power): the instantaneous power
   /// (NVML_FI_DEV_POWER_INSTANT) where the driver has it, else nvmlDeviceGetPowerUsage, a 1 s average
   /// on Ampere (except GA100) and newer, which lags short windows.
@@ -56,6 +61,7 @@ class telemetry_sampler {
 
  private:
   void loop();
+  void watch_counter();  ///< the counter's updates into updates_ until stop_
   void note_error(const std::string& e) const;
 
   std::shared_ptr<nvml_library> lib_;
@@ -65,9 +71,11 @@ class telemetry_sampler {
   double period_s_;
   mutable std::mutex mu_;
   std::vector<telemetry_sample> samples_;
+  std::vector<counter_update> updates_;  ///< the energy counter's updates (NVML mJ)
   mutable std::vector<std::string> errors_;
   std::atomic<bool> stop_{false};
   std::thread thread_;
+  std::thread counter_thread_;
 };
 
 }  // namespace roofline::cuda
