@@ -84,6 +84,24 @@ def cuda_core_joules_per_flop(r, idle):
     return None, "no fp32 GEMM with a 1 s energy window in this run"
 
 
+def linear_layers(r):
+    """The decode step's linear layers replayed alone (results.step_sweep.linear_layers): the decode GEMMs' J/FLOP."""
+    rows = (r.get("step_sweep") or {}).get("linear_layers") or []
+    if not rows:
+        return
+    print("#### The decode step's linear layers alone (the decode GEMMs' J/FLOP, docs/formulas-analysis.md §10.3)\n")
+    print("| batch | replay | power | read between | temperature | bytes | tensor FLOPs | CUDA-core FLOPs |")
+    print("|---|---|---|---|---|---|---|---|")
+    for w in rows:
+        ew = w.get("energy") or {}
+        p = ew["counter_j"] / ew["window_s"] if ew.get("counter_j") and ew.get("window_s") else None
+        temp = DASH if ew.get("temperature_c") is None else f"{ew['temperature_c']:.0f} °C"
+        print(f"| {w['batch']} | {ms(w.get('measured_s'))} | {watts(p)} | {ew.get('counter_updates') or 'the ends'} | {temp} | "
+              f"{si(w.get('bytes') or 0, 'B')} | {si(w.get('flops_executed_tensor') or 0, 'FLOP')} | "
+              f"{si(w.get('flops_executed_cuda_cores') or 0, 'FLOP')} |")
+    print()
+
+
 def by_engine(r, label, jv_other=None):
     """The energy roofline with each GEMM's FLOPs charged where they ran, recomputed from each step's note as a check
     of roofline's own charge (docs/formulas-analysis.md §10.2, from the runners' records; files before it charged the
@@ -102,6 +120,12 @@ def by_engine(r, label, jv_other=None):
         jv, src = jv_other[0], jv_other[1] + " (from the other run)"
     if jv is None:
         return
+    if e.get("joules_per_flop_decode_tensor") or e.get("joules_per_flop_decode_cuda_cores"):
+        # decode steps are charged at the decode GEMMs' own J/FLOP (docs/formulas-analysis.md §10.3)
+        jf = e.get("joules_per_flop_decode_tensor") or jf
+        jv = e.get("joules_per_flop_decode_cuda_cores") or jv
+        src += "; the decode GEMMs' own, " + e.get("decode_source", "")
+        linear_layers(r)
     shapes = gemm_shapes(cfg)
     steps = {w["batch"]: w for w in r.get("whole_step") or [] if w.get("phase") == "decode" and w.get("context") == s.get("context")}
     print(f"### {label}: FLOPs charged by engine (tensor {jf * 1e12:.3f} pJ/FLOP; CUDA cores {jv * 1e12:.2f} pJ/FLOP, {src})\n")

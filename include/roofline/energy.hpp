@@ -47,7 +47,7 @@ struct counter_update {
 
 /// Power (W) over a window [t0, t1] from the counter's updates inside it: the increase from the first
 /// to the last update ÷ the time between them. A counter that moves every Δ seconds (NVML's energy
-/// counter: every 100 ms on an H100, bench/results/h100/2026-12-06-ba6d1c2-energy-windows) read at a
+/// counter: every 100 ms on an H100, bench/results/h100/2026-12-06-5a46f81-energy-windows) read at a
 /// window's two ends is up to Δ·P stale at each, so a window of W seconds carries up to ±Δ/W of error
 /// (±9.4 % at 1.06 s: 1.06 s windows of one steady load read 10.2 % apart at their ends, 1.1 % apart
 /// between updates); between updates the error is the poller's timing of the two edges only.

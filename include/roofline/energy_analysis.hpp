@@ -86,8 +86,30 @@ struct step_energy_charge {
   double tensor_flops = 0, cuda_core_flops = 0;  ///< FLOPs charged at each engine's J/FLOP
   double joules = 0;                             ///< the step's predicted energy (J)
 };
-/// The charge of step `w` under `e`; zeros when e is incomplete or w has no FLOPs and bytes.
+/// The charge of step `w` under `e`; zeros when e is incomplete or w has no FLOPs and bytes. A decode step's
+/// FLOPs are charged at the decode GEMMs' J/FLOP where e has them (§10.3), each engine falling back to the
+/// probes' as before.
 step_energy_charge charge_step(const energy_roofline& e, const whole_step_result& w);
+
+/// What a FLOP of the decode step's GEMMs costs on each engine, read from its linear layers replayed alone
+/// (results.step_sweep.linear_layers) at the clock the decode steps run at (docs/formulas-analysis.md §10.3).
+/// The roof GEMM's ε_flop is read where the power cap holds the clock low (H100: 0.89 pJ at 1350 MHz); the
+/// decode GEMMs run uncapped at the maximum clock, on skinny tiles, and cost more per FLOP (H100: 1.4–1.6 pJ
+/// at 1980 MHz, bench/results/h100/2026-12-06-5a46f81-energy-windows). Each replay i (time t_i s, power
+/// P_i W, Q_i bytes, Ft_i tensor and Fc_i CUDA-core FLOPs executed) leaves, beyond idle and bytes,
+///     D_i = (P_i − π0)·t_i − ε_mem·Q_i = ε_t·Ft_i + ε_c·Fc_i      (J)
+/// Two replays whose engine mix differs (|Ft_1·Fc_2 − Ft_2·Fc_1| ≥ 0.1 × the larger product) give both by
+/// Cramer's rule; otherwise the replay with the most tensor FLOPs gives ε_t, its CUDA-core FLOPs charged at
+/// e's CUDA-core J/FLOP (the tensor one without). A coefficient ≤ 0 is not kept (a note says why).
+/// Worked: π0 = 100 W, ε_mem = 60 pJ/B; batch 1: t = 1 ms, P = 262 W, Q = 2 GB, Ft = 1 GFLOP, Fc = 2 GFLOP →
+/// D = 0.162 − 0.12 = 0.042 J; batch 256: t = 4 ms, P = 383 W, Q = 2.2 GB, Ft = 500 GFLOP, Fc = 0 → D = 1.132 −
+/// 0.132 = 1.0 J: ε_t = 1.0 ÷ 500 G = 2 pJ, ε_c = (0.042 − 2 pJ × 1 G) ÷ 2 G = 20 pJ.
+struct decode_gemm_joules {
+  std::optional<double> tensor, cuda_cores;  ///< J/FLOP
+  std::string source;                        ///< the replays and how they were solved
+  std::vector<std::string> notes;            ///< why a coefficient is absent
+};
+decode_gemm_joules decode_gemm_coefficients(const energy_roofline& e, const std::vector<whole_step_result>& linear_layers);
 
 /// The energy roofline of `r` (always a block: unknown coefficients carry notes).
 energy_roofline analyse_energy(const results& r);

@@ -423,6 +423,10 @@ struct step_sweep_plan {
   std::optional<double> tpot_target_s;       ///< --tpot-target (s); null: none given
   std::vector<std::string> notes;            ///< batches not run and why
   std::optional<drift_check> drift;          ///< null: not run (no op-table time for the op, an older file)
+  /// The decode step's linear layers alone (its gemm ops: q…down_proj, lm_head), captured and replayed as a
+  /// whole step at the sweep's smallest and largest measured batch (GPU, not --quick): what a FLOP of the
+  /// decode GEMMs costs at the clock the steps run at (docs/formulas-analysis.md §10.3). Empty: not run.
+  std::vector<whole_step_result> linear_layers;
 };
 
 struct error_entry {

@@ -43,11 +43,76 @@ step_energy_charge charge_step(const energy_roofline& e, const whole_step_result
     c.tensor_flops = *w.flops_executed_tensor;
     c.cuda_core_flops = *w.flops_executed_cuda_cores;
   }
-  // without a CUDA-core J/FLOP, the CUDA cores' FLOPs are charged at the tensor cores' (and said)
-  const double j_cc = e.joules_per_flop_cuda_cores.value_or(*e.joules_per_flop);
-  c.joules = predicted_energy_j(*e.idle_w, w.predicted_s, *e.joules_per_byte, *w.bytes, *e.joules_per_flop, c.tensor_flops) +
+  // without a CUDA-core J/FLOP, the CUDA cores' FLOPs are charged at the tensor cores' (and said); a decode
+  // step's at the decode GEMMs' own where read (§10.3)
+  const bool decode = w.phase == "decode";
+  const double j_t = decode && e.joules_per_flop_decode_tensor ? *e.joules_per_flop_decode_tensor : *e.joules_per_flop;
+  const double j_cc = decode && e.joules_per_flop_decode_cuda_cores ? *e.joules_per_flop_decode_cuda_cores
+                                                                    : e.joules_per_flop_cuda_cores.value_or(*e.joules_per_flop);
+  c.joules = predicted_energy_j(*e.idle_w, w.predicted_s, *e.joules_per_byte, *w.bytes, j_t, c.tensor_flops) +
              j_cc * c.cuda_core_flops;
   return c;
+}
+
+decode_gemm_joules decode_gemm_coefficients(const energy_roofline& e, const std::vector<whole_step_result>& linear_layers) {
+  decode_gemm_joules d;
+  if (!e.complete()) return d;
+  struct replay {
+    std::int64_t batch;
+    double t, power, bytes, ft, fc, d;
+  };
+  std::vector<replay> rs;
+  for (const auto& w : linear_layers) {
+    if (!w.measured_s || !(*w.measured_s > 0) || !w.energy || !w.bytes) continue;
+    const auto p = counter_power_w(*w.energy);
+    if (!p) {
+      d.notes.push_back(fmt::format("decode linear layers at batch {}: {}", w.batch, no_power_reason(*w.energy)));
+      continue;
+    }
+    const double ft = w.flops_executed_tensor ? *w.flops_executed_tensor : w.flops.value_or(0);
+    const double fc = w.flops_executed_cuda_cores.value_or(0);
+    const double t = *w.measured_s;
+    rs.push_back({w.batch, t, *p, *w.bytes, ft, fc, (*p - *e.idle_w) * t - *e.joules_per_byte * *w.bytes});
+  }
+  if (rs.empty()) {
+    d.notes.push_back("decode GEMMs' J/FLOP not read (no linear-layer replay with an energy reading): decode steps' FLOPs "
+                      "are charged at the probes' J/FLOP");
+    return d;
+  }
+  std::sort(rs.begin(), rs.end(), [](const replay& a, const replay& b) { return a.batch < b.batch; });
+  std::string read;
+  for (const auto& x : rs)
+    read += fmt::format("{}batch {}: {} at {} a replay, {}, {} on the tensor cores and {} on the CUDA cores",
+                        read.empty() ? "" : "; ", x.batch, units::si(x.power, "W"), units::seconds(x.t),
+                        units::si(x.bytes, "B"), units::si(x.ft, "FLOP"), units::si(x.fc, "FLOP"));
+  const replay& a = rs.front();
+  const replay& b = rs.back();
+  const double det = a.ft * b.fc - b.ft * a.fc;
+  const double scale = std::max(std::fabs(a.ft * b.fc), std::fabs(b.ft * a.fc));
+  std::string how;
+  if (rs.size() >= 2 && scale > 0 && std::fabs(det) >= 0.1 * scale) {
+    const double jt = (a.d * b.fc - b.d * a.fc) / det;
+    const double jc = (a.ft * b.d - b.ft * a.d) / det;
+    if (jt > 0) d.tensor = jt;
+    else d.notes.push_back(fmt::format("decode GEMMs' tensor J/FLOP not kept: solved {} (not above 0)", units::si(jt, "J/FLOP")));
+    if (jc > 0) d.cuda_cores = jc;
+    else d.notes.push_back(fmt::format("decode GEMMs' CUDA-core J/FLOP not kept: solved {} (not above 0)", units::si(jc, "J/FLOP")));
+    how = "both engines solved from the two replays";
+  } else {
+    const auto g = std::max_element(rs.begin(), rs.end(), [](const replay& x, const replay& y) { return x.ft < y.ft; });
+    const double jc = e.joules_per_flop_cuda_cores.value_or(*e.joules_per_flop);
+    if (g->ft > 0) {
+      const double jt = (g->d - jc * g->fc) / g->ft;
+      if (jt > 0) d.tensor = jt;
+      else d.notes.push_back(fmt::format("decode GEMMs' tensor J/FLOP not kept: {} (not above 0)", units::si(jt, "J/FLOP")));
+    }
+    how = fmt::format("the tensor cores' from batch {} (the engine mix of the replays does not separate the two; its "
+                      "CUDA-core FLOPs at {})", g->batch, units::si(jc, "J/FLOP"));
+  }
+  if (d.tensor || d.cuda_cores)
+    d.source = fmt::format("the decode step's linear layers replayed alone, (P − idle) × t − J/B × bytes = J/FLOP × "
+                           "FLOPs per engine: {}; {}", read, how);
+  return d;
 }
 
 std::string no_power_reason(const energy_window& w) {
@@ -257,6 +322,14 @@ energy_roofline analyse_energy(const results& r) {
                                         units::seconds(pw.window->window_s), units::si(pw.power_w, "W"),
                                         units::compute_rate(pw.rate, "fp32"), units::si(*e.idle_w, "W"));
     }
+  }
+
+  if (e.complete() && r.step_sweep && !r.step_sweep->linear_layers.empty()) {
+    decode_gemm_joules d = decode_gemm_coefficients(e, r.step_sweep->linear_layers);
+    e.joules_per_flop_decode_tensor = d.tensor;
+    e.joules_per_flop_decode_cuda_cores = d.cuda_cores;
+    e.decode_source = std::move(d.source);
+    for (auto& n : d.notes) e.notes.push_back(std::move(n));
   }
 
   if (e.complete())

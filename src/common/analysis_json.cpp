@@ -156,7 +156,8 @@ ROOFLINE_JSON(probe_energy, lenient, always(probe, window_s),
 ROOFLINE_JSON(op_energy, lenient, always(name, phase, batch, count, predicted_j), present(measured_time_j))
 ROOFLINE_JSON(energy_roofline, lenient, shape(definition),
               always(idle_w, joules_per_byte, joules_per_flop, power_limit_w, power_cap, probes, ops, notes),
-              present(idle_source, bytes_source, flops_source, joules_per_flop_cuda_cores, cuda_cores_source))
+              present(idle_source, bytes_source, flops_source, joules_per_flop_cuda_cores, cuda_cores_source,
+                      joules_per_flop_decode_tensor, joules_per_flop_decode_cuda_cores, decode_source))
 ROOFLINE_JSON(step_sweep_point, lenient,
               always(batch, predicted_s, measured_s, error, predicted_tokens_per_s, measured_tokens_per_s, power_w,
                      power_cap_share, j_per_token_measured, j_per_token_integrated, j_per_token_predicted,

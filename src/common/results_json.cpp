@@ -19,7 +19,7 @@ ROOFLINE_JSON(drift_check, checked, always(op, scenario, bytes, predicted_s, tab
 ROOFLINE_JSON(step_sweep_plan, checked,
               always(context, batches, memory_bytes, weights_bytes, kv_bytes_per_sequence, kv_capacity_batch,
                      tpot_target_s, notes),
-              present(drift))
+              present(drift, linear_layers))
 ROOFLINE_JSON(energy_window, checked, always(window_s, counter_j, integrated_j, power_samples, source, note),
               present(counter_updates, ends_j, temperature_c))
 ROOFLINE_JSON(factor, checked, always(name, value, unit, source))

@@ -93,6 +93,14 @@ void render_energy(section& s, const energy_roofline& e) {
   item(items, "energy per FLOP on the CUDA cores", fmt_opt(e.joules_per_flop_cuda_cores, [&](double j) {
          return units::si(j, "J/FLOP") + " (" + e.cuda_cores_source + ")";
        }));
+  if (e.joules_per_flop_decode_tensor || e.joules_per_flop_decode_cuda_cores)
+    items.push_back(fmt::format("energy per FLOP in the decode step's GEMMs, what decode steps are charged: tensor cores {}, "
+                                "CUDA cores {} ({})",
+                                fmt_opt(e.joules_per_flop_decode_tensor, [](double j) { return units::si(j, "J/FLOP"); })
+                                    .value_or("unknown"),
+                                fmt_opt(e.joules_per_flop_decode_cuda_cores, [](double j) { return units::si(j, "J/FLOP"); })
+                                    .value_or("unknown"),
+                                e.decode_source));
   item(items, "power limit (read only)", fmt_opt(e.power_limit_w, watts));
   for (const auto& c : e.power_cap) items.push_back(c);
   for (const auto& n : e.notes) items.push_back(n);

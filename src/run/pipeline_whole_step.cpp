@@ -212,8 +212,71 @@ void measure_whole_steps(backend& be, results& r, const model_config& cfg, const
       });
     }
   };
+  // The decode GEMMs' energy (docs/formulas-analysis.md §10.3): the linear layers of the smallest and the
+  // largest decode batch measured, replayed alone as a whole step right after the sweep, on the machine the
+  // steps ran on: what a FLOP of them costs at the clock the steps run at (the roof GEMM's J/FLOP is read
+  // where the power cap holds the clock lower).
+  const auto linear_layers_now = [&] {
+    if (cpu || opt.quick || lost || interrupted()) return;
+    std::vector<std::int64_t> measured;
+    for (const auto& w : r.whole_step)
+      if (w.phase == "decode" && w.context == plan.context && w.measured_s && w.energy) measured.push_back(w.batch);
+    if (measured.empty()) return;
+    std::sort(measured.begin(), measured.end());
+    std::vector<std::int64_t> refs{measured.front()};
+    if (measured.back() != measured.front()) refs.push_back(measured.back());
+    for (const auto b : refs) {
+      std::vector<op_desc> step;
+      for (auto& op : step_catalogue(cfg, phase::decode, b, plan.context, precision))
+        if (op.kind == op_kind::gemm) step.push_back(std::move(op));
+      if (step.empty() || lost || interrupted()) return;
+      whole_step_result w;
+      w.phase = "decode";
+      w.batch = b;
+      w.context = plan.context;
+      std::vector<op_result> placed;
+      double flops = 0, bytes = 0;
+      for (const auto& op : step) {
+        placed.push_back(place_op(op, r.roofline, lat));
+        flops += op.flops * static_cast<double>(op.count), bytes += op.bytes() * static_cast<double>(op.count);
+      }
+      w.kernels = static_cast<std::int64_t>(step_order(step).size());
+      w.predicted_s = predict_step(placed, w.kernels, lat.switch_s);
+      w.flops = flops, w.bytes = bytes;
+      const std::string label = fmt::format("whole step: decode batch {} context {}, linear layers alone", b, plan.context);
+      progress(fmt::format("whole steps: decode b{} linear layers alone (the decode GEMMs' J/FLOP)", b), 0.96);
+      windows.begin();
+      try {
+        const op_timing t = be.run_step(step, plan_step_replays(true, false, true, w.predicted_s, min_energy_window_s).timing);
+        w.measured_s = t.seconds;
+        w.best_s = t.best_seconds;
+        w.note = "the decode step's linear layers alone: " + t.note;
+        w.energy = t.energy;
+        if (t.executed)
+          w.flops_executed_tensor = t.executed->tensor, w.flops_executed_cuda_cores = t.executed->cuda_cores;
+      } catch (const device_lost_error& e) {
+        lost = true;
+        w.note = std::string("failed: ") + e.what();
+        r.errors.push_back({label, e.what()});
+      } catch (const probe_error& e) {
+        w.note = std::string("failed: ") + e.what();
+        r.errors.push_back({label, e.what()});
+      }
+      plan.linear_layers.push_back(std::move(w));
+      windows.end(label, [&plan, k = plan.linear_layers.size() - 1](const interference_sample& s) {
+        whole_step_result& x = plan.linear_layers[k];
+        if (!keep_out_timing(x.measured_s, x.disturbed_s, x.note, s)) return false;
+        x.best_s.reset();
+        return true;
+      });
+    }
+  };
+  const auto after_decode_sweep = [&] {
+    linear_layers_now();
+    drift_check_now();
+  };
   for (const auto& sc : scenarios) {
-    if (sc.ph != phase::decode && !drift_checked) drift_check_now();
+    if (sc.ph != phase::decode && !drift_checked) after_decode_sweep();
     whole_step_result w;
     w.phase = to_string(sc.ph);
     w.batch = sc.batch;
@@ -288,7 +351,7 @@ void measure_whole_steps(backend& be, results& r, const model_config& cfg, const
         return true;
       });
   }
-  if (!drift_checked) drift_check_now();
+  if (!drift_checked) after_decode_sweep();
   windows.close();  // every step judged before the plan is stored
   if (sweep_run > 0)
     plan.notes.push_back(fmt::format("{} decode batches run in {} s of wall time (each step's ops allocated and "

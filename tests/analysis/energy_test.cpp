@@ -443,3 +443,77 @@ TEST(EnergyRoofline, ShortTimedWindowsFallBackToTheSustainedRun) {
 
 }  // namespace
 }  // namespace roofline
+
+namespace roofline {
+namespace {
+
+/// gpu_like() with the decode step's linear layers replayed alone at batches 1 and 256 (the worked example of
+/// decode_gemm_coefficients, roofline/energy_analysis.hpp): π0 = 100 W, ε_mem = 60 pJ/B.
+results with_linear_layers() {
+  results r = gpu_like();
+  step_sweep_plan plan;
+  plan.context = 2048, plan.batches = {1, 16, 256};
+  const auto replay = [](std::int64_t b, double t, double watts, double bytes, double ft, double fc) {
+    whole_step_result w;
+    w.phase = "decode", w.batch = b, w.context = 2048, w.measured_s = t, w.predicted_s = t, w.bytes = bytes;
+    w.flops = ft + fc, w.flops_executed_tensor = ft, w.flops_executed_cuda_cores = fc;
+    w.energy = window(1.05, 1.05 * watts);
+    return w;
+  };
+  plan.linear_layers = {replay(1, 1e-3, 262, 2e9, 1e9, 2e9), replay(256, 4e-3, 383, 2.2e9, 500e9, 0)};
+  r.step_sweep = plan;
+  return r;
+}
+
+TEST(DecodeGemms, BothEnginesSolvedFromTheTwoReplays) {
+  const results r = with_linear_layers();
+  const energy_roofline e = analyse_energy(r);
+  ASSERT_TRUE(e.complete());
+  EXPECT_NEAR(*e.joules_per_flop, 1e-12, 1e-24);  // the roof GEMM's, unchanged
+  ASSERT_TRUE(e.joules_per_flop_decode_tensor && e.joules_per_flop_decode_cuda_cores);
+  EXPECT_NEAR(*e.joules_per_flop_decode_tensor, 2e-12, 1e-22);
+  EXPECT_NEAR(*e.joules_per_flop_decode_cuda_cores, 20e-12, 1e-21);
+  EXPECT_NE(e.decode_source.find("batch 1: 262 W"), std::string::npos) << e.decode_source;
+  EXPECT_NE(e.decode_source.find("both engines solved"), std::string::npos) << e.decode_source;
+  const json je = e;
+  EXPECT_EQ(json(je.get<energy_roofline>()), je);
+  const json jr = r;
+  EXPECT_EQ(json(parse_results(jr.dump(), "test.json")), jr);
+  EXPECT_EQ(jr["step_sweep"]["linear_layers"].size(), 2u);
+}
+
+TEST(DecodeGemms, DecodeStepsAreChargedAtThemAndPrefillAtTheRoofs) {
+  const energy_roofline e = analyse_energy(with_linear_layers());
+  whole_step_result w;
+  w.phase = "decode", w.batch = 16, w.predicted_s = 2e-3, w.bytes = 2.5e9, w.flops = 33e9;
+  w.flops_executed_tensor = 40e9, w.flops_executed_cuda_cores = 1e9;
+  // 100 W × 2 ms + 60 pJ/B × 2.5 GB + 2 pJ × 40 GFLOP + 20 pJ × 1 GFLOP
+  EXPECT_NEAR(charge_step(e, w).joules, 0.2 + 0.15 + 0.08 + 0.02, 1e-12);
+  w.phase = "prefill";  // the probes' J/FLOP: 1 pJ on the tensor cores, and no CUDA-core one: the tensor one
+  EXPECT_NEAR(charge_step(e, w).joules, 0.2 + 0.15 + 0.04 + 0.001, 1e-12);
+}
+
+TEST(DecodeGemms, OneEngineMixGivesTheTensorCoresOnlyAndNonsenseIsNotKept) {
+  results r = with_linear_layers();
+  r.step_sweep->linear_layers.erase(r.step_sweep->linear_layers.begin());  // batch 256 alone
+  energy_roofline e = analyse_energy(r);
+  ASSERT_TRUE(e.joules_per_flop_decode_tensor);
+  EXPECT_NEAR(*e.joules_per_flop_decode_tensor, 2e-12, 1e-22);
+  EXPECT_FALSE(e.joules_per_flop_decode_cuda_cores);
+  EXPECT_NE(e.decode_source.find("the tensor cores' from batch 256"), std::string::npos) << e.decode_source;
+  // a replay drawing less than idle and bytes would make a FLOP cost less than nothing: not kept, and said
+  r.step_sweep->linear_layers[0].energy = window(1.05, 1.05 * 120);
+  e = analyse_energy(r);
+  EXPECT_FALSE(e.joules_per_flop_decode_tensor);
+  EXPECT_TRUE(e.decode_source.empty());
+  ASSERT_FALSE(e.notes.empty());
+  EXPECT_NE(e.notes.back().find("not kept"), std::string::npos) << e.notes.back();
+  // a replay too short to read says why, and decode steps fall back to the probes' J/FLOP
+  r.step_sweep->linear_layers[0].energy = window(0.3, 0.3 * 383);
+  e = analyse_energy(r);
+  EXPECT_FALSE(e.joules_per_flop_decode_tensor);
+  EXPECT_NE(e.notes.back().find("not read"), std::string::npos) << e.notes.back();
+}
+
+}  // namespace
+}  // namespace roofline

@@ -62,6 +62,12 @@ struct energy_roofline {
   /// (docs/formulas-analysis.md §10.2). Absent: no such GEMM, or the main precision is fp32.
   std::optional<double> joules_per_flop_cuda_cores;
   std::string cuda_cores_source;
+  /// J/FLOP of the decode step's GEMMs on each engine, read from its linear layers replayed alone
+  /// (results.step_sweep.linear_layers; decode_gemm_joules, docs/formulas-analysis.md §10.3): what a decode
+  /// step's FLOPs are charged at, the roof GEMM's being read under the power cap at a lower clock. Absent:
+  /// not run, or not separable (then decode steps are charged as prefill is, and the notes say why).
+  std::optional<double> joules_per_flop_decode_tensor, joules_per_flop_decode_cuda_cores;
+  std::string decode_source;
   std::optional<double> power_limit_w;  ///< NVML enforced limit (read only) / RAPL package limit
   /// Where the power cap bound a probe: "gemm fp16 n = 8192: the power cap bound (sw_power_cap in 84% of
   /// samples); SM clock 1320 MHz against 1980 MHz max"; and what the data does to it, where the GEMM ran
