@@ -90,13 +90,15 @@ def linear_layers(r):
     if not rows:
         return
     print("#### The decode step's linear layers alone (the decode GEMMs' J/FLOP, docs/formulas-analysis.md §10.3)\n")
+    limit = ((r.get("analysis") or {}).get("energy") or {}).get("power_limit_w")
     print("| batch | replay | power | read between | temperature | bytes | tensor FLOPs | CUDA-core FLOPs |")
     print("|---|---|---|---|---|---|---|---|")
     for w in rows:
         ew = w.get("energy") or {}
         p = ew["counter_j"] / ew["window_s"] if ew.get("counter_j") and ew.get("window_s") else None
+        capped = " (at the power cap: not used)" if p and limit and p >= 0.95 * limit else ""
         temp = DASH if ew.get("temperature_c") is None else f"{ew['temperature_c']:.0f} °C"
-        print(f"| {w['batch']} | {ms(w.get('measured_s'))} | {watts(p)} | {ew.get('counter_updates') or 'the ends'} | {temp} | "
+        print(f"| {w['batch']} | {ms(w.get('measured_s'))} | {watts(p)}{capped} | {ew.get('counter_updates') or 'the ends'} | {temp} | "
               f"{si(w.get('bytes') or 0, 'B')} | {si(w.get('flops_executed_tensor') or 0, 'FLOP')} | "
               f"{si(w.get('flops_executed_cuda_cores') or 0, 'FLOP')} |")
     print()

@@ -29,6 +29,15 @@ inline constexpr double min_energy_window_s = 1.0;
 std::optional<double> counter_power_w(const energy_window& w);
 /// Average power from the integrated power samples: integrated_j ÷ window_s (W); nullopt without.
 std::optional<double> integrated_power_w(const energy_window& w);
+/// The device's power limit (W): the device property (NVML's enforced limit, read only) or the telemetry's;
+/// nullopt when neither says.
+std::optional<double> device_power_limit_w(const results& r);
+/// The share of the power limit from which a window's power counts as held by the power cap: the cap holds
+/// the average at the limit (an H100 at 700 W: capped GEMMs read 696–727 W over their windows, the decode
+/// steps, uncapped, 300–640 W; bench/results/h100/2026-12-06-5a46f81-energy-windows).
+inline constexpr double power_cap_share = 0.95;
+/// True when the window's counter power is at least power_cap_share × limit_w (false without either).
+bool at_power_cap(const energy_window& w, std::optional<double> limit_w);
 /// Why a window gives no power: too short (min_energy_window_s), else its own note ("no reading"
 /// without one).
 std::string no_power_reason(const energy_window& w);
@@ -98,9 +107,11 @@ step_energy_charge charge_step(const energy_roofline& e, const whole_step_result
 /// at 1980 MHz, bench/results/h100/2026-12-06-5a46f81-energy-windows). Each replay i (time t_i s, power
 /// P_i W, Q_i bytes, Ft_i tensor and Fc_i CUDA-core FLOPs executed) leaves, beyond idle and bytes,
 ///     D_i = (P_i − π0)·t_i − ε_mem·Q_i = ε_t·Ft_i + ε_c·Fc_i      (J)
-/// Two replays whose engine mix differs (|Ft_1·Fc_2 − Ft_2·Fc_1| ≥ 0.1 × the larger product) give both by
-/// Cramer's rule; otherwise the replay with the most tensor FLOPs gives ε_t, its CUDA-core FLOPs charged at
-/// e's CUDA-core J/FLOP (the tensor one without). A coefficient ≤ 0 is not kept (a note says why).
+/// Replays at the power cap (at_power_cap under e.power_limit_w) are not used: the cap set their clock.
+/// Of the rest, the smallest and the largest batch: two replays whose engine mix differs (|Ft_1·Fc_2 − Ft_2·Fc_1| ≥ 0.1 × the larger product) give both by
+/// Cramer's rule; otherwise each engine comes from the replay where it runs more than half of the FLOPs (the
+/// most of them), the other engine's FLOPs charged at its coefficient (the tensor one solved first, else e's; the
+/// CUDA cores' from e, the tensor one without). A coefficient ≤ 0 is not kept (a note says why).
 /// Worked: π0 = 100 W, ε_mem = 60 pJ/B; batch 1: t = 1 ms, P = 262 W, Q = 2 GB, Ft = 1 GFLOP, Fc = 2 GFLOP →
 /// D = 0.162 − 0.12 = 0.042 J; batch 256: t = 4 ms, P = 383 W, Q = 2.2 GB, Ft = 500 GFLOP, Fc = 0 → D = 1.132 −
 /// 0.132 = 1.0 J: ε_t = 1.0 ÷ 500 G = 2 pJ, ε_c = (0.042 − 2 pJ × 1 G) ÷ 2 G = 20 pJ.

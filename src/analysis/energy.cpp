@@ -69,6 +69,12 @@ decode_gemm_joules decode_gemm_coefficients(const energy_roofline& e, const std:
       d.notes.push_back(fmt::format("decode linear layers at batch {}: {}", w.batch, no_power_reason(*w.energy)));
       continue;
     }
+    if (at_power_cap(*w.energy, e.power_limit_w)) {
+      d.notes.push_back(fmt::format("decode linear layers at batch {}: not used (replayed alone they drew {}, at the {} "
+                                    "power limit: the cap set their clock, not the steps')",
+                                    w.batch, units::si(*p, "W"), units::si(*e.power_limit_w, "W")));
+      continue;
+    }
     const double ft = w.flops_executed_tensor ? *w.flops_executed_tensor : w.flops.value_or(0);
     const double fc = w.flops_executed_cuda_cores.value_or(0);
     const double t = *w.measured_s;
@@ -99,20 +105,51 @@ decode_gemm_joules decode_gemm_coefficients(const energy_roofline& e, const std:
     else d.notes.push_back(fmt::format("decode GEMMs' CUDA-core J/FLOP not kept: solved {} (not above 0)", units::si(jc, "J/FLOP")));
     how = "both engines solved from the two replays";
   } else {
-    const auto g = std::max_element(rs.begin(), rs.end(), [](const replay& x, const replay& y) { return x.ft < y.ft; });
-    const double jc = e.joules_per_flop_cuda_cores.value_or(*e.joules_per_flop);
-    if (g->ft > 0) {
+    // one engine at a time, from the replay where it runs most of the FLOPs (more than half), the other engine's FLOPs
+    // at its probe coefficient (the tensor one solved first)
+    const auto mostly = [&](bool tensor) -> const replay* {
+      const replay* best = nullptr;
+      for (const auto& x : rs) {
+        const double f = tensor ? x.ft : x.fc;
+        if (f > 0.5 * (x.ft + x.fc) && (!best || f > (tensor ? best->ft : best->fc))) best = &x;
+      }
+      return best;
+    };
+    std::vector<std::string> parts;
+    if (const replay* g = mostly(true)) {
+      const double jc = e.joules_per_flop_cuda_cores.value_or(*e.joules_per_flop);
       const double jt = (g->d - jc * g->fc) / g->ft;
-      if (jt > 0) d.tensor = jt;
+      if (jt > 0) d.tensor = jt, parts.push_back(fmt::format("the tensor cores' from batch {}", g->batch));
       else d.notes.push_back(fmt::format("decode GEMMs' tensor J/FLOP not kept: {} (not above 0)", units::si(jt, "J/FLOP")));
     }
-    how = fmt::format("the tensor cores' from batch {} (the engine mix of the replays does not separate the two; its "
-                      "CUDA-core FLOPs at {})", g->batch, units::si(jc, "J/FLOP"));
+    if (const replay* g = mostly(false)) {
+      const double jt = d.tensor.value_or(*e.joules_per_flop);
+      const double jc = (g->d - jt * g->ft) / g->fc;
+      if (jc > 0) d.cuda_cores = jc, parts.push_back(fmt::format("the CUDA cores' from batch {}", g->batch));
+      else d.notes.push_back(fmt::format("decode GEMMs' CUDA-core J/FLOP not kept: {} (not above 0)", units::si(jc, "J/FLOP")));
+    }
+    std::string which;
+    for (const auto& x : parts) which += (which.empty() ? "" : ", ") + x;
+    how = fmt::format("{} (the replays do not separate the engines; the other engine's FLOPs at its coefficient)",
+                      which.empty() ? std::string("neither engine") : which);
   }
   if (d.tensor || d.cuda_cores)
     d.source = fmt::format("the decode step's linear layers replayed alone, (P − idle) × t − J/B × bytes = J/FLOP × "
                            "FLOPs per engine: {}; {}", read, how);
   return d;
+}
+
+std::optional<double> device_power_limit_w(const results& r) {
+  if (auto p = property_number(r, {"power_limit_w", "enforced_power_limit_w", "power_limit", "tdp_w"})) return p;
+  const json& t = r.measured.telemetry;
+  if (t.is_object() && t.contains("power_limit_w") && t["power_limit_w"].is_number())
+    return t["power_limit_w"].get<double>();
+  return std::nullopt;
+}
+
+bool at_power_cap(const energy_window& w, std::optional<double> limit_w) {
+  const auto p = counter_power_w(w);
+  return p && limit_w && *limit_w > 0 && *p >= power_cap_share * *limit_w;
 }
 
 std::string no_power_reason(const energy_window& w) {
@@ -123,14 +160,6 @@ std::string no_power_reason(const energy_window& w) {
 }
 
 namespace {
-
-std::optional<double> power_limit(const results& r) {
-  if (auto p = property_number(r, {"power_limit_w", "enforced_power_limit_w", "power_limit", "tdp_w"})) return p;
-  const json& t = r.measured.telemetry;
-  if (t.is_object() && t.contains("power_limit_w") && t["power_limit_w"].is_number())
-    return t["power_limit_w"].get<double>();
-  return std::nullopt;
-}
 
 probe_energy probe_of(const std::string& label, const energy_window& w, const std::optional<double>& limit) {
   probe_energy p;
@@ -229,7 +258,7 @@ energy_roofline analyse_energy(const results& r) {
       "bandwidth roof's window; J/FLOP = (P − idle W) ÷ median FLOP/s of the largest GEMM of the main precision; "
       "P = counter increase ÷ window, over the timed runs where they last at least 1 s, else over the probe's "
       "sustained run at its mean rate";
-  e.power_limit_w = power_limit(r);
+  e.power_limit_w = device_power_limit_w(r);
   const std::string precision = main_precision(r);
 
   if (r.measured.idle_energy) {

@@ -460,7 +460,9 @@ results with_linear_layers() {
     w.energy = window(1.05, 1.05 * watts);
     return w;
   };
-  plan.linear_layers = {replay(1, 1e-3, 262, 2e9, 1e9, 2e9), replay(256, 4e-3, 383, 2.2e9, 500e9, 0)};
+  // batch 512 replayed alone drew 680 W, ≥ 95 % of the 700 W limit: the power cap set its clock, not used
+  plan.linear_layers = {replay(1, 1e-3, 262, 2e9, 1e9, 2e9), replay(512, 6e-3, 680, 2.6e9, 1000e9, 0),
+                        replay(256, 4e-3, 383, 2.2e9, 500e9, 0)};
   r.step_sweep = plan;
   return r;
 }
@@ -475,11 +477,14 @@ TEST(DecodeGemms, BothEnginesSolvedFromTheTwoReplays) {
   EXPECT_NEAR(*e.joules_per_flop_decode_cuda_cores, 20e-12, 1e-21);
   EXPECT_NE(e.decode_source.find("batch 1: 262 W"), std::string::npos) << e.decode_source;
   EXPECT_NE(e.decode_source.find("both engines solved"), std::string::npos) << e.decode_source;
+  EXPECT_EQ(e.decode_source.find("batch 512"), std::string::npos) << e.decode_source;
+  ASSERT_EQ(e.notes.size(), 1u);
+  EXPECT_NE(e.notes[0].find("batch 512: not used"), std::string::npos) << e.notes[0];
   const json je = e;
   EXPECT_EQ(json(je.get<energy_roofline>()), je);
   const json jr = r;
   EXPECT_EQ(json(parse_results(jr.dump(), "test.json")), jr);
-  EXPECT_EQ(jr["step_sweep"]["linear_layers"].size(), 2u);
+  EXPECT_EQ(jr["step_sweep"]["linear_layers"].size(), 3u);
 }
 
 TEST(DecodeGemms, DecodeStepsAreChargedAtThemAndPrefillAtTheRoofs) {
@@ -495,21 +500,30 @@ TEST(DecodeGemms, DecodeStepsAreChargedAtThemAndPrefillAtTheRoofs) {
 
 TEST(DecodeGemms, OneEngineMixGivesTheTensorCoresOnlyAndNonsenseIsNotKept) {
   results r = with_linear_layers();
-  r.step_sweep->linear_layers.erase(r.step_sweep->linear_layers.begin());  // batch 256 alone
+  r.step_sweep->linear_layers.erase(r.step_sweep->linear_layers.begin());  // batch 256 alone (512 at the cap)
   energy_roofline e = analyse_energy(r);
   ASSERT_TRUE(e.joules_per_flop_decode_tensor);
   EXPECT_NEAR(*e.joules_per_flop_decode_tensor, 2e-12, 1e-22);
   EXPECT_FALSE(e.joules_per_flop_decode_cuda_cores);
   EXPECT_NE(e.decode_source.find("the tensor cores' from batch 256"), std::string::npos) << e.decode_source;
+  // batch 1 alone (the larger ones at the cap): the CUDA cores' from it, its 1 GFLOP on the tensor cores at the
+  // roof GEMM's 1 pJ: (0.042 − 0.001) J ÷ 2 GFLOP = 20.5 pJ
+  results one = with_linear_layers();
+  one.step_sweep->linear_layers.pop_back();
+  const energy_roofline e1 = analyse_energy(one);
+  EXPECT_FALSE(e1.joules_per_flop_decode_tensor);
+  ASSERT_TRUE(e1.joules_per_flop_decode_cuda_cores);
+  EXPECT_NEAR(*e1.joules_per_flop_decode_cuda_cores, 20.5e-12, 1e-21);
+  EXPECT_NE(e1.decode_source.find("the CUDA cores' from batch 1"), std::string::npos) << e1.decode_source;
   // a replay drawing less than idle and bytes would make a FLOP cost less than nothing: not kept, and said
-  r.step_sweep->linear_layers[0].energy = window(1.05, 1.05 * 120);
+  r.step_sweep->linear_layers[1].energy = window(1.05, 1.05 * 120);
   e = analyse_energy(r);
   EXPECT_FALSE(e.joules_per_flop_decode_tensor);
   EXPECT_TRUE(e.decode_source.empty());
   ASSERT_FALSE(e.notes.empty());
   EXPECT_NE(e.notes.back().find("not kept"), std::string::npos) << e.notes.back();
   // a replay too short to read says why, and decode steps fall back to the probes' J/FLOP
-  r.step_sweep->linear_layers[0].energy = window(0.3, 0.3 * 383);
+  r.step_sweep->linear_layers[1].energy = window(0.3, 0.3 * 383);
   e = analyse_energy(r);
   EXPECT_FALSE(e.joules_per_flop_decode_tensor);
   EXPECT_NE(e.notes.back().find("not read"), std::string::npos) << e.notes.back();
