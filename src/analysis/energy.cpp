@@ -61,7 +61,7 @@ decode_gemm_joules decode_gemm_coefficients(const energy_roofline& e, const std:
     std::int64_t batch;
     double t, power, bytes, ft, fc, d;
   };
-  std::vector<replay> rs;
+  std::vector<replay> rs, capped;
   for (const auto& w : linear_layers) {
     if (!w.measured_s || !(*w.measured_s > 0) || !w.energy || !w.bytes) continue;
     const auto p = counter_power_w(*w.energy);
@@ -69,17 +69,30 @@ decode_gemm_joules decode_gemm_coefficients(const energy_roofline& e, const std:
       d.notes.push_back(fmt::format("decode linear layers at batch {}: {}", w.batch, no_power_reason(*w.energy)));
       continue;
     }
-    if (at_power_cap(*w.energy, e.power_limit_w)) {
-      d.notes.push_back(fmt::format("decode linear layers at batch {}: not used (replayed alone they drew {}, at the {} "
-                                    "power limit: the cap set their clock, not the steps')",
-                                    w.batch, units::si(*p, "W"), units::si(*e.power_limit_w, "W")));
-      continue;
-    }
     const double ft = w.flops_executed_tensor ? *w.flops_executed_tensor : w.flops.value_or(0);
     const double fc = w.flops_executed_cuda_cores.value_or(0);
     const double t = *w.measured_s;
-    rs.push_back({w.batch, t, *p, *w.bytes, ft, fc, (*p - *e.idle_w) * t - *e.joules_per_byte * *w.bytes});
+    const replay x{w.batch, t, *p, *w.bytes, ft, fc, (*p - *e.idle_w) * t - *e.joules_per_byte * *w.bytes};
+    (at_power_cap(*w.energy, e.power_limit_w) ? capped : rs).push_back(x);
   }
+  // A replay at the power cap ran at the cap's clock, not the steps': not used, unless no replay below the cap
+  // ran mostly on the tensor cores; then the largest capped one is (its clock is still nearer the steps' than
+  // the roof GEMM's), and said.
+  const auto tensor_heavy = [](const replay& x) { return x.ft > 0.5 * (x.ft + x.fc); };
+  const replay* fallback = nullptr;
+  if (std::none_of(rs.begin(), rs.end(), tensor_heavy))
+    for (const auto& x : capped)
+      if (tensor_heavy(x) && (!fallback || x.ft > fallback->ft)) fallback = &x;
+  for (const auto& x : capped)
+    d.notes.push_back(&x == fallback
+                          ? fmt::format("decode linear layers at batch {}: used although at the power cap (replayed alone "
+                                        "they drew {} of the {} limit; no replay below the cap ran mostly on the tensor "
+                                        "cores)",
+                                        x.batch, units::si(x.power, "W"), units::si(*e.power_limit_w, "W"))
+                          : fmt::format("decode linear layers at batch {}: not used (replayed alone they drew {}, at the "
+                                        "{} power limit: the cap set their clock, not the steps')",
+                                        x.batch, units::si(x.power, "W"), units::si(*e.power_limit_w, "W")));
+  if (fallback) rs.push_back(*fallback);
   if (rs.empty()) {
     d.notes.push_back("decode GEMMs' J/FLOP not read (no linear-layer replay with an energy reading): decode steps' FLOPs "
                       "are charged at the probes' J/FLOP");

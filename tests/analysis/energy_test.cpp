@@ -506,15 +506,26 @@ TEST(DecodeGemms, OneEngineMixGivesTheTensorCoresOnlyAndNonsenseIsNotKept) {
   EXPECT_NEAR(*e.joules_per_flop_decode_tensor, 2e-12, 1e-22);
   EXPECT_FALSE(e.joules_per_flop_decode_cuda_cores);
   EXPECT_NE(e.decode_source.find("the tensor cores' from batch 256"), std::string::npos) << e.decode_source;
-  // batch 1 alone (the larger ones at the cap): the CUDA cores' from it, its 1 GFLOP on the tensor cores at the
-  // roof GEMM's 1 pJ: (0.042 − 0.001) J ÷ 2 GFLOP = 20.5 pJ
+  // batch 1 alone: the CUDA cores' from it, its 1 GFLOP on the tensor cores at the roof GEMM's 1 pJ:
+  // (0.042 − 0.001) J ÷ 2 GFLOP = 20.5 pJ
   results one = with_linear_layers();
-  one.step_sweep->linear_layers.pop_back();
+  one.step_sweep->linear_layers.resize(1);
   const energy_roofline e1 = analyse_energy(one);
   EXPECT_FALSE(e1.joules_per_flop_decode_tensor);
   ASSERT_TRUE(e1.joules_per_flop_decode_cuda_cores);
   EXPECT_NEAR(*e1.joules_per_flop_decode_cuda_cores, 20.5e-12, 1e-21);
   EXPECT_NE(e1.decode_source.find("the CUDA cores' from batch 1"), std::string::npos) << e1.decode_source;
+  // batch 1 and batch 512 at the cap: no replay below the cap ran mostly on the tensor cores, so the capped one
+  // is used, and said: D = (680 − 100) W × 6 ms − 60 pJ/B × 2.6 GB = 3.324 J over 1000 GFLOP → 3.324 pJ;
+  // ε_c = (0.042 − 3.324 pJ × 1 G) ÷ 2 G = 19.338 pJ
+  one = with_linear_layers();
+  one.step_sweep->linear_layers.pop_back();
+  const energy_roofline e2 = analyse_energy(one);
+  ASSERT_TRUE(e2.joules_per_flop_decode_tensor && e2.joules_per_flop_decode_cuda_cores);
+  EXPECT_NEAR(*e2.joules_per_flop_decode_tensor, 3.324e-12, 1e-22);
+  EXPECT_NEAR(*e2.joules_per_flop_decode_cuda_cores, 19.338e-12, 1e-21);
+  ASSERT_EQ(e2.notes.size(), 1u);
+  EXPECT_NE(e2.notes[0].find("batch 512: used although at the power cap"), std::string::npos) << e2.notes[0];
   // a replay drawing less than idle and bytes would make a FLOP cost less than nothing: not kept, and said
   r.step_sweep->linear_layers[1].energy = window(1.05, 1.05 * 120);
   e = analyse_energy(r);
@@ -522,11 +533,50 @@ TEST(DecodeGemms, OneEngineMixGivesTheTensorCoresOnlyAndNonsenseIsNotKept) {
   EXPECT_TRUE(e.decode_source.empty());
   ASSERT_FALSE(e.notes.empty());
   EXPECT_NE(e.notes.back().find("not kept"), std::string::npos) << e.notes.back();
-  // a replay too short to read says why, and decode steps fall back to the probes' J/FLOP
+  // replays too short to read say why, and decode steps fall back to the probes' J/FLOP
+  r.step_sweep->linear_layers[0].energy = window(0.3, 0.3 * 680);
   r.step_sweep->linear_layers[1].energy = window(0.3, 0.3 * 383);
   e = analyse_energy(r);
   EXPECT_FALSE(e.joules_per_flop_decode_tensor);
   EXPECT_NE(e.notes.back().find("not read"), std::string::npos) << e.notes.back();
+}
+
+}  // namespace
+}  // namespace roofline
+
+namespace roofline {
+namespace {
+
+// TinyLlama's linear layers replayed alone on an H100 (bench/results/h100/2026-12-06-5e3d882-decode-gemms):
+// the run's own records. Batch 1 (our GEMV): 470 W, D = 348.9 W × 0.994 ms − 143.8 pJ/B × 2.07 GB = 0.0490 J over
+// 2.07 GFLOP on the CUDA cores → 23.67 pJ; batch 256 (cuBLASLt): 700 W, at the cap, used for want of another:
+// 579.2 W × 1.584 ms − 143.8 pJ/B × 2.49 GB = 0.559 J over 531 GFLOP → 1.053 pJ. Its batch-128 step: 15.63 mJ a
+// token predicted against 17.88 measured (−12.6 %).
+TEST(DecodeGemms, TheH100LinearLayersGiveTheDecodeGemmsJoules) {
+  energy_roofline e;
+  e.idle_w = 120.74891165316124, e.joules_per_byte = 1.4382674313567476e-10, e.joules_per_flop = 9.004502971615751e-13;
+  e.joules_per_flop_cuda_cores = 1.101639236156667e-11, e.power_limit_w = 700.0;
+  const auto replay = [](std::int64_t b, double t, double bytes, double ft, double fc, double window_s, double joules) {
+    whole_step_result w;
+    w.phase = "decode", w.batch = b, w.context = 2048, w.measured_s = t, w.bytes = bytes;
+    w.flops_executed_tensor = ft, w.flops_executed_cuda_cores = fc;
+    w.energy = window(window_s, joules);
+    return w;
+  };
+  const decode_gemm_joules d = decode_gemm_coefficients(
+      e, {replay(1, 0.0009937599897384645, 2070485504.0, 0.0, 2068840448.0, 1.0565841859999807, 496.2715942102826),
+          replay(256, 0.001583583950996399, 2489974784.0, 531099549696.0, 0.0, 1.0589830219999783, 741.2169625048845)});
+  ASSERT_TRUE(d.tensor && d.cuda_cores);
+  EXPECT_NEAR(*d.tensor, 1.0526e-12, 1e-16);
+  EXPECT_NEAR(*d.cuda_cores, 23.67e-12, 1e-14);
+  ASSERT_EQ(d.notes.size(), 1u);
+  EXPECT_NE(d.notes[0].find("batch 256: used although at the power cap"), std::string::npos) << d.notes[0];
+  e.joules_per_flop_decode_tensor = d.tensor, e.joules_per_flop_decode_cuda_cores = d.cuda_cores;
+  whole_step_result w;
+  w.phase = "decode", w.batch = 128, w.predicted_s = 0.003680305393125623, w.bytes = 8513836032.0, w.flops = 313136447488.0;
+  w.flops_executed_tensor = 314612842496.0, w.flops_executed_cuda_cores = 0.0;
+  const double measured = 637.1335428210208 / 1.0593400570000142 * 0.0038051199913024902 / 128;
+  EXPECT_NEAR(charge_step(e, w).joules / 128 / measured - 1, -0.126, 1e-3);
 }
 
 }  // namespace
