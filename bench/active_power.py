@@ -21,24 +21,9 @@ import time
 
 import torch
 
+from nvml_counter import energy_mj, nvml
+
 NVML_CLOCK_SM = 1
-
-
-def nvml():
-    lib = ctypes.CDLL("libnvidia-ml.so.1")
-    if lib.nvmlInit_v2() != 0:
-        raise SystemExit("nvmlInit_v2 failed")
-    h = ctypes.c_void_p()
-    if lib.nvmlDeviceGetHandleByIndex_v2(torch.cuda.current_device(), ctypes.byref(h)) != 0:
-        raise SystemExit("nvmlDeviceGetHandleByIndex_v2 failed")
-    return lib, h
-
-
-def energy_mj(lib, h):
-    e = ctypes.c_ulonglong()
-    if lib.nvmlDeviceGetTotalEnergyConsumption(h, ctypes.byref(e)) != 0:
-        raise SystemExit("nvmlDeviceGetTotalEnergyConsumption failed")
-    return e.value
 
 
 def window(lib, h, name, seconds, work):

@@ -25,25 +25,13 @@ import time
 
 import torch
 
-
-def nvml():
-    lib = ctypes.CDLL("libnvidia-ml.so.1")
-    if lib.nvmlInit_v2() != 0:
-        raise SystemExit("nvmlInit_v2 failed")
-    h = ctypes.c_void_p()
-    if lib.nvmlDeviceGetHandleByIndex_v2(torch.cuda.current_device(), ctypes.byref(h)) != 0:
-        raise SystemExit("nvmlDeviceGetHandleByIndex_v2 failed")
-    return lib, h
-
+import nvml_counter
 
 LIB, DEV = None, None
 
 
 def energy_mj():
-    e = ctypes.c_ulonglong()
-    if LIB.nvmlDeviceGetTotalEnergyConsumption(DEV, ctypes.byref(e)) != 0:
-        raise SystemExit("nvmlDeviceGetTotalEnergyConsumption failed")
-    return e.value
+    return nvml_counter.energy_mj(LIB, DEV)
 
 
 def temperature_c():
@@ -121,7 +109,7 @@ def main():
     global LIB, DEV
     out = sys.argv[1] if len(sys.argv) > 1 else None
     torch.cuda.init()
-    LIB, DEV = nvml()
+    LIB, DEV = nvml_counter.nvml()
     torch.ones(1, device="cuda")
     torch.cuda.synchronize()
     time.sleep(2.0)

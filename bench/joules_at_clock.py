@@ -24,21 +24,13 @@ import time
 
 import torch
 
+import nvml_counter
+
 LIB, DEV = None, None
 
 
-def nvml():
-    global LIB, DEV
-    LIB = ctypes.CDLL("libnvidia-ml.so.1")
-    assert LIB.nvmlInit_v2() == 0
-    DEV = ctypes.c_void_p()
-    assert LIB.nvmlDeviceGetHandleByIndex_v2(torch.cuda.current_device(), ctypes.byref(DEV)) == 0
-
-
 def energy_mj():
-    e = ctypes.c_ulonglong()
-    assert LIB.nvmlDeviceGetTotalEnergyConsumption(DEV, ctypes.byref(e)) == 0
-    return e.value
+    return nvml_counter.energy_mj(LIB, DEV)
 
 
 def nvml_uint(fn, *args):
@@ -116,9 +108,10 @@ def graph_of(fn, n):
 
 
 def main():
+    global LIB, DEV
     out = sys.argv[1] if len(sys.argv) > 1 else None
     torch.cuda.init()
-    nvml()
+    LIB, DEV = nvml_counter.nvml()
     torch.ones(1, device="cuda")
     torch.cuda.synchronize()
     time.sleep(1.0)

@@ -137,6 +137,31 @@ void measure_idle_energy(backend& be, results& r, const run_options& opt) {
   r.measured.idle_energy = be.energy_between(a, b);
 }
 
+namespace {
+
+/// One whole step timed (be.run_step) into w: its median and best time, note, energy window and executed
+/// FLOPs; a failure's reason into w.note and r.errors (`lost` set where the device is gone).
+void time_whole_step(backend& be, const std::vector<op_desc>& step, const timing_options& timing, const std::string& label,
+                     whole_step_result& w, results& r, bool& lost) {
+  try {
+    const op_timing t = be.run_step(step, timing);
+    w.measured_s = t.seconds;
+    w.best_s = t.best_seconds;
+    w.note = t.note;
+    w.energy = t.energy;
+    if (t.executed) w.flops_executed_tensor = t.executed->tensor, w.flops_executed_cuda_cores = t.executed->cuda_cores;
+  } catch (const device_lost_error& e) {
+    lost = true;
+    w.note = std::string("failed: ") + e.what();
+    r.errors.push_back({label, e.what()});
+  } catch (const probe_error& e) {
+    w.note = std::string("failed: ") + e.what();
+    r.errors.push_back({label, e.what()});
+  }
+}
+
+}  // namespace
+
 void measure_whole_steps(backend& be, results& r, const model_config& cfg, const std::string& precision,
                          const latency_model& lat, const run_options& opt, bool& lost, const progress_fn& progress,
                          const std::function<bool()>& interrupted, timing_windows& windows) {
@@ -256,22 +281,9 @@ void measure_whole_steps(backend& be, results& r, const model_config& cfg, const
       const std::string label = fmt::format("whole step: decode batch {} context {}, linear layers alone", b, plan.context);
       progress(fmt::format("whole steps: decode b{} linear layers alone (the decode GEMMs' J/FLOP)", b), 0.96);
       windows.begin();
-      try {
-        const op_timing t = be.run_step(step, plan_step_replays(true, false, true, w.predicted_s, min_energy_window_s).timing);
-        w.measured_s = t.seconds;
-        w.best_s = t.best_seconds;
-        w.note = "the decode step's linear layers alone: " + t.note;
-        w.energy = t.energy;
-        if (t.executed)
-          w.flops_executed_tensor = t.executed->tensor, w.flops_executed_cuda_cores = t.executed->cuda_cores;
-      } catch (const device_lost_error& e) {
-        lost = true;
-        w.note = std::string("failed: ") + e.what();
-        r.errors.push_back({label, e.what()});
-      } catch (const probe_error& e) {
-        w.note = std::string("failed: ") + e.what();
-        r.errors.push_back({label, e.what()});
-      }
+      time_whole_step(be, step, plan_step_replays(true, false, true, w.predicted_s, min_energy_window_s).timing, label, w, r,
+                      lost);
+      if (w.measured_s) w.note = "the decode step's linear layers alone: " + w.note;
       plan.linear_layers.push_back(std::move(w));
       windows.end(label, [&plan, k = plan.linear_layers.size() - 1](const interference_sample& s) {
         whole_step_result& x = plan.linear_layers[k];
@@ -331,22 +343,7 @@ void measure_whole_steps(backend& be, results& r, const model_config& cfg, const
       const double wall0 = now_s();
       windows.begin();
       timed = true;
-      try {
-        const op_timing t = be.run_step(step, replay.timing);
-        w.measured_s = t.seconds;
-        w.best_s = t.best_seconds;
-        w.note = t.note;
-        w.energy = t.energy;
-        if (t.executed)
-          w.flops_executed_tensor = t.executed->tensor, w.flops_executed_cuda_cores = t.executed->cuda_cores;
-      } catch (const device_lost_error& e) {
-        lost = true;
-        w.note = std::string("failed: ") + e.what();
-        r.errors.push_back({label, e.what()});
-      } catch (const probe_error& e) {
-        w.note = std::string("failed: ") + e.what();
-        r.errors.push_back({label, e.what()});
-      }
+      time_whole_step(be, step, replay.timing, label, w, r, lost);
       if (sc.ph == phase::decode) sweep_wall_s += now_s() - wall0, ++sweep_run;
       if (sc.ph == phase::decode && w.measured_s && !first_decode) first_decode = measured_step{sc.batch, step};
     }
