@@ -108,12 +108,7 @@ def edge_power(pts):
 def main():
     global LIB, DEV
     out = sys.argv[1] if len(sys.argv) > 1 else None
-    torch.cuda.init()
-    LIB, DEV = nvml_counter.nvml()
-    torch.ones(1, device="cuda")
-    torch.cuda.synchronize()
-    time.sleep(2.0)
-    res = {"device": torch.cuda.get_device_name(0), "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())}
+    LIB, DEV, res = nvml_counter.start(2.0)
 
     # cadence at idle
     idle_pts, lat = poll(2.5)

@@ -110,12 +110,7 @@ def graph_of(fn, n):
 def main():
     global LIB, DEV
     out = sys.argv[1] if len(sys.argv) > 1 else None
-    torch.cuda.init()
-    LIB, DEV = nvml_counter.nvml()
-    torch.ones(1, device="cuda")
-    torch.cuda.synchronize()
-    time.sleep(1.0)
-    res = {"device": torch.cuda.get_device_name(0), "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())}
+    LIB, DEV, res = nvml_counter.start(1.0)
     pi0 = idle()
     res["idle_w"] = pi0
     rows = []

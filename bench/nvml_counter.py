@@ -23,3 +23,14 @@ def energy_mj(lib, h):
     if lib.nvmlDeviceGetTotalEnergyConsumption(h, ctypes.byref(e)) != 0:
         raise SystemExit("nvmlDeviceGetTotalEnergyConsumption failed")
     return e.value
+
+
+def start(settle_s):
+    """A CUDA context opened, NVML on its device, `settle_s` seconds of rest: (library, handle, {device, date})."""
+    import time
+    torch.cuda.init()
+    lib, h = nvml()
+    torch.ones(1, device="cuda")
+    torch.cuda.synchronize()
+    time.sleep(settle_s)
+    return lib, h, {"device": torch.cuda.get_device_name(0), "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())}
