@@ -78,11 +78,17 @@ decode_gemm_joules decode_gemm_coefficients(const energy_roofline& e, const std:
   // A replay at the power cap ran at the cap's clock, not the steps': not used, unless no replay below the cap
   // ran mostly on the tensor cores; then the largest capped one is (its clock is still nearer the steps' than
   // the roof GEMM's), and said.
-  const auto tensor_heavy = [](const replay& x) { return x.ft > 0.5 * (x.ft + x.fc); };
-  const replay* fallback = nullptr;
-  if (std::none_of(rs.begin(), rs.end(), tensor_heavy))
-    for (const auto& x : capped)
-      if (tensor_heavy(x) && (!fallback || x.ft > fallback->ft)) fallback = &x;
+  // the replay of `set` that runs more than half of its FLOPs on the engine (tensor cores or CUDA cores), the one
+  // with the most of them; nullptr when none
+  const auto most_on = [](const std::vector<replay>& set, bool tensor) -> const replay* {
+    const replay* best = nullptr;
+    for (const auto& x : set) {
+      const double f = tensor ? x.ft : x.fc;
+      if (f > 0.5 * (x.ft + x.fc) && (!best || f > (tensor ? best->ft : best->fc))) best = &x;
+    }
+    return best;
+  };
+  const replay* fallback = most_on(rs, true) ? nullptr : most_on(capped, true);
   for (const auto& x : capped)
     d.notes.push_back(&x == fallback
                           ? fmt::format("decode linear layers at batch {}: used although at the power cap (replayed alone "
@@ -120,22 +126,14 @@ decode_gemm_joules decode_gemm_coefficients(const energy_roofline& e, const std:
   } else {
     // one engine at a time, from the replay where it runs most of the FLOPs (more than half), the other engine's FLOPs
     // at its probe coefficient (the tensor one solved first)
-    const auto mostly = [&](bool tensor) -> const replay* {
-      const replay* best = nullptr;
-      for (const auto& x : rs) {
-        const double f = tensor ? x.ft : x.fc;
-        if (f > 0.5 * (x.ft + x.fc) && (!best || f > (tensor ? best->ft : best->fc))) best = &x;
-      }
-      return best;
-    };
     std::vector<std::string> parts;
-    if (const replay* g = mostly(true)) {
+    if (const replay* g = most_on(rs, true)) {
       const double jc = e.joules_per_flop_cuda_cores.value_or(*e.joules_per_flop);
       const double jt = (g->d - jc * g->fc) / g->ft;
       if (jt > 0) d.tensor = jt, parts.push_back(fmt::format("the tensor cores' from batch {}", g->batch));
       else d.notes.push_back(fmt::format("decode GEMMs' tensor J/FLOP not kept: {} (not above 0)", units::si(jt, "J/FLOP")));
     }
-    if (const replay* g = mostly(false)) {
+    if (const replay* g = most_on(rs, false)) {
       const double jt = d.tensor.value_or(*e.joules_per_flop);
       const double jc = (g->d - jt * g->ft) / g->fc;
       if (jc > 0) d.cuda_cores = jc, parts.push_back(fmt::format("the CUDA cores' from batch {}", g->batch));
